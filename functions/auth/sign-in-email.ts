@@ -1,0 +1,10 @@
+import { signIn } from '../../shared/api/routes/auth.ts';
+import { signIn as signInWithPassword, toSessionUser } from '../../shared/auth/accounts.ts';
+import { sessionCookie } from '../../shared/http/cookies.ts';
+import { reply } from '../../shared/http/reply.ts';
+import { route } from '../../shared/http/route.ts';
+
+export const handler = route(signIn, async (req) => {
+  const { token, user } = await signInWithPassword(req.body.email, req.body.password, req.userAgent);
+  return reply(200, { user: toSessionUser(user) }, { headers: { 'set-auth-token': token }, cookies: [sessionCookie(token, req.secure)] });
+});

@@ -1,0 +1,5 @@
+import { unreadNotificationCount } from '../../shared/api/routes/notifications.ts';
+import { route } from '../../shared/http/route.ts';
+import { unreadCount } from '../../shared/notifications/notifications.ts';
+
+export const handler = route(unreadNotificationCount, async (req) => ({ count: await unreadCount(req.caller.userId) }));

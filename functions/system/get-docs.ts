@@ -1,0 +1,6 @@
+import { docsPage } from '../../shared/api/routes/system.ts';
+import { docsHtml } from '../../shared/api/docs-assets.ts';
+import { rawReply } from '../../shared/http/reply.ts';
+import { route } from '../../shared/http/route.ts';
+
+export const handler = route(docsPage, async () => rawReply(docsHtml(), 'text/html; charset=utf-8'));

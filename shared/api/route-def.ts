@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+/** public: no session; session: any signed-in person; super_admin: role read fresh on every request. */
+export type Auth = 'public' | 'session' | 'super_admin';
+
+/** What a route's function may touch when deployed; the CDK stack grants exactly this. */
+export interface RouteAccess {
+  /** DynamoDB actions on the table and its indexes (reads are always granted: every route resolves a session). */
+  table?: 'read' | 'write';
+  /** Bucket key prefixes and what the function does with them. */
+  bucket?: { prefix: string; actions: ('read' | 'write' | 'delete')[] }[];
+  sns?: boolean;
+  ses?: boolean;
+}
+
+/**
+ * One route of the API: the single declaration that drives the CDK routes, the local runtime's API
+ * emulation, request validation and the OpenAPI document. The handler lives at
+ * `functions/<area>/<name>.ts` and exports `handler`.
+ */
+export interface RouteDef<
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  name: string;
+  area: string;
+  method: Method;
+  /** Full path with `{param}` segments, e.g. `/api/v1/grievances/{grievanceId}`; `$default` for the catch-all. */
+  path: string;
+  auth: Auth;
+  summary: string;
+  /** A strict object of string-valued parameters (see query.ts); absent = no parameters allowed. */
+  query?: Q;
+  /** JSON body schema (a strict object); `multipart` for uploads; absent = no body expected. */
+  body?: B;
+  multipart?: { maxBytes: number };
+  /** The JSON body may be omitted entirely (it then parses as `{}`). */
+  bodyOptional?: boolean;
+  /** The success status; `response` is its body schema (absent = empty body). */
+  status: 200 | 201 | 204 | 302;
+  response?: R;
+  /** Other statuses the route documents (the common error body). */
+  errors?: number[];
+  /**
+   * Grievance routes: the request neither writes nor logs anything keyed by the caller's plain
+   * user id (no session refresh, no user id in log lines).
+   */
+  anonymous?: boolean;
+  /** Answers through Lambda response streaming; kept out of the OpenAPI document. */
+  streaming?: boolean;
+  /** Serves raw bytes (files, the reference page) rather than JSON. */
+  raw?: boolean;
+  access?: RouteAccess;
+  /** Longer-running functions (uploads, image work). Seconds. */
+  timeout?: number;
+  memory?: number;
+}
+
+export type AnyRoute = RouteDef<any, any, any>;
+
+export const API_PREFIX = '/api/v1';
+
+/** Declares a route; the identity function keeps the literal types for the handler. */
+export function defineRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<Q, B, R>): RouteDef<Q, B, R> {
+  return def;
+}
+
+/** `/api/v1/people/{userId}` → the handler's file, relative to the project root. */
+export const handlerFile = (r: Pick<AnyRoute, 'area' | 'name'>) => `functions/${r.area}/${r.name}.ts`;
+
+/** The HTTP API route key (`GET /api/v1/people/{userId}`). */
+export const routeKey = (r: Pick<AnyRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;

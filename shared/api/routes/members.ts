@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { AdminMember, Department, Profile, Role, email, password } from '../schemas/common.ts';
+
+const M = `${API_PREFIX}/admin/members`;
+
+export const listMembers = defineRoute({
+  name: 'list-members',
+  area: 'members',
+  method: 'GET',
+  path: M,
+  auth: 'super_admin',
+  summary: 'Every account, deactivated ones included.',
+  status: 200,
+  response: z.array(AdminMember),
+});
+
+export const createMember = defineRoute({
+  name: 'create-member',
+  area: 'members',
+  method: 'POST',
+  path: M,
+  auth: 'super_admin',
+  summary: 'Creates a login and a profile (pending until the first sign-in). The password is not e-mailed.',
+  body: z.strictObject({
+    name: z.string().max(120, 'must be at most 120 characters').refine((s) => s.trim().length > 0, 'must not be empty'),
+    email: email(),
+    password: password(200),
+    title: z.string().max(120, 'must be at most 120 characters').optional(),
+    managerId: z.string().max(200).nullable().optional(),
+    department: Department.optional(),
+    teamId: z.string().max(200).nullable().optional(),
+    role: Role.optional(),
+  }),
+  status: 201,
+  response: Profile,
+  errors: [400, 409],
+  access: { table: 'write' },
+});
+
+export const setMemberStatus = defineRoute({
+  name: 'set-member-status',
+  area: 'members',
+  method: 'PATCH',
+  path: `${M}/{userId}/status`,
+  auth: 'super_admin',
+  summary: 'Activates or deactivates; deactivating revokes every session of the person.',
+  body: z.strictObject({ status: z.enum(['active', 'deactivated']) }),
+  status: 200,
+  response: Profile,
+  errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const setMemberPassword = defineRoute({
+  name: 'set-member-password',
+  area: 'members',
+  method: 'PATCH',
+  path: `${M}/{userId}/password`,
+  auth: 'super_admin',
+  summary: "Sets a password and signs the person out everywhere (unless it is the caller's own).",
+  body: z.strictObject({ password: password(128) }),
+  status: 200,
+  response: AdminMember,
+  errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const setMemberRole = defineRoute({
+  name: 'set-member-role',
+  area: 'members',
+  method: 'PATCH',
+  path: `${M}/{userId}/role`,
+  auth: 'super_admin',
+  summary: 'Changes the role; takes effect at once on existing sessions.',
+  body: z.strictObject({ role: Role }),
+  status: 200,
+  response: Profile,
+  errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const setMemberFeatured = defineRoute({
+  name: 'set-member-featured',
+  area: 'members',
+  method: 'PATCH',
+  path: `${M}/{userId}/featured`,
+  auth: 'super_admin',
+  summary: 'Pins a person to Top Contributors with a note, or unpins them.',
+  body: z.strictObject({ featured: z.boolean(), note: z.string().max(120, 'must be at most 120 characters').optional() }),
+  status: 200,
+  response: Profile,
+  errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const memberRoutes = [listMembers, createMember, setMemberStatus, setMemberPassword, setMemberRole, setMemberFeatured];

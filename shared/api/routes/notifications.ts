@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { limitParam } from '../query.ts';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { Count, Mention, isoDateTime, nullableIso } from '../schemas/common.ts';
+
+export const NotificationKind = z.enum([
+  'mention',
+  'comment',
+  'reply',
+  'reaction',
+  'recognition',
+  'poll_closed',
+  'meeting',
+  'announcement',
+  'grievance',
+  'birthday',
+  'birthday_wish',
+  'birthday_thanks',
+]);
+
+export const Notification = z
+  .object({
+    id: z.string(),
+    kind: NotificationKind,
+    actor: Mention.nullable(),
+    postId: z.string().nullable(),
+    commentId: z.string().nullable(),
+    preview: z.string(),
+    readAt: nullableIso(),
+    createdAt: isoDateTime(),
+  })
+  .meta({ id: 'Notification' });
+
+const N = `${API_PREFIX}/notifications`;
+
+export const listNotifications = defineRoute({
+  name: 'list-notifications',
+  area: 'notifications',
+  method: 'GET',
+  path: N,
+  auth: 'session',
+  summary: "The caller's notifications, newest first (a plain array capped by limit).",
+  query: z.strictObject({ limit: limitParam() }),
+  status: 200,
+  response: z.array(Notification),
+});
+
+export const unreadNotificationCount = defineRoute({
+  name: 'get-notification-unread-count',
+  area: 'notifications',
+  method: 'GET',
+  path: `${N}/unread-count`,
+  auth: 'session',
+  summary: 'How many of the caller’s notifications are unread (a counter, not a count).',
+  status: 200,
+  response: Count,
+});
+
+export const readNotifications = defineRoute({
+  name: 'read-notifications',
+  area: 'notifications',
+  method: 'POST',
+  path: `${N}/read`,
+  auth: 'session',
+  summary: 'Marks one notification read, or every unread one when `id` is omitted.',
+  body: z.strictObject({ id: z.string().max(200).optional() }),
+  bodyOptional: true,
+  status: 204,
+  errors: [400],
+  access: { table: 'write' },
+});
+
+export const notificationRoutes = [listNotifications, unreadNotificationCount, readNotifications];

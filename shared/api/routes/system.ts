@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { isoDateTime } from '../schemas/common.ts';
+
+export const health = defineRoute({
+  name: 'get-health',
+  area: 'system',
+  method: 'GET',
+  path: `${API_PREFIX}/health`,
+  auth: 'public',
+  summary: 'Validates a base address: status, version and server time.',
+  status: 200,
+  response: z.object({ status: z.string(), version: z.string(), time: isoDateTime() }),
+});
+
+export const openapiJson = defineRoute({
+  name: 'get-openapi-json',
+  area: 'system',
+  method: 'GET',
+  path: `${API_PREFIX}/openapi.json`,
+  auth: 'session',
+  summary: 'The machine-readable description of every route (OpenAPI 3.1).',
+  status: 200,
+  raw: true,
+});
+
+export const openapiYaml = defineRoute({
+  name: 'get-openapi-yaml',
+  area: 'system',
+  method: 'GET',
+  path: `${API_PREFIX}/openapi.yaml`,
+  auth: 'session',
+  summary: 'The same description as YAML.',
+  status: 200,
+  raw: true,
+});
+
+export const docsPage = defineRoute({
+  name: 'get-docs',
+  area: 'system',
+  method: 'GET',
+  path: `${API_PREFIX}/docs`,
+  auth: 'session',
+  summary: 'The interactive reference (Swagger UI, served by the service).',
+  status: 200,
+  raw: true,
+});
+
+export const docsAsset = defineRoute({
+  name: 'get-docs-asset',
+  area: 'system',
+  method: 'GET',
+  path: `${API_PREFIX}/docs/{asset}`,
+  auth: 'session',
+  summary: "The reference page's own scripts and styles.",
+  status: 200,
+  raw: true,
+  errors: [404],
+});
+
+/** The catch-all: unknown paths (sign-up and the removed submitter route among them) answer 404. */
+export const notFound = defineRoute({
+  name: 'not-found',
+  area: 'system',
+  method: 'ANY',
+  path: '$default',
+  auth: 'public',
+  summary: 'Answers every path no route declares with 404 (and CORS preflights).',
+  status: 204,
+});
+
+export const systemRoutes = [health, openapiJson, openapiYaml, docsPage, docsAsset, notFound];

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/** Shapes shared by several areas' responses (spec part 2). Responses are parsed through these, so
+ * they are exactly what the OpenAPI document says. */
+export const isoDateTime = () => z.string().describe('ISO 8601 with offset');
+export const nullableIso = () => isoDateTime().nullable();
+export const ymd = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
+
+export const Role = z.enum(['member', 'super_admin']);
+export const AccountStatus = z.enum(['active', 'pending', 'deactivated']);
+export const Presence = z.enum(['active', 'away', 'offline']);
+export const Department = z.enum([
+  '',
+  'engineering',
+  'product',
+  'design',
+  'hr',
+  'business_development',
+  'digital_marketing',
+  'finance',
+  'operations',
+  'support',
+  'legal',
+]);
+export const TeamColor = z.enum(['blue', 'emerald', 'violet', 'amber', 'rose', 'cyan', 'orange', 'slate']);
+
+export const Count = z.object({ count: z.number().int() }).meta({ id: 'Count' });
+export const Mention = z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }).meta({ id: 'Mention' });
+export const Person = z
+  .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
+  .meta({ id: 'Person' });
+
+export const ProfileTeam = z.object({ id: z.string(), name: z.string(), color: TeamColor }).meta({ id: 'ProfileTeam' });
+export const Manager = z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }).meta({ id: 'Manager' });
+export const ProjectStatus = z.enum(['in_progress', 'completed', 'on_hold']);
+export const Project = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    contribution: z.string(),
+    role: z.string(),
+    startedAt: z.string().nullable(),
+    endedAt: z.string().nullable(),
+    status: ProjectStatus,
+    tags: z.array(z.string()),
+    contributions: z.array(z.string()),
+    link: z.string(),
+  })
+  .meta({ id: 'Project' });
+
+export const LINK_FIELDS = ['photoShare', 'professionalNetwork', 'codeHosting', 'microblog', 'video', 'portfolio'] as const;
+export const FAVOURITE_FIELDS = [
+  'favoriteMusic',
+  'favoriteMovie',
+  'favoriteFood',
+  'funFact',
+  'dreamDestination',
+  'superpower',
+  'drink',
+] as const;
+
+const strings = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, z.string()])) as Record<K, z.ZodString>;
+
+export const Profile = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    role: Role,
+    image: z.string().nullable(),
+    title: z.string(),
+    location: z.string(),
+    bio: z.string(),
+    currentWork: z.string(),
+    department: Department,
+    team: ProfileTeam.nullable(),
+    skills: z.array(z.string()),
+    learningInterests: z.array(z.string()),
+    hobbies: z.array(z.string()),
+    interests: z.array(z.string()),
+    projects: z.array(Project),
+    ...strings(LINK_FIELDS),
+    ...strings(FAVOURITE_FIELDS),
+    joinedAt: isoDateTime(),
+    joinedOn: z.string().nullable(),
+    dateOfBirth: z.string().nullable(),
+    status: AccountStatus,
+    presence: Presence,
+    lastSeenAt: nullableIso(),
+    postCount: z.number().int(),
+    manager: Manager.nullable(),
+    reportCount: z.number().int(),
+    isComplete: z.boolean(),
+  })
+  .meta({ id: 'Profile' });
+
+export const SessionUser = z
+  .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable(), role: Role, status: AccountStatus })
+  .meta({ id: 'SessionUser' });
+
+export const AdminMember = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    image: z.string().nullable(),
+    title: z.string(),
+    role: Role,
+    status: AccountStatus,
+    managerId: z.string().nullable(),
+    managerName: z.string().nullable(),
+    joinedAt: isoDateTime(),
+    isFeatured: z.boolean(),
+    featuredNote: z.string(),
+  })
+  .meta({ id: 'AdminMember' });
+
+/** A cursor page `{ items, nextCursor }`. */
+export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+/** The common error body (spec part 7). */
+export const ErrorBody = z
+  .object({ statusCode: z.number().int(), message: z.union([z.string(), z.array(z.string())]), error: z.string() })
+  .meta({ id: 'Error' });
+
+/** Text that must not be only white space where emptiness is an error (decisions 8). */
+export const nonBlank = (min: number, max: number) =>
+  z
+    .string()
+    .min(min, `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => s.trim().length > 0, 'must not be empty');
+
+export const email = () => z.email('must be a valid e-mail address').max(254);
+export const password = (max: number) => z.string().min(8, 'must be at least 8 characters').max(max, `must be at most ${max} characters`);

@@ -1,0 +1,136 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.ts';
+import { newId } from '../db/ids.ts';
+import { sessionKey, sessionsIndex } from '../db/keys.ts';
+import { getItem, putItem, queryAll, updateItem } from '../db/table.ts';
+import { unauthorized } from '../http/errors.ts';
+import { getUser, type UserItem } from '../people/users.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+export const SESSION_DAYS = 7;
+const DAY_MS = 24 * 3600 * 1000;
+export const DEACTIVATED_MESSAGE = 'This account has been deactivated. Contact a super admin.';
+
+export interface SessionItem {
+  pk: string;
+  sk: string;
+  entity: 'Session';
+  id: string;
+  userId: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+  userAgent: string | null;
+  /** Set when ended by deactivation: the token then answers the deactivated message (spec 5.5). */
+  revoked?: 'deactivated';
+  ttl: number;
+}
+
+/** The person behind a request, read fresh on every request (role and status included). */
+export interface Caller {
+  userId: string;
+  role: UserItem['role'];
+  name: string;
+  email: string;
+  sessionId: string;
+  tokenHash: string;
+  user: UserItem;
+  session: SessionItem;
+}
+
+const ttlFor = (expiresAt: Date) => Math.floor(expiresAt.getTime() / 1000) + 7 * 24 * 3600;
+
+export async function createSession(userId: string, userAgent: string | null): Promise<{ token: string; session: SessionItem }> {
+  const token = newToken();
+  const tokenHash = hashToken(token);
+  const now = new Date();
+  const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
+  const id = newId();
+  const session: SessionItem = {
+    ...sessionKey(tokenHash),
+    entity: 'Session',
+    id,
+    userId,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    expiresAt: expires.toISOString(),
+    userAgent: userAgent ? userAgent.slice(0, 400) : null,
+    ttl: ttlFor(expires),
+    [`${sessionsIndex.index}pk`]: sessionsIndex.pk(userId),
+    [`${sessionsIndex.index}sk`]: sessionsIndex.sk(now.toISOString(), id),
+  } as SessionItem;
+  await putItem(session);
+  return { token, session };
+}
+
+/**
+ * Resolves a token to its caller. Expiry is checked here on every read (TTL only cleans up and can
+ * lag by days). `refresh` extends a session used more than a day after its last refresh; grievance
+ * routes pass false so they never write an item keyed by the caller.
+ */
+export async function authenticate(token: string, { refresh }: { refresh: boolean }): Promise<Caller> {
+  if (!token || token.length > 200) throw unauthorized();
+  const tokenHash = hashToken(token);
+  const session = await getItem<SessionItem>(sessionKey(tokenHash), true);
+  if (!session) throw unauthorized();
+  if (session.revoked === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE);
+  const now = new Date();
+  if (Date.parse(session.expiresAt) <= now.getTime()) throw unauthorized('Your session has expired. Sign in again.');
+  const user = await getUser(session.userId, true);
+  if (!user) throw unauthorized();
+  if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE);
+  if (refresh && now.getTime() - Date.parse(session.updatedAt) > DAY_MS) {
+    const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
+    session.updatedAt = now.toISOString();
+    session.expiresAt = expires.toISOString();
+    session.ttl = ttlFor(expires);
+    await updateItem({
+      Key: sessionKey(tokenHash),
+      UpdateExpression: 'SET updatedAt = :u, expiresAt = :e, #ttl = :t',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
+    }).catch(() => undefined); // a session ended meanwhile simply stays ended
+  }
+  return { userId: user.id, role: user.role, name: user.name, email: user.email, sessionId: session.id, tokenHash, user, session };
+}
+
+/** Every live (unexpired, not revoked) session of a person, oldest first. Bounded by their devices. */
+export async function listSessions(userId: string): Promise<SessionItem[]> {
+  const now = Date.now();
+  const all = await queryAll<SessionItem>({ index: sessionsIndex.index, pk: sessionsIndex.pk(userId) });
+  return all.filter((s) => !s.revoked && Date.parse(s.expiresAt) > now);
+}
+
+async function allSessions(userId: string): Promise<SessionItem[]> {
+  return queryAll<SessionItem>({ index: sessionsIndex.index, pk: sessionsIndex.pk(userId) });
+}
+
+export async function endSession(tokenHash: string): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(tokenHash) }));
+}
+
+/** Ends every session of a person except (optionally) one, e.g. after a password change. */
+export async function endSessions(userId: string, keepTokenHash?: string): Promise<void> {
+  for (const s of await allSessions(userId)) {
+    if (s.pk === sessionKey(keepTokenHash ?? '').pk) continue;
+    await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: s.pk, sk: s.sk } }));
+  }
+}
+
+/** Deactivation keeps the items but marks them, so old tokens answer the deactivated message. */
+export async function revokeForDeactivation(userId: string): Promise<void> {
+  for (const s of await allSessions(userId)) {
+    if (s.revoked) continue;
+    await updateItem({
+      Key: { pk: s.pk, sk: s.sk },
+      UpdateExpression: 'SET revoked = :r',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':r': 'deactivated' },
+    }).catch(() => undefined);
+  }
+}
+
+export function toSessionView(s: SessionItem, currentId: string) {
+  return { id: s.id, createdAt: s.createdAt, expiresAt: s.expiresAt, updatedAt: s.updatedAt, userAgent: s.userAgent ?? null, current: s.id === currentId };
+}

@@ -1,0 +1,5 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** 256 bits of randomness; only its SHA-256 is ever stored. */
+export const newToken = (): string => randomBytes(32).toString('base64url');
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');

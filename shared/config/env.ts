@@ -1,0 +1,54 @@
+/**
+ * Every setting the service reads from its environment, in one place. Values are read lazily so the
+ * local runtime can set them (ports, generated secrets) before the first handler runs.
+ */
+const read = (name: string, fallback: string): string => {
+  const v = process.env[name];
+  return v === undefined || v === '' ? fallback : v;
+};
+
+export const env = {
+  get tableName() {
+    return read('TABLE_NAME', 'workplace');
+  },
+  get bucketName() {
+    return read('BUCKET_NAME', 'workplace-media');
+  },
+  get region() {
+    return read('AWS_REGION', 'us-east-1');
+  },
+  get companyTimezone() {
+    return read('COMPANY_TIMEZONE', 'UTC');
+  },
+  /** Comma-separated origins the web client is served from; `*` allows any (the local default). */
+  get allowedOrigins(): string[] {
+    return read('ALLOWED_ORIGINS', '*')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  },
+  /** Signs cursors (and other opaque values handed to clients). */
+  get cursorSecret() {
+    return required('CURSOR_SECRET');
+  },
+  /** Keys the per-person, per-grievance hashes that keep grievance authors anonymous at rest. */
+  get grievanceSecret() {
+    return required('GRIEVANCE_SECRET');
+  },
+  get logLevel() {
+    return read('LOG_LEVEL', 'INFO');
+  },
+  /** `local` inside `npm start` (enables the outbox transports); `aws` when deployed. */
+  get runtime(): 'local' | 'aws' {
+    return read('APP_RUNTIME', 'aws') === 'local' ? 'local' : 'aws';
+  },
+  get serviceVersion() {
+    return read('SERVICE_VERSION', '0.0.0');
+  },
+};
+
+function required(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set`);
+  return v;
+}

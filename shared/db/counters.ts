@@ -1,0 +1,23 @@
+import type { Key } from './keys.ts';
+import type { TransactItem } from './table.ts';
+
+/**
+ * A counter change inside a transaction: counts live on items and move only together with the
+ * change they count, so concurrent requests never lose an update and lists never count items.
+ */
+export function addToCounter(key: Key, field: string, delta: number, opts: { mustExist?: boolean } = {}): TransactItem {
+  return {
+    Update: {
+      Key: key,
+      UpdateExpression: 'ADD #f :d',
+      ExpressionAttributeNames: { '#f': field },
+      ExpressionAttributeValues: { ':d': delta },
+      ...(opts.mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
+    },
+  } as TransactItem;
+}
+
+/** Asserts that an item exists, inside a transaction (a reference that must not dangle). */
+export function mustExist(key: Key): TransactItem {
+  return { ConditionCheck: { Key: key, ConditionExpression: 'attribute_exists(pk)' } } as TransactItem;
+}

@@ -1,0 +1,23 @@
+/**
+ * The single table's shape, shared by the CDK stack and the local runtime (which creates or updates
+ * the table at start from this same definition). Every key attribute is a string; the key patterns
+ * stored in them are built only in `keys.ts`.
+ */
+export const KEY = { pk: 'pk', sk: 'sk' } as const;
+
+/** Overloaded global secondary indexes; `keys.ts` says what each entity puts in them. */
+export const INDEXES = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'] as const;
+export type IndexName = (typeof INDEXES)[number];
+
+export const indexKeys = (index: IndexName) => ({ pk: `${index}pk`, sk: `${index}sk` });
+
+/** Items with this attribute (epoch seconds) are removed by DynamoDB TTL; reads still check expiry. */
+export const TTL_ATTRIBUTE = 'ttl';
+
+export const tableDefinition = {
+  partitionKey: KEY.pk,
+  sortKey: KEY.sk,
+  indexes: INDEXES.map((name) => ({ name, ...indexKeys(name) })),
+  ttlAttribute: TTL_ATTRIBUTE,
+  streamView: 'NEW_AND_OLD_IMAGES' as const,
+};

@@ -1,0 +1,199 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import type { Key } from './keys.ts';
+import type { IndexName } from './table-definition.ts';
+
+/**
+ * The table module's small vocabulary over the document client. Domain code builds keys with
+ * `keys.ts` and calls these; nothing else talks to DynamoDB directly.
+ */
+export type Item = Record<string, any>;
+type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** A transaction entry without its table name (`transact` adds it). */
+export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> };
+
+export async function getItem<T extends Item = Item>(key: Key, consistent = false): Promise<T | undefined> {
+  const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
+  return out.Item as T | undefined;
+}
+
+/** Reads many items in as few requests as DynamoDB allows (100 keys a call); missing ones are absent. */
+export async function getMany<T extends Item = Item>(keys: Key[]): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, any> | undefined = { [tableName()]: { Keys: unique.slice(i, i + 100) } };
+    for (let attempt = 0; request && Object.keys(request).length > 0 && attempt < 8; attempt++) {
+      const out: any = await db().send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of out.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
+      request = out.UnprocessedKeys;
+      if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+  return found;
+}
+export const keyString = (k: Key) => `${k.pk}|${k.sk}`;
+
+export async function putItem(item: Item, condition?: Pick<UpdateCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>): Promise<void> {
+  await db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition }));
+}
+
+export async function deleteItem(key: Key): Promise<void> {
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+}
+
+export async function updateItem(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
+  const out = await db().send(new UpdateCommand({ TableName: tableName(), ReturnValues: 'ALL_NEW', ...input }));
+  return out.Attributes;
+}
+
+/** True when the error is a failed condition (single write or any item of a transaction). */
+export function isConditionFailure(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const name = (err as { name?: string }).name;
+  if (name === 'ConditionalCheckFailedException') return true;
+  if (err instanceof TransactionCanceledException || name === 'TransactionCanceledException') {
+    const reasons = (err as TransactionCanceledException).CancellationReasons ?? [];
+    return reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+  }
+  return false;
+}
+
+/** Which items of a cancelled transaction failed their condition (indexes into the request). */
+export function failedConditions(err: unknown): number[] {
+  const reasons = (err as TransactionCanceledException)?.CancellationReasons ?? [];
+  return reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+}
+
+/**
+ * All-or-nothing writes. Transaction conflicts (another transaction on the same items) are retried
+ * with backoff: they say nothing about the request, unlike a failed condition, which is rethrown.
+ */
+export async function transact(items: TransactItem[]): Promise<void> {
+  if (items.length === 0) return;
+  const withTable = items.map((it) => {
+    const [kind, body] = Object.entries(it)[0] as [string, Record<string, unknown>];
+    return { [kind]: { TableName: tableName(), ...body } } as RawTransactItem;
+  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: withTable }));
+      return;
+    } catch (err) {
+      const reasons = (err as TransactionCanceledException)?.CancellationReasons ?? [];
+      const conflict = reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+      const retryable = conflict || (err as { name?: string })?.name === 'TransactionInProgressException';
+      if (!retryable || attempt >= 12) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(1000, 15 * 2 ** attempt) * (0.5 + Math.random())));
+    }
+  }
+}
+
+export interface QueryOptions {
+  index?: IndexName;
+  pk: string;
+  /** Sort key condition: a prefix, or an inclusive range. */
+  skPrefix?: string;
+  skBetween?: [string, string];
+  skAfter?: string;
+  skBefore?: string;
+  forward?: boolean;
+  filter?: Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
+  consistent?: boolean;
+}
+
+function queryInput(o: QueryOptions): QueryCommandInput {
+  const pkName = o.index ? `${o.index}pk` : 'pk';
+  const skName = o.index ? `${o.index}sk` : 'sk';
+  const names: Record<string, string> = { '#pk': pkName, ...(o.filter?.ExpressionAttributeNames ?? {}) };
+  const values: Record<string, unknown> = { ':pk': o.pk, ...(o.filter?.ExpressionAttributeValues ?? {}) };
+  let cond = '#pk = :pk';
+  if (o.skPrefix !== undefined) {
+    names['#sk'] = skName;
+    values[':skp'] = o.skPrefix;
+    cond += ' AND begins_with(#sk, :skp)';
+  } else if (o.skBetween) {
+    names['#sk'] = skName;
+    values[':ska'] = o.skBetween[0];
+    values[':skb'] = o.skBetween[1];
+    cond += ' AND #sk BETWEEN :ska AND :skb';
+  } else if (o.skAfter !== undefined) {
+    names['#sk'] = skName;
+    values[':ska'] = o.skAfter;
+    cond += ' AND #sk > :ska';
+  } else if (o.skBefore !== undefined) {
+    names['#sk'] = skName;
+    values[':skb'] = o.skBefore;
+    cond += ' AND #sk < :skb';
+  }
+  return {
+    TableName: tableName(),
+    IndexName: o.index,
+    KeyConditionExpression: cond,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: o.forward ?? true,
+    ConsistentRead: o.index ? undefined : o.consistent,
+    FilterExpression: o.filter?.FilterExpression,
+  };
+}
+
+/**
+ * One page of a query, with a sealed cursor bound to `scope` (defaults to index + partition + condition).
+ * It asks for one item more than the page so that `nextCursor` is null exactly when nothing follows.
+ * Without a filter this is one request; with one, DynamoDB may return short pages, so it reads on
+ * until the page is full or the partition ends (documented per access pattern where used).
+ */
+export async function queryPage<T extends Item = Item>(
+  o: QueryOptions & { limit: number; cursor?: string; scope?: string },
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const scope = o.scope ?? `${o.index ?? 'table'}|${o.pk}|${o.skPrefix ?? o.skBetween?.join('..') ?? o.skAfter ?? o.skBefore ?? ''}|${o.forward ?? true}`;
+  let start = decodeCursor(scope, o.cursor);
+  const items: T[] = [];
+  for (;;) {
+    const out = await db().send(
+      new QueryCommand({ ...queryInput(o), Limit: o.limit + 1 - items.length, ExclusiveStartKey: start }),
+    );
+    items.push(...((out.Items ?? []) as T[]));
+    start = out.LastEvaluatedKey;
+    if (!start || items.length > o.limit) break;
+  }
+  if (items.length <= o.limit) return { items, nextCursor: null };
+  const page = items.slice(0, o.limit);
+  return { items: page, nextCursor: encodeCursor(scope, keyOf(page[page.length - 1], o.index)) };
+}
+
+/** The key attributes DynamoDB needs to resume a query after this item. */
+function keyOf(item: Item, index?: IndexName): Record<string, unknown> {
+  const k: Record<string, unknown> = { pk: item.pk, sk: item.sk };
+  if (index) {
+    k[`${index}pk`] = item[`${index}pk`];
+    k[`${index}sk`] = item[`${index}sk`];
+  }
+  return k;
+}
+
+/** Every item of a (bounded) query: for partitions whose size the data model bounds. */
+export async function queryAll<T extends Item = Item>(o: QueryOptions & { max?: number }): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...queryInput(o), ExclusiveStartKey: start }));
+    items.push(...((out.Items ?? []) as T[]));
+    start = out.LastEvaluatedKey;
+  } while (start && items.length < (o.max ?? Number.POSITIVE_INFINITY));
+  return items;
+}

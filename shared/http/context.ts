@@ -1,0 +1,44 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Caller } from '../auth/sessions.ts';
+import { unauthorized } from './errors.ts';
+import type { UploadedFile } from './multipart.ts';
+
+/** What the wrapper hands a route's function after parsing, authentication and validation. */
+export interface RequestContext<Q = any, B = any> {
+  event: APIGatewayProxyEventV2;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  files: UploadedFile[];
+  headers: Record<string, string | undefined>;
+  /** How the session came: the bearer header, the web cookie, or none (public routes). */
+  via: 'bearer' | 'cookie' | null;
+  token: string | null;
+  callerOrNull: Caller | null;
+  /** The signed-in caller; only public routes can reach a handler without one. */
+  readonly caller: Caller;
+  userAgent: string | null;
+  /** Whether the client reached us over https (sets Secure on cookies). */
+  secure: boolean;
+}
+
+export function newContext(event: APIGatewayProxyEventV2): RequestContext {
+  const headers = event.headers ?? {};
+  return {
+    event,
+    params: (event.pathParameters ?? {}) as Record<string, string>,
+    query: {},
+    body: undefined,
+    files: [],
+    headers,
+    via: null,
+    token: null,
+    callerOrNull: null,
+    get caller() {
+      if (!this.callerOrNull) throw unauthorized();
+      return this.callerOrNull;
+    },
+    userAgent: headers['user-agent'] ?? null,
+    secure: (headers['x-forwarded-proto'] ?? 'https') === 'https',
+  };
+}

@@ -1,0 +1,47 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { AnyRoute } from '../../api/route-def.ts';
+import { authenticate } from '../../auth/sessions.ts';
+import type { RequestContext } from '../context.ts';
+import { SESSION_COOKIE, readCookie } from '../cookies.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import { originAllowed } from './cors.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The token from `Authorization: Bearer`, else from the web client's cookie. */
+export function findToken(event: APIGatewayProxyEventV2): { token: string; via: 'bearer' | 'cookie' } | null {
+  const auth = event.headers?.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    return m ? { token: m[1].trim(), via: 'bearer' } : { token: '', via: 'bearer' };
+  }
+  const cookie = readCookie(event.cookies ?? (event.headers?.cookie ? [event.headers.cookie] : undefined), SESSION_COOKIE);
+  return cookie ? { token: cookie, via: 'cookie' } : null;
+}
+
+/**
+ * Resolves the session (401), checks the role read fresh from the person's item (403), and applies
+ * the Origin check to cookie-authenticated writes (decisions 1 and 8).
+ */
+export const session = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2> => ({
+  name: 'session',
+  before: async (request) => {
+    const ctx = (request.internal as { ctx: RequestContext }).ctx;
+    const found = findToken(request.event);
+    if (def.auth === 'public') {
+      // Public routes still recognise a caller when one is given, without requiring it.
+      if (found?.token) ctx.callerOrNull = await authenticate(found.token, { refresh: false }).catch(() => null);
+      return;
+    }
+    if (!found?.token) throw unauthorized();
+    const caller = await authenticate(found.token, { refresh: !def.anonymous });
+    ctx.callerOrNull = caller;
+    ctx.token = found.token;
+    ctx.via = found.via;
+    if (found.via === 'cookie' && !SAFE_METHODS.has(def.method) && !originAllowed(request.event.headers?.origin)) {
+      throw forbidden('This request must come from an allowed origin.');
+    }
+    if (def.auth === 'super_admin' && caller.role !== 'super_admin') throw forbidden('Only a super admin can do this.');
+  },
+});

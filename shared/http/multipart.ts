@@ -1,0 +1,47 @@
+import busboy from 'busboy';
+import { badRequest, tooLarge } from './errors.ts';
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+/**
+ * Parses a multipart body (API Gateway hands it over base64-encoded) into its files. A file over
+ * `maxBytes` is a 413; a body that is not multipart, or has no part named `file`, is a 400.
+ */
+export function parseMultipart(body: Buffer, contentType: string | undefined, maxBytes: number): Promise<UploadedFile[]> {
+  if (!contentType?.toLowerCase().startsWith('multipart/form-data')) {
+    return Promise.reject(badRequest(['file: send the upload as multipart/form-data with one part named file']));
+  }
+  return new Promise((resolve, reject) => {
+    const files: UploadedFile[] = [];
+    let failed = false;
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: maxBytes, files: 5, fields: 20 } });
+    } catch {
+      reject(badRequest(['file: the multipart body is malformed']));
+      return;
+    }
+    parser.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => {
+        failed = true;
+        reject(tooLarge(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
+      });
+      stream.on('end', () => files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType ?? '', data: Buffer.concat(chunks) }));
+    });
+    parser.on('error', () => {
+      if (!failed) reject(badRequest(['file: the multipart body is malformed']));
+      failed = true;
+    });
+    parser.on('close', () => {
+      if (!failed) resolve(files);
+    });
+    parser.end(body);
+  });
+}

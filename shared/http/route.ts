@@ -1,0 +1,80 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { RouteDef } from '../api/route-def.ts';
+import { logger } from '../observability/logger.ts';
+import { type RequestContext, newContext } from './context.ts';
+import { cors } from './middlewares/cors.ts';
+import { httpErrors } from './middlewares/http-errors.ts';
+import { requestParser } from './middlewares/request-parser.ts';
+import { session } from './middlewares/session.ts';
+import { Reply } from './reply.ts';
+
+export type RouteHandler<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
+  req: RequestContext<z.output<Q>, z.output<B>>,
+) => Promise<z.input<R> | Reply | undefined | void>;
+
+export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** Shapes a handler's result into the API Gateway answer; the body goes through the response schema. */
+function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayProxyStructuredResultV2 {
+  const r = result instanceof Reply ? result : new Reply(def.status, result);
+  const headers: Record<string, string> = { 'cache-control': 'no-store', ...r.headers };
+  if (r.raw) {
+    const isText = typeof r.raw.data === 'string';
+    return {
+      statusCode: r.status,
+      headers: { ...headers, 'content-type': r.raw.contentType },
+      cookies: r.cookies.length ? r.cookies : undefined,
+      body: isText ? (r.raw.data as string) : (r.raw.data as Buffer).toString('base64'),
+      isBase64Encoded: !isText,
+    };
+  }
+  let body = '';
+  if (r.body !== undefined && r.status !== 204) {
+    const value = r.status === def.status && def.response ? def.response.parse(r.body) : r.body;
+    body = JSON.stringify(value);
+    headers['content-type'] = 'application/json; charset=utf-8';
+  }
+  return { statusCode: r.status, headers, body, cookies: r.cookies.length ? r.cookies : undefined };
+}
+
+/**
+ * Wraps a route's function into a Lambda handler: errors → common body, CORS, session and role,
+ * query and body validation, structured access log. Handlers only parse nothing, authorise what the
+ * route table cannot express, call the domain and shape the answer.
+ */
+export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  def: RouteDef<Q, B, R>,
+  fn: RouteHandler<Q, B, R>,
+): LambdaHandler {
+  const base = async (event: APIGatewayProxyEventV2, context: Context) => {
+    const ctx = (context as unknown as { ctx: RequestContext }).ctx;
+    return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
+  };
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base)
+    .before((request) => {
+      const ctx = newContext(request.event);
+      (request.internal as Record<string, unknown>).ctx = ctx;
+      (request.context as unknown as { ctx: RequestContext }).ctx = ctx;
+      (request.internal as Record<string, unknown>).started = Date.now();
+    })
+    .use(accessLog(def))
+    .use(cors())
+    .use(httpErrors())
+    .use(session(def))
+    .use(requestParser(def));
+  return handler as unknown as LambdaHandler;
+}
+
+/** One line per request: route, status, duration; the caller's id only outside grievance routes. */
+function accessLog(def: RouteDef<any, any, any>): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
+  const log = (request: middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>) => {
+    const internal = request.internal as { ctx?: RequestContext; started?: number };
+    const status = request.response?.statusCode;
+    const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms: Date.now() - (internal.started ?? Date.now()) };
+    if (!def.anonymous && internal.ctx?.callerOrNull) fields.userId = internal.ctx.callerOrNull.userId;
+    logger.info('request', fields);
+  };
+  return { name: 'access-log', after: log, onError: log };
+}

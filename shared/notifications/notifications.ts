@@ -1,0 +1,141 @@
+import { ANON_ATTRIBUTE, notificationCounterKey, notificationKey, notificationsPrefix, unreadNotificationsIndex } from '../db/keys.ts';
+import { addToCounter } from '../db/counters.ts';
+import { newSortableId } from '../db/ids.ts';
+import { getItem, isConditionFailure, queryAll, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { notFound } from '../http/errors.ts';
+import { getUsers } from '../people/users.ts';
+
+export type NotificationKind =
+  | 'mention' | 'comment' | 'reply' | 'reaction' | 'recognition' | 'poll_closed' | 'meeting'
+  | 'announcement' | 'grievance' | 'birthday' | 'birthday_wish' | 'birthday_thanks';
+
+export interface NewNotification {
+  recipientId: string;
+  kind: NotificationKind;
+  /** Null when naming the actor would reveal something (grievances) or there is none. */
+  actorId: string | null;
+  postId?: string | null;
+  commentId?: string | null;
+  preview: string;
+  /**
+   * Grievance notifications: marked so the change feed never sees them (spec 1.2 rule 11) and
+   * carrying nothing that names the grievance.
+   */
+  anonymous?: boolean;
+}
+
+export interface NotificationItem {
+  pk: string;
+  sk: string;
+  entity: 'Notification';
+  id: string;
+  recipientId: string;
+  kind: NotificationKind;
+  actorId: string | null;
+  postId: string | null;
+  commentId: string | null;
+  preview: string;
+  readAt: string | null;
+  createdAt: string;
+}
+
+const PREVIEW_MAX = 280;
+export const previewOf = (text: string) => (text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX - 1)}…` : text);
+
+/**
+ * The writes that record one notification: the item (in the recipient's unread index) and the unread
+ * counter, for callers to put in the same transaction as the change that caused it.
+ */
+export function notificationWrites(n: NewNotification, at = new Date()): { id: string; items: TransactItem[] } {
+  const id = newSortableId(at);
+  const item = {
+    ...notificationKey(n.recipientId, id),
+    entity: 'Notification',
+    id,
+    recipientId: n.recipientId,
+    kind: n.kind,
+    actorId: n.actorId,
+    postId: n.postId ?? null,
+    commentId: n.commentId ?? null,
+    preview: previewOf(n.preview),
+    readAt: null,
+    createdAt: at.toISOString(),
+    [`${unreadNotificationsIndex.index}pk`]: unreadNotificationsIndex.pk(n.recipientId),
+    [`${unreadNotificationsIndex.index}sk`]: unreadNotificationsIndex.sk(id),
+    ...(n.anonymous ? { [ANON_ATTRIBUTE]: true } : {}),
+  };
+  const counter = addToCounter(notificationCounterKey(n.recipientId), 'unread', 1);
+  return { id, items: [{ Put: { Item: item } } as TransactItem, counter] };
+}
+
+/** Records notifications (each in its own transaction with its counter). Nobody is notified of their own action. */
+export async function notify(list: NewNotification[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const n of list) {
+    if (n.actorId && n.actorId === n.recipientId) continue;
+    const { id, items } = notificationWrites(n);
+    await transact(items);
+    ids.push(id);
+  }
+  return ids;
+}
+
+export async function listNotifications(userId: string, limit: number) {
+  const { pk, skPrefix } = notificationsPrefix(userId);
+  const { items } = await queryPage<NotificationItem>({ pk, skPrefix, forward: false, limit });
+  const actors = await getUsers(items.map((n) => n.actorId).filter((a): a is string => !!a));
+  return items.map((n) => {
+    const actor = n.actorId ? actors.get(n.actorId) : undefined;
+    return {
+      id: n.id,
+      kind: n.kind,
+      actor: actor ? { id: actor.id, name: actor.name, image: actor.image ?? null } : null,
+      postId: n.postId ?? null,
+      commentId: n.commentId ?? null,
+      preview: n.preview,
+      readAt: n.readAt ?? null,
+      createdAt: n.createdAt,
+    };
+  });
+}
+
+export async function unreadCount(userId: string): Promise<number> {
+  const c = await getItem<{ unread?: number }>(notificationCounterKey(userId), true);
+  return Math.max(0, c?.unread ?? 0);
+}
+
+/** The writes that mark one unread notification read, conditional on it still being unread. */
+function markReadWrites(userId: string, id: string, at: string): TransactItem[] {
+  return [
+    {
+      Update: {
+        Key: notificationKey(userId, id),
+        UpdateExpression: 'SET readAt = :at REMOVE #upk, #usk',
+        ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
+        ExpressionAttributeNames: { '#upk': `${unreadNotificationsIndex.index}pk`, '#usk': `${unreadNotificationsIndex.index}sk` },
+        ExpressionAttributeValues: { ':at': at, ':null': null },
+      },
+    } as TransactItem,
+    addToCounter(notificationCounterKey(userId), 'unread', -1),
+  ];
+}
+
+/**
+ * Marks one notification read (idempotent; 404 when it is not the caller's), or every unread one.
+ * Each mark moves the counter in the same transaction, so the count never drifts.
+ * Answers the ids that changed (for `notification.read`).
+ */
+export async function markRead(userId: string, id: string | undefined): Promise<void> {
+  const at = new Date().toISOString();
+  if (id !== undefined) {
+    const n = await getItem<NotificationItem>(notificationKey(userId, id), true);
+    if (!n) throw notFound('No such notification.');
+    if (n.readAt) return;
+    await transact(markReadWrites(userId, id, at)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+    return;
+  }
+  const unread = await queryAll<NotificationItem>({ index: unreadNotificationsIndex.index, pk: unreadNotificationsIndex.pk(userId) });
+  for (const n of unread) {
+    await transact(markReadWrites(userId, n.id, at)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+  }
+}
