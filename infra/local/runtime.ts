@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { schedules, streamConsumers } from '../../shared/api/background.ts';
+import { routes } from '../../shared/api/routes/index.ts';
+import { LocalApiGateway } from './api-gateway.ts';
+import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { ensureBucket, startS3Emulator } from './s3.ts';
+import { LocalScheduler } from './scheduler.ts';
+import { StreamPoller } from './stream-poller.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface LocalRuntimeOptions {
+  port: number;
+  dataDir: string;
+  log?: (line: string) => void;
+  /** Tests turn the background parts off when they do not need them. */
+  withStreams?: boolean;
+  withSchedules?: boolean;
+  seedAdmin?: { email: string; password: string };
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Secrets the deployed stack keeps in Secrets Manager; locally they are generated on first start and
+ * kept in DATA_DIR, so cursors and grievance hashes stay valid across restarts.
+ */
+function loadSecrets(dataDir: string): { cursorSecret: string; grievanceSecret: string } {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const secrets = { cursorSecret: randomBytes(32).toString('base64url'), grievanceSecret: randomBytes(32).toString('base64url') };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/** Sets the environment every handler reads, before any handler module is loaded. */
+export function prepareEnvironment(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const secrets = loadSecrets(dataDir);
+  const defaults: Record<string, string> = {
+    APP_RUNTIME: 'local',
+    DATA_DIR: dataDir,
+    AWS_REGION: 'us-east-1',
+    // s3rver checks signatures against these; DynamoDB Local (shared database) accepts any.
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    // Emulators do not speak the SDK's newer default checksums.
+    AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
+    AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
+    S3_FORCE_PATH_STYLE: 'true',
+    TABLE_NAME: 'workplace',
+    BUCKET_NAME: 'workplace-media',
+    SERVICE_VERSION: pkg.version,
+    COMPANY_TIMEZONE: 'UTC',
+    ALLOWED_ORIGINS: '*',
+    CURSOR_SECRET: secrets.cursorSecret,
+    GRIEVANCE_SECRET: secrets.grievanceSecret,
+    POWERTOOLS_DEV: 'false',
+  };
+  for (const [k, v] of Object.entries(defaults)) if (!process.env[k]) process.env[k] = v;
+}
+
+/**
+ * The whole service offline: DynamoDB Local (or AWS_ENDPOINT_URL_DYNAMODB), the S3 emulator (or
+ * AWS_ENDPOINT_URL_S3), the API emulation from the route table, the stream poller and the schedules.
+ */
+export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<{ stop: () => Promise<void>; baseUrl: string }> {
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const dataDir = resolve(opts.dataDir);
+  prepareEnvironment(dataDir);
+  const stops: (() => Promise<void> | void)[] = [];
+
+  let dynamoEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+  if (dynamoEndpoint) {
+    log(`DynamoDB: using ${dynamoEndpoint}`);
+  } else {
+    const ddbLocal = await startDynamoDbLocal(join(dataDir, 'dynamodb'), await freePort());
+    dynamoEndpoint = ddbLocal.endpoint;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoEndpoint;
+    stops.push(ddbLocal.stop);
+    log(`DynamoDB Local: ${dynamoEndpoint} (data in ${join(dataDir, 'dynamodb')})`);
+  }
+  let s3Endpoint = process.env.AWS_ENDPOINT_URL_S3;
+  if (s3Endpoint) {
+    log(`S3: using ${s3Endpoint}`);
+  } else {
+    const s3Local = await startS3Emulator(join(dataDir, 's3'), await freePort());
+    s3Endpoint = s3Local.endpoint;
+    process.env.AWS_ENDPOINT_URL_S3 = s3Endpoint;
+    stops.push(s3Local.stop);
+    log(`S3 emulator: ${s3Endpoint} (objects in ${join(dataDir, 's3')})`);
+  }
+
+  const ddb = new DynamoDBClient({ region: process.env.AWS_REGION });
+  await ensureTable(ddb, process.env.TABLE_NAME!);
+  ddb.destroy();
+  const s3 = new S3Client({ region: process.env.AWS_REGION, forcePathStyle: true });
+  await ensureBucket(s3, process.env.BUCKET_NAME!);
+  s3.destroy();
+  log(`table ${process.env.TABLE_NAME} and bucket ${process.env.BUCKET_NAME} ready`);
+
+  if (opts.seedAdmin) {
+    const { ensureFirstSuperAdmin } = await import('../../shared/people/bootstrap.ts');
+    const { created } = await ensureFirstSuperAdmin(opts.seedAdmin.email, opts.seedAdmin.password);
+    if (created) log(`created the first super admin ${opts.seedAdmin.email}`);
+  }
+
+  const gateway = new LocalApiGateway(ROOT, routes, log);
+  await gateway.listen(opts.port);
+  stops.unshift(() => gateway.close());
+  const baseUrl = `http://127.0.0.1:${opts.port}`;
+  log(`API: ${baseUrl}/api/v1 (${routes.length} routes; reference at ${baseUrl}/api/v1/docs; outbox at ${baseUrl}/_local/outbox)`);
+  void gateway.warm(routes);
+
+  if (opts.withStreams !== false) {
+    const poller = new StreamPoller(ROOT, dynamoEndpoint, process.env.TABLE_NAME!, streamConsumers, log);
+    await poller.start();
+    stops.unshift(() => poller.stop());
+    if (streamConsumers.length) log(`stream poller: feeding ${streamConsumers.map((c) => c.name).join(', ')}`);
+  }
+  if (opts.withSchedules !== false) {
+    const scheduler = new LocalScheduler(ROOT, schedules, process.env.COMPANY_TIMEZONE ?? 'UTC', log);
+    await scheduler.start();
+    stops.unshift(() => scheduler.stop());
+    if (schedules.length) log(`schedules: ${schedules.map((s) => s.name).join(', ')}`);
+  }
+
+  return {
+    baseUrl,
+    stop: async () => {
+      for (const s of stops) await s();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Schedule } from '../../shared/api/background.ts';
+
+/** Milliseconds until the next `HH:MM` in a timezone. */
+export function msUntilDaily(hhmm: string, timeZone: string, now = new Date()): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
+  );
+  const nowSec = Number(parts.hour) * 3600 + Number(parts.minute) * 60 + Number(parts.second);
+  let delta = h * 3600 + m * 60 - nowSec;
+  if (delta <= 0) delta += 24 * 3600;
+  return delta * 1000;
+}
+
+/** Plays EventBridge: runs each scheduled handler on its rate or daily time, with the same event shape. */
+export class LocalScheduler {
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly root: string,
+    private readonly schedules: Schedule[],
+    private readonly timeZone: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    for (const s of this.schedules) {
+      const fn = (await import(pathToFileURL(join(this.root, s.handler)).href)).handler as (e: unknown) => Promise<unknown>;
+      const run = () =>
+        fn({ version: '0', id: crypto.randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.scheduler', time: new Date().toISOString(), detail: {}, resources: [`local:schedule/${s.name}`] }).catch(
+          (e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`),
+        );
+      if (s.everySeconds) this.timers.push(setInterval(run, s.everySeconds * 1000));
+      if (s.dailyAt) {
+        const arm = () => {
+          this.timers.push(setTimeout(() => { void run(); arm(); }, msUntilDaily(s.dailyAt!, this.timeZone)));
+        };
+        arm();
+      }
+    }
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+  }
+}

@@ -1,0 +1,141 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { StreamConsumer } from '../../shared/api/background.ts';
+import { matchesAny } from './filter-pattern.ts';
+
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
+
+/**
+ * Plays the part of the Lambda event source mapping: reads the table's DynamoDB stream (one reader,
+ * like the deployed change-feed consumer), applies each consumer's filter patterns and hands it
+ * batches in order. A failing batch is retried a few times, then skipped with a log line.
+ */
+export class StreamPoller {
+  private running = false;
+  private readonly iterators = new Map<string, string>();
+  private readonly done = new Set<string>();
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly endpoint: string,
+    private readonly tableName: string,
+    private readonly consumers: StreamConsumer[],
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.consumers.length === 0) return;
+    const handlers = await Promise.all(
+      this.consumers.map(async (c) => ({ c, fn: (await import(pathToFileURL(join(this.root, c.handler)).href)).handler as StreamHandler })),
+    );
+    const creds = { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local' };
+    const ddb = new DynamoDBClient({ endpoint: this.endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: creds });
+    const streams = new DynamoDBStreamsClient({ endpoint: this.endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: creds });
+    const table = await ddb.send(new DescribeTableCommand({ TableName: this.tableName }));
+    const arn = table.Table?.LatestStreamArn;
+    if (!arn) throw new Error(`table ${this.tableName} has no stream`);
+    this.running = true;
+    let first = true;
+    this.loop = (async () => {
+      while (this.running) {
+        try {
+          await this.discoverShards(streams, arn, first);
+          first = false;
+          let any = false;
+          for (const [shardId, iterator] of [...this.iterators]) {
+            const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+            if (out.NextShardIterator) this.iterators.set(shardId, out.NextShardIterator);
+            else {
+              this.iterators.delete(shardId);
+              this.done.add(shardId);
+            }
+            const records = (out.Records ?? []).map((r) => toLambdaRecord(r, arn));
+            if (records.length === 0) continue;
+            any = true;
+            for (const { c, fn } of handlers) {
+              const batch = records.filter((r) => matchesAny(c.filters, r));
+              if (batch.length) await this.deliver(c.name, fn, batch);
+            }
+          }
+          if (!any) await sleep(150);
+        } catch (err) {
+          this.log(`stream poller: ${(err as Error).message}`);
+          await sleep(1000);
+        }
+      }
+    })();
+  }
+
+  private async discoverShards(streams: DynamoDBStreamsClient, arn: string, atStart: boolean) {
+    const desc = await streams.send(new DescribeStreamCommand({ StreamArn: arn }));
+    for (const shard of desc.StreamDescription?.Shards ?? []) {
+      const id = shard.ShardId!;
+      if (this.iterators.has(id) || this.done.has(id)) continue;
+      // At start, skip history (events of an earlier run belong to an earlier epoch); shards that
+      // appear later are read from their beginning so nothing is missed.
+      const closed = !!shard.SequenceNumberRange?.EndingSequenceNumber;
+      if (atStart && closed) {
+        this.done.add(id);
+        continue;
+      }
+      const it = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: arn, ShardId: id, ShardIteratorType: atStart ? 'LATEST' : 'TRIM_HORIZON' }),
+      );
+      if (it.ShardIterator) this.iterators.set(id, it.ShardIterator);
+    }
+  }
+
+  private async deliver(name: string, fn: StreamHandler, batch: DynamoDBRecord[]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await fn({ Records: batch });
+        return;
+      } catch (err) {
+        if (attempt >= 3) {
+          this.log(`stream consumer ${name} failed a batch of ${batch.length} three times; skipping it: ${(err as Error).message}`);
+          return;
+        }
+        await sleep(200 * attempt);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The SDK's stream record in the shape a Lambda stream event carries. */
+function toLambdaRecord(r: _Record, arn: string): DynamoDBRecord {
+  const d = r.dynamodb ?? {};
+  return {
+    eventID: r.eventID,
+    eventName: r.eventName as DynamoDBRecord['eventName'],
+    eventVersion: r.eventVersion,
+    eventSource: 'aws:dynamodb',
+    awsRegion: r.awsRegion,
+    eventSourceARN: arn,
+    dynamodb: {
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) : undefined,
+      Keys: d.Keys as never,
+      NewImage: d.NewImage as never,
+      OldImage: d.OldImage as never,
+      SequenceNumber: d.SequenceNumber,
+      SizeBytes: d.SizeBytes,
+      StreamViewType: d.StreamViewType,
+    },
+  };
+}
