@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from '../../shared/db/cursor.ts';
+import { HttpError } from '../../shared/http/errors.ts';
+
+const key = { pk: 'NOTIF#a', sk: 'N#0001' };
+
+describe('cursors', () => {
+  it('round-trips a key within its scope', () => {
+    const c = encodeCursor('scope-a', key)!;
+    expect(c).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(c).not.toContain('NOTIF');
+    expect(decodeCursor('scope-a', c)).toEqual(key);
+  });
+
+  it('is null at the end of a list', () => {
+    expect(encodeCursor('scope-a', undefined)).toBeNull();
+  });
+
+  it.each([
+    ['garbage', 'not a cursor'],
+    ['base64 of plain JSON', Buffer.from(JSON.stringify({ s: 'scope-a', k: key })).toString('base64url')],
+    ['too short', 'abc'],
+  ])('rejects a forged cursor (%s) with a 400', (_, forged) => {
+    expect(() => decodeCursor('scope-a', forged)).toThrow(HttpError);
+    try {
+      decodeCursor('scope-a', forged);
+    } catch (e) {
+      expect((e as HttpError).statusCode).toBe(400);
+    }
+  });
+
+  it('rejects a tampered cursor', () => {
+    const c = encodeCursor('scope-a', key)!;
+    const bytes = Buffer.from(c, 'base64url');
+    bytes[bytes.length - 1] ^= 1;
+    expect(() => decodeCursor('scope-a', bytes.toString('base64url'))).toThrow(HttpError);
+  });
+
+  it('refuses a cursor from another list', () => {
+    const c = encodeCursor('scope-a', key)!;
+    expect(() => decodeCursor('scope-b', c)).toThrow(HttpError);
+  });
+});

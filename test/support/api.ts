@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+
+/** A small HTTP client for the project's own tests against the local runtime. */
+export const baseUrl = () => inject('baseUrl');
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function api<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; raw?: string | Buffer | FormData; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: BodyInit | undefined;
+  if (opts.raw !== undefined) body = opts.raw as BodyInit;
+  else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const url = path.startsWith('http') ? path : `${baseUrl()}${path.startsWith('/_') || path.startsWith('/api/') ? '' : '/api/v1'}${path}`;
+  const res = await fetch(url, { method, headers, body, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: any;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export const uniq = () => randomUUID().slice(0, 8);
+export const PASSWORD = 'test-password-1';
+
+export async function signIn(email: string, password: string): Promise<{ token: string; user: any }> {
+  const res = await api('POST', '/auth/sign-in/email', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`sign-in ${email}: ${res.status} ${res.text}`);
+  return { token: res.headers.get('set-auth-token')!, user: res.body.user };
+}
+
+let adminSession: Promise<{ token: string; user: any }> | undefined;
+export const admin = () => (adminSession ??= signIn('admin@example.com', 'admin-password-1'));
+
+/** Creates a member through the admin route and signs them in. */
+export async function newMember(extra: Record<string, unknown> = {}): Promise<{ id: string; email: string; name: string; token: string }> {
+  const a = await admin();
+  const tag = uniq();
+  const email = `test-${tag}@example.com`;
+  const name = `Test ${tag}`;
+  const res = await api('POST', '/admin/members', { token: a.token, body: { name, email, password: PASSWORD, ...extra } });
+  if (res.status !== 201) throw new Error(`create member: ${res.status} ${res.text}`);
+  const { token } = await signIn(email, PASSWORD);
+  return { id: res.body.id, email, name, token };
+}
