@@ -62,10 +62,10 @@ export async function startDynamoDbLocal(dir: string, port: number): Promise<{ e
  */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const def = tableDefinition;
-  const attributeDefinitions = [def.partitionKey, def.sortKey, ...def.indexes.flatMap((i) => [i.pk, i.sk])].map((name) => ({
-    AttributeName: name,
-    AttributeType: 'S' as const,
-  }));
+  const attributeDefinitions = [
+    ...[def.partitionKey, def.sortKey, ...def.indexes.map((i) => i.pk)].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    ...def.indexes.map((i) => ({ AttributeName: i.sk, AttributeType: i.skType })),
+  ];
   const gsi = (i: (typeof def.indexes)[number]) => ({
     IndexName: i.name,
     KeySchema: [

@@ -5,11 +5,17 @@
  */
 export const KEY = { pk: 'pk', sk: 'sk' } as const;
 
-/** Overloaded global secondary indexes; `keys.ts` says what each entity puts in them. */
-export const INDEXES = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'] as const;
+/**
+ * Overloaded global secondary indexes; `keys.ts` says what each entity puts in them. gsi1..gsi5 sort
+ * by strings; gsi6 and gsi7 sort by numbers, so a counter kept with `ADD` (post counts, scores) can be
+ * its own sort key and stay ordered without a second write.
+ */
+export const INDEXES = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6', 'gsi7'] as const;
 export type IndexName = (typeof INDEXES)[number];
+const NUMERIC_SORT: readonly IndexName[] = ['gsi6', 'gsi7'];
 
 export const indexKeys = (index: IndexName) => ({ pk: `${index}pk`, sk: `${index}sk` });
+export const sortKeyType = (index: IndexName): 'S' | 'N' => (NUMERIC_SORT.includes(index) ? 'N' : 'S');
 
 /** Items with this attribute (epoch seconds) are removed by DynamoDB TTL; reads still check expiry. */
 export const TTL_ATTRIBUTE = 'ttl';
@@ -17,7 +23,7 @@ export const TTL_ATTRIBUTE = 'ttl';
 export const tableDefinition = {
   partitionKey: KEY.pk,
   sortKey: KEY.sk,
-  indexes: INDEXES.map((name) => ({ name, ...indexKeys(name) })),
+  indexes: INDEXES.map((name) => ({ name, ...indexKeys(name), skType: sortKeyType(name) })),
   ttlAttribute: TTL_ATTRIBUTE,
   streamView: 'NEW_AND_OLD_IMAGES' as const,
 };
