@@ -33,7 +33,7 @@ type Res = { status: number; body: any; headers: Headers };
 async function call(method: string, path: string, opts: { token?: string; body?: unknown; form?: FormData } = {}): Promise<Res> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: BodyInit | undefined;
+  let body: RequestInit['body'];
   if (opts.form) body = opts.form;
   else if (opts.body !== undefined) {
     headers['content-type'] = 'application/json';

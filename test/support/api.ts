@@ -18,8 +18,8 @@ export async function api<T = any>(
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: BodyInit | undefined;
-  if (opts.raw !== undefined) body = opts.raw as BodyInit;
+  let body: RequestInit['body'];
+  if (opts.raw !== undefined) body = opts.raw as RequestInit['body'];
   else if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
