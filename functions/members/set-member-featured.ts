@@ -4,5 +4,5 @@ import { setFeatured } from '../../shared/people/members.ts';
 import { toProfile } from '../../shared/people/profile.ts';
 
 export const handler = route(setMemberFeatured, async (req) =>
-  toProfile(await setFeatured(req.params.userId, req.body.featured, req.body.note), req.caller),
+  toProfile(await setFeatured(req.caller.userId, req.params.userId, req.body.featured, req.body.note), req.caller),
 );

@@ -24,11 +24,11 @@ export function assertJava(): void {
   if (m && Number(m[1]) < 17) throw new Error(`DynamoDB Local needs Java 17 or later; found Java ${m[1]}.`);
 }
 
-/** Starts DynamoDB Local with its data under `dir` and waits until it answers. */
-export async function startDynamoDbLocal(dir: string, port: number): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+/** Starts DynamoDB Local with its data under `dir` (null: in memory, e.g. for benches) and waits until it answers. */
+export async function startDynamoDbLocal(dir: string | null, port: number): Promise<{ endpoint: string; stop: () => Promise<void> }> {
   assertJava();
-  mkdirSync(dir, { recursive: true });
-  const child: ChildProcess = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe' });
+  if (dir) mkdirSync(dir, { recursive: true });
+  const child: ChildProcess = spawn({ ...(dir ? { path: dir } : {}), port, sharedDb: true, stdio: 'pipe' });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));

@@ -5,7 +5,12 @@
  * `anything-but`, `exists`).
  */
 type Pattern = { [key: string]: Pattern | Condition[] };
-type Condition = string | number | boolean | null | { prefix?: string; exists?: boolean; 'anything-but'?: unknown[] | string | number };
+type Condition =
+  | string
+  | number
+  | boolean
+  | null
+  | { prefix?: string; exists?: boolean; 'anything-but'?: unknown[] | string | number };
 
 export function matchesPattern(pattern: Pattern, value: unknown): boolean {
   for (const [key, expected] of Object.entries(pattern)) {
@@ -24,17 +29,37 @@ export function matchesPattern(pattern: Pattern, value: unknown): boolean {
 
 function onlyAbsence(p: Pattern): boolean {
   return Object.values(p).every((v) =>
-    Array.isArray(v) ? v.some((c) => typeof c === 'object' && c !== null && 'exists' in c && c.exists === false) : onlyAbsence(v),
+    Array.isArray(v)
+      ? v.some((c) => typeof c === 'object' && c !== null && 'exists' in c && c.exists === false)
+      : onlyAbsence(v),
   );
 }
 
+/**
+ * Lambda (like EventBridge) flattens a record into leaf paths before matching, so a condition only ever
+ * sees leaf values: an object at the path is no value there (`exists: true` fails, `exists: false` holds,
+ * which is why DynamoDB patterns must name the type, `{ anon: { BOOL: [...] } }`), and an array offers
+ * each of its leaf elements.
+ */
+const isLeaf = (v: unknown) => v === null || typeof v !== 'object';
+function leafValues(actual: unknown): unknown[] {
+  if (actual === undefined) return [];
+  if (Array.isArray(actual)) return actual.filter(isLeaf);
+  return isLeaf(actual) ? [actual] : [];
+}
+
 function matchesCondition(c: Condition, actual: unknown): boolean {
+  const values = leafValues(actual);
+  if (c !== null && typeof c === 'object' && 'exists' in c) return c.exists ? values.length > 0 : values.length === 0;
+  return values.some((v) => matchesValue(c, v));
+}
+
+function matchesValue(c: Condition, actual: unknown): boolean {
   if (c !== null && typeof c === 'object') {
-    if ('exists' in c) return c.exists ? actual !== undefined : actual === undefined;
     if (c.prefix !== undefined) return typeof actual === 'string' && actual.startsWith(c.prefix);
     if (c['anything-but'] !== undefined) {
       const list = Array.isArray(c['anything-but']) ? c['anything-but'] : [c['anything-but']];
-      return actual !== undefined && !list.includes(actual as never);
+      return !list.includes(actual as never);
     }
     return false;
   }

@@ -115,6 +115,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<{ st
   s3.destroy();
   log(`table ${process.env.TABLE_NAME} and bucket ${process.env.BUCKET_NAME} ready`);
 
+  // Every start is a restart of the service: a new change-feed epoch (spec 6.1 rule 3), before any stream connects.
+  const { startNewEpoch } = await import('../../shared/live/event-log.ts');
+  await startNewEpoch();
+
   if (opts.seedAdmin) {
     const { ensureFirstSuperAdmin } = await import('../../shared/people/bootstrap.ts');
     const { created } = await ensureFirstSuperAdmin(opts.seedAdmin.email, opts.seedAdmin.password);

@@ -34,7 +34,10 @@ export class LocalResponseStream extends Writable {
     if (this.started) return;
     this.started = true;
     const m = this.metadata ?? {};
-    const headers: Record<string, string | string[]> = { 'content-type': 'application/octet-stream', ...(m.headers ?? {}) };
+    const headers: Record<string, string | string[]> = {
+      'content-type': 'application/octet-stream',
+      ...(m.headers ?? {}),
+    };
     if (m.cookies?.length) headers['set-cookie'] = m.cookies;
     this.res.socket?.setNoDelay(true);
     this.res.writeHead(m.statusCode ?? 200, headers);
@@ -55,8 +58,11 @@ export class LocalResponseStream extends Writable {
 
 export function installStreamingShim(): void {
   const g = globalThis as Record<string, unknown>;
-  if (g.awslambda) return;
-  g.awslambda = {
+  // The AWS SDK's invoke store creates `globalThis.awslambda` (for its InvokeStore) when it loads: add to
+  // that object rather than skipping the shim because the name exists.
+  const existing = g.awslambda as Record<string, unknown> | undefined;
+  if (typeof existing?.streamifyResponse === 'function') return;
+  g.awslambda = Object.assign(existing ?? {}, {
     streamifyResponse<T extends (...args: any[]) => unknown>(fn: T): T {
       (fn as unknown as Record<symbol, boolean>)[STREAMING] = true;
       return fn;
@@ -67,7 +73,7 @@ export function installStreamingShim(): void {
         return stream;
       },
     },
-  };
+  });
 }
 
 export const isStreamingHandler = (fn: unknown): boolean => !!fn && (fn as Record<symbol, boolean>)[STREAMING] === true;

@@ -1,3 +1,6 @@
+import { fanOutFilters } from '../feed/fan-out.ts';
+import { changeFeedFilters } from '../live/stream-filters.ts';
+
 /**
  * The functions that are not HTTP routes: consumers of the table's DynamoDB stream and scheduled
  * sweeps. Like the route table, this one list drives the CDK stack (event source mappings, EventBridge
@@ -25,6 +28,18 @@ export interface Schedule {
   dailyAt?: string;
 }
 
-export const streamConsumers: StreamConsumer[] = [];
+export const streamConsumers: StreamConsumer[] = [
+  // The change feed: the only reader of the stream; item changes → live-update events in the event log.
+  { name: 'change-feed', handler: 'functions/stream/change-feed.ts', filters: changeFeedFilters, batchSize: 100 },
+  // The feed's deferred work: an announcement tells everybody; a presigned image gets its renditions.
+  { name: 'feed-fan-out', handler: 'functions/feed/fan-out.ts', filters: fanOutFilters, batchSize: 10 },
+];
 
-export const schedules: Schedule[] = [];
+export const schedules: Schedule[] = [
+  // Records presence timeouts (active → away → offline) so presence.updated fires for them too.
+  { name: 'presence-sweep', handler: 'functions/schedules/presence-sweep.ts', everySeconds: 60 },
+  // Announces today's birthdays unless a GET /birthdays/today did first (shared/calendar/birthdays/announce.ts).
+  { name: 'birthday-sweep', handler: 'functions/schedules/birthday-sweep.ts', dailyAt: '00:05' },
+  // Announces polls closed by time (poll_closed to author and voters; post.poll.updated).
+  { name: 'poll-closing-sweep', handler: 'functions/feed/announce-closed-polls.ts', everySeconds: 60 },
+];

@@ -4,6 +4,7 @@ import { hashToken } from './tokens.ts';
 import { credentialsKey, emailKey, resetTokenKey, signInThrottleKey, userKey } from '../db/keys.ts';
 import { deleteItem, getItem, getMany, isConditionFailure, putItem, updateItem } from '../db/table.ts';
 import { badRequest, tooManyRequests, unauthorized } from '../http/errors.ts';
+import { activateOnFirstSignIn } from '../people/activation.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 
 export const THROTTLE_LIMIT = 5;
@@ -72,22 +73,14 @@ export async function signIn(email: string, password: string, userAgent: string 
   }
   if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE);
   await deleteItem(signInThrottleKey(address));
-  if (user.status === 'pending') {
-    const updated = await updateItem({
-      Key: userKey(user.id),
-      UpdateExpression: 'SET #s = :active',
-      ConditionExpression: '#s = :pending',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':active': 'active', ':pending': 'pending' },
-    }).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
-    user.status = (updated?.status as UserItem['status']) ?? 'active';
-  }
+  if (user.status === 'pending') user.status = (await activateOnFirstSignIn(user.id)).status;
   const { token, session } = await createSession(user.id, userAgent);
   return { token, session, user };
 }
 
-export async function setPassword(userId: string, password: string): Promise<void> {
-  await putItem({ ...credentialsKey(userId), entity: 'Credentials', passwordHash: await hashPassword(password) });
+/** `actorId`: who set it (the change feed's attribution of member.updated); the person themself by default. */
+export async function setPassword(userId: string, password: string, actorId = userId): Promise<void> {
+  await putItem({ ...credentialsKey(userId), entity: 'Credentials', passwordHash: await hashPassword(password), actorId });
 }
 
 export async function changePassword(userId: string, current: string, next: string, opts: { revokeOthers: boolean; keepTokenHash: string }) {

@@ -42,6 +42,22 @@ export const env = {
   get runtime(): 'local' | 'aws' {
     return read('APP_RUNTIME', 'aws') === 'local' ? 'local' : 'aws';
   },
+  /** The sender of the service's e-mail (meeting invitations); a verified SES identity when deployed. */
+  get mailFrom() {
+    return read('MAIL_FROM', 'Workplace <no-reply@example.com>');
+  },
+  /** How often an open live-update stream polls the event log's head, in milliseconds. */
+  get livePollMs(): number {
+    return Number(read('LIVE_POLL_MS', '500'));
+  },
+  /** SNS platform application for FCM (web and android push); deployed only. */
+  get pushFcmApplicationArn(): string | undefined {
+    return process.env.PUSH_FCM_APPLICATION_ARN || undefined;
+  },
+  /** SNS platform application for APNs (ios push); deployed only. */
+  get pushApnsApplicationArn(): string | undefined {
+    return process.env.PUSH_APNS_APPLICATION_ARN || undefined;
+  },
   get serviceVersion() {
     return read('SERVICE_VERSION', '0.0.0');
   },

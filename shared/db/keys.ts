@@ -44,14 +44,252 @@ export const notificationCounterKey = (userId: string): Key => ({ pk: `NOTIF#${u
 export const notificationPrefsKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'NOTIF_PREFS' });
 
 // ---------------------------------------------------------------- grievances (issue: grievance channel)
+/*
+ * Anonymity at rest: no grievance key or attribute holds a user id. Who raised or wrote something is a
+ * keyed hash (HMAC with GRIEVANCE_SECRET) of the person and that one grievance or reply ("tag"), so two
+ * things one person wrote cannot be linked; per-person items are keyed by such tags as well.
+ */
+/**
+ * A grievance; its status changes (`STATUS#<move number>`) and replies (`REPLY#<time-sortable id>`)
+ * share its partition.
+ */
+export const grievanceKey = (grievanceId: string): Key => ({ pk: `GRIEVANCE#${grievanceId}`, sk: 'GRIEVANCE' });
+export const grievanceReplyKey = (grievanceId: string, replyId: string): Key => ({
+  pk: `GRIEVANCE#${grievanceId}`,
+  sk: `REPLY#${replyId}`,
+});
+export const grievanceRepliesPrefix = (grievanceId: string) => ({ pk: `GRIEVANCE#${grievanceId}`, skPrefix: 'REPLY#' });
+/** Numbered by the grievance's move counter, so the history's order is the order the moves committed in. */
+export const grievanceStatusChangeKey = (grievanceId: string, move: number): Key => ({
+  pk: `GRIEVANCE#${grievanceId}`,
+  sk: `STATUS#${String(move).padStart(8, '0')}`,
+});
+export const grievanceStatusChangesPrefix = (grievanceId: string) => ({
+  pk: `GRIEVANCE#${grievanceId}`,
+  skPrefix: 'STATUS#',
+});
+/**
+ * The board and the handler queue: one index per filter combination, so every filtered page (newest or
+ * oldest first) is a single Query. gsi1 = all, gsi2 = by status, gsi3 = by category, gsi4 = by both;
+ * sk `<createdAt>#<id>` on all four. A status move rewrites gsi2pk and gsi4pk.
+ */
+export function grievanceBoardIndex(filter: { status?: string; category?: string }): {
+  index: 'gsi1' | 'gsi2' | 'gsi3' | 'gsi4';
+  pk: string;
+} {
+  const { status, category } = filter;
+  if (status && category) return { index: 'gsi4', pk: `GRIEVANCES#S#${status}#C#${category}` };
+  if (status) return { index: 'gsi2', pk: `GRIEVANCES#S#${status}` };
+  if (category) return { index: 'gsi3', pk: `GRIEVANCES#C#${category}` };
+  return { index: 'gsi1', pk: 'GRIEVANCES' };
+}
+/** The board index attributes of a grievance in this status and category. */
+export function grievanceBoardAttributes(g: { id: string; status: string; category: string; createdAt: string }) {
+  const sk = `${g.createdAt}#${g.id}`;
+  const out: Record<string, string> = {};
+  const { status, category } = g;
+  for (const filter of [{}, { status }, { category }, { status, category }]) {
+    const { index, pk } = grievanceBoardIndex(filter);
+    out[`${index}pk`] = pk;
+    out[`${index}sk`] = sk;
+  }
+  return out;
+}
+/** Board totals, one attribute per filter combination, moved in the transaction of every raise and move. */
+export const grievanceTotalsKey = (): Key => ({ pk: 'GRIEVANCE_TOTALS', sk: 'TOTALS' });
+/** A person's read marker for one grievance, addressed by tag(person, grievance) alone: it names neither. */
+export const grievanceReadKey = (readTag: string): Key => ({ pk: `GRIEVANCE_READ#${readTag}`, sk: 'READ' });
+/** How many grievances a person raised or marked read (unread = all − this), addressed by tag(person). */
+export const grievanceSeenKey = (personTag: string): Key => ({ pk: `GRIEVANCE_SEEN#${personTag}`, sk: 'COUNT' });
 
 // ---------------------------------------------------------------- people, teams (issue: people)
+/*
+ * Indexes on the person's profile item (`userKey`): gsi1 members, gsi2 role, gsi3 featured (above),
+ * gsi5 birthdays (calendar), and the directory's three sorts below: gsi4 by name, gsi6 by post count
+ * (numeric, moved by `postCountWrites`), gsi7 by joining time (numeric, epoch ms). The directory ones are
+ * sparse: a deactivated person loses the partition attributes and drops out of all three.
+ */
+export const DIRECTORY_PARTITION = 'DIRECTORY';
+export const directoryByNameIndex = { index: 'gsi4' as const, pk: DIRECTORY_PARTITION, sk: (nameKey: string, userId: string) => `${nameKey}#${userId}` };
+export const directoryByPostsIndex = { index: 'gsi6' as const, pk: DIRECTORY_PARTITION };
+export const directoryByJoinedIndex = { index: 'gsi7' as const, pk: DIRECTORY_PARTITION, sk: (joinedAt: string) => Date.parse(joinedAt) };
+/**
+ * The directory projection for free text and filters: a fixed number of shard items, each holding one
+ * compact row (`r_<userId>`) per listed person of that shard, and a sibling holding their post counts
+ * (`p_<userId>`, moved with ADD by `postCountWrites`). A person's shard follows from their id alone.
+ */
+export const DIRECTORY_SHARDS = 64;
+export const directoryRowsKey = (shard: number): Key => ({ pk: `DIRSHARD#${String(shard).padStart(2, '0')}`, sk: 'ROWS' });
+export const directoryPostsKey = (shard: number): Key => ({ pk: `DIRSHARD#${String(shard).padStart(2, '0')}`, sk: 'POSTS' });
+/** Distinct skills, titles and locations of listed people, each with how many people hold it (facets, skills). */
+export const FACETS_PARTITION = 'FACETS';
+export const facetKey = (kind: 'skill' | 'title' | 'location', valueLower: string): Key => ({ pk: FACETS_PARTITION, sk: `${kind}#${valueLower}` });
+export const facetsPrefix = (kind: 'skill' | 'title' | 'location') => ({ pk: FACETS_PARTITION, skPrefix: `${kind}#` });
+
 /** A team. gsi1 = every team (the list is small and unpaged). */
 export const teamKey = (teamId: string): Key => ({ pk: `TEAM#${teamId}`, sk: 'TEAM' });
 export const teamsIndex = { index: 'gsi1' as const, pk: 'TEAMS', sk: (nameLower: string, teamId: string) => `${nameLower}#${teamId}` };
+/** Team names are unique case-insensitively: a claim per lower-case name, written with the team. */
+export const teamNameKey = (nameLower: string): Key => ({ pk: `TEAMNAME#${nameLower}`, sk: 'TEAMNAME' });
+/** Who is on a team (every status), kept with the person's `teamId`: team deletion unassigns them from here. */
+export const teamMemberKey = (teamId: string, userId: string): Key => ({ pk: `TEAM#${teamId}`, sk: `MEMBER#${userId}` });
+export const teamMembersPrefix = (teamId: string) => ({ pk: `TEAM#${teamId}`, skPrefix: 'MEMBER#' });
 
 // ---------------------------------------------------------------- feed, office updates (issue: feed)
+/*
+ * Post ids (and comment ids) are time-sortable, so "newest first" is descending id order everywhere.
+ * A post's partition holds the post, its counters, and one item per reaction and per poll vote.
+ */
+export const postKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'POST' });
+/** Counters of a post (reactions per kind, comments, shares, poll tallies), apart from the body so counter traffic never rewrites it. */
+export const postStatsKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'STATS' });
+export const postReactionKey = (postId: string, userId: string): Key => ({ pk: `POST#${postId}`, sk: `REACT#${userId}` });
+export const postVoteKey = (postId: string, userId: string): Key => ({ pk: `POST#${postId}`, sk: `VOTE#${userId}` });
+export const postVotesPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'VOTE#' });
+export const postReactionsPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'REACT#' });
+/**
+ * Post lists: one partition per list (the whole feed, an author, a tag, a type, a recognition
+ * recipient, a person's bookmarks), one entry per post with sk = post id. The entries of a post are
+ * derived from it and written, moved and removed in the transactions that change it, so a list page is
+ * one Query; hidden and deleted posts have no entries (bookmarks excepted: they belong to the reader).
+ */
+export const postListKey = (list: string, postId: string): Key => ({ pk: `POSTS#${list}`, sk: postId });
+export const postListPk = (list: string) => `POSTS#${list}`;
+export const postLists = {
+  all: 'ALL',
+  author: (userId: string) => `AUTHOR#${userId}`,
+  tag: (tag: string) => `TAG#${tag}`,
+  type: (type: 'announcement' | 'recognition' | 'poll') => `TYPE#${type}`,
+  recognized: (userId: string) => `RECOGNIZED#${userId}`,
+  bookmarks: (userId: string) => `BOOKMARKS#${userId}`,
+};
+/** Who bookmarked a post (gsi1 on bookmark entries): the clean-up after a post is deleted. */
+export const bookmarksOfPostIndex = { index: 'gsi1' as const, pk: (postId: string) => `BOOKMARKED#${postId}`, sk: (userId: string) => userId };
+/** Polls whose closing is still to be announced, by closing time (gsi1 on the post item, sparse). */
+export const closingPollsIndex = { index: 'gsi1' as const, pk: 'POLLS_CLOSING', sk: (closesAtUtc: string, postId: string) => `${closesAtUtc}#${postId}` };
+
+/** A comment or reply. gsi1 = a post's top-level comments, or a thread's replies, oldest first by id. */
+export const commentKey = (commentId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: 'COMMENT' });
+export const commentVoteKey = (commentId: string, userId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: `VOTE#${userId}` });
+export const topCommentsIndex = { index: 'gsi1' as const, pk: (postId: string) => `COMMENTS#${postId}`, sk: (commentId: string) => commentId };
+export const repliesIndex = { index: 'gsi1' as const, pk: (topCommentId: string) => `REPLIES#${topCommentId}`, sk: (commentId: string) => commentId };
+
+/** Who a person follows (bounded by the company's size). */
+export const followKey = (userId: string, followingId: string): Key => ({ pk: `FOLLOWS#${userId}`, sk: followingId });
+export const followsPrefix = (userId: string) => ({ pk: `FOLLOWS#${userId}` });
+
+/** An uploaded post file (owner, kind, size, renditions); the bytes are in the bucket under `posts/<uploadId>/`. */
+export const postUploadKey = (uploadId: string): Key => ({ pk: `UPLOAD#${uploadId}`, sk: 'UPLOAD' });
+
+/**
+ * Leaderboard and contributors. A person's all-time feed score sits with their account; gsi6 orders
+ * everybody by score and gsi7 by posts (numeric sort keys moved with `ADD`). Each day has one partition
+ * of per-person score items, so a period reads only the people active in it.
+ */
+export const feedScoreKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'FEED_SCORE' });
+export const leaderboardIndex = { index: 'gsi6' as const, pk: 'LEADERBOARD' };
+export const contributorsIndex = { index: 'gsi7' as const, pk: 'CONTRIBUTORS' };
+export const feedScoreDayKey = (day: string, userId: string): Key => ({ pk: `FEED_SCORES#${day}`, sk: userId });
+export const feedScoreDayPk = (day: string) => `FEED_SCORES#${day}`;
+
+/**
+ * Office updates: a post's website record (status, review, publishedAt) lives in the post's partition.
+ * gsi1 = the admin queue per status (newest post first); gsi2 = the public list by publishedAt (present
+ * only while approved and not hidden). Counts per status move in the same transactions.
+ */
+export const websiteEntryKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'WEBSITE' });
+export const websiteQueueIndex = { index: 'gsi1' as const, pk: (status: string) => `WEBSITE#${status}`, sk: (postId: string) => postId };
+export const officeUpdatesIndex = { index: 'gsi2' as const, pk: 'OFFICE_UPDATES', sk: (publishedAt: string, postId: string) => `${publishedAt}#${postId}` };
+export const websiteCountsKey = (): Key => ({ pk: 'WEBSITE', sk: 'COUNTS' });
 
 // ---------------------------------------------------------------- calendar and HR (issue: calendar and HR)
+/*
+ * Times in sort keys are UTC ISO strings (`toISOString`, fixed width), so string order is time order;
+ * the items keep the offset each time was given in for the answers.
+ */
+/** A company event. gsi4 = every event by start; gsi5 = events longer than a day by effective end (sparse). */
+export const companyEventKey = (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' });
+export const eventsByStartIndex = { index: 'gsi4' as const, pk: 'EVENTS', sk: (startUtc: string, eventId: string) => `${startUtc}#${eventId}` };
+export const longEventsByEndIndex = { index: 'gsi5' as const, pk: 'EVENTS_LONG', sk: (endUtc: string, eventId: string) => `${endUtc}#${eventId}` };
+
+/**
+ * A meeting and its seats (one per internal participant). A person's calendar is gsi1 (by start) and
+ * gsi2 (by end) under `MEETINGS#<userId>`: the meeting item carries the organizer's entries, each seat
+ * its participant's. gsi3/gsi4 = every meeting by start / by end (the super admin's view).
+ */
+export const meetingKey = (meetingId: string): Key => ({ pk: `MEETING#${meetingId}`, sk: 'MEETING' });
+export const meetingSeatKey = (meetingId: string, userId: string): Key => ({ pk: `MEETING#${meetingId}`, sk: `SEAT#${userId}` });
+export const meetingSeatsPrefix = (meetingId: string) => ({ pk: `MEETING#${meetingId}`, skPrefix: 'SEAT#' });
+export const calendarByStartIndex = { index: 'gsi1' as const, pk: (userId: string) => `MEETINGS#${userId}`, sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}` };
+export const calendarByEndIndex = { index: 'gsi2' as const, pk: (userId: string) => `MEETINGS#${userId}`, sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}` };
+export const allMeetingsByStartIndex = { index: 'gsi3' as const, pk: 'MEETINGS_ALL', sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}` };
+export const allMeetingsByEndIndex = { index: 'gsi4' as const, pk: 'MEETINGS_ALL', sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}` };
+
+/**
+ * Birthdays by month-day: gsi5 on the person's profile item (written through
+ * `shared/calendar/birthday-index.ts` wherever `dateOfBirth` is written). Sparse: no date, no entry.
+ */
+export const birthdaysIndex = { index: 'gsi5' as const, pk: (monthDay: string) => `BIRTHDAYS#${monthDay}`, sk: (userId: string) => userId };
+/** A birthday wish (id derived from recipient, year and author: one per author per birthday). gsi1 = a person's wishes of a year. */
+export const birthdayWishKey = (wishId: string): Key => ({ pk: `WISH#${wishId}`, sk: 'WISH' });
+export const wishesReceivedIndex = { index: 'gsi1' as const, pk: (recipientId: string, year: string) => `WISHES#${recipientId}#${year}`, sk: (createdAt: string, wishId: string) => `${createdAt}#${wishId}` };
+/** Wishes a person received in a year (`wishCount`), moved in the transaction of each first wish. */
+export const wishCounterKey = (recipientId: string, year: string): Key => ({ pk: `USER#${recipientId}`, sk: `WISHES#${year}` });
+/** The claim that a person's birthday was announced on a date (never twice); the day's claims share a partition. */
+export const birthdayAnnouncementKey = (date: string, userId: string): Key => ({ pk: `BIRTHDAY_ANNOUNCEMENTS#${date}`, sk: userId });
+
+/** One attendance record per person per company day. gsi1 = a day's records (who checked in). */
+export const attendanceKey = (userId: string, date: string): Key => ({ pk: `ATTENDANCE#${userId}`, sk: `DAY#${date}` });
+export const attendanceRange = (userId: string, from: string, to: string) => ({ pk: `ATTENDANCE#${userId}`, skBetween: [`DAY#${from}`, `DAY#${to}`] as [string, string] });
+export const attendanceDayIndex = { index: 'gsi1' as const, pk: (date: string) => `ATTENDANCE_DAY#${date}`, sk: (userId: string) => userId };
+/** `present` of a company day, moved in the transaction of every check-in and check-out. */
+export const presentCounterKey = (date: string): Key => ({ pk: `ATTENDANCE_DAY#${date}`, sk: 'COUNT' });
+
+/**
+ * A leave request (time-sortable id, so id order is creation order). gsi1 = by requester, gsi2 = by
+ * selected manager, gsi3 = everybody's; gsi4 / gsi5 = the pending ones by selected manager / all (sparse,
+ * removed when processed).
+ */
+export const leaveRequestKey = (requestId: string): Key => ({ pk: `LEAVE#${requestId}`, sk: 'LEAVE' });
+export const leaveByRequesterIndex = { index: 'gsi1' as const, pk: (employeeId: string) => `LEAVE_BY#${employeeId}`, sk: (requestId: string) => requestId };
+export const leaveByApproverIndex = { index: 'gsi2' as const, pk: (managerId: string) => `LEAVE_TO#${managerId}`, sk: (requestId: string) => requestId };
+export const leaveAllIndex = { index: 'gsi3' as const, pk: 'LEAVE_ALL', sk: (requestId: string) => requestId };
+export const pendingLeaveByApproverIndex = { index: 'gsi4' as const, pk: (managerId: string) => `LEAVE_PENDING#${managerId}`, sk: (requestId: string) => requestId };
+export const pendingLeaveAllIndex = { index: 'gsi5' as const, pk: 'LEAVE_PENDING_ALL', sk: (requestId: string) => requestId };
+/** Up to which request id a person has seen the requests routed to them (`POST /leave/requests/seen`). */
+export const leaveSeenKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'LEAVE_SEEN' });
 
 // ---------------------------------------------------------------- live updates, presence, push (issue: live updates)
+/**
+ * The change feed's event log, all in the partition `LIVE` (a fixed key, so the change-feed
+ * consumer's event-source filter can drop the log's own writes by `Keys.pk`). The head holds the
+ * current epoch and the last sequence number handed out (`ADD`); events sort by epoch, then by a
+ * zero-padded seq, so "after seq N" is one range Query.
+ */
+export const LIVE_PARTITION = 'LIVE';
+export const liveHeadKey = (): Key => ({ pk: LIVE_PARTITION, sk: 'HEAD' });
+const SEQ_WIDTH = 15;
+export const liveEventSk = (epoch: string, seq: number) => `EVENT#${epoch}#${String(seq).padStart(SEQ_WIDTH, '0')}`;
+export const liveEventKey = (epoch: string, seq: number): Key => ({ pk: LIVE_PARTITION, sk: liveEventSk(epoch, seq) });
+/** Events of an epoch with seq in [from, to] (inclusive). */
+export const liveEventRange = (epoch: string, from: number, to = 10 ** SEQ_WIDTH - 1) => ({
+  pk: LIVE_PARTITION,
+  skBetween: [liveEventSk(epoch, from), liveEventSk(epoch, to)] as [string, string],
+});
+
+/**
+ * A person's presence (derived state and the times it changes next), read in batch with profiles.
+ * gsi6 = people whose presence is due to change (numeric sk = when, epoch ms; sparse: removed once offline).
+ */
+export const presenceKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PRESENCE' });
+export const presenceDueIndex = { index: 'gsi6' as const, pk: 'PRESENCE_DUE', sk: (dueAtMs: number) => dueAtMs };
+/** One client connection's heartbeats (bounded per person by their open tabs and devices; TTL cleans up). */
+export const presenceConnectionKey = (userId: string, connectionId: string): Key => ({ pk: `PRESENCE#${userId}`, sk: `CONN#${connectionId}` });
+export const presenceConnectionsPrefix = (userId: string) => ({ pk: `PRESENCE#${userId}`, skPrefix: 'CONN#' });
+
+/** A registered push token, by the SHA-256 of the token. gsi1 = a person's enabled tokens (sparse: removed when disabled). */
+export const pushTokenKey = (tokenHash: string): Key => ({ pk: `PUSHTOKEN#${tokenHash}`, sk: 'TOKEN' });
+export const pushTokensIndex = { index: 'gsi1' as const, pk: (userId: string) => `PUSHTOKENS#${userId}`, sk: (updatedAt: string, tokenHash: string) => `${updatedAt}#${tokenHash}` };
+
+/** "Every notification read" marker: one write per mark-all, so the feed emits one `notification.read` (null). */
+export const notificationsReadAllKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'READ_ALL' });

@@ -1,6 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -30,12 +31,17 @@ export async function getItem<T extends Item = Item>(key: Key, consistent = fals
   return out.Item as T | undefined;
 }
 
-/** Reads many items in as few requests as DynamoDB allows (100 keys a call); missing ones are absent. */
-export async function getMany<T extends Item = Item>(keys: Key[]): Promise<Map<string, T>> {
+/**
+ * Reads many items in as few requests as DynamoDB allows (100 keys a call); missing ones are absent.
+ * `consistent` makes the reads strongly consistent (read-your-writes, at twice the capacity).
+ */
+export async function getMany<T extends Item = Item>(keys: Key[], consistent = false): Promise<Map<string, T>> {
   const found = new Map<string, T>();
   const unique = [...new Map(keys.map((k) => [`${k.pk}|${k.sk}`, k])).values()];
   for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, any> | undefined = { [tableName()]: { Keys: unique.slice(i, i + 100) } };
+    let request: Record<string, any> | undefined = {
+      [tableName()]: { Keys: unique.slice(i, i + 100), ...(consistent ? { ConsistentRead: true } : {}) },
+    };
     for (let attempt = 0; request && Object.keys(request).length > 0 && attempt < 8; attempt++) {
       const out: any = await db().send(new BatchGetCommand({ RequestItems: request }));
       for (const item of out.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
@@ -46,6 +52,19 @@ export async function getMany<T extends Item = Item>(keys: Key[]): Promise<Map<s
   return found;
 }
 export const keyString = (k: Key) => `${k.pk}|${k.sk}`;
+
+/** Writes many items (BatchWrite, 25 a call, unprocessed ones retried): not atomic, for independent items. */
+export async function putMany(items: Item[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 25) {
+    let request: Record<string, any> | undefined = { [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt >= 8) throw new Error('BatchWrite: items left unprocessed after 8 attempts');
+      const out: any = await db().send(new BatchWriteCommand({ RequestItems: request }));
+      request = out.UnprocessedItems;
+      if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+}
 
 export async function putItem(item: Item, condition?: Pick<UpdateCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition }));
@@ -107,9 +126,10 @@ export interface QueryOptions {
   pk: string;
   /** Sort key condition: a prefix, or an inclusive range. */
   skPrefix?: string;
-  skBetween?: [string, string];
-  skAfter?: string;
-  skBefore?: string;
+  /** Ranges take numbers on the numeric-sort indexes (gsi6, gsi7). */
+  skBetween?: [string, string] | [number, number];
+  skAfter?: string | number;
+  skBefore?: string | number;
   forward?: boolean;
   filter?: Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
   consistent?: boolean;

@@ -21,7 +21,8 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, ma
     let failed = false;
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: maxBytes, files: 5, fields: 20 } });
+      // busboy reports the limit once a file reaches `fileSize` bytes, so a file of exactly maxBytes needs one more.
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: maxBytes + 1, files: 5, fields: 20 } });
     } catch {
       reject(badRequest(['file: the multipart body is malformed']));
       return;

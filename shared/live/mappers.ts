@@ -1,7 +1,21 @@
+import { companyEventChanges } from '../calendar/change-events.ts';
+import { feedChangeMappers } from '../feed/change-events.ts';
+import { credentialsChanges, teamChanges, userChanges } from '../people/change-events.ts';
+import { presenceChanges } from '../presence/change-events.ts';
 import type { ChangeMapper } from './change-events.ts';
+import { notificationChanges, notificationsReadAllChanges } from './notification-changes.ts';
 
 /**
  * Every entity's change mapper, by `entity` attribute. Each area adds its own line here (its mappers
  * live next to its domain code, e.g. `shared/feed/change-events.ts`).
  */
-export const changeMappers: Record<string, ChangeMapper> = {};
+export const changeMappers: Record<string, ChangeMapper> = {
+  CompanyEvent: companyEventChanges,
+  Notification: notificationChanges,
+  NotificationReadAll: notificationsReadAllChanges,
+  Presence: presenceChanges,
+  User: userChanges,
+  Credentials: credentialsChanges,
+  Team: teamChanges,
+  ...feedChangeMappers,
+};

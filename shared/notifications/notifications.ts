@@ -1,9 +1,18 @@
-import { ANON_ATTRIBUTE, notificationCounterKey, notificationKey, notificationsPrefix, unreadNotificationsIndex } from '../db/keys.ts';
+import {
+  ANON_ATTRIBUTE,
+  notificationCounterKey,
+  notificationKey,
+  notificationsPrefix,
+  notificationsReadAllKey,
+  unreadNotificationsIndex,
+} from '../db/keys.ts';
 import { addToCounter } from '../db/counters.ts';
 import { newSortableId } from '../db/ids.ts';
-import { getItem, isConditionFailure, queryAll, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { getItem, isConditionFailure, putItem, queryAll, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { seal, unseal } from '../grievances/anonymity.ts';
 import { notFound } from '../http/errors.ts';
 import { getUsers } from '../people/users.ts';
+import { deliverPush } from '../push/delivery.ts';
 
 export type NotificationKind =
   | 'mention' | 'comment' | 'reply' | 'reaction' | 'recognition' | 'poll_closed' | 'meeting'
@@ -22,6 +31,11 @@ export interface NewNotification {
    * carrying nothing that names the grievance.
    */
   anonymous?: boolean;
+  /**
+   * Store the preview encrypted (it would tie the recipient to a grievance in a table export); it is
+   * decrypted when listed.
+   */
+  sealPreview?: boolean;
 }
 
 export interface NotificationItem {
@@ -35,12 +49,17 @@ export interface NotificationItem {
   postId: string | null;
   commentId: string | null;
   preview: string;
+  /** The preview, encrypted (`sealPreview`); `preview` is then empty. */
+  sealedPreview?: string;
   readAt: string | null;
   createdAt: string;
 }
 
 const PREVIEW_MAX = 280;
 export const previewOf = (text: string) => (text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX - 1)}…` : text);
+const sealContext = (recipientId: string, id: string) => `notification-preview:${recipientId}:${id}`;
+const previewText = (n: NotificationItem) =>
+  n.sealedPreview ? (unseal(n.sealedPreview, sealContext(n.recipientId, n.id)) ?? '') : n.preview;
 
 /**
  * The writes that record one notification: the item (in the recipient's unread index) and the unread
@@ -57,7 +76,8 @@ export function notificationWrites(n: NewNotification, at = new Date()): { id: s
     actorId: n.actorId,
     postId: n.postId ?? null,
     commentId: n.commentId ?? null,
-    preview: previewOf(n.preview),
+    preview: n.sealPreview ? '' : previewOf(n.preview),
+    ...(n.sealPreview ? { sealedPreview: seal(previewOf(n.preview), sealContext(n.recipientId, id)) } : {}),
     readAt: null,
     createdAt: at.toISOString(),
     [`${unreadNotificationsIndex.index}pk`]: unreadNotificationsIndex.pk(n.recipientId),
@@ -68,15 +88,22 @@ export function notificationWrites(n: NewNotification, at = new Date()): { id: s
   return { id, items: [{ Put: { Item: item } } as TransactItem, counter] };
 }
 
-/** Records notifications (each in its own transaction with its counter). Nobody is notified of their own action. */
+/**
+ * Records notifications (each in its own transaction with its counter), then pushes the push kinds to
+ * people with push enabled. Nobody is notified of their own action. Callers that put
+ * `notificationWrites` in their own transaction call `deliverPush` after it commits.
+ */
 export async function notify(list: NewNotification[]): Promise<string[]> {
   const ids: string[] = [];
+  const recorded: NewNotification[] = [];
   for (const n of list) {
     if (n.actorId && n.actorId === n.recipientId) continue;
     const { id, items } = notificationWrites(n);
     await transact(items);
     ids.push(id);
+    recorded.push(n);
   }
+  await deliverPush(recorded);
   return ids;
 }
 
@@ -92,7 +119,7 @@ export async function listNotifications(userId: string, limit: number) {
       actor: actor ? { id: actor.id, name: actor.name, image: actor.image ?? null } : null,
       postId: n.postId ?? null,
       commentId: n.commentId ?? null,
-      preview: n.preview,
+      preview: previewText(n),
       readAt: n.readAt ?? null,
       createdAt: n.createdAt,
     };
@@ -104,16 +131,20 @@ export async function unreadCount(userId: string): Promise<number> {
   return Math.max(0, c?.unread ?? 0);
 }
 
-/** The writes that mark one unread notification read, conditional on it still being unread. */
-function markReadWrites(userId: string, id: string, at: string): TransactItem[] {
+/**
+ * The writes that mark one unread notification read, conditional on it still being unread. Marks made
+ * by "mark all" are stamped `readAll`: the change feed then emits one `notification.read` (null) for
+ * the marker written after them instead of one event per notification.
+ */
+function markReadWrites(userId: string, id: string, at: string, all = false): TransactItem[] {
   return [
     {
       Update: {
         Key: notificationKey(userId, id),
-        UpdateExpression: 'SET readAt = :at REMOVE #upk, #usk',
+        UpdateExpression: `SET readAt = :at${all ? ', readAll = :all' : ''} REMOVE #upk, #usk`,
         ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
         ExpressionAttributeNames: { '#upk': `${unreadNotificationsIndex.index}pk`, '#usk': `${unreadNotificationsIndex.index}sk` },
-        ExpressionAttributeValues: { ':at': at, ':null': null },
+        ExpressionAttributeValues: { ':at': at, ':null': null, ...(all ? { ':all': true } : {}) },
       },
     } as TransactItem,
     addToCounter(notificationCounterKey(userId), 'unread', -1),
@@ -136,6 +167,7 @@ export async function markRead(userId: string, id: string | undefined): Promise<
   }
   const unread = await queryAll<NotificationItem>({ index: unreadNotificationsIndex.index, pk: unreadNotificationsIndex.pk(userId) });
   for (const n of unread) {
-    await transact(markReadWrites(userId, n.id, at)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+    await transact(markReadWrites(userId, n.id, at, true)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
   }
+  await putItem({ ...notificationsReadAllKey(userId), entity: 'NotificationReadAll', userId, actorId: userId, readAt: at });
 }

@@ -1,12 +1,32 @@
-import { addToCounter } from '../db/counters.ts';
-import { userKey } from '../db/keys.ts';
+import { directoryPostsKey, userKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
+import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './directory-index.ts';
 
 /**
  * The writes that move a person's `postCount` (shown on profiles and the directory, and the
  * directory's `posts` sort). The feed calls this inside the transaction that creates or removes a
- * post; the people area owns what else must move with it (e.g. an index sort key).
+ * post; the people area owns what else must move with it: the posts index's numeric sort key on the
+ * profile item, and the person's count in their directory shard (the filtered `posts` sort).
+ * Both are ADDs, so concurrent posts never lose a count. The person must exist.
  */
 export function postCountWrites(userId: string, delta: number): TransactItem[] {
-  return [addToCounter(userKey(userId), 'postCount', delta)];
+  return [
+    {
+      Update: {
+        Key: userKey(userId),
+        UpdateExpression: 'ADD postCount :d, #sort :d',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#sort': POSTS_SORT_ATTRIBUTE },
+        ExpressionAttributeValues: { ':d': delta },
+      },
+    } as TransactItem,
+    {
+      Update: {
+        Key: directoryPostsKey(shardOf(userId)),
+        UpdateExpression: 'ADD #count :d SET entity = :e',
+        ExpressionAttributeNames: { '#count': postsAttribute(userId) },
+        ExpressionAttributeValues: { ':d': delta, ':e': 'DirectoryShard' },
+      },
+    } as TransactItem,
+  ];
 }

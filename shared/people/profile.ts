@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { FAVOURITE_FIELDS, LINK_FIELDS, type Profile } from '../api/schemas/common.ts';
 import { teamKey } from '../db/keys.ts';
 import { getMany } from '../db/table.ts';
-import { presenceOf } from '../presence/view.ts';
+import { presencesOf } from '../presence/view.ts';
 import { getUsers, type UserItem } from './users.ts';
 
 export interface Viewer {
@@ -15,23 +15,37 @@ export interface TeamItem {
   name: string;
   color: 'blue' | 'emerald' | 'violet' | 'amber' | 'rose' | 'cyan' | 'orange' | 'slate';
   memberCount?: number;
+  /** Set while the team's deletion unassigns its people: the team takes no new members. */
+  deletingAt?: string;
 }
 
 /** Decisions 3: title, bio, location, at least one skill, and an avatar. */
-export const isComplete = (u: UserItem) => Boolean(u.title && u.bio && u.location && u.skills.length > 0 && u.image);
+export const isComplete = (u: UserItem) =>
+  Boolean(u.title && u.bio && u.location && (u.skills ?? []).length > 0 && u.image);
+
+/** The teams these people are on, read fresh (one batch read) so a rename shows on the next read. */
+async function teamsOf(
+  users: UserItem[],
+): Promise<Map<string, { id: string; name: string; color: TeamItem['color'] }>> {
+  const ids = [...new Set(users.map((u) => u.teamId).filter((x): x is string => !!x))];
+  const teams = await getMany<TeamItem>(ids.map(teamKey));
+  return new Map(
+    [...teams.values()].filter((t) => !t.deletingAt).map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]),
+  );
+}
 
 /**
  * Full profiles for these people as `viewer` sees them. Manager and team are read fresh (batch reads)
  * so a rename shows everywhere on the next read.
  */
 export async function toProfiles(users: UserItem[], viewer: Viewer): Promise<z.input<typeof Profile>[]> {
-  const managers = await getUsers(users.map((u) => u.managerId).filter((x): x is string => !!x));
-  const teamIds = [...new Set(users.map((u) => u.teamId).filter((x): x is string => !!x))];
-  const teams = await getMany<TeamItem>(teamIds.map(teamKey));
-  const teamById = new Map([...teams.values()].map((t) => [t.id, t]));
+  const [managers, teams, presence] = await Promise.all([
+    getUsers(users.map((u) => u.managerId).filter((x): x is string => !!x)),
+    teamsOf(users),
+    presencesOf(users.map((u) => u.id)),
+  ]);
   return users.map((u) => {
     const manager = u.managerId ? managers.get(u.managerId) : undefined;
-    const team = u.teamId ? teamById.get(u.teamId) : undefined;
     const seesPrivate = viewer.userId === u.id || viewer.role === 'super_admin';
     const links = Object.fromEntries([...LINK_FIELDS, ...FAVOURITE_FIELDS].map((k) => [k, (u[k] as string) ?? '']));
     return {
@@ -45,7 +59,7 @@ export async function toProfiles(users: UserItem[], viewer: Viewer): Promise<z.i
       bio: u.bio ?? '',
       currentWork: u.currentWork ?? '',
       department: u.department ?? '',
-      team: team ? { id: team.id, name: team.name, color: team.color } : null,
+      team: (u.teamId && teams.get(u.teamId)) || null,
       skills: u.skills ?? [],
       learningInterests: u.learningInterests ?? [],
       hobbies: u.hobbies ?? [],
@@ -56,7 +70,7 @@ export async function toProfiles(users: UserItem[], viewer: Viewer): Promise<z.i
       joinedOn: u.joinedOn ?? null,
       dateOfBirth: seesPrivate ? (u.dateOfBirth ?? null) : null,
       status: u.status,
-      ...presenceOf(u),
+      ...presence.get(u.id)!,
       postCount: u.postCount ?? 0,
       manager: manager ? { id: manager.id, name: manager.name, image: manager.image ?? null } : null,
       reportCount: u.reportCount ?? 0,
@@ -67,4 +81,24 @@ export async function toProfiles(users: UserItem[], viewer: Viewer): Promise<z.i
 
 export async function toProfile(user: UserItem, viewer: Viewer) {
   return (await toProfiles([user], viewer))[0];
+}
+
+/** Directory entries (spec 2.2 DirectoryEntry), teams read fresh. */
+export async function toDirectoryEntries(users: UserItem[]) {
+  const [teams, presence] = await Promise.all([teamsOf(users), presencesOf(users.map((u) => u.id))]);
+  return users.map((u) => ({
+    id: u.id,
+    name: u.name,
+    image: u.image ?? null,
+    title: u.title ?? '',
+    location: u.location ?? '',
+    bio: u.bio ?? '',
+    currentWork: u.currentWork ?? '',
+    skills: u.skills ?? [],
+    team: (u.teamId && teams.get(u.teamId)) || null,
+    joinedAt: u.joinedAt,
+    status: u.status,
+    ...presence.get(u.id)!,
+    postCount: u.postCount ?? 0,
+  }));
 }

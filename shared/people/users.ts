@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { AccountStatus, Department, LINK_FIELDS, FAVOURITE_FIELDS, Role } from '../api/schemas/common.ts';
-import { getItem, getMany } from '../db/table.ts';
+import type { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from '../api/schemas/common.ts';
 import { userKey } from '../db/keys.ts';
+import { getItem, getMany } from '../db/table.ts';
 
 /** A project on a person's work timeline, as stored. */
 export interface ProjectItem {
@@ -50,6 +50,10 @@ export type UserItem = {
   reportCount: number;
   postCount: number;
   lastSeenAt: string | null;
+  /** Bumped by every write that moves what the directory derives from the person (optimistic concurrency). */
+  rev?: number;
+  /** Who made the latest change (the change feed's attribution). */
+  actorId?: string;
 } & Record<(typeof LINK_FIELDS)[number] | (typeof FAVOURITE_FIELDS)[number], string> &
   Record<string, unknown>;
 
@@ -65,15 +69,63 @@ export async function getUsers(ids: Iterable<string>): Promise<Map<string, UserI
 /** The blank profile fields of a new account. */
 export function blankProfile(): Pick<
   UserItem,
-  | 'title' | 'location' | 'bio' | 'currentWork' | 'department' | 'teamId' | 'managerId' | 'skills' | 'learningInterests'
-  | 'hobbies' | 'interests' | 'projects' | 'joinedOn' | 'dateOfBirth' | 'isFeatured' | 'featuredNote' | 'featuredAt'
-  | 'reportCount' | 'postCount' | 'image' | 'lastSeenAt'
-> & Record<string, unknown> {
+  | 'title'
+  | 'location'
+  | 'bio'
+  | 'currentWork'
+  | 'department'
+  | 'teamId'
+  | 'managerId'
+  | 'skills'
+  | 'learningInterests'
+  | 'hobbies'
+  | 'interests'
+  | 'projects'
+  | 'joinedOn'
+  | 'dateOfBirth'
+  | 'isFeatured'
+  | 'featuredNote'
+  | 'featuredAt'
+  | 'reportCount'
+  | 'postCount'
+  | 'image'
+  | 'lastSeenAt'
+> &
+  Record<string, unknown> {
   return {
-    title: '', location: '', bio: '', currentWork: '', department: '', teamId: null, managerId: null,
-    skills: [], learningInterests: [], hobbies: [], interests: [], projects: [], joinedOn: null, dateOfBirth: null,
-    isFeatured: false, featuredNote: '', featuredAt: null, reportCount: 0, postCount: 0, image: null, lastSeenAt: null,
-    photoShare: '', professionalNetwork: '', codeHosting: '', microblog: '', video: '', portfolio: '',
-    favoriteMusic: '', favoriteMovie: '', favoriteFood: '', funFact: '', dreamDestination: '', superpower: '', drink: '',
+    title: '',
+    location: '',
+    bio: '',
+    currentWork: '',
+    department: '',
+    teamId: null,
+    managerId: null,
+    skills: [],
+    learningInterests: [],
+    hobbies: [],
+    interests: [],
+    projects: [],
+    joinedOn: null,
+    dateOfBirth: null,
+    isFeatured: false,
+    featuredNote: '',
+    featuredAt: null,
+    reportCount: 0,
+    postCount: 0,
+    image: null,
+    lastSeenAt: null,
+    photoShare: '',
+    professionalNetwork: '',
+    codeHosting: '',
+    microblog: '',
+    video: '',
+    portfolio: '',
+    favoriteMusic: '',
+    favoriteMovie: '',
+    favoriteFood: '',
+    funFact: '',
+    dreamDestination: '',
+    superpower: '',
+    drink: '',
   };
 }

@@ -1,11 +1,33 @@
-import type { UserItem } from '../people/users.ts';
+import { presenceKey } from '../db/keys.ts';
+import { getMany } from '../db/table.ts';
+import { type PresenceState, type PresenceValue, presenceAt } from './model.ts';
 
-export type PresenceValue = 'active' | 'away' | 'offline';
+export type { PresenceValue } from './model.ts';
+
+/** What profiles and directory entries show (spec 2.2). */
+export interface PresenceView {
+  presence: PresenceValue;
+  lastSeenAt: string | null;
+}
+
+const NEVER_SEEN: PresenceView = { presence: 'offline', lastSeenAt: null };
 
 /**
- * A person's presence as shown on profiles and the directory. Until heartbeats exist (the live-updates
- * issue) nobody has been seen, and never-seen means offline (spec 2.2).
+ * A person's presence from their presence item (`presenceKey`), computed at `now` (so it is exact
+ * whatever the sweep has announced yet). No item = never seen = offline (spec 2.2).
  */
-export function presenceOf(user: Pick<UserItem, 'lastSeenAt'> & Record<string, unknown>, _now = new Date()): { presence: PresenceValue; lastSeenAt: string | null } {
-  return { presence: 'offline', lastSeenAt: (user.lastSeenAt as string | null) ?? null };
+export function presenceOf(state: PresenceState | undefined, now = new Date()): PresenceView {
+  if (!state) return NEVER_SEEN;
+  return { presence: presenceAt(state, now.getTime()), lastSeenAt: state.lastSeenAt ?? null };
+}
+
+/**
+ * Presence of many people in one BatchGet (100 keys a request): the path for profile and directory
+ * pages. Every id asked for is in the answer.
+ */
+export async function presencesOf(userIds: Iterable<string>, now = new Date()): Promise<Map<string, PresenceView>> {
+  const ids = [...new Set(userIds)];
+  const items = await getMany<PresenceState & { userId: string }>(ids.map(presenceKey));
+  const byUser = new Map([...items.values()].map((p) => [p.userId, p]));
+  return new Map(ids.map((id) => [id, presenceOf(byUser.get(id), now)]));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
-import { AdminMember, Department, Profile, Role, email, password } from '../schemas/common.ts';
+import { AdminMember, Department, email, Profile, password, Role } from '../schemas/common.ts';
 
 const M = `${API_PREFIX}/admin/members`;
 
@@ -23,7 +23,10 @@ export const createMember = defineRoute({
   auth: 'super_admin',
   summary: 'Creates a login and a profile (pending until the first sign-in). The password is not e-mailed.',
   body: z.strictObject({
-    name: z.string().max(120, 'must be at most 120 characters').refine((s) => s.trim().length > 0, 'must not be empty'),
+    name: z
+      .string()
+      .max(120, 'must be at most 120 characters')
+      .refine((s) => s.trim().length > 0, 'must not be empty'),
     email: email(),
     password: password(200),
     title: z.string().max(120, 'must be at most 120 characters').optional(),
@@ -87,11 +90,21 @@ export const setMemberFeatured = defineRoute({
   path: `${M}/{userId}/featured`,
   auth: 'super_admin',
   summary: 'Pins a person to Top Contributors with a note, or unpins them.',
-  body: z.strictObject({ featured: z.boolean(), note: z.string().max(120, 'must be at most 120 characters').optional() }),
+  body: z.strictObject({
+    featured: z.boolean(),
+    note: z.string().max(120, 'must be at most 120 characters').optional(),
+  }),
   status: 200,
   response: Profile,
   errors: [400, 404],
   access: { table: 'write' },
 });
 
-export const memberRoutes = [listMembers, createMember, setMemberStatus, setMemberPassword, setMemberRole, setMemberFeatured];
+export const memberRoutes = [
+  listMembers,
+  createMember,
+  setMemberStatus,
+  setMemberPassword,
+  setMemberRole,
+  setMemberFeatured,
+];

@@ -1,0 +1,5 @@
+import { listAttendanceEmployees } from '../../shared/api/routes/attendance.ts';
+import { employees } from '../../shared/hr/attendance.ts';
+import { route } from '../../shared/http/route.ts';
+
+export const handler = route(listAttendanceEmployees, async (req) => employees(req.caller.user));

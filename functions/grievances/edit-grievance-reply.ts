@@ -1,0 +1,7 @@
+import { editGrievanceReply } from '../../shared/api/routes/grievances.ts';
+import { editReply } from '../../shared/grievances/replies.ts';
+import { route } from '../../shared/http/route.ts';
+
+export const handler = route(editGrievanceReply, async (req) =>
+  editReply(req.caller.userId, req.params.grievanceId, req.params.replyId, req.body.body),
+);

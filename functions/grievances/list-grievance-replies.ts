@@ -1,0 +1,7 @@
+import { listGrievanceReplies } from '../../shared/api/routes/grievances.ts';
+import { listReplies } from '../../shared/grievances/replies.ts';
+import { route } from '../../shared/http/route.ts';
+
+export const handler = route(listGrievanceReplies, async (req) =>
+  listReplies(req.caller.userId, req.params.grievanceId, req.query, { admin: false }),
+);

@@ -1,0 +1,7 @@
+import { markLeaveRequestsSeen } from '../../shared/api/routes/leave.ts';
+import { markSeen } from '../../shared/hr/leave.ts';
+import { route } from '../../shared/http/route.ts';
+
+export const handler = route(markLeaveRequestsSeen, async (req) => {
+  await markSeen(req.caller.user);
+});

@@ -1,0 +1,7 @@
+import { presenceSignOut } from '../../shared/api/routes/presence.ts';
+import { route } from '../../shared/http/route.ts';
+import { signOutPresence } from '../../shared/presence/heartbeats.ts';
+
+export const handler = route(presenceSignOut, async (req) => {
+  await signOutPresence(req.caller.userId, req.caller.sessionId);
+});

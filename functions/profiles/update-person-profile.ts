@@ -1,0 +1,11 @@
+import { updatePersonProfile } from '../../shared/api/routes/profiles.ts';
+import { route } from '../../shared/http/route.ts';
+import { toProfile } from '../../shared/people/profile.ts';
+import { updateProfile } from '../../shared/people/profile-update.ts';
+
+export const handler = route(updatePersonProfile, async (req) =>
+  toProfile(
+    await updateProfile(req.params.userId, req.body, { actorId: req.caller.userId, allowJoinedOn: true }),
+    req.caller,
+  ),
+);

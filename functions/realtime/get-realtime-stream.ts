@@ -1,0 +1,20 @@
+import { realtimeStream } from '../../shared/api/routes/realtime.ts';
+import { authenticate } from '../../shared/auth/sessions.ts';
+import { streamingRoute } from '../../shared/http/streaming-route.ts';
+import { runStream } from '../../shared/live/stream-session.ts';
+
+/** Ends this long before the function's limit, so the last frames are flushed and the client reconnects cleanly. */
+const MARGIN_MS = 5_000;
+
+export const handler = streamingRoute(realtimeStream, async (req, sink) => {
+  await runStream(sink, {
+    userId: req.caller.userId,
+    lastEventId: req.event.headers?.['last-event-id'],
+    endBy: Date.now() + req.remainingMs() - MARGIN_MS,
+    stillSignedIn: () =>
+      authenticate(req.token, { refresh: false }).then(
+        (c) => c.userId === req.caller.userId,
+        () => false,
+      ),
+  });
+});

@@ -1,0 +1,8 @@
+import { logger } from '../../shared/observability/logger.ts';
+import { sweepPresence } from '../../shared/presence/sweep.ts';
+
+/** Every minute (EventBridge): records presence timeouts so `presence.updated` fires for them. */
+export const handler = async (): Promise<void> => {
+  const changed = await sweepPresence();
+  if (changed) logger.info('presence sweep', { changed });
+};

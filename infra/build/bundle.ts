@@ -1,0 +1,320 @@
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { schedules, streamConsumers } from '../../shared/api/background.ts';
+import { handlerFile } from '../../shared/api/route-def.ts';
+import { routes } from '../../shared/api/routes/index.ts';
+
+/**
+ * Bundles every function of the service with ONE esbuild run: each route of the route table (and each
+ * extra entry) becomes `dist/functions/<area>/<name>/index.mjs`, a self-contained folder the CDK app
+ * turns into that function's Lambda asset (`lambda.Code.fromAsset`). `npm run bundle` runs this file;
+ * `infra/app.ts` calls `ensureBundled()` so `cdk synth` works from a clean checkout.
+ *
+ * - ESM for Node 22, minified, with an external source map (no sources content, so assets stay small;
+ *   the functions run with `--enable-source-maps`).
+ * - A `createRequire` banner gives the ESM bundle a `require`, so bundled CommonJS dependencies that
+ *   `require()` Node built-ins keep working.
+ * - `@aws-sdk/*` is left out: the Lambda Node.js 22 runtime ships the AWS SDK v3. `sharp` is left out
+ *   too: its native binary comes from a Lambda layer (`layers/sharp/`).
+ */
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const DIST = join(ROOT, 'dist');
+export const DIST_FUNCTIONS = join(DIST, 'functions');
+const STAMP = join(DIST_FUNCTIONS, '.bundle.json');
+const LOCK = join(DIST, '.bundle.lock');
+
+export const EXTERNAL = ['sharp', '@aws-sdk/*'];
+
+/**
+ * Non-route entry points (project-relative handler modules), bundled like the routes. The background
+ * functions of `shared/api/background.ts` (stream consumers, schedules) are included from that list;
+ * add anything else that needs its own Lambda asset here.
+ */
+export const extraEntries: string[] = [...streamConsumers.map((c) => c.handler), ...schedules.map((s) => s.handler)];
+
+/** Files copied next to one function's bundle, and the environment that function then needs. */
+export interface FunctionExtras {
+  /** `from`: `<package>/<file>` of an installed package; `to`: path inside the function's folder. */
+  copy: { from: string; to: string }[];
+  environment: Record<string, string>;
+}
+
+/** `swagger-ui-dist/swagger-ui.css` → that file inside the installed package (exports maps aside). */
+function packageFile(spec: string): string {
+  const parts = spec.split('/');
+  const name = spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const rest = parts.slice(name.split('/').length).join('/');
+  return join(dirname(createRequire(import.meta.url).resolve(`${name}/package.json`)), rest);
+}
+/** Lambda unpacks the asset into /var/task. */
+const DOCS_ASSETS_DIR = 'docs-assets';
+
+/** Per function (keyed by its handler module), what the bundle folder carries besides `index.mjs`. */
+export const functionExtras: Record<string, FunctionExtras> = {
+  // The reference page's Swagger UI files, served by the function itself (shared/api/docs-assets.ts).
+  'functions/system/get-docs-asset.ts': {
+    copy: ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'].map((f) => ({
+      from: `swagger-ui-dist/${f}`,
+      to: `${DOCS_ASSETS_DIR}/${f}`,
+    })),
+    environment: { DOCS_ASSETS_DIR: `/var/task/${DOCS_ASSETS_DIR}` },
+  },
+};
+
+/** `functions/system/get-health.ts` → `functions/system/get-health` (the folder under dist/). */
+export const entryDir = (handler: string) => handler.replace(/\\/g, '/').replace(/\.[cm]?[jt]s$/, '');
+/** Absolute path of one function's asset folder. */
+export const assetDir = (handler: string) => join(DIST, entryDir(handler));
+
+/** Every handler module to bundle: the route table's, then the extra entries. */
+export function allEntries(): string[] {
+  const seen = new Set<string>();
+  const entries: string[] = [];
+  for (const handler of [...routes.map((r) => handlerFile(r)), ...extraEntries]) {
+    if (seen.has(handler)) {
+      throw new Error(`Two functions share the handler module ${handler} (route names must be unique per area).`);
+    }
+    seen.add(handler);
+    entries.push(handler);
+  }
+  return entries;
+}
+
+export interface BundleSize {
+  /** `system/get-health` */
+  name: string;
+  /** index.mjs */
+  codeBytes: number;
+  /** index.mjs.map */
+  mapBytes: number;
+  /** Everything the Lambda asset carries (code, map, copied files). */
+  assetBytes: number;
+}
+
+export interface BundleOptions {
+  /** Progress and the size table; defaults to stdout. */
+  log?: (line: string) => void;
+}
+
+/** Bundles every function into dist/functions (replacing what was there) and returns their sizes. */
+export async function bundle(options: BundleOptions = {}): Promise<BundleSize[]> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const entries = allEntries();
+  const missing = entries.filter((e) => !existsSync(join(ROOT, e)));
+  if (missing.length) throw new Error(`Handler modules missing:\n  ${missing.join('\n  ')}`);
+
+  const started = Date.now();
+  rmSync(DIST_FUNCTIONS, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: entries.map((e) => ({ in: e, out: `${entryDir(e)}/index` })),
+    outdir: DIST,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: false, // each folder must stand alone as its function's asset
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    banner: {
+      js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
+    },
+    minify: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    legalComments: 'none',
+    external: EXTERNAL,
+    logLevel: 'warning',
+    metafile: true,
+  });
+  if (result.errors.length) throw new Error(`esbuild failed with ${result.errors.length} error(s)`);
+
+  for (const [handler, extras] of Object.entries(functionExtras)) {
+    if (!entries.includes(handler)) continue;
+    for (const { from, to } of extras.copy) {
+      const target = join(assetDir(handler), to);
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(packageFile(from), target);
+    }
+  }
+
+  // Which packages each bundle imports at run time without carrying them (sharp: the function then
+  // needs the sharp layer). Node built-ins and the runtime's AWS SDK are left out.
+  const externals: Record<string, string[]> = {};
+  for (const e of entries) {
+    const output = result.metafile?.outputs[`dist/${entryDir(e)}/index.mjs`];
+    const used = (output?.imports ?? [])
+      .filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('@aws-sdk/') && !isBuiltin(i.path))
+      .map((i) => packageName(i.path));
+    if (used.length) externals[e] = [...new Set(used)].sort();
+  }
+  writeFileSync(STAMP, JSON.stringify({ builtAt: new Date().toISOString(), entries, externals }, null, 2));
+  const sizes = bundleSizes();
+  log(`Bundled ${entries.length} functions in ${Date.now() - started} ms into ${relative(ROOT, DIST_FUNCTIONS)}/`);
+  log(formatSizes(sizes));
+  return sizes;
+}
+
+/** `sharp/lib/x.js` → `sharp`; `@scope/pkg/x` → `@scope/pkg`. */
+const packageName = (spec: string) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
+
+const dirSize = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((sum, d) => {
+    const p = join(dir, d.name);
+    return sum + (d.isDirectory() ? dirSize(p) : statSync(p).size);
+  }, 0);
+
+/** The size of every bundled function found under dist/functions (any folder holding an index.mjs). */
+export function bundleSizes(dir: string = DIST_FUNCTIONS): BundleSize[] {
+  if (!existsSync(dir)) return [];
+  const out: BundleSize[] = [];
+  const walk = (d: string) => {
+    const code = join(d, 'index.mjs');
+    if (existsSync(code)) {
+      const map = join(d, 'index.mjs.map');
+      out.push({
+        name: relative(dir, d).replace(/\\/g, '/'),
+        codeBytes: statSync(code).size,
+        mapBytes: existsSync(map) ? statSync(map).size : 0,
+        assetBytes: dirSize(d),
+      });
+      return;
+    }
+    for (const child of readdirSync(d, { withFileTypes: true })) if (child.isDirectory()) walk(join(d, child.name));
+  };
+  walk(dir);
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+/** A plain-text table of bundle sizes. */
+export function formatSizes(sizes: BundleSize[]): string {
+  const w = Math.max(8, ...sizes.map((s) => s.name.length));
+  const lines = [
+    `${'function'.padEnd(w)}  ${'code'.padStart(10)}  ${'map'.padStart(10)}  ${'asset'.padStart(10)}`,
+    ...sizes.map(
+      (s) =>
+        `${s.name.padEnd(w)}  ${kb(s.codeBytes).padStart(10)}  ${kb(s.mapBytes).padStart(10)}  ${kb(s.assetBytes).padStart(10)}`,
+    ),
+  ];
+  const total = sizes.reduce((sum, s) => sum + s.codeBytes, 0);
+  lines.push(`${'total'.padEnd(w)}  ${kb(total).padStart(10)}`);
+  return lines.join('\n');
+}
+
+/**
+ * The packages a bundled function imports from outside its bundle (besides Node and the AWS SDK),
+ * e.g. `['sharp']`; read from the last bundle run.
+ */
+export function bundleExternals(handler: string): string[] {
+  if (!existsSync(STAMP)) return [];
+  const mtime = statSync(STAMP).mtimeMs;
+  if (!externalsCache || externalsCache.mtime !== mtime) {
+    const stamp = JSON.parse(readFileSync(STAMP, 'utf8')) as { externals?: Record<string, string[]> };
+    externalsCache = { mtime, externals: stamp.externals ?? {} };
+  }
+  return externalsCache.externals[handler] ?? [];
+}
+let externalsCache: { mtime: number; externals: Record<string, string[]> } | undefined;
+
+/**
+ * The Lambda layers that provide the packages left out of the bundles (besides the AWS SDK): the
+ * layer folder (holding `nodejs/node_modules/<package>`, Lambda's layout; the Node.js 22 runtime
+ * resolves ES module imports from it too) is built separately, for linux-arm64.
+ */
+export const externalLayers: Record<string, string> = { sharp: join(ROOT, 'layers', 'sharp') };
+
+/** The layer folder of a package, when it has been built. */
+export function builtLayerDir(pkg: string, dir: string | undefined = externalLayers[pkg]): string | undefined {
+  if (!dir) return undefined;
+  return existsSync(join(dir, 'nodejs', 'node_modules', pkg, 'package.json')) ? dir : undefined;
+}
+
+/** Newest modification time (ms) of the inputs that shape the bundles. */
+function newestInput(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    if (!existsSync(p)) return;
+    const st = statSync(p);
+    if (st.isDirectory()) {
+      for (const child of readdirSync(p)) visit(join(p, child));
+    } else if (st.mtimeMs > newest) newest = st.mtimeMs;
+  };
+  for (const p of ['functions', 'shared', 'package.json', 'package-lock.json', 'infra/build/bundle.ts'])
+    visit(join(ROOT, p));
+  return newest;
+}
+
+/** dist/functions holds a bundle of exactly the current entries, newer than every input. */
+export function isBundleFresh(): boolean {
+  if (!existsSync(STAMP)) return false;
+  let stamp: { entries?: string[] };
+  try {
+    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+  } catch {
+    return false;
+  }
+  const entries = allEntries();
+  if (JSON.stringify(stamp.entries) !== JSON.stringify(entries)) return false;
+  if (!entries.every((e) => existsSync(join(assetDir(e), 'index.mjs')))) return false;
+  return statSync(STAMP).mtimeMs >= newestInput();
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Bundles unless dist/ already holds a fresh bundle of every entry. Safe to call from several
+ * processes at once (test workers): one bundles under a lock, the others wait and reuse its output.
+ */
+export async function ensureBundled(options: BundleOptions = {}): Promise<'bundled' | 'fresh'> {
+  if (isBundleFresh()) return 'fresh';
+  mkdirSync(DIST, { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A lock older than two minutes belongs to a bundler that died.
+      try {
+        if (Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
+      } catch {}
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the bundle lock ${LOCK}`);
+      await sleep(200);
+    }
+  }
+  try {
+    if (isBundleFresh()) return 'fresh';
+    await bundle(options);
+    return 'bundled';
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (isMain) {
+  bundle().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

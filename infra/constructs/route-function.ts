@@ -1,0 +1,277 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
+import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Code, type ILayerVersion, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { type AnyRoute, handlerFile, type RouteAccess, routeKey } from '../../shared/api/route-def.ts';
+import { INDEXES } from '../../shared/db/table-definition.ts';
+import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
+import type { DeployConfig } from '../stacks/config.ts';
+import type { SharedData } from '../stacks/data-stack.ts';
+import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
+
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+export const DEFAULT_MEMORY_MB = 512;
+
+/** Every function reads: each request resolves a session. Transactions need no action of their own. */
+export const TABLE_READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+/**
+ * `access.table: 'write'`. TransactWriteItems is authorised per contained action (Put/Update/Delete
+ * need these, ConditionCheck needs dynamodb:ConditionCheckItem): IAM has no TransactWriteItems action.
+ */
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+const BUCKET_ACTIONS = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' } as const;
+export const SNS_ACTIONS = [
+  'sns:Publish',
+  'sns:CreatePlatformEndpoint',
+  'sns:GetEndpointAttributes',
+  'sns:SetEndpointAttributes',
+  'sns:DeleteEndpoint',
+];
+export const SES_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
+
+export interface ServiceFunctionProps {
+  /** Project-relative handler module (`functions/<area>/<name>.ts`); its bundle is `dist/<module>/`. */
+  handler: string;
+  description: string;
+  access?: RouteAccess;
+  timeoutSeconds?: number;
+  memoryMb?: number;
+  data: SharedData;
+  config: DeployConfig;
+  /** Layers by package; a function whose bundle imports one of these packages gets its layer. */
+  layers?: Record<string, ILayerVersion>;
+}
+
+/**
+ * One Lambda function of the service from the bundle in dist/ (`infra/build/bundle.ts`): Node.js 22
+ * on arm64, its own log group with retention, and a role holding exactly what `access` declares.
+ *
+ * CURSOR_SECRET and GRIEVANCE_SECRET are CloudFormation dynamic references
+ * (`{{resolve:secretsmanager:...}}`) to the secrets of the data stack: CloudFormation reads them at
+ * deploy time and writes the values into the function's configuration, so the handlers read them from
+ * the environment synchronously (shared/config/env.ts) and the functions need no Secrets Manager
+ * permission. The values are therefore visible to anyone allowed lambda:GetFunctionConfiguration, and a
+ * changed secret reaches the functions on the next deploy.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: LambdaFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+  /** Packages the bundle imports at run time for which no layer was given (the function cannot start). */
+  readonly missingLayers: string[] = [];
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { data, config, access = {} } = props;
+    const stack = Stack.of(this);
+
+    this.logGroup = new LogGroup(this, 'Logs', { retention: config.logRetention });
+
+    const statements: { statement: PolicyStatement; wildcardReason?: string }[] = [
+      {
+        statement: new PolicyStatement({
+          sid: 'Logs',
+          actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          resources: [this.logGroup.logGroupArn],
+        }),
+      },
+      {
+        statement: new PolicyStatement({
+          sid: 'Table',
+          actions: [...TABLE_READ_ACTIONS, ...(access.table === 'write' ? TABLE_WRITE_ACTIONS : [])],
+          resources: [data.tableArn],
+        }),
+      },
+      {
+        // Each index by name: the indexes are fixed by shared/db/table-definition.ts.
+        statement: new PolicyStatement({
+          sid: 'IndexQuery',
+          actions: ['dynamodb:Query'],
+          resources: INDEXES.map((name) => `${data.tableArn}/index/${name}`),
+        }),
+      },
+    ];
+    (access.bucket ?? []).forEach((grant, i) => {
+      statements.push({
+        statement: new PolicyStatement({
+          sid: `Bucket${i}`,
+          actions: [...new Set(grant.actions.map((a) => BUCKET_ACTIONS[a]))],
+          resources: [`${data.bucketArn}/${grant.prefix}*`],
+        }),
+        wildcardReason: `Objects under the key prefix "${grant.prefix}" this route declares (route access.bucket); object keys are generated per upload.`,
+      });
+    });
+    if (access.sns) {
+      statements.push(
+        {
+          statement: new PolicyStatement({
+            sid: 'PushEndpoints',
+            actions: ['sns:CreatePlatformEndpoint'],
+            resources: [stack.formatArn({ service: 'sns', resource: 'app', resourceName: '*' })],
+          }),
+          wildcardReason:
+            'Device registration: creates endpoints under the platform applications of this account and region.',
+        },
+        {
+          statement: new PolicyStatement({
+            sid: 'PushDelivery',
+            actions: SNS_ACTIONS.filter((a) => a !== 'sns:CreatePlatformEndpoint'),
+            resources: [stack.formatArn({ service: 'sns', resource: 'endpoint', resourceName: '*' })],
+          }),
+          wildcardReason: 'Push delivery: endpoint ARNs are created per device at run time.',
+        },
+      );
+    }
+    if (access.ses) {
+      statements.push({
+        statement: new PolicyStatement({
+          sid: 'Email',
+          actions: SES_ACTIONS,
+          resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+        }),
+        wildcardReason: 'Sends as the verified SES identities of this account and region (the sender is MAIL_FROM).',
+      });
+    }
+
+    // An inline policy on a role of its own (no AWS managed policy): exactly the statements above.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs ${props.handler}`,
+      inlinePolicies: { access: new PolicyDocument({ statements: statements.map((s) => s.statement) }) },
+    });
+    for (const { statement, wildcardReason } of statements) {
+      if (wildcardReason) acknowledgeWildcards(this.role, statement, wildcardReason);
+    }
+
+    const secret = (arn: string) => SecretValue.secretsManager(arn).unsafeUnwrap();
+    const environment: Record<string, string> = {
+      TABLE_NAME: data.tableName,
+      BUCKET_NAME: data.bucketName,
+      SERVICE_VERSION: config.serviceVersion,
+      COMPANY_TIMEZONE: config.companyTimezone,
+      ALLOWED_ORIGINS: config.allowedOrigins.join(','),
+      LOG_LEVEL: config.logLevel,
+      CURSOR_SECRET: secret(data.cursorSecretArn),
+      GRIEVANCE_SECRET: secret(data.grievanceSecretArn),
+      NODE_OPTIONS: '--enable-source-maps',
+      ...(access.ses && config.mailFrom ? { MAIL_FROM: config.mailFrom } : {}),
+      ...(functionExtras[props.handler]?.environment ?? {}),
+    };
+
+    const bundleDir = assetDir(props.handler);
+    if (!existsSync(join(bundleDir, 'index.mjs'))) {
+      throw new Error(
+        `No bundle for ${props.handler} in ${bundleDir}: run \`npm run bundle\` (or ensureBundled()) first.`,
+      );
+    }
+    const layers: ILayerVersion[] = [];
+    for (const pkg of bundleExternals(props.handler)) {
+      const layer = props.layers?.[pkg];
+      if (layer) layers.push(layer);
+      else this.missingLayers.push(pkg);
+    }
+
+    this.function = new LambdaFunction(this, 'Function', {
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      code: Code.fromAsset(bundleDir),
+      handler: 'index.handler',
+      description: cfnText(props.description, 256),
+      timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+      memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
+      role: this.role,
+      logGroup: this.logGroup,
+      environment,
+      layers: layers.length ? layers : undefined,
+    });
+    acknowledge(
+      this.function,
+      'AwsSolutions-L1',
+      'Node.js 22 is the runtime the service is built and tested for (package.json engines, esbuild target node22); moving to a newer runtime is a deliberate upgrade.',
+    );
+  }
+}
+
+export interface RouteFunctionProps {
+  route: AnyRoute;
+  data: SharedData;
+  config: DeployConfig;
+  /** When given, the route is added to this API (streaming routes excepted). */
+  httpApi?: IHttpApi;
+  layers?: Record<string, ILayerVersion>;
+}
+
+/**
+ * One route of the route table, deployed: its function (`ServiceFunction`, fed by the route's
+ * access, timeout and memory) and, unless the route streams its answer, the HTTP API route
+ * `METHOD /path` (or `$default`) with a Lambda proxy integration (payload format 2.0).
+ */
+export class RouteFunction extends Construct {
+  readonly route: AnyRoute;
+  readonly function: LambdaFunction;
+  readonly role: Role;
+  readonly service: ServiceFunction;
+  readonly httpRoute?: HttpRoute;
+
+  constructor(scope: Construct, id: string, props: RouteFunctionProps) {
+    super(scope, id);
+    const { route } = props;
+    this.route = route;
+
+    const service = new ServiceFunction(this, 'Service', {
+      layers: props.layers,
+      handler: handlerFile(route),
+      description: `${route.path === '$default' ? '$default' : routeKey(route)}: ${route.summary}`,
+      access: route.access,
+      timeoutSeconds: route.timeout,
+      memoryMb: route.memory,
+      data: props.data,
+      config: props.config,
+    });
+    this.service = service;
+    this.function = service.function;
+    this.role = service.role;
+
+    // Streaming routes answer through a Function URL (response streaming), not through the HTTP API.
+    if (props.httpApi && !route.streaming) {
+      this.httpRoute = new HttpRoute(this, 'Route', {
+        httpApi: props.httpApi,
+        routeKey: httpRouteKey(route),
+        integration: new HttpLambdaIntegration('Integration', this.function),
+      });
+      acknowledge(
+        this.httpRoute,
+        'AwsSolutions-APIG4',
+        `Authorization happens in the function: the route's auth is "${route.auth}" (public, or a session resolved and, for super_admin, the role read fresh on every request by the handler wrapper).`,
+      );
+    }
+  }
+}
+
+/** Text CloudFormation accepts in descriptions (Latin-1), typographic quotes and dashes made plain. */
+export function cfnText(text: string, max: number): string {
+  const plain = text
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201C\u201D]/g, '"')
+    .replace(/[\u2013\u2014]/g, '-')
+    .replace(/\u2026/g, '...')
+    .replace(/\u2192/g, '->')
+    .replace(/[^\t\n\r\x20-\x7E\u00A1-\u00FF]/g, '?');
+  return plain.length > max ? `${plain.slice(0, max - 3)}...` : plain;
+}
+
+/** `$default` → the catch-all key; otherwise `METHOD /path`. */
+export function httpRouteKey(route: Pick<AnyRoute, 'method' | 'path'>): HttpRouteKey {
+  if (route.path === '$default') return HttpRouteKey.DEFAULT;
+  return HttpRouteKey.with(route.path, HttpMethod[route.method]);
+}

@@ -1,0 +1,55 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { ILayerVersion } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import type { AnyRoute } from '../../shared/api/route-def.ts';
+import { RouteFunction } from '../constructs/route-function.ts';
+import type { DeployConfig } from './config.ts';
+import type { SharedData } from './data-stack.ts';
+
+export interface AreaRoutesStackProps extends StackProps {
+  area: string;
+  /** The routes of the route table whose `area` is this one. */
+  routes: AnyRoute[];
+  httpApi: IHttpApi;
+  data: SharedData;
+  config: DeployConfig;
+  /** Layers by package (the data stack's), for the functions whose bundles import those packages. */
+  layers?: Record<string, ILayerVersion>;
+}
+
+/** `get-docs-asset` → `GetDocsAsset` */
+export const pascal = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join('');
+
+/**
+ * The routes of one area: a `RouteFunction` per route (function, log group, role, and for
+ * non-streaming routes the HTTP API route, integration and invoke permission, about 7 resources per
+ * route). One stack per area keeps each far below CloudFormation's 500 resources per stack; the app
+ * checks the count at synthesis.
+ */
+export class AreaRoutesStack extends Stack {
+  readonly area: string;
+  readonly routeFunctions: RouteFunction[] = [];
+
+  constructor(scope: Construct, id: string, props: AreaRoutesStackProps) {
+    super(scope, id, props);
+    this.area = props.area;
+    for (const route of props.routes) {
+      if (route.area !== props.area) throw new Error(`Route ${route.name} belongs to ${route.area}, not ${props.area}`);
+      this.routeFunctions.push(
+        new RouteFunction(this, pascal(route.name), {
+          route,
+          data: props.data,
+          config: props.config,
+          httpApi: props.httpApi,
+          layers: props.layers,
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Code, type ILayerVersion, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { tableDefinition } from '../../shared/db/table-definition.ts';
+import { builtLayerDir, externalLayers } from '../build/bundle.ts';
+import { acknowledge } from '../constructs/acknowledge.ts';
+import type { DeployConfig } from './config.ts';
+
+/**
+ * What the other stacks use of the data stack, as `Fn::ImportValue` of explicitly named exports
+ * (`<prefix>-TableArn`, ...). Named exports keep the values (and the cdk-nag finding ids built from
+ * them) stable whatever the construct tree looks like; a stack that uses them must also
+ * `addDependency(dataStack)`, which `AreaRoutesStack` does.
+ */
+export interface SharedData {
+  tableName: string;
+  tableArn: string;
+  tableStreamArn: string;
+  bucketName: string;
+  bucketArn: string;
+  cursorSecretArn: string;
+  grievanceSecretArn: string;
+}
+
+const SHARED_KEYS = {
+  tableName: 'TableName',
+  tableArn: 'TableArn',
+  tableStreamArn: 'TableStreamArn',
+  bucketName: 'BucketName',
+  bucketArn: 'BucketArn',
+  cursorSecretArn: 'CursorSecretArn',
+  grievanceSecretArn: 'GrievanceSecretArn',
+} as const satisfies Record<keyof SharedData, string>;
+
+export interface DataStackProps extends StackProps {
+  config: DeployConfig;
+  /** Layer folders by package (default: the built ones of `externalLayers`, infra/build/bundle.ts). */
+  layerDirs?: Record<string, string>;
+}
+
+/**
+ * The state of the service: the single DynamoDB table (from `shared/db/table-definition.ts`, the same
+ * definition the local runtime creates its table from), the media bucket and the two application
+ * secrets. Everything here is retained when the stack is deleted.
+ */
+export class DataStack extends Stack {
+  readonly table: Table;
+  readonly bucket: Bucket;
+  readonly cursorSecret: Secret;
+  readonly grievanceSecret: Secret;
+  /** The values above as imports, for use in OTHER stacks. */
+  readonly shared: SharedData;
+  /** Lambda layers by the package they provide (only those whose folder is built). */
+  readonly layers: Record<string, ILayerVersion> = {};
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      stream: StreamViewType[tableDefinition.streamView],
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of tableDefinition.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.pk, type: AttributeType.STRING },
+        sortKey: { name: index.sk, type: index.skType === 'N' ? AttributeType.NUMBER : AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    this.bucket = new Bucket(this, 'MediaBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      // Browsers upload straight to the bucket with presigned PUT URLs from the web client's origins.
+      cors: [
+        {
+          allowedMethods: [HttpMethods.PUT],
+          allowedOrigins: config.allowedOrigins,
+          allowedHeaders: ['*'],
+          exposedHeaders: ['ETag'],
+          maxAge: 3000,
+        },
+      ],
+      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+    acknowledge(
+      this.bucket,
+      'AwsSolutions-S1',
+      'Objects are reached only through the API (presigned URLs it issues after its own checks), which logs every request; S3 server access logs would duplicate that. Enable CloudTrail data events if an object-level audit is needed.',
+    );
+
+    // Generated at first deploy and never rotated: the cursor secret seals paging cursors (rotation
+    // would invalidate cursors in flight) and the grievance secret keys the hashes that link an
+    // anonymous author to their grievances (rotation would break that link for good).
+    const secret = (id: string, description: string) => {
+      const s = new Secret(this, id, {
+        description,
+        generateSecretString: { passwordLength: 64, excludePunctuation: true },
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      acknowledge(
+        s,
+        'AwsSolutions-SMG4',
+        'Static application key generated once: rotating it would invalidate cursors (cursor secret) or unlink anonymous grievance authors from their grievances (grievance secret).',
+      );
+      return s;
+    };
+    this.cursorSecret = secret('CursorSecret', 'Seals the paging cursors the API hands out (CURSOR_SECRET).');
+    this.grievanceSecret = secret(
+      'GrievanceSecret',
+      'Keys the per-person, per-grievance hashes that keep grievance authors anonymous (GRIEVANCE_SECRET).',
+    );
+
+    // Packages the bundles leave out (sharp's native binary), as layers for the functions importing them.
+    for (const pkg of Object.keys(externalLayers)) {
+      const dir = props.layerDirs ? props.layerDirs[pkg] : builtLayerDir(pkg);
+      if (!dir) continue;
+      this.layers[pkg] = new LayerVersion(this, `${pkg.replace(/[^A-Za-z0-9]/g, '')}Layer`, {
+        code: Code.fromAsset(dir),
+        compatibleRuntimes: [Runtime.NODEJS_22_X],
+        compatibleArchitectures: [Architecture.ARM_64],
+        description: `${pkg} for linux-arm64 (${pkg} is left out of the function bundles)`,
+      });
+    }
+
+    const values: SharedData = {
+      tableName: this.table.tableName,
+      tableArn: this.table.tableArn,
+      tableStreamArn: this.table.tableStreamArn!,
+      bucketName: this.bucket.bucketName,
+      bucketArn: this.bucket.bucketArn,
+      cursorSecretArn: this.cursorSecret.secretArn,
+      grievanceSecretArn: this.grievanceSecret.secretArn,
+    };
+    const shared: Partial<SharedData> = {};
+    for (const [key, suffix] of Object.entries(SHARED_KEYS) as [keyof SharedData, string][]) {
+      const exportName = `${config.prefix}-${suffix}`;
+      new CfnOutput(this, suffix, { value: values[key], exportName });
+      shared[key] = Fn.importValue(exportName);
+    }
+    this.shared = shared as SharedData;
+  }
+}

@@ -1,0 +1,113 @@
+import { Annotations, type App, CfnResource, type Environment, type Stack, Tags } from 'aws-cdk-lib';
+import type { AnyRoute } from '../../shared/api/route-def.ts';
+import { routes as routeTable } from '../../shared/api/routes/index.ts';
+import { ApiStack } from './api-stack.ts';
+import { AreaRoutesStack, pascal } from './area-routes-stack.ts';
+import { type DeployConfig, readConfig } from './config.ts';
+import { DataStack } from './data-stack.ts';
+
+/** CloudFormation's limit is 500 resources per stack; synthesis fails at the limit and warns near it. */
+export const MAX_RESOURCES_PER_STACK = 500;
+const WARN_RESOURCES_PER_STACK = 400;
+
+export interface BuildAppOptions {
+  /** Defaults to the route table (`shared/api/routes/index.ts`). */
+  routes?: AnyRoute[];
+  /** Overrides of the context-derived settings (tests). */
+  config?: Partial<DeployConfig>;
+  /** Defaults to the CLI's account and region (environment-agnostic when unset). */
+  env?: Environment;
+  /** Layer folders by package (default: the built folders under layers/). */
+  layerDirs?: Record<string, string>;
+}
+
+export interface WorkplaceApp {
+  config: DeployConfig;
+  data: DataStack;
+  api: ApiStack;
+  /** One stack per area, in route-table order. */
+  areas: AreaRoutesStack[];
+}
+
+/** Groups routes by area, keeping the route table's order. */
+export function routesByArea(routes: AnyRoute[]): Map<string, AnyRoute[]> {
+  const byArea = new Map<string, AnyRoute[]>();
+  for (const r of routes) byArea.set(r.area, [...(byArea.get(r.area) ?? []), r]);
+  return byArea;
+}
+
+/**
+ * The whole service: `<prefix>-Data` (table, bucket, secrets), `<prefix>-Api` (the HTTP API and its
+ * stage) and `<prefix>-Routes-<Area>` for every area of the route table. Everything is driven by the
+ * route table: a route added there becomes a function and an API route in its area's stack.
+ */
+export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp {
+  const config = readConfig(app, options.config);
+  const env = options.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+  const routes = options.routes ?? routeTable;
+
+  const data = new DataStack(app, `${config.prefix}-Data`, {
+    env,
+    config,
+    layerDirs: options.layerDirs,
+    description: 'Workplace collaboration service: table, media bucket, secrets, layers.',
+  });
+  const api = new ApiStack(app, `${config.prefix}-Api`, {
+    env,
+    config,
+    description: 'Workplace collaboration service: HTTP API.',
+  });
+  const areas: AreaRoutesStack[] = [];
+  for (const [area, areaRoutes] of routesByArea(routes)) {
+    const stack = new AreaRoutesStack(app, `${config.prefix}-Routes-${pascal(area)}`, {
+      env,
+      config,
+      area,
+      routes: areaRoutes,
+      httpApi: api.httpApi,
+      data: data.shared,
+      layers: data.layers,
+      description: `Workplace collaboration service: ${area} routes.`,
+    });
+    // The data values arrive as Fn::ImportValue of named exports, which CDK does not track.
+    stack.addStackDependency(data);
+    areas.push(stack);
+  }
+
+  Tags.of(app).add('service', 'workplace');
+  if (config.allowedOrigins.includes('*')) {
+    Annotations.of(data).addWarningV2(
+      'workplace:allowedOriginsAny',
+      'workplace:allowedOrigins is "*": any site may call the API with credentials and upload to the bucket. Set the web client origins.',
+    );
+  }
+  const missing = new Map<string, string[]>();
+  for (const fn of areas.flatMap((a) => a.routeFunctions)) {
+    for (const pkg of fn.service.missingLayers) missing.set(pkg, [...(missing.get(pkg) ?? []), fn.route.name]);
+  }
+  for (const [pkg, names] of missing) {
+    Annotations.of(data).addWarningV2(
+      `workplace:missingLayer:${pkg}`,
+      `${names.length} function(s) import ${pkg} at run time but layers/${pkg} is not built (nodejs/node_modules/${pkg} for linux-arm64): they would fail to start. ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}`,
+    );
+  }
+  for (const stack of [data, api, ...areas]) checkResourceCount(stack);
+  return { config, data, api, areas };
+}
+
+/** The CloudFormation resources a stack will hold (every resource is created at construction here). */
+export const resourceCount = (stack: Stack) => stack.node.findAll().filter((c) => CfnResource.isCfnResource(c)).length;
+
+function checkResourceCount(stack: Stack) {
+  const n = resourceCount(stack);
+  if (n >= MAX_RESOURCES_PER_STACK) {
+    Annotations.of(stack).addError(
+      `${stack.stackName} has ${n} resources (limit ${MAX_RESOURCES_PER_STACK}): split the area.`,
+    );
+  } else if (n >= WARN_RESOURCES_PER_STACK) {
+    Annotations.of(stack).addWarningV2(
+      'workplace:resourceCount',
+      `${stack.stackName} has ${n} resources (limit ${MAX_RESOURCES_PER_STACK}).`,
+    );
+  }
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { isoDateTime, Mention, nonBlank, nullableIso } from '../schemas/common.ts';
+
+export const Birthday = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    image: z.string().nullable(),
+    title: z.string(),
+    wished: z.boolean(),
+    wishCount: z.number().int(),
+  })
+  .meta({ id: 'Birthday' });
+
+export const BirthdayWish = z
+  .object({
+    id: z.string(),
+    author: Mention,
+    message: z.string(),
+    createdAt: isoDateTime(),
+    loved: z.boolean(),
+    reply: z.string().nullable(),
+    repliedAt: nullableIso(),
+  })
+  .meta({ id: 'BirthdayWish' });
+
+const B = `${API_PREFIX}/birthdays`;
+
+export const listTodaysBirthdays = defineRoute({
+  name: 'list-todays-birthdays',
+  area: 'birthdays',
+  method: 'GET',
+  path: `${B}/today`,
+  auth: 'session',
+  summary:
+    "Today's birthdays in the company's timezone. The first read of the day on somebody's birthday announces it to everyone.",
+  status: 200,
+  response: z.array(Birthday),
+  access: { table: 'write' },
+});
+
+export const listMyBirthdayWishes = defineRoute({
+  name: 'list-my-birthday-wishes',
+  area: 'birthdays',
+  method: 'GET',
+  path: `${B}/me/wishes`,
+  auth: 'session',
+  summary: 'The wishes the caller received this year, newest first.',
+  status: 200,
+  response: z.array(BirthdayWish),
+});
+
+export const sendBirthdayWish = defineRoute({
+  name: 'send-birthday-wish',
+  area: 'birthdays',
+  method: 'POST',
+  path: `${B}/{userId}/wishes`,
+  auth: 'session',
+  summary:
+    'Wishes somebody on their birthday (not yourself). One wish per person per birthday: a second rewords it; only the first notifies.',
+  body: z.strictObject({ message: nonBlank(1, 500) }),
+  status: 204,
+  errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const loveBirthdayWish = defineRoute({
+  name: 'love-birthday-wish',
+  area: 'birthdays',
+  method: 'PUT',
+  path: `${B}/wishes/{wishId}/love`,
+  auth: 'session',
+  summary: 'Hearts (true) or un-hearts (false) a wish you received; the first heart notifies its writer.',
+  body: z.strictObject({ loved: z.boolean() }),
+  status: 204,
+  errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const replyBirthdayWish = defineRoute({
+  name: 'reply-birthday-wish',
+  area: 'birthdays',
+  method: 'PUT',
+  path: `${B}/wishes/{wishId}/reply`,
+  auth: 'session',
+  summary:
+    'Replies to a wish you received (sending again rewords; empty clears); the first reply notifies its writer with its words.',
+  body: z.strictObject({ message: z.string().max(500, 'must be at most 500 characters') }),
+  status: 204,
+  errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const birthdayRoutes = [
+  listTodaysBirthdays,
+  listMyBirthdayWishes,
+  sendBirthdayWish,
+  loveBirthdayWish,
+  replyBirthdayWish,
+];

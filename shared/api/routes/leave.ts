@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { calendarDate } from '../../calendar/time.ts';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { isoDateTime, Manager, nonBlank, nullableIso } from '../schemas/common.ts';
+
+const LeaveStatus = z.enum(['PENDING', 'APPROVED', 'DISAPPROVED']);
+
+export const LeaveRequest = z
+  .object({
+    id: z.string(),
+    employeeId: z.string(),
+    employeeName: z.string(),
+    leaveType: z.string(),
+    fromDate: z.string(),
+    toDate: z.string(),
+    reason: z.string(),
+    selectedManagerId: z.string(),
+    selectedManagerName: z.string(),
+    processedById: z.string().nullable(),
+    processedByName: z.string().nullable(),
+    processedAt: nullableIso(),
+    processComment: z.string().nullable(),
+    status: LeaveStatus,
+    createdAt: isoDateTime(),
+  })
+  .meta({ id: 'LeaveRequest' });
+
+export const LeaveContext = z
+  .object({
+    isAdmin: z.boolean(),
+    isReportingManager: z.boolean(),
+    pendingCount: z.number().int(),
+    currentManager: Manager.nullable(),
+    managers: z.array(Manager),
+    employees: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        managerId: z.string().nullable(),
+        managerName: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'LeaveContext' });
+
+const L = `${API_PREFIX}/leave`;
+
+export const getLeaveContext = defineRoute({
+  name: 'get-leave-context',
+  area: 'leave',
+  method: 'GET',
+  path: `${L}/context`,
+  auth: 'session',
+  summary:
+    'What the leave screens need: roles, unseen pending requests, the managers a request may go to, the employees one may filter by.',
+  status: 200,
+  response: LeaveContext,
+});
+
+export const listLeaveRequests = defineRoute({
+  name: 'list-leave-requests',
+  area: 'leave',
+  method: 'GET',
+  path: `${L}/requests`,
+  auth: 'session',
+  summary:
+    "scope=requests (default): the caller's own requests; scope=history: those routed to the caller (everybody's for a super admin). Newest first.",
+  query: z.strictObject({
+    scope: z.enum(['requests', 'history']).optional().default('requests'),
+    employeeId: z.string().min(1).max(200).optional(),
+    leaveType: z.string().max(80).optional(),
+    status: LeaveStatus.optional(),
+    from: calendarDate().optional().describe('keeps requests that end on or after this day'),
+    to: calendarDate().optional().describe('keeps requests that start on or before this day'),
+  }),
+  status: 200,
+  response: z.array(LeaveRequest),
+  errors: [400],
+});
+
+export const createLeaveRequest = defineRoute({
+  name: 'create-leave-request',
+  area: 'leave',
+  method: 'POST',
+  path: `${L}/requests`,
+  auth: 'session',
+  summary: 'Asks for leave, routed to a manager from LeaveContext.managers.',
+  body: z.strictObject({
+    leaveType: nonBlank(1, 80),
+    fromDate: calendarDate(),
+    toDate: calendarDate(),
+    reason: nonBlank(1, 500),
+    selectedManagerId: z.string().min(1).max(200),
+  }),
+  status: 201,
+  response: LeaveRequest,
+  errors: [400],
+  access: { table: 'write' },
+});
+
+export const processLeaveRequest = defineRoute({
+  name: 'process-leave-request',
+  area: 'leave',
+  method: 'PATCH',
+  path: `${L}/requests/{requestId}/process`,
+  auth: 'session',
+  summary: 'Approves or disapproves a pending request: its selected manager or any super admin.',
+  body: z.strictObject({
+    status: z.enum(['APPROVED', 'DISAPPROVED']),
+    comment: z.string().max(500, 'must be at most 500 characters').optional(),
+  }),
+  status: 200,
+  response: LeaveRequest,
+  errors: [400, 404, 409],
+  access: { table: 'write' },
+});
+
+export const deleteLeaveRequest = defineRoute({
+  name: 'delete-leave-request',
+  area: 'leave',
+  method: 'DELETE',
+  path: `${L}/requests/{requestId}`,
+  auth: 'session',
+  summary: 'Withdraws your own pending request. Answers 200 with no body.',
+  status: 200,
+  errors: [404],
+  access: { table: 'write' },
+});
+
+export const markLeaveRequestsSeen = defineRoute({
+  name: 'mark-leave-requests-seen',
+  area: 'leave',
+  method: 'POST',
+  path: `${L}/requests/seen`,
+  auth: 'session',
+  summary: 'Marks the requests routed to the caller as seen (pendingCount drops to 0). Answers 200 with no body.',
+  status: 200,
+  access: { table: 'write' },
+});
+
+export const leaveRoutes = [
+  getLeaveContext,
+  listLeaveRequests,
+  createLeaveRequest,
+  processLeaveRequest,
+  deleteLeaveRequest,
+  markLeaveRequestsSeen,
+];

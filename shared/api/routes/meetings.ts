@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/model.ts';
+import { offsetDateTime } from '../../calendar/time.ts';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { email, isoDateTime, nonBlank } from '../schemas/common.ts';
+
+export const MeetingParticipant = z
+  .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
+  .meta({ id: 'MeetingParticipant' });
+
+export const Meeting = z
+  .object({
+    id: z.string(),
+    topic: z.string(),
+    description: z.string(),
+    startsAt: isoDateTime(),
+    endsAt: isoDateTime(),
+    status: z.enum(MEETING_STATUSES),
+    type: z.enum(MEETING_TYPES),
+    meetLink: z.string(),
+    recordingLink: z.string().nullable(),
+    transcriptLink: z.string().nullable(),
+    organizer: MeetingParticipant,
+    participants: z.array(MeetingParticipant),
+    externalEmails: z.array(z.string()),
+    canManage: z.boolean(),
+  })
+  .meta({ id: 'Meeting' });
+
+const max = (n: number) => `must be at most ${n} characters`;
+const fields = {
+  topic: nonBlank(1, 160),
+  description: z.string().max(5000, max(5000)),
+  startsAt: offsetDateTime(),
+  endsAt: offsetDateTime(),
+  internalParticipantIds: z.array(z.string().min(1).max(200)).max(100, 'must hold at most 100 people'),
+  externalEmails: z.array(email()).max(100, 'must hold at most 100 addresses'),
+  type: z.enum(MEETING_TYPES),
+  meetLink: z.string().max(1000, max(1000)),
+};
+
+const httpUrl = (limit: number) =>
+  z
+    .string()
+    .max(limit, max(limit))
+    .refine((v) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v) && URL.canParse(v), 'must be an http(s) URL');
+
+const M = `${API_PREFIX}/meetings`;
+
+export const listMeetings = defineRoute({
+  name: 'list-meetings',
+  area: 'meetings',
+  method: 'GET',
+  path: M,
+  auth: 'session',
+  summary:
+    "The caller's meetings (every meeting for a super admin), soonest first; a plain array. Filters combine with AND.",
+  query: z.strictObject({
+    from: offsetDateTime().optional().describe('meetings ending at or after this instant'),
+    to: offsetDateTime().optional().describe('meetings starting at or before this instant'),
+    employeeId: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('super admins only: meetings this person organizes or joins; ignored for others'),
+    type: z.enum(MEETING_TYPES).optional(),
+    status: z.enum(MEETING_STATUSES).optional(),
+    search: z.string().max(200).optional().describe('case-insensitive substring of the topic or the description'),
+  }),
+  status: 200,
+  response: z.array(Meeting),
+  errors: [400],
+});
+
+export const createMeeting = defineRoute({
+  name: 'create-meeting',
+  area: 'meetings',
+  method: 'POST',
+  path: M,
+  auth: 'session',
+  summary:
+    'Creates a meeting with the caller as organizer; participants are notified and everyone invited is e-mailed an iCalendar invitation.',
+  body: z.strictObject({
+    ...fields,
+    description: fields.description.optional(),
+    internalParticipantIds: fields.internalParticipantIds.optional().default([]),
+    externalEmails: fields.externalEmails.optional().default([]),
+  }),
+  status: 201,
+  response: Meeting,
+  errors: [400],
+  access: { table: 'write', ses: true },
+});
+
+export const getMeeting = defineRoute({
+  name: 'get-meeting',
+  area: 'meetings',
+  method: 'GET',
+  path: `${M}/{meetingId}`,
+  auth: 'session',
+  summary: 'One meeting: its organizer, participants and super admins can read it (404 for anybody else).',
+  status: 200,
+  response: Meeting,
+  errors: [404],
+});
+
+export const updateMeeting = defineRoute({
+  name: 'update-meeting',
+  area: 'meetings',
+  method: 'PATCH',
+  path: `${M}/{meetingId}`,
+  auth: 'session',
+  summary: 'Changes a meeting (organizer only, before it starts); everyone invited is e-mailed the update.',
+  body: z.strictObject({
+    topic: fields.topic.optional(),
+    description: fields.description.optional(),
+    startsAt: fields.startsAt.optional(),
+    endsAt: fields.endsAt.optional(),
+    internalParticipantIds: fields.internalParticipantIds.optional(),
+    externalEmails: fields.externalEmails.optional(),
+    type: fields.type.optional(),
+    meetLink: fields.meetLink.optional(),
+  }),
+  status: 200,
+  response: Meeting,
+  errors: [400, 403, 404, 409],
+  access: { table: 'write', ses: true },
+});
+
+export const deleteMeeting = defineRoute({
+  name: 'delete-meeting',
+  area: 'meetings',
+  method: 'DELETE',
+  path: `${M}/{meetingId}`,
+  auth: 'session',
+  summary: 'Deletes a meeting (organizer only, before it starts). Nobody is notified. Answers 200 with no body.',
+  status: 200,
+  errors: [403, 404, 409],
+  access: { table: 'write' },
+});
+
+export const cancelMeeting = defineRoute({
+  name: 'cancel-meeting',
+  area: 'meetings',
+  method: 'POST',
+  path: `${M}/{meetingId}/cancel`,
+  auth: 'session',
+  summary:
+    'Cancels a meeting (organizer only, before it starts): it stays on the calendar as CANCELLED; participants are told.',
+  status: 200,
+  response: Meeting,
+  errors: [403, 404, 409],
+  access: { table: 'write', ses: true },
+});
+
+export const updateMeetingRecording = defineRoute({
+  name: 'update-meeting-recording',
+  area: 'meetings',
+  method: 'PATCH',
+  path: `${M}/{meetingId}/recording`,
+  auth: 'session',
+  summary: 'Attaches or clears (null) the recording and transcript links: the organizer, at any time.',
+  body: z.strictObject({
+    recordingLink: httpUrl(2000).nullable().optional(),
+    transcriptLink: httpUrl(2000).nullable().optional(),
+  }),
+  status: 200,
+  response: Meeting,
+  errors: [400, 403, 404],
+  access: { table: 'write' },
+});
+
+export const meetingRoutes = [
+  listMeetings,
+  createMeeting,
+  getMeeting,
+  updateMeeting,
+  deleteMeeting,
+  cancelMeeting,
+  updateMeetingRecording,
+];

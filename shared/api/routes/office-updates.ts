@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { WEBSITE_STATUSES } from '../../office-updates/website.ts';
+import { cursorParam, limitParam, pageQuery } from '../query.ts';
+import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
+import { isoDateTime, nullableIso, page } from '../schemas/common.ts';
+import { RecognitionCategory } from './feed.ts';
+
+/*
+ * Office updates (spec 2.5, 3.2, 4.14; decisions 7): the super admins' review queue and the public
+ * website feed. Public answers name people only by name, title and image, and carry signed media URLs.
+ */
+const A = `${API_PREFIX}/admin/website-posts`;
+/** Signing media URLs needs read access to what they sign. */
+const media = [
+  { prefix: 'posts/', actions: ['read' as const] },
+  { prefix: 'avatars/', actions: ['read' as const] },
+];
+const reviewAccess: RouteAccess = { table: 'write', bucket: media };
+const publicAccess: RouteAccess = { table: 'read', bucket: media };
+
+export const PublicPerson = z
+  .object({ name: z.string(), title: z.string(), image: z.string().nullable() })
+  .meta({ id: 'PublicPerson' });
+
+const officeUpdateFields = {
+  id: z.string(),
+  content: z.string().describe('Plain text; mentions rendered as names; render with line breaks, never as HTML'),
+  tags: z.array(z.string()),
+  isAnnouncement: z.boolean(),
+  images: z.array(
+    z.object({
+      url: z.string().describe('1200 px rendition, signed, valid about a day'),
+      thumbnailUrl: z.string().nullable().describe('400 px rendition, or null when the original was already smaller'),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+    }),
+  ),
+  videos: z.array(z.object({ url: z.string(), mimeType: z.string(), posterUrl: z.string().nullable() })),
+  recognition: z.object({ category: RecognitionCategory, message: z.string(), recipient: PublicPerson }).nullable(),
+  author: PublicPerson,
+  createdAt: isoDateTime(),
+  publishedAt: nullableIso(),
+};
+
+export const OfficeUpdate = z.object(officeUpdateFields).meta({ id: 'OfficeUpdate' });
+
+export const WebsiteStatus = z.enum(WEBSITE_STATUSES);
+export const WebsitePost = z
+  .object({
+    ...officeUpdateFields,
+    status: WebsiteStatus,
+    review: z
+      .object({ reviewedAt: isoDateTime(), reviewer: z.string().nullable(), reason: z.string().nullable() })
+      .nullable(),
+    notShownPublicly: z.array(z.enum(['poll', 'documents'])),
+  })
+  .meta({ id: 'WebsitePost' });
+
+export const listWebsitePosts = defineRoute({
+  name: 'list-website-posts',
+  area: 'office-updates',
+  method: 'GET',
+  path: A,
+  auth: 'super_admin',
+  summary: 'The review queue of one status (pending by default), newest post first.',
+  query: z.strictObject({ status: WebsiteStatus.optional().default('pending'), ...pageQuery() }),
+  status: 200,
+  response: page(WebsitePost),
+  access: { table: 'read', bucket: media },
+});
+
+export const getWebsiteCounts = defineRoute({
+  name: 'get-website-counts',
+  area: 'office-updates',
+  method: 'GET',
+  path: `${A}/counts`,
+  auth: 'super_admin',
+  summary: 'How many posts are in each website status.',
+  status: 200,
+  response: z
+    .object({
+      pending: z.number().int(),
+      approved: z.number().int(),
+      rejected: z.number().int(),
+      unpublished: z.number().int(),
+    })
+    .meta({ id: 'WebsiteCounts' }),
+  access: { table: 'read' },
+});
+
+const reason = z.strictObject({ reason: z.string().max(500, 'must be at most 500 characters').nullish() });
+
+export const approveWebsitePost = defineRoute({
+  name: 'approve-website-post',
+  area: 'office-updates',
+  method: 'POST',
+  path: `${A}/{postId}/approve`,
+  auth: 'super_admin',
+  summary: 'Puts a pending, rejected or unpublished post on the website (no body).',
+  status: 200,
+  response: WebsitePost,
+  errors: [404, 409],
+  access: reviewAccess,
+});
+
+export const rejectWebsitePost = defineRoute({
+  name: 'reject-website-post',
+  area: 'office-updates',
+  method: 'POST',
+  path: `${A}/{postId}/reject`,
+  auth: 'super_admin',
+  summary: 'Keeps a pending or unpublished post off the website, with an optional reason.',
+  body: reason,
+  bodyOptional: true,
+  status: 200,
+  response: WebsitePost,
+  errors: [400, 404, 409],
+  access: reviewAccess,
+});
+
+export const unpublishWebsitePost = defineRoute({
+  name: 'unpublish-website-post',
+  area: 'office-updates',
+  method: 'POST',
+  path: `${A}/{postId}/unpublish`,
+  auth: 'super_admin',
+  summary: 'Takes an approved post off the website (it stays in the feed), with an optional reason.',
+  body: reason,
+  bodyOptional: true,
+  status: 200,
+  response: WebsitePost,
+  errors: [400, 404, 409],
+  access: reviewAccess,
+});
+
+export const listOfficeUpdates = defineRoute({
+  name: 'list-office-updates',
+  area: 'office-updates',
+  method: 'GET',
+  path: `${API_PREFIX}/public/office-updates`,
+  auth: 'public',
+  summary: 'The public website feed: approved posts, newest publishedAt first (no session).',
+  query: z.strictObject({ cursor: cursorParam(), limit: limitParam(24, 9) }),
+  status: 200,
+  response: page(OfficeUpdate),
+  access: publicAccess,
+});
+
+export const getOfficeUpdate = defineRoute({
+  name: 'get-office-update',
+  area: 'office-updates',
+  method: 'GET',
+  path: `${API_PREFIX}/public/office-updates/{postId}`,
+  auth: 'public',
+  summary: 'One public office update; 404 alike for not approved, deleted or missing (no session).',
+  status: 200,
+  response: OfficeUpdate,
+  errors: [404],
+  access: publicAccess,
+});
+
+export const officeUpdateRoutes = [
+  listWebsitePosts,
+  getWebsiteCounts,
+  approveWebsitePost,
+  rejectWebsitePost,
+  unpublishWebsitePost,
+  listOfficeUpdates,
+  getOfficeUpdate,
+];

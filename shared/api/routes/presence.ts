@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { nonBlank } from '../schemas/common.ts';
+
+const P = `${API_PREFIX}/presence`;
+
+export const sendHeartbeat = defineRoute({
+  name: 'send-presence-heartbeat',
+  area: 'presence',
+  method: 'POST',
+  path: `${P}/heartbeat`,
+  auth: 'session',
+  summary:
+    'A heartbeat of one client connection (sent on opening, then every 60 s). `active`: the page is visible and saw input since the previous heartbeat.',
+  body: z.strictObject({ connectionId: nonBlank(1, 200), active: z.boolean() }),
+  status: 204,
+  errors: [400],
+  access: { table: 'write' },
+});
+
+export const closeConnection = defineRoute({
+  name: 'close-presence-connection',
+  area: 'presence',
+  method: 'POST',
+  path: `${P}/connections/{connectionId}/close`,
+  auth: 'session',
+  summary: 'Closes one connection of the caller (a person with none left is offline at once); skipping it is safe.',
+  status: 204,
+  access: { table: 'write' },
+});
+
+export const presenceSignOut = defineRoute({
+  name: 'presence-sign-out',
+  area: 'presence',
+  method: 'POST',
+  path: `${P}/sign-out`,
+  auth: 'session',
+  summary: 'Closes every connection of the calling session (call it before signing out); other devices are unaffected.',
+  status: 204,
+  access: { table: 'write' },
+});
+
+export const presenceRoutes = [sendHeartbeat, closeConnection, presenceSignOut];

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { nonBlank, TeamColor } from '../schemas/common.ts';
+
+const T = `${API_PREFIX}/teams`;
+
+export const Team = z
+  .object({ id: z.string(), name: z.string(), color: TeamColor, memberCount: z.number().int() })
+  .meta({ id: 'Team' });
+export const TeamRemoved = z.object({ id: z.string(), unassigned: z.number().int() }).meta({ id: 'TeamRemoved' });
+
+export const listTeams = defineRoute({
+  name: 'list-teams',
+  area: 'teams',
+  method: 'GET',
+  path: T,
+  auth: 'session',
+  summary: 'Every team with its member count (active and pending people), by name; unpaged.',
+  status: 200,
+  response: z.array(Team),
+});
+
+export const createTeam = defineRoute({
+  name: 'create-team',
+  area: 'teams',
+  method: 'POST',
+  path: T,
+  auth: 'super_admin',
+  summary: 'Creates a team; names are unique case-insensitively (409); the colour defaults to slate.',
+  body: z.strictObject({ name: nonBlank(1, 60), color: TeamColor.optional() }),
+  status: 201,
+  response: Team,
+  errors: [400, 409],
+  access: { table: 'write' },
+});
+
+export const updateTeam = defineRoute({
+  name: 'update-team',
+  area: 'teams',
+  method: 'PATCH',
+  path: `${T}/{teamId}`,
+  auth: 'super_admin',
+  summary: 'Renames and/or recolours a team.',
+  body: z.strictObject({ name: nonBlank(1, 60).optional(), color: TeamColor.optional() }),
+  status: 200,
+  response: Team,
+  errors: [400, 404, 409],
+  access: { table: 'write' },
+});
+
+export const deleteTeam = defineRoute({
+  name: 'delete-team',
+  area: 'teams',
+  method: 'DELETE',
+  path: `${T}/{teamId}`,
+  auth: 'super_admin',
+  summary: 'Deletes a team; its people are left unassigned (answers how many).',
+  status: 200,
+  response: TeamRemoved,
+  errors: [404],
+  access: { table: 'write' },
+});
+
+export const teamRoutes = [listTeams, createTeam, updateTeam, deleteTeam];

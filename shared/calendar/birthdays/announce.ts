@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { birthdayAnnouncementKey, membersIndex } from '../../db/keys.ts';
+import {
+  getMany,
+  isConditionFailure,
+  putItem,
+  queryPage,
+  type TransactItem,
+  transact,
+  updateItem,
+} from '../../db/table.ts';
+import { logger } from '../../observability/logger.ts';
+import type { UserItem } from '../../people/users.ts';
+import { inPool } from '../in-pool.ts';
+import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../notify-many.ts';
+
+/**
+ * The birthday notification (spec 4.9, 6.3; decisions 8): once per birthday person per company day,
+ * to every active person but them who existed when it went out, sent by whichever comes first, the
+ * first `GET /birthdays/today` of the day or the birthday sweep.
+ *
+ * Never twice: a conditional put of the (day, person) announcement claim decides who sends. The
+ * sender pages through the members index and records each page of notifications in one transaction
+ * together with the claim's progress (the page cursor and a step number it is conditional on), so a
+ * page is recorded exactly once even if the sender dies and another takes over a stale claim.
+ */
+export interface AnnouncementItem {
+  pk: string;
+  sk: string;
+  entity: 'BirthdayAnnouncement';
+  userId: string;
+  date: string;
+  claimId: string;
+  /** Members who joined at or before this instant are the audience. */
+  cutoff: string;
+  /** Pages recorded so far, and the cursor of the next page (null before the first). */
+  step: number;
+  cursor: string | null;
+  sent: number;
+  heartbeatAt: string;
+  doneAt?: string;
+  ttl: number;
+}
+
+/** A claim whose sender has not recorded a page for this long is taken over. */
+const STALE_MS = 2 * 60 * 1000;
+const KEEP_DAYS = 40;
+/** Birthday people announced at once. */
+const ANNOUNCE_CONCURRENCY = 4;
+
+const preview = (person: UserItem) => `It's ${person.name}'s birthday today. Send them your wishes!`;
+
+async function claim(person: UserItem, date: string): Promise<AnnouncementItem | null> {
+  const now = new Date();
+  const item: AnnouncementItem = {
+    ...birthdayAnnouncementKey(date, person.id),
+    entity: 'BirthdayAnnouncement',
+    userId: person.id,
+    date,
+    claimId: randomUUID(),
+    cutoff: now.toISOString(),
+    step: 0,
+    cursor: null,
+    sent: 0,
+    heartbeatAt: now.toISOString(),
+    ttl: Math.floor(now.getTime() / 1000) + KEEP_DAYS * 24 * 3600,
+  };
+  try {
+    await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+    return item;
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Takes over a claim whose sender stopped before finishing (conditional on nobody else doing so first),
+ * going on from the progress it has now.
+ */
+async function takeOver(stale: AnnouncementItem): Promise<AnnouncementItem | null> {
+  try {
+    return (await updateItem({
+      Key: birthdayAnnouncementKey(stale.date, stale.userId),
+      UpdateExpression: 'SET claimId = :new, heartbeatAt = :now',
+      ConditionExpression: 'claimId = :old AND attribute_not_exists(doneAt)',
+      ExpressionAttributeValues: { ':new': randomUUID(), ':old': stale.claimId, ':now': new Date().toISOString() },
+    })) as AnnouncementItem;
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Who hears about a birthday: the members who joined at or before the cutoff, but the birthday
+ * person, a page at a time (tests pass their own).
+ */
+export interface Audience {
+  page(q: {
+    cutoff: string;
+    excludeId: string;
+    cursor: string | null;
+    limit: number;
+  }): Promise<{ ids: string[]; nextCursor: string | null }>;
+}
+
+/** Every active member, from the members index (sk `<joinedAt>#<id>`; '$' follows '#', so `< cutoff$` keeps joinedAt <= cutoff). */
+export const activeMembers: Audience = {
+  async page({ cutoff, excludeId, cursor, limit }) {
+    const page = await queryPage<UserItem>({
+      index: membersIndex.index,
+      pk: membersIndex.pk,
+      skBefore: `${cutoff}$`,
+      filter: {
+        FilterExpression: '#status = :active AND id <> :person',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':active': 'active', ':person': excludeId },
+      },
+      limit,
+      cursor: cursor ?? undefined,
+    });
+    return { ids: page.items.map((u) => u.id), nextCursor: page.nextCursor };
+  },
+};
+
+/**
+ * Records the notifications page by page; stops quietly when another sender took the claim over.
+ * The next page is read while the current one is written (its cursor is known as soon as it is read).
+ */
+async function send(a: AnnouncementItem, person: UserItem, audience: Audience): Promise<void> {
+  const read = (cursor: string | null) =>
+    audience.page({ cutoff: a.cutoff, excludeId: person.id, cursor, limit: NOTIFICATIONS_PER_TRANSACTION });
+  let step = a.step;
+  let next = read(a.cursor);
+  for (;;) {
+    const page = await next;
+    if (page.nextCursor) {
+      next = read(page.nextCursor);
+      next.catch(() => undefined); // awaited on the next turn; never left unhandled if this turn stops
+    }
+    const done = page.nextCursor === null;
+    const progress: TransactItem = {
+      Update: {
+        Key: birthdayAnnouncementKey(a.date, a.userId),
+        UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
+        ConditionExpression: 'claimId = :me AND #step = :step',
+        ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
+        ExpressionAttributeValues: {
+          ':next': step + 1,
+          ':cursor': page.nextCursor,
+          ':now': new Date().toISOString(),
+          ':n': page.ids.length,
+          ':me': a.claimId,
+          ':step': step,
+        },
+      },
+    } as TransactItem;
+    const notes = page.ids.map((recipientId) => ({
+      recipientId,
+      kind: 'birthday' as const,
+      actorId: person.id,
+      preview: preview(person),
+    }));
+    try {
+      await transact(notificationBatch(notes, [progress]));
+    } catch (err) {
+      if (isConditionFailure(err)) return; // taken over: the new sender goes on from the recorded step
+      throw err;
+    }
+    if (done) return;
+    step += 1;
+  }
+}
+
+/**
+ * Makes sure each of these birthday people is announced today: claims the ones nobody announced yet
+ * (or whose sender stalled) and sends. Costs one BatchGet of the claims when all are done already.
+ */
+export async function announceBirthdays(
+  people: UserItem[],
+  date: string,
+  audience: Audience = activeMembers,
+): Promise<void> {
+  if (people.length === 0) return;
+  const claims = await getMany<AnnouncementItem>(
+    people.map((p) => birthdayAnnouncementKey(date, p.id)),
+    true,
+  );
+  await inPool(people, ANNOUNCE_CONCURRENCY, async (person) => {
+    const existing = claims.get(`${birthdayAnnouncementKey(date, person.id).pk}|${person.id}`);
+    if (existing?.doneAt) return;
+    const mine = !existing
+      ? await claim(person, date)
+      : Date.now() - Date.parse(existing.heartbeatAt) > STALE_MS
+        ? await takeOver(existing)
+        : null;
+    if (!mine) return;
+    try {
+      await send(mine, person, audience);
+    } catch (err) {
+      // The claim stays unfinished; the next reader or sweep after it goes stale resumes it.
+      logger.error('birthday announcement interrupted', { userId: person.id, date, error: (err as Error).message });
+    }
+  });
+}

@@ -1,0 +1,29 @@
+import { birthdaysIndex } from '../../db/keys.ts';
+import { queryAll } from '../../db/table.ts';
+import type { UserItem } from '../../people/users.ts';
+import { celebratedMonthDays, celebratesOn } from '../birthday-index.ts';
+
+/**
+ * The people who celebrate on a company day, deactivated people left out (decisions 3): one Query of
+ * the birthdays index per month-day (two on 28 February of a non-leap year), O(today's birthdays).
+ */
+export async function birthdayPeople(today: string): Promise<UserItem[]> {
+  const found = await Promise.all(
+    celebratedMonthDays(today).map((monthDay) =>
+      queryAll<UserItem>({
+        index: birthdaysIndex.index,
+        pk: birthdaysIndex.pk(monthDay),
+        filter: {
+          FilterExpression: '#status <> :deactivated',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':deactivated': 'deactivated' },
+        },
+      }),
+    ),
+  );
+  // The profile's own date decides; an index entry can only narrow the read.
+  return found
+    .flat()
+    .filter((u) => celebratesOn(u.dateOfBirth, today))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}

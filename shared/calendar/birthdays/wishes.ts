@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import { birthdayWishKey, wishCounterKey, wishesReceivedIndex } from '../../db/keys.ts';
+import {
+  getItem,
+  getMany,
+  isConditionFailure,
+  queryAll,
+  type TransactItem,
+  transact,
+  updateItem,
+} from '../../db/table.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { getUser, getUsers, type UserItem } from '../../people/users.ts';
+import { celebratesOn } from '../birthday-index.ts';
+import { notificationBatch } from '../notify-many.ts';
+import { mentionOf } from '../people.ts';
+import { companyDate } from '../time.ts';
+import { counterWrite, updateExpression, withCondition } from '../update-expression.ts';
+
+/**
+ * Birthday wishes (spec 4.9, 6.3; decisions 4 and 8): one per author per birthday (its id is derived
+ * from recipient, year and author, so the first one is a conditional put and a second one rewords
+ * it, keeping its createdAt). Each first (first wish, first heart, first reply) notifies in the same
+ * transaction that records it, so it notifies exactly once however the requests race.
+ */
+export interface WishItem {
+  pk: string;
+  sk: string;
+  entity: 'BirthdayWish';
+  id: string;
+  recipientId: string;
+  authorId: string;
+  year: string;
+  message: string;
+  createdAt: string;
+  updatedAt: string;
+  loved: boolean;
+  reply: string | null;
+  repliedAt: string | null;
+  /** Set once, by the first heart / first reply: later ones do not notify. */
+  firstLovedAt?: string;
+  firstRepliedAt?: string;
+  actorId: string;
+}
+
+export const wishIdFor = (recipientId: string, year: string, authorId: string) =>
+  createHash('sha256').update(`birthday-wish|${recipientId}|${year}|${authorId}`).digest('hex').slice(0, 32);
+
+const yearOf = (today: string) => today.slice(0, 4);
+
+export async function sendWish(
+  author: UserItem,
+  recipientId: string,
+  message: string,
+  now = new Date(),
+): Promise<void> {
+  if (recipientId === author.id) throw badRequest('You cannot send a birthday wish to yourself.');
+  const today = companyDate(now);
+  const recipient = await getUser(recipientId);
+  if (!recipient || recipient.status === 'deactivated') throw notFound('No such person.');
+  if (!celebratesOn(recipient.dateOfBirth, today)) throw notFound('It is not their birthday today.');
+  const year = yearOf(today);
+  const id = wishIdFor(recipientId, year, author.id);
+  const at = now.toISOString();
+  const wish: WishItem & Record<string, unknown> = {
+    ...birthdayWishKey(id),
+    entity: 'BirthdayWish',
+    id,
+    recipientId,
+    authorId: author.id,
+    year,
+    message,
+    createdAt: at,
+    updatedAt: at,
+    loved: false,
+    reply: null,
+    repliedAt: null,
+    actorId: author.id,
+    [`${wishesReceivedIndex.index}pk`]: wishesReceivedIndex.pk(recipientId, year),
+    [`${wishesReceivedIndex.index}sk`]: wishesReceivedIndex.sk(at, id),
+  };
+  try {
+    await transact(
+      notificationBatch(
+        [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
+        [
+          { Put: { Item: wish, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+          counterWrite(wishCounterKey(recipientId, year), 'wishCount', 1, 'WishCounter'),
+        ],
+      ),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    // Already wished this birthday: the words are replaced, nothing else changes and nobody is told again.
+    await updateItem({
+      Key: birthdayWishKey(id),
+      UpdateExpression: 'SET message = :m, updatedAt = :at, actorId = :a',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':m': message, ':at': at, ':a': author.id },
+    });
+  }
+}
+
+/** The caller's wishes of this year, newest first. */
+export async function myWishes(userId: string, now = new Date()) {
+  const wishes = await queryAll<WishItem>({
+    index: wishesReceivedIndex.index,
+    pk: wishesReceivedIndex.pk(userId, yearOf(companyDate(now))),
+    forward: false,
+  });
+  const authors = await getUsers(wishes.map((w) => w.authorId));
+  return wishes.map((w) => {
+    const author = authors.get(w.authorId);
+    return {
+      id: w.id,
+      author: author ? mentionOf(author) : { id: w.authorId, name: '', image: null },
+      message: w.message,
+      createdAt: w.createdAt,
+      loved: !!w.loved,
+      reply: w.reply ?? null,
+      repliedAt: w.repliedAt ?? null,
+    };
+  });
+}
+
+/** A wish the caller received (404 for anybody else: the writer included). */
+async function receivedWish(userId: string, wishId: string): Promise<WishItem> {
+  const wish = await getItem<WishItem>(birthdayWishKey(wishId), true);
+  if (!wish || wish.recipientId !== userId) throw notFound('No such wish of yours.');
+  return wish;
+}
+
+/**
+ * Applies a change to a wish; when `first` names a marker not yet set, the same transaction sets it and
+ * records the notification to the writer, else the change is written alone.
+ */
+async function changeWish(
+  wish: WishItem,
+  actor: UserItem,
+  set: Record<string, unknown>,
+  first: { marker: 'firstLovedAt' | 'firstRepliedAt'; preview: string } | null,
+  now: Date,
+): Promise<void> {
+  const Key = birthdayWishKey(wish.id);
+  if (first) {
+    const update = updateExpression({ ...set, actorId: actor.id, [first.marker]: now.toISOString() });
+    try {
+      await transact(
+        notificationBatch(
+          [{ recipientId: wish.authorId, kind: 'birthday_thanks', actorId: actor.id, preview: first.preview }],
+          [
+            {
+              Update: {
+                Key,
+                ...withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`),
+              },
+            } as TransactItem,
+          ],
+        ),
+      );
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err; // not the first after all: written below without a notification
+    }
+  }
+  await updateItem({ Key, ...withCondition(updateExpression({ ...set, actorId: actor.id }), 'attribute_exists(pk)') });
+}
+
+/** Hearts (or un-hearts) a wish; the first heart ever tells its writer (`birthday_thanks`). */
+export async function loveWish(actor: UserItem, wishId: string, loved: boolean, now = new Date()): Promise<void> {
+  const wish = await receivedWish(actor.id, wishId);
+  const first =
+    loved && !wish.firstLovedAt
+      ? { marker: 'firstLovedAt' as const, preview: `${actor.name} loved your birthday wish.` }
+      : null;
+  await changeWish(wish, actor, { loved }, first, now);
+}
+
+/** Replies to a wish (empty clears the reply); the first reply ever tells its writer, with its words. */
+export async function replyToWish(actor: UserItem, wishId: string, message: string, now = new Date()): Promise<void> {
+  const wish = await receivedWish(actor.id, wishId);
+  if (message.trim() === '') return changeWish(wish, actor, { reply: null, repliedAt: null }, null, now);
+  const first = !wish.firstRepliedAt
+    ? { marker: 'firstRepliedAt' as const, preview: `${actor.name} replied: ${message}` }
+    : null;
+  await changeWish(wish, actor, { reply: message, repliedAt: now.toISOString() }, first, now);
+}
+
+/** For today's list: which of these people the viewer already wished this year, and the viewer's own count. */
+export async function wishState(viewerId: string, people: UserItem[], today: string) {
+  const year = yearOf(today);
+  const keys = people.filter((p) => p.id !== viewerId).map((p) => birthdayWishKey(wishIdFor(p.id, year, viewerId)));
+  const [wished, counter] = await Promise.all([
+    getMany<WishItem>(keys),
+    people.some((p) => p.id === viewerId)
+      ? getItem<{ wishCount?: number }>(wishCounterKey(viewerId, year), true)
+      : undefined,
+  ]);
+  const wishedIds = new Set([...wished.values()].map((w) => w.recipientId));
+  return { wished: (personId: string) => wishedIds.has(personId), ownCount: counter?.wishCount ?? 0 };
+}

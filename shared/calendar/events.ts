@@ -1,0 +1,187 @@
+import { newSortableId } from '../db/ids.ts';
+import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
+import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
+import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { getUsers } from '../people/users.ts';
+import { isSuperAdmin, mentionOf, type Viewer } from './people.ts';
+import { type Instant, instant } from './time.ts';
+import { updateExpression, withCondition } from './update-expression.ts';
+
+/**
+ * Company events (spec 4.7, decisions 4 and 8). An event is past once its effective end (`endsAt`,
+ * else `startsAt`) has passed; the list is soonest first without past events.
+ *
+ * The list is two Queries, never a scan: gsi4 by start from one day back (every event that has not
+ * started, and the short ones under way; the filter drops only events of the last day that are over),
+ * and gsi5, which holds only events longer than a day, by effective end (the long ones still under way).
+ */
+export interface CompanyEventItem {
+  pk: string;
+  sk: string;
+  entity: 'CompanyEvent';
+  id: string;
+  title: string;
+  startsAt: string;
+  endsAt: string | null;
+  location: string;
+  createdById: string;
+  createdAt: string;
+  actorId: string;
+  /** UTC forms of the start and the effective end (endsAt, else startsAt), for keys and filters. */
+  startUtc: string;
+  endUtc: string;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** Events lasting longer than this are also indexed by end (gsi5), so the start query can look back only this far. */
+const LONG_EVENT_MS = DAY_MS;
+
+export interface EventTime {
+  startsAt: string;
+  endsAt?: string | null;
+}
+
+/** Validates a time (decisions 8: no start in the past, an end after the start) and derives the indexed attributes. */
+function timeAttributes(eventId: string, time: { start: Instant; end: Instant | null }, now: Date) {
+  const { start, end } = time;
+  if (start.ms < now.getTime()) throw badRequest(['startsAt: must not be in the past']);
+  if (end && end.ms <= start.ms) throw badRequest(['endsAt: must be after startsAt']);
+  const endUtc = (end ?? start).utc;
+  const long = end !== null && end.ms - start.ms > LONG_EVENT_MS;
+  return {
+    set: {
+      startsAt: start.iso,
+      endsAt: end?.iso ?? null,
+      startUtc: start.utc,
+      endUtc,
+      [`${eventsByStartIndex.index}pk`]: eventsByStartIndex.pk,
+      [`${eventsByStartIndex.index}sk`]: eventsByStartIndex.sk(start.utc, eventId),
+      ...(long
+        ? {
+            [`${longEventsByEndIndex.index}pk`]: longEventsByEndIndex.pk,
+            [`${longEventsByEndIndex.index}sk`]: longEventsByEndIndex.sk(endUtc, eventId),
+          }
+        : {}),
+    } as Record<string, string | null>,
+    remove: long ? [] : [`${longEventsByEndIndex.index}pk`, `${longEventsByEndIndex.index}sk`],
+  };
+}
+
+export async function createEvent(
+  actorId: string,
+  input: { title: string; startsAt: string; endsAt?: string | null; location?: string },
+  now = new Date(),
+): Promise<CompanyEventItem> {
+  const id = newSortableId(now);
+  const { set } = timeAttributes(
+    id,
+    { start: instant(input.startsAt), end: input.endsAt ? instant(input.endsAt) : null },
+    now,
+  );
+  const item = {
+    ...companyEventKey(id),
+    entity: 'CompanyEvent',
+    id,
+    title: input.title.trim(),
+    location: (input.location ?? '').trim(),
+    createdById: actorId,
+    createdAt: now.toISOString(),
+    actorId,
+    ...set,
+  } as CompanyEventItem;
+  await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+  return item;
+}
+
+/** Upcoming and ongoing events, soonest start first. */
+export async function listEvents(limit: number, now = new Date()): Promise<CompanyEventItem[]> {
+  const nowUtc = now.toISOString();
+  const lookBack = new Date(now.getTime() - LONG_EVENT_MS).toISOString();
+  const notOver = { FilterExpression: 'endUtc > :now', ExpressionAttributeValues: { ':now': nowUtc } };
+  const [recent, long] = await Promise.all([
+    queryPage<CompanyEventItem>({
+      index: eventsByStartIndex.index,
+      pk: eventsByStartIndex.pk,
+      skAfter: lookBack,
+      filter: notOver,
+      limit,
+    }),
+    queryAll<CompanyEventItem>({
+      index: longEventsByEndIndex.index,
+      pk: longEventsByEndIndex.pk,
+      skAfter: nowUtc,
+      // Long events that started within the last day are already in the first query.
+      filter: { FilterExpression: 'startUtc <= :cut', ExpressionAttributeValues: { ':cut': lookBack } },
+    }),
+  ]);
+  const byStart = (a: CompanyEventItem, b: CompanyEventItem) =>
+    a.startUtc.localeCompare(b.startUtc) || a.id.localeCompare(b.id);
+  return [...long.sort(byStart), ...recent.items].slice(0, limit);
+}
+
+export const canManageEvent = (event: CompanyEventItem, viewer: Viewer) =>
+  event.createdById === viewer.userId || isSuperAdmin(viewer);
+
+/** The event for someone about to change it: 404 when it does not exist, 403 without canManage. */
+async function manageableEvent(eventId: string, viewer: Viewer): Promise<CompanyEventItem> {
+  const event = await getItem<CompanyEventItem>(companyEventKey(eventId), true);
+  if (!event) throw notFound('No such event.');
+  if (!canManageEvent(event, viewer))
+    throw forbidden('Only the person who created this event or a super admin can change it.');
+  return event;
+}
+
+/**
+ * Moves an event (time only). `endsAt` omitted keeps the current end, null clears it; the result must
+ * still end after it starts.
+ */
+export async function rescheduleEvent(
+  viewer: Viewer,
+  eventId: string,
+  time: EventTime,
+  now = new Date(),
+): Promise<CompanyEventItem> {
+  const event = await manageableEvent(eventId, viewer);
+  const endsAt = time.endsAt === undefined ? event.endsAt : time.endsAt;
+  const { set, remove } = timeAttributes(
+    eventId,
+    { start: instant(time.startsAt), end: endsAt ? instant(endsAt) : null },
+    now,
+  );
+  try {
+    return (await updateItem({
+      Key: companyEventKey(eventId),
+      ...withCondition(updateExpression({ ...set, actorId: viewer.userId }, remove), 'attribute_exists(pk)'),
+    })) as CompanyEventItem;
+  } catch (err) {
+    if (isConditionFailure(err)) throw notFound('No such event.');
+    throw err;
+  }
+}
+
+export async function deleteEvent(viewer: Viewer, eventId: string): Promise<void> {
+  await manageableEvent(eventId, viewer);
+  try {
+    await transact([{ Delete: { Key: companyEventKey(eventId), ConditionExpression: 'attribute_exists(pk)' } }]);
+  } catch (err) {
+    if (isConditionFailure(err)) throw notFound('No such event.');
+    throw err;
+  }
+}
+
+/** CompanyEvent answers (spec 2.3), creators read fresh. */
+export async function toCompanyEvents(events: CompanyEventItem[], viewer: Viewer) {
+  const creators = await getUsers(events.map((e) => e.createdById));
+  return events.map((e) => {
+    const creator = creators.get(e.createdById);
+    return {
+      id: e.id,
+      title: e.title,
+      startsAt: e.startsAt,
+      endsAt: e.endsAt ?? null,
+      location: e.location ?? '',
+      createdBy: creator ? mentionOf(creator) : { id: e.createdById, name: '', image: null },
+      canManage: canManageEvent(e, viewer),
+    };
+  });
+}

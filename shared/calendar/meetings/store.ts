@@ -1,0 +1,81 @@
+import {
+  allMeetingsByEndIndex,
+  allMeetingsByStartIndex,
+  calendarByEndIndex,
+  calendarByStartIndex,
+  meetingKey,
+  meetingSeatKey,
+} from '../../db/keys.ts';
+import { getItem, isConditionFailure, type TransactItem, transact } from '../../db/table.ts';
+import type { MeetingItem, MeetingSeatItem } from './model.ts';
+
+/**
+ * How meetings are written. The meeting item is the truth; seats (one per internal participant) only
+ * index it in that person's calendar. Readers always go back to the meeting item, so a seat that lags
+ * behind can at worst be skipped, never show something wrong.
+ */
+const TRANSACTION_MAX = 100;
+
+type Times = Pick<MeetingItem, 'id' | 'startUtc' | 'endUtc'>;
+
+const calendarEntry = (userId: string, m: Times) => ({
+  [`${calendarByStartIndex.index}pk`]: calendarByStartIndex.pk(userId),
+  [`${calendarByStartIndex.index}sk`]: calendarByStartIndex.sk(m.startUtc, m.id),
+  [`${calendarByEndIndex.index}pk`]: calendarByEndIndex.pk(userId),
+  [`${calendarByEndIndex.index}sk`]: calendarByEndIndex.sk(m.endUtc, m.id),
+});
+
+/** The meeting item's own index entries: the organizer's calendar and the list of every meeting. */
+export const meetingIndexAttributes = (m: Times & Pick<MeetingItem, 'organizerId'>) => ({
+  ...calendarEntry(m.organizerId, m),
+  [`${allMeetingsByStartIndex.index}pk`]: allMeetingsByStartIndex.pk,
+  [`${allMeetingsByStartIndex.index}sk`]: allMeetingsByStartIndex.sk(m.startUtc, m.id),
+  [`${allMeetingsByEndIndex.index}pk`]: allMeetingsByEndIndex.pk,
+  [`${allMeetingsByEndIndex.index}sk`]: allMeetingsByEndIndex.sk(m.endUtc, m.id),
+});
+
+export const getMeeting = (meetingId: string) => getItem<MeetingItem>(meetingKey(meetingId), true);
+
+/**
+ * Seat writes for a meeting at its current version: every participant's seat (re)written with the
+ * meeting's times, removed participants' seats deleted. Each is conditional on not being newer, so a
+ * slow writer of an older version never overwrites a newer one.
+ */
+export function seatWrites(m: MeetingItem, removedIds: string[]): TransactItem[] {
+  const notNewer = {
+    ConditionExpression: 'attribute_not_exists(pk) OR version < :v',
+    ExpressionAttributeValues: { ':v': m.version },
+  };
+  const puts = m.participantIds.map((userId) => {
+    const seat: MeetingSeatItem & Record<string, unknown> = {
+      ...meetingSeatKey(m.id, userId),
+      entity: 'MeetingSeat',
+      meetingId: m.id,
+      userId,
+      startUtc: m.startUtc,
+      endUtc: m.endUtc,
+      version: m.version,
+      ...calendarEntry(userId, m),
+    };
+    return { Put: { Item: seat, ...notNewer } } as TransactItem;
+  });
+  const deletes = removedIds.map(
+    (userId) => ({ Delete: { Key: meetingSeatKey(m.id, userId), ...notNewer } }) as TransactItem,
+  );
+  return [...puts, ...deletes];
+}
+
+/**
+ * Commits the meeting write with its seat writes: one transaction when they fit (up to 99 seats),
+ * otherwise the meeting and the first seats together, then the remaining seats. A condition failure
+ * on the meeting write propagates; on the remaining seats it only means a newer version wrote them.
+ */
+export async function commitMeeting(meetingWrite: TransactItem, seats: TransactItem[]): Promise<void> {
+  const first = seats.slice(0, TRANSACTION_MAX - 1);
+  await transact([meetingWrite, ...first]);
+  for (let i = first.length; i < seats.length; i += TRANSACTION_MAX) {
+    await transact(seats.slice(i, i + TRANSACTION_MAX)).catch((err) => {
+      if (!isConditionFailure(err)) throw err;
+    });
+  }
+}

@@ -1,0 +1,314 @@
+import { newSortableId } from '../db/ids.ts';
+import { commentKey, commentVoteKey, postStatsKey, repliesIndex, topCommentsIndex } from '../db/keys.ts';
+import {
+  getItem,
+  getMany,
+  isConditionFailure,
+  keyString,
+  queryPage,
+  type TransactItem,
+  transact,
+} from '../db/table.ts';
+import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { getUsers } from '../people/users.ts';
+import { type CommentItem, type CommentVoteItem, looksLikeId, type PostItem } from './model.ts';
+import { notifyComment, notifyCommentMentions } from './notify.ts';
+import { isPrivileged, type MentionView, mentionable, personOf, resolveMentions, type Viewer } from './people.ts';
+import { postOpenCheck, readablePost } from './posts.ts';
+import { scoreWrites } from './scores.ts';
+import { mentionIds } from './text.ts';
+
+/**
+ * Comments (decisions 6): threads one level deep, a reply to a reply folds into its thread; like and
+ * dislike votes. Counters (the post's commentCount, a thread's replyCount, vote counts) move in the
+ * transaction of the change.
+ */
+export interface CommentView {
+  id: string;
+  postId: string;
+  parentId: string | null;
+  content: string;
+  mentions: MentionView[];
+  author: MentionView;
+  likeCount: number;
+  dislikeCount: number;
+  viewerVote: 'like' | 'dislike' | null;
+  replyCount: number;
+  createdAt: string;
+  editedAt: string | null;
+}
+
+/** A comment and its post as the viewer may see them (404 when either is missing or hidden from them). */
+async function readableComment(viewer: Viewer, commentId: string): Promise<{ comment: CommentItem; post: PostItem }> {
+  const comment = looksLikeId(commentId) ? await getItem<CommentItem>(commentKey(commentId), true) : undefined;
+  if (!comment) throw notFound('No such comment.');
+  const post = await readablePost(viewer, comment.postId, true).catch(() => {
+    throw notFound('No such comment.');
+  });
+  return { comment, post };
+}
+
+/** Views for one reader: one batch read of people and the reader's votes, whatever the page holds. */
+export async function commentViews(
+  viewer: Viewer,
+  comments: CommentItem[],
+  consistent = false,
+): Promise<CommentView[]> {
+  if (comments.length === 0) return [];
+  const votes = await getMany<CommentVoteItem>(
+    comments.map((c) => commentVoteKey(c.id, viewer.userId)),
+    consistent,
+  );
+  const users = await getUsers(comments.flatMap((c) => [c.authorId, ...mentionIds(c.content)]));
+  return comments.map((c) => ({
+    id: c.id,
+    postId: c.postId,
+    parentId: c.parentId,
+    content: c.content,
+    mentions: resolveMentions(mentionIds(c.content), users),
+    author: personOf(users, c.authorId),
+    likeCount: Math.max(0, c.likeCount ?? 0),
+    dislikeCount: Math.max(0, c.dislikeCount ?? 0),
+    viewerVote: votes.get(keyString(commentVoteKey(c.id, viewer.userId)))?.vote ?? null,
+    replyCount: c.parentId ? 0 : Math.max(0, c.replyCount ?? 0),
+    createdAt: c.createdAt,
+    editedAt: c.editedAt,
+  }));
+}
+
+export async function createComment(
+  caller: Viewer,
+  postId: string,
+  content: string,
+  parentId: string | undefined,
+): Promise<CommentItem> {
+  const post = await readablePost(caller, postId, true);
+  let top: CommentItem | undefined;
+  if (parentId !== undefined) {
+    const parent = looksLikeId(parentId) ? await getItem<CommentItem>(commentKey(parentId), true) : undefined;
+    top = parent?.parentId ? await getItem<CommentItem>(commentKey(parent.parentId), true) : parent;
+    if (!top || top.postId !== postId) throw badRequest(['parentId: no such comment on this post']);
+  }
+  const tokens = mentionIds(content);
+  const users = await getUsers(tokens);
+  const mentioned = tokens.filter((id) => mentionable(users.get(id)));
+  const now = new Date();
+  const id = newSortableId(now);
+  const index = top ? repliesIndex : topCommentsIndex;
+  const comment: CommentItem = {
+    ...commentKey(id),
+    entity: 'Comment',
+    id,
+    postId,
+    parentId: top?.id ?? null,
+    authorId: caller.userId,
+    content,
+    mentionedIds: mentioned,
+    likeCount: 0,
+    dislikeCount: 0,
+    replyCount: 0,
+    createdAt: now.toISOString(),
+    editedAt: null,
+    actorId: caller.userId,
+  };
+  const writes: TransactItem[] = [
+    {
+      Put: {
+        Item: { ...comment, [`${index.index}pk`]: index.pk(top?.id ?? postId), [`${index.index}sk`]: index.sk(id) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    } as TransactItem,
+    {
+      Update: {
+        Key: postStatsKey(postId),
+        UpdateExpression: 'SET actorId = :a ADD commentCount :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
+      },
+    } as TransactItem,
+    postOpenCheck(postId, isPrivileged(caller, post.authorId)),
+    ...(post.authorId !== caller.userId
+      ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: 1 }], caller.userId)
+      : []),
+  ];
+  if (top) {
+    writes.push({
+      Update: {
+        Key: commentKey(top.id),
+        UpdateExpression: 'SET actorId = :a ADD replyCount :one, repliers :me',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':me': new Set([caller.userId]) },
+      },
+    } as TransactItem);
+  }
+  await transact(writes).catch((err) => {
+    throw isConditionFailure(err) ? notFound('No such post.') : err;
+  });
+  const thread = top ? [top.authorId, ...(top.repliers ?? [])] : [];
+  await notifyComment(post, comment, mentioned, thread);
+  return comment;
+}
+
+export async function updateComment(caller: Viewer, commentId: string, content: string): Promise<CommentItem> {
+  const { comment, post } = await readableComment(caller, commentId);
+  if (comment.authorId !== caller.userId) throw forbidden('Only the author can edit a comment.');
+  const tokens = mentionIds(content);
+  const users = await getUsers(tokens);
+  const mentioned = tokens.filter((id) => mentionable(users.get(id)));
+  const now = new Date().toISOString();
+  const mentionedIds = [...new Set([...(comment.mentionedIds ?? []), ...mentioned])];
+  try {
+    await transact([
+      {
+        Update: {
+          Key: commentKey(commentId),
+          UpdateExpression: 'SET content = :c, editedAt = :now, mentionedIds = :m, actorId = :a',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':c': content, ':now': now, ':m': mentionedIds, ':a': caller.userId },
+        },
+      } as TransactItem,
+    ]);
+  } catch (err) {
+    if (isConditionFailure(err)) throw notFound('No such comment.');
+    throw err;
+  }
+  const edited = { ...comment, content, editedAt: now, mentionedIds, actorId: caller.userId };
+  await notifyCommentMentions(
+    post,
+    edited,
+    mentioned.filter((id) => !(comment.mentionedIds ?? []).includes(id)),
+  );
+  return edited;
+}
+
+/**
+ * Deletes a comment (its author, the post's author or a super admin). A top-level comment takes its
+ * thread with it: the post's commentCount drops by the replies too (they are no longer reachable).
+ */
+export async function deleteComment(caller: Viewer, commentId: string): Promise<void> {
+  const { comment, post } = await readableComment(caller, commentId);
+  if (comment.authorId !== caller.userId && !isPrivileged(caller, post.authorId))
+    throw forbidden('You cannot delete this comment.');
+  const removed = 1 + (comment.parentId ? 0 : Math.max(0, comment.replyCount ?? 0));
+  const writes: TransactItem[] = [
+    {
+      Delete: {
+        Key: commentKey(commentId),
+        ConditionExpression: 'replyCount = :seen',
+        ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
+      },
+    } as TransactItem,
+    {
+      Update: {
+        Key: postStatsKey(comment.postId),
+        UpdateExpression: 'SET actorId = :a ADD commentCount :d',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
+      },
+    } as TransactItem,
+    ...(comment.authorId !== post.authorId
+      ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: -1 }], caller.userId)
+      : []),
+  ];
+  if (comment.parentId) {
+    const top = await getItem<CommentItem>(commentKey(comment.parentId), true);
+    if (top) {
+      writes.push({
+        Update: {
+          Key: commentKey(top.id),
+          UpdateExpression: 'SET actorId = :a ADD replyCount :d',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':d': -1, ':a': caller.userId },
+        },
+      } as TransactItem);
+    }
+  }
+  try {
+    await transact(writes);
+  } catch (err) {
+    // A reply arrived meanwhile (or it went already): a second attempt reads the thread again.
+    if (!isConditionFailure(err)) throw err;
+    const still = await getItem<CommentItem>(commentKey(commentId), true);
+    if (!still) return;
+    return deleteComment(caller, commentId);
+  }
+}
+
+/** Comment votes: the vote already held is taken back; a different one switches. */
+export async function voteOnComment(caller: Viewer, commentId: string, vote: 'like' | 'dislike') {
+  for (let attempt = 0; ; attempt++) {
+    const { comment, post } = await readableComment(caller, commentId);
+    const key = commentVoteKey(commentId, caller.userId);
+    const current = await getItem<CommentVoteItem>(key, true);
+    const held = current?.vote ?? null;
+    const next = held === vote ? null : vote;
+    const field = (v: 'like' | 'dislike') => (v === 'like' ? 'likeCount' : 'dislikeCount');
+    const adds = [...(next ? [`${field(next)} :one`] : []), ...(held ? [`${field(held)} :minus`] : [])];
+    const heldCondition = held
+      ? { ConditionExpression: 'vote = :held', ExpressionAttributeValues: { ':held': held } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    try {
+      await transact([
+        next
+          ? ({
+              Put: {
+                Item: {
+                  ...key,
+                  entity: 'CommentVote',
+                  commentId,
+                  postId: comment.postId,
+                  userId: caller.userId,
+                  vote: next,
+                  actorId: caller.userId,
+                },
+                ...heldCondition,
+              },
+            } as TransactItem)
+          : ({ Delete: { Key: key, ...heldCondition } } as TransactItem),
+        {
+          Update: {
+            Key: commentKey(commentId),
+            UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: {
+              ':a': caller.userId,
+              ...(next ? { ':one': 1 } : {}),
+              ...(held ? { ':minus': -1 } : {}),
+            },
+          },
+        } as TransactItem,
+        postOpenCheck(comment.postId, isPrivileged(caller, post.authorId)),
+      ]);
+    } catch (err) {
+      if (!isConditionFailure(err) || attempt >= 4) throw err;
+      continue;
+    }
+    const after = await getItem<CommentItem>(commentKey(commentId), true);
+    return {
+      commentId,
+      likeCount: Math.max(0, after?.likeCount ?? 0),
+      dislikeCount: Math.max(0, after?.dislikeCount ?? 0),
+      viewerVote: next,
+    };
+  }
+}
+
+/** A post's top-level comments, oldest first: one Query, then the views' batch reads. */
+export async function listComments(viewer: Viewer, postId: string, limit: number, cursor: string | undefined) {
+  await readablePost(viewer, postId);
+  const page = await queryPage<CommentItem>({
+    index: topCommentsIndex.index,
+    pk: topCommentsIndex.pk(postId),
+    limit,
+    cursor,
+  });
+  return { items: await commentViews(viewer, page.items), nextCursor: page.nextCursor };
+}
+
+/** A thread's replies, oldest first. The id may be a reply: its thread is listed. */
+export async function listReplies(viewer: Viewer, commentId: string, limit: number, cursor: string | undefined) {
+  const { comment } = await readableComment(viewer, commentId);
+  const topId = comment.parentId ?? comment.id;
+  const page = await queryPage<CommentItem>({ index: repliesIndex.index, pk: repliesIndex.pk(topId), limit, cursor });
+  return { items: await commentViews(viewer, page.items), nextCursor: page.nextCursor };
+}

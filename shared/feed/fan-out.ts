@@ -1,0 +1,51 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { membersIndex, postKey } from '../db/keys.ts';
+import { isConditionFailure, queryAll, updateItem } from '../db/table.ts';
+import { toItemChange } from '../live/change-feed.ts';
+import type { UserItem } from '../people/users.ts';
+import type { PostItem } from './model.ts';
+import { notifyAnnouncement } from './notify.ts';
+import { renderUpload } from './uploads.ts';
+
+/**
+ * The feed's stream consumer: work that must not hold up the request that caused it.
+ * - A new announcement tells everybody (O(company) notifications), claimed once per post.
+ * - A presigned image whose bytes arrived gets its renditions.
+ */
+export const fanOutFilters: Record<string, unknown>[] = [
+  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Post'] }, isAnnouncement: { BOOL: [true] } } } },
+  {
+    eventName: ['MODIFY'],
+    dynamodb: {
+      NewImage: { entity: { S: ['PostUpload'] }, kind: { S: ['image'] }, status: { S: ['ready'] } },
+      OldImage: { status: { S: ['awaiting'] } },
+    },
+  },
+];
+
+export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
+  for (const r of records) {
+    const item = toItemChange(r).newImage;
+    if (!item) continue;
+    if (item.entity === 'Post' && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item as PostItem);
+    if (item.entity === 'PostUpload') await renderUpload(item.id);
+  }
+}
+
+/** Everybody not deactivated but the author, newest members first; claimed so a redelivery does not repeat it. */
+async function announce(post: PostItem): Promise<void> {
+  try {
+    await updateItem({
+      Key: postKey(post.id),
+      UpdateExpression: 'SET announcedAt = :now ADD rev :one',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(announcedAt)',
+      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1 },
+    });
+  } catch (err) {
+    if (isConditionFailure(err)) return;
+    throw err;
+  }
+  const members = await queryAll<UserItem>({ index: membersIndex.index, pk: membersIndex.pk, forward: false });
+  const recipients = members.filter((u) => u.status !== 'deactivated' && u.id !== post.authorId).map((u) => u.id);
+  await notifyAnnouncement(post, recipients);
+}

@@ -1,0 +1,120 @@
+import { decodeCursor, encodeCursor } from '../db/cursor.ts';
+import { postListPk, postLists } from '../db/keys.ts';
+import { queryPage } from '../db/table.ts';
+import { notFound } from '../http/errors.ts';
+import { getUser } from '../people/users.ts';
+import type { PostItem, PostType } from './model.ts';
+import type { Viewer } from './people.ts';
+import { type PostView, postViews } from './post-view.ts';
+import { getPosts } from './posts.ts';
+import { followedIds } from './social.ts';
+import { normaliseTag } from './text.ts';
+
+/**
+ * Post lists (decisions 6): every list is a partition of entries keyed by post id (time-sortable), so
+ * "newest first" is one descending Query. The cursor is the last post id handed out, sealed with the
+ * list it belongs to. A page costs one Query (one per followed person for `following`), one batch read
+ * of the posts and the views' fixed batch reads. Filters given together are applied to the entries of
+ * the most selective list, reading on (at most MAX_ROUNDS times) until the page is full.
+ */
+export interface PostFilters {
+  tag?: string;
+  authorId?: string;
+  type?: PostType;
+  bookmarked?: boolean;
+  following?: boolean;
+  recognizedId?: string;
+}
+
+const MAX_ROUNDS = 4;
+
+/** Post ids of a list, newest first, before a post id: one Query. */
+type Source = (before: string | undefined, n: number) => Promise<{ ids: string[]; more: boolean }>;
+
+const listSource =
+  (list: string): Source =>
+  async (before, n) => {
+    const page = await queryPage<{ sk: string }>({ pk: postListPk(list), skBefore: before, forward: false, limit: n });
+    return { ids: page.items.map((e) => e.sk), more: page.nextCursor !== null };
+  };
+
+/** Posts by any of these people, merged newest first: one Query per person, run together. */
+const mergedSource =
+  (lists: string[]): Source =>
+  async (before, n) => {
+    const pages = await Promise.all(lists.map((l) => listSource(l)(before, n)));
+    const ids = pages.flatMap((p) => p.ids).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    return { ids: ids.slice(0, n), more: ids.length > n || pages.some((p) => p.more) };
+  };
+
+/** Picks the list to read and the checks left for the posts read from it. */
+async function plan(
+  viewer: Viewer,
+  f: PostFilters,
+): Promise<{ source: Source; keep: (p: PostItem) => boolean; exact: boolean }> {
+  const tag = f.tag !== undefined ? normaliseTag(f.tag) : undefined;
+  const checks: ((p: PostItem) => boolean)[] = [];
+  let source: Source | undefined;
+  const use = (s: Source, check: ((p: PostItem) => boolean) | null) => {
+    if (!source) source = s;
+    else if (check) checks.push(check);
+  };
+  // Most selective first; a filter that does not pick the list becomes a check on each post.
+  if (f.bookmarked) use(listSource(postLists.bookmarks(viewer.userId)), null);
+  if (f.recognizedId)
+    use(listSource(postLists.recognized(f.recognizedId)), (p) => p.recognition?.recipientId === f.recognizedId);
+  if (tag !== undefined) use(listSource(postLists.tag(tag)), (p) => p.tags.includes(tag));
+  if (f.authorId) use(listSource(postLists.author(f.authorId)), (p) => p.authorId === f.authorId);
+  if (f.type) use(listSource(postLists.type(f.type)), typeCheck(f.type));
+  if (f.following) {
+    const followed = await followedIds(viewer.userId);
+    use(mergedSource(followed.map(postLists.author)), (p) => followed.includes(p.authorId));
+  }
+  // Bookmarks are the reader's own entries: they outlive hiding and deleting, which are checked here.
+  const keep = (p: PostItem) => !p.hidden && checks.every((c) => c(p));
+  return { source: source ?? listSource(postLists.all), keep, exact: !f.bookmarked && checks.length === 0 };
+}
+
+function typeCheck(type: PostType): (p: PostItem) => boolean {
+  if (type === 'announcement') return (p) => p.isAnnouncement;
+  if (type === 'recognition') return (p) => p.recognition !== null;
+  return (p) => p.poll !== null;
+}
+
+const scopeOf = (viewer: Viewer, f: PostFilters) =>
+  `posts|${JSON.stringify([f.tag ? normaliseTag(f.tag) : null, f.authorId ?? null, f.type ?? null, !!f.bookmarked, !!f.following, f.recognizedId ?? null])}|${f.bookmarked || f.following ? viewer.userId : ''}`;
+
+export async function listPosts(
+  viewer: Viewer,
+  f: PostFilters,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ items: PostView[]; nextCursor: string | null }> {
+  const scope = scopeOf(viewer, f);
+  let before = decodeCursor(scope, cursor)?.before as string | undefined;
+  const { source, keep, exact } = await plan(viewer, f);
+  const kept: PostItem[] = [];
+  let more = true;
+  for (let round = 0; round < (exact ? 1 : MAX_ROUNDS) && more && kept.length < limit; round++) {
+    const want = limit - kept.length;
+    const batch = await source(before, exact ? want : Math.max(want, 10));
+    const posts = await getPosts(batch.ids);
+    more = batch.more;
+    for (const [i, id] of batch.ids.entries()) {
+      before = id;
+      const p = posts.get(id);
+      if (p && keep(p)) kept.push(p);
+      if (kept.length === limit) {
+        more = more || i < batch.ids.length - 1;
+        break;
+      }
+    }
+  }
+  return { items: await postViews(viewer, kept), nextCursor: more && before ? encodeCursor(scope, { before }) : null };
+}
+
+/** Recognition posts for one person (404 for nobody). */
+export async function listRecognitionsOf(viewer: Viewer, userId: string, limit: number, cursor: string | undefined) {
+  if (!(await getUser(userId))) throw notFound('No such person.');
+  return listPosts(viewer, { recognizedId: userId }, limit, cursor);
+}

@@ -1,0 +1,43 @@
+import { postListKey, postLists } from '../db/keys.ts';
+import type { TransactItem } from '../db/table.ts';
+import type { PostItem } from './model.ts';
+
+/**
+ * The lists a post is on, derived from the post alone: hidden posts are on none (decisions 8: left
+ * out of every list for everybody). Bookmarks are the reader's own lists and are not derived.
+ */
+export function listsOf(
+  p: Pick<PostItem, 'authorId' | 'tags' | 'isAnnouncement' | 'recognition' | 'poll' | 'hidden'>,
+): string[] {
+  if (p.hidden) return [];
+  return [
+    postLists.all,
+    postLists.author(p.authorId),
+    ...p.tags.map(postLists.tag),
+    ...(p.isAnnouncement ? [postLists.type('announcement')] : []),
+    ...(p.recognition ? [postLists.type('recognition'), postLists.recognized(p.recognition.recipientId)] : []),
+    ...(p.poll ? [postLists.type('poll')] : []),
+  ];
+}
+
+export const listEntryItem = (list: string, postId: string, actorId: string) => ({
+  ...postListKey(list, postId),
+  entity: 'PostListEntry',
+  list,
+  postId,
+  actorId,
+});
+
+const listEntryPut = (list: string, postId: string, actorId: string): TransactItem =>
+  ({ Put: { Item: listEntryItem(list, postId, actorId) } }) as TransactItem;
+
+const listEntryDelete = (list: string, postId: string): TransactItem =>
+  ({ Delete: { Key: postListKey(list, postId) } }) as TransactItem;
+
+/** The writes that move a post's list entries from what `before` was on to what `after` is on. */
+export function listWrites(postId: string, before: string[], after: string[], actorId: string): TransactItem[] {
+  return [
+    ...before.filter((l) => !after.includes(l)).map((l) => listEntryDelete(l, postId)),
+    ...after.filter((l) => !before.includes(l)).map((l) => listEntryPut(l, postId, actorId)),
+  ];
+}

@@ -1,0 +1,117 @@
+import { type NewNotification, notify } from '../notifications/notifications.ts';
+import { getUsers } from '../people/users.ts';
+import type { CommentItem, PostItem } from './model.ts';
+import { mentionNames } from './people.ts';
+import { mentionIds, renderMentions } from './text.ts';
+
+/**
+ * Who the feed tells what (decisions 6 and 8). Each person gets at most one notification per change;
+ * nobody is told of their own action (notify() drops those). Every feed notification carries the
+ * post; comment, reply and comment-mention ones also the comment.
+ */
+
+const PARALLEL = 10;
+
+/** A body as a person reads it: tokens become names. */
+async function readable(text: string): Promise<string> {
+  const ids = mentionIds(text);
+  return ids.length ? renderMentions(text, mentionNames(ids, await getUsers(ids))) : text;
+}
+
+export const postPreview = async (p: PostItem) =>
+  (await readable(p.content)).trim() || p.poll?.question || p.recognition?.message || 'a post';
+
+/** A new post: its recipient is told of the recognition, the people it mentions of the mention. */
+export async function notifyNewPost(p: PostItem, mentioned: string[]): Promise<void> {
+  const preview = await postPreview(p);
+  const list: NewNotification[] = [];
+  const recipient = p.recognition?.recipientId;
+  if (recipient)
+    list.push({
+      recipientId: recipient,
+      kind: 'recognition',
+      actorId: p.authorId,
+      postId: p.id,
+      preview: p.recognition?.message || preview,
+    });
+  for (const id of mentioned) {
+    if (id !== recipient) list.push({ recipientId: id, kind: 'mention', actorId: p.authorId, postId: p.id, preview });
+  }
+  await notify(list);
+}
+
+/** An edited post: only the people mentioned now who were not before. */
+export async function notifyNewMentions(p: PostItem, newlyMentioned: string[], actorId: string): Promise<void> {
+  if (newlyMentioned.length === 0) return;
+  const preview = await postPreview(p);
+  await notify(
+    newlyMentioned.map((id) => ({ recipientId: id, kind: 'mention' as const, actorId, postId: p.id, preview })),
+  );
+}
+
+/** Everybody (the fan-out consumer): notifications recorded a few at a time. */
+export async function notifyAnnouncement(p: PostItem, recipients: string[]): Promise<void> {
+  const preview = await postPreview(p);
+  for (let i = 0; i < recipients.length; i += PARALLEL) {
+    await Promise.all(
+      recipients
+        .slice(i, i + PARALLEL)
+        .map((id) => notify([{ recipientId: id, kind: 'announcement', actorId: p.authorId, postId: p.id, preview }])),
+    );
+  }
+}
+
+/** Once per reacting person per post (the caller makes sure of the once). */
+export async function notifyReaction(p: PostItem, reactorId: string): Promise<void> {
+  await notify([
+    { recipientId: p.authorId, kind: 'reaction', actorId: reactorId, postId: p.id, preview: await postPreview(p) },
+  ]);
+}
+
+/**
+ * A new comment: people it mentions get `mention`; on a reply, the thread's starter and earlier
+ * repliers get `reply`; the post's author gets `comment` unless already told otherwise.
+ */
+export async function notifyComment(
+  p: PostItem,
+  c: CommentItem,
+  mentioned: string[],
+  threadPeople: string[],
+): Promise<void> {
+  const preview = await readable(c.content);
+  const told = new Set<string>([c.authorId]);
+  const list: NewNotification[] = [];
+  const tell = (recipientId: string, kind: NewNotification['kind']) => {
+    if (told.has(recipientId)) return;
+    told.add(recipientId);
+    list.push({ recipientId, kind, actorId: c.authorId, postId: p.id, commentId: c.id, preview });
+  };
+  for (const id of mentioned) tell(id, 'mention');
+  for (const id of threadPeople) tell(id, 'reply');
+  tell(p.authorId, 'comment');
+  await notify(list);
+}
+
+export async function notifyCommentMentions(p: PostItem, c: CommentItem, newlyMentioned: string[]): Promise<void> {
+  if (newlyMentioned.length === 0) return;
+  const preview = await readable(c.content);
+  await notify(
+    newlyMentioned.map((id) => ({
+      recipientId: id,
+      kind: 'mention' as const,
+      actorId: c.authorId,
+      postId: p.id,
+      commentId: c.id,
+      preview,
+    })),
+  );
+}
+
+/** `poll_closed` carries no actor (decisions 8); `except` is whoever closed it (not told of their own act). */
+export async function notifyPollClosed(p: PostItem, recipients: string[], except: string | null): Promise<void> {
+  const preview = p.poll?.question ?? (await postPreview(p));
+  const unique = [...new Set(recipients)].filter((id) => id !== except);
+  await notify(
+    unique.map((id) => ({ recipientId: id, kind: 'poll_closed' as const, actorId: null, postId: p.id, preview })),
+  );
+}

@@ -1,0 +1,197 @@
+import { closingPollsIndex, postKey, postStatsKey, postVoteKey, postVotesPrefix } from '../db/keys.ts';
+import {
+  getItem,
+  isConditionFailure,
+  queryAll,
+  queryPage,
+  type TransactItem,
+  transact,
+  updateItem,
+} from '../db/table.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { getUsers } from '../people/users.ts';
+import type { PostItem, PostStatsItem, VoteItem } from './model.ts';
+import { notifyPollClosed } from './notify.ts';
+import { isPrivileged, type MentionView, personOf, type Viewer } from './people.ts';
+import { emptyStats, isPollClosed, type PollView, pollView } from './post-view.ts';
+import { readablePost } from './posts.ts';
+
+/**
+ * Polls (spec 2.6, 3.7; decisions 6, 8): one vote per person, voting for the option held takes it
+ * back, tallies move in the vote's transaction. Closed by the author early (one-way) or by time:
+ * `isClosed` is computed on read, and a sweep announces closings by time (poll_closed).
+ */
+async function pollPost(viewer: Viewer, postId: string): Promise<PostItem & { poll: NonNullable<PostItem['poll']> }> {
+  const post = await readablePost(viewer, postId, true);
+  if (!post.poll) throw notFound('This post has no poll.');
+  return post as PostItem & { poll: NonNullable<PostItem['poll']> };
+}
+
+const statsOf = async (postId: string) =>
+  (await getItem<PostStatsItem>(postStatsKey(postId), true)) ?? emptyStats(postId);
+
+export async function vote(caller: Viewer, postId: string, optionId: string): Promise<PollView> {
+  for (let attempt = 0; ; attempt++) {
+    const post = await pollPost(caller, postId);
+    if (isPollClosed(post.poll)) throw conflict('The poll is closed.');
+    if (!post.poll.options.some((o) => o.id === optionId)) throw badRequest(['optionId: no such option in this poll']);
+    const key = postVoteKey(postId, caller.userId);
+    const current = await getItem<VoteItem>(key, true);
+    const now = new Date().toISOString();
+    const held = current?.optionId ?? null;
+    const next = held === optionId ? null : optionId;
+    const names: Record<string, string> = {};
+    const sets = ['actorId = :a'];
+    if (next) {
+      names['#n'] = next;
+      sets.push('tallies.#n = tallies.#n + :one');
+    }
+    if (held) {
+      names['#o'] = held;
+      sets.push('tallies.#o = tallies.#o - :one');
+    }
+    const heldCondition = held
+      ? { ConditionExpression: 'optionId = :held', ExpressionAttributeValues: { ':held': held } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    const writes: TransactItem[] = [
+      next
+        ? ({
+            Put: {
+              Item: {
+                ...key,
+                entity: 'PollVote',
+                postId,
+                userId: caller.userId,
+                optionId: next,
+                votedAt: now,
+                actorId: caller.userId,
+              },
+              ...heldCondition,
+            },
+          } as TransactItem)
+        : ({ Delete: { Key: key, ...heldCondition } } as TransactItem),
+      {
+        Update: {
+          Key: postStatsKey(postId),
+          UpdateExpression: `SET ${sets.join(', ')} ADD pollTotal :t`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':t': (next ? 1 : 0) - (held ? 1 : 0) },
+        },
+      } as TransactItem,
+      {
+        // Still there, visible to the voter, and open (closing by time or by the author races the vote).
+        ConditionCheck: {
+          Key: postKey(postId),
+          ConditionExpression: `attribute_exists(pk) AND #poll.closedAt = :null AND #poll.closesAt > :now${isPrivileged(caller, post.authorId) ? '' : ' AND #hidden = :false'}`,
+          ExpressionAttributeNames: {
+            '#poll': 'poll',
+            ...(isPrivileged(caller, post.authorId) ? {} : { '#hidden': 'hidden' }),
+          },
+          ExpressionAttributeValues: {
+            ':null': null,
+            ':now': now,
+            ...(isPrivileged(caller, post.authorId) ? {} : { ':false': false }),
+          },
+        },
+      } as TransactItem,
+    ];
+    try {
+      await transact(writes);
+    } catch (err) {
+      if (!isConditionFailure(err) || attempt >= 4) throw err;
+      continue;
+    }
+    return pollView(post.poll, await statsOf(postId), next);
+  }
+}
+
+/** Ends voting early; author only (403), a closed poll is a 409. Voters are told (the author is the actor). */
+export async function closePoll(caller: Viewer, postId: string): Promise<PollView> {
+  const post = await pollPost(caller, postId);
+  if (post.authorId !== caller.userId) throw forbidden('Only the author can close the poll.');
+  if (isPollClosed(post.poll)) throw conflict('The poll is already closed.');
+  const now = new Date().toISOString();
+  try {
+    await updateItem({
+      Key: postKey(postId),
+      UpdateExpression:
+        'SET #poll.closedAt = :now, pollClosedNotifiedAt = :now, actorId = :a REMOVE #ipk, #isk ADD rev :one',
+      ConditionExpression: '#poll.closedAt = :null AND #poll.closesAt > :now',
+      ExpressionAttributeNames: {
+        '#poll': 'poll',
+        '#ipk': `${closingPollsIndex.index}pk`,
+        '#isk': `${closingPollsIndex.index}sk`,
+      },
+      ExpressionAttributeValues: { ':now': now, ':null': null, ':a': caller.userId, ':one': 1 },
+    });
+  } catch (err) {
+    if (isConditionFailure(err)) throw conflict('The poll is already closed.');
+    throw err;
+  }
+  const closed = { ...post, poll: { ...post.poll, closedAt: now } };
+  const votes = await votesOf(postId);
+  await notifyPollClosed(
+    closed,
+    votes.map((v) => v.userId),
+    caller.userId,
+  );
+  return pollView(closed.poll, await statsOf(postId), votes.find((v) => v.userId === caller.userId)?.optionId ?? null);
+}
+
+/** Every vote of a poll: bounded by the number of people. */
+const votesOf = (postId: string) => queryAll<VoteItem>({ ...postVotesPrefix(postId), consistent: true });
+
+/** Who voted for what, every option listed; 403 until the poll closes. */
+export async function pollVoters(
+  viewer: Viewer,
+  postId: string,
+): Promise<{ optionId: string; voters: MentionView[] }[]> {
+  const post = await pollPost(viewer, postId);
+  if (!isPollClosed(post.poll)) throw forbidden('Voters are shown once the poll has closed.');
+  const votes = (await votesOf(postId)).sort((a, b) => a.votedAt.localeCompare(b.votedAt));
+  const users = await getUsers(votes.map((v) => v.userId));
+  return post.poll.options.map((o) => ({
+    optionId: o.id,
+    voters: votes.filter((v) => v.optionId === o.id).map((v) => personOf(users, v.userId)),
+  }));
+}
+
+/**
+ * The closing sweep (a schedule, every minute): every poll whose `closesAt` passed and whose closing
+ * was not announced yet is claimed (its closing-index entry removed, so exactly one run announces it)
+ * and its author and voters are told. Cost: one Query of the due polls, then per poll 1 W + 1 Query.
+ */
+export async function announceClosedPolls(now = new Date()): Promise<number> {
+  let announced = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await queryPage<PostItem>({
+      index: closingPollsIndex.index,
+      pk: closingPollsIndex.pk,
+      skBefore: `${now.toISOString()}#~`,
+      limit: 50,
+      cursor,
+    });
+    for (const post of page.items) {
+      if (!post.poll) continue;
+      try {
+        await updateItem({
+          Key: postKey(post.id),
+          UpdateExpression: 'SET pollClosedNotifiedAt = :now REMOVE #ipk, #isk ADD rev :one',
+          ConditionExpression: 'attribute_exists(#ipk)',
+          ExpressionAttributeNames: { '#ipk': `${closingPollsIndex.index}pk`, '#isk': `${closingPollsIndex.index}sk` },
+          ExpressionAttributeValues: { ':now': now.toISOString(), ':one': 1 },
+        });
+      } catch (err) {
+        if (isConditionFailure(err)) continue; // another run (or the author) got there first
+        throw err;
+      }
+      const votes = await votesOf(post.id);
+      await notifyPollClosed(post, [post.authorId, ...votes.map((v) => v.userId)], null);
+      announced++;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return announced;
+}

@@ -1,0 +1,208 @@
+import { postKey, postListKey, postLists, postReactionKey, postStatsKey, postVoteKey } from '../db/keys.ts';
+import { getMany, keyString } from '../db/table.ts';
+import { getUsers, type UserItem } from '../people/users.ts';
+import {
+  type PollItem,
+  type PostItem,
+  type PostStatsItem,
+  REACTIONS,
+  type Reaction,
+  type ReactionItem,
+  type RecognitionCategory,
+  type VoteItem,
+  zeroReactions,
+} from './model.ts';
+import { isPrivileged, type MentionView, personOf, resolveMentions, type Viewer } from './people.ts';
+import { mentionIds } from './text.ts';
+
+/** The Post of decisions 6, computed for one reader. */
+interface PostFields {
+  id: string;
+  author: MentionView & { title: string };
+  content: string;
+  mentions: MentionView[];
+  tags: string[];
+  images: string[];
+  videos: string[];
+  documents: { url: string; name: string; mimeType: string; sizeBytes: number }[];
+  poll: PollView | null;
+  recognition: { recipient: MentionView; category: RecognitionCategory; message: string } | null;
+  isAnnouncement: boolean;
+  isHidden: boolean;
+  reactions: { reaction: Reaction; count: number }[];
+  upvoteCount: number;
+  viewerReaction: Reaction | null;
+  commentCount: number;
+  shareCount: number;
+  hasBookmarked: boolean;
+  canManage: boolean;
+  createdAt: string;
+  updatedAt: string;
+  editedAt: string | null;
+}
+
+/** A shared post as embedded in a share: without a sharedPost of its own. */
+export type SharedPostView = PostFields & { sharedPost: null };
+export type PostView = PostFields & { sharedPost: SharedPostView | null };
+
+export interface PollView {
+  question: string;
+  description: string;
+  options: { id: string; text: string; votes: number | null }[];
+  totalVotes: number;
+  viewerOptionId: string | null;
+  closesAt: string;
+  isClosed: boolean;
+}
+
+export const emptyStats = (postId: string): PostStatsItem => ({
+  ...postStatsKey(postId),
+  entity: 'PostStats',
+  postId,
+  reactions: zeroReactions(),
+  reactionTotal: 0,
+  commentCount: 0,
+  shareCount: 0,
+  tallies: {},
+  pollTotal: 0,
+  actorId: '',
+});
+
+export const isPollClosed = (poll: PollItem, now = Date.now()) => !!poll.closedAt || Date.parse(poll.closesAt) <= now;
+
+/** Tallies are hidden (null) from a reader who holds no vote while the poll is open (decisions 8). */
+export function pollView(poll: PollItem, stats: PostStatsItem, viewerOptionId: string | null): PollView {
+  const isClosed = isPollClosed(poll);
+  const show = isClosed || viewerOptionId !== null;
+  return {
+    question: poll.question,
+    description: poll.description,
+    options: poll.options.map((o) => ({
+      id: o.id,
+      text: o.text,
+      votes: show ? Math.max(0, stats.tallies?.[o.id] ?? 0) : null,
+    })),
+    totalVotes: Math.max(0, stats.pollTotal ?? 0),
+    viewerOptionId,
+    closesAt: poll.closesAt,
+    isClosed,
+  };
+}
+
+/** Per-reaction counts, busiest first (ties in the canonical order), zero counts left out. */
+export function reactionCounts(stats: PostStatsItem): { reaction: Reaction; count: number }[] {
+  return REACTIONS.map((reaction) => ({ reaction, count: stats.reactions?.[reaction] ?? 0 }))
+    .filter((r) => r.count > 0)
+    .sort((a, b) => b.count - a.count);
+}
+
+/** What a page of posts needs besides the post items, read in batches whatever the page holds. */
+interface Context {
+  viewer: Viewer;
+  originals: Map<string, PostItem>;
+  stats: Map<string, PostStatsItem>;
+  reactions: Map<string, ReactionItem>;
+  votes: Map<string, VoteItem>;
+  bookmarks: Set<string>;
+  users: Map<string, UserItem>;
+}
+
+function peopleOf(p: PostItem): string[] {
+  return [p.authorId, ...mentionIds(p.content), ...(p.recognition ? [p.recognition.recipientId] : [])];
+}
+
+/**
+ * Builds the views of `posts` for `viewer` with a fixed number of batch reads: (1) counters and the
+ * reader's reactions, votes and bookmarks for the posts and the posts they share, with those shared
+ * posts; (2) every person named (authors, mentions, recipients). No request per post.
+ */
+export async function postViews(
+  viewer: Viewer,
+  posts: PostItem[],
+  opts: { consistent?: boolean } = {},
+): Promise<PostView[]> {
+  if (posts.length === 0) return [];
+  const originalIds = [...new Set(posts.map((p) => p.sharedPostId).filter((x): x is string => !!x))];
+  const ids = [...new Set([...posts.map((p) => p.id), ...originalIds])];
+  const keys = [
+    ...originalIds.map(postKey),
+    ...ids.flatMap((id) => [
+      postStatsKey(id),
+      postReactionKey(id, viewer.userId),
+      postVoteKey(id, viewer.userId),
+      postListKey(postLists.bookmarks(viewer.userId), id),
+    ]),
+  ];
+  const found = await getMany(keys, opts.consistent);
+  const ctx: Context = {
+    viewer,
+    originals: new Map(),
+    stats: new Map(),
+    reactions: new Map(),
+    votes: new Map(),
+    bookmarks: new Set(),
+    users: new Map(),
+  };
+  for (const id of ids) {
+    const original = found.get(keyString(postKey(id))) as PostItem | undefined;
+    if (original && originalIds.includes(id)) ctx.originals.set(id, original);
+    const stats = found.get(keyString(postStatsKey(id))) as PostStatsItem | undefined;
+    if (stats) ctx.stats.set(id, stats);
+    const reaction = found.get(keyString(postReactionKey(id, viewer.userId))) as ReactionItem | undefined;
+    if (reaction) ctx.reactions.set(id, reaction);
+    const vote = found.get(keyString(postVoteKey(id, viewer.userId))) as VoteItem | undefined;
+    if (vote) ctx.votes.set(id, vote);
+    if (found.has(keyString(postListKey(postLists.bookmarks(viewer.userId), id)))) ctx.bookmarks.add(id);
+  }
+  ctx.users = await getUsers([...posts, ...ctx.originals.values()].flatMap(peopleOf));
+  return posts.map((p) => viewOf(p, ctx, true));
+}
+
+/** One post for one reader; `consistent` after a change, so the answer shows it (read-your-writes). */
+export async function postView(viewer: Viewer, post: PostItem, opts: { consistent?: boolean } = {}): Promise<PostView> {
+  return (await postViews(viewer, [post], opts))[0];
+}
+
+function viewOf(p: PostItem, ctx: Context, withShared: boolean): PostView {
+  const stats = ctx.stats.get(p.id) ?? emptyStats(p.id);
+  const author = ctx.users.get(p.authorId);
+  const vote = ctx.votes.get(p.id);
+  let sharedPost: SharedPostView | null = null;
+  if (withShared && p.sharedPostId) {
+    const original = ctx.originals.get(p.sharedPostId);
+    // A shared post that was deleted, or hidden from this reader, is simply not shown.
+    if (original && (!original.hidden || isPrivileged(ctx.viewer, original.authorId)))
+      sharedPost = { ...viewOf(original, ctx, false), sharedPost: null };
+  }
+  return {
+    id: p.id,
+    author: { ...personOf(ctx.users, p.authorId), title: author?.title ?? '' },
+    content: p.content,
+    mentions: resolveMentions(mentionIds(p.content), ctx.users),
+    tags: p.tags,
+    images: p.images,
+    videos: p.videos,
+    documents: p.documents,
+    poll: p.poll ? pollView(p.poll, stats, vote?.optionId ?? null) : null,
+    recognition: p.recognition
+      ? {
+          recipient: personOf(ctx.users, p.recognition.recipientId),
+          category: p.recognition.category,
+          message: p.recognition.message,
+        }
+      : null,
+    isAnnouncement: p.isAnnouncement,
+    isHidden: p.hidden,
+    sharedPost,
+    reactions: reactionCounts(stats),
+    upvoteCount: Math.max(0, stats.reactionTotal ?? 0),
+    viewerReaction: ctx.reactions.get(p.id)?.reaction ?? null,
+    commentCount: Math.max(0, stats.commentCount ?? 0),
+    shareCount: Math.max(0, stats.shareCount ?? 0),
+    hasBookmarked: ctx.bookmarks.has(p.id),
+    canManage: isPrivileged(ctx.viewer, p.authorId),
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    editedAt: p.editedAt,
+  };
+}

@@ -1,0 +1,471 @@
+import { randomBytes } from 'node:crypto';
+import { newSortableId } from '../db/ids.ts';
+import { closingPollsIndex, postKey, postStatsKey, userKey } from '../db/keys.ts';
+import {
+  getItem,
+  getMany,
+  isConditionFailure,
+  keyString,
+  type TransactItem,
+  transact,
+  updateItem,
+} from '../db/table.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../office-updates/website.ts';
+import { postCountWrites } from '../people/post-count.ts';
+import { getUsers } from '../people/users.ts';
+import { listEntryItem, listsOf, listWrites } from './lists.ts';
+import {
+  type DocumentRef,
+  looksLikeId,
+  type PollItem,
+  type PostItem,
+  type PostStatsItem,
+  type RecognitionCategory,
+  zeroReactions,
+} from './model.ts';
+import { notifyNewMentions, notifyNewPost } from './notify.ts';
+import { isPrivileged, mentionable, type Viewer } from './people.ts';
+import { scoreWrites } from './scores.ts';
+import { hashtags, mentionIds } from './text.ts';
+import { resolveAttachments } from './uploads.ts';
+
+export const EMPTY_POST_MESSAGE = 'Write something before posting.';
+
+/** A post as a client sends it (create, and PATCH: the whole post). */
+export interface PostInput {
+  content?: string;
+  images?: string[];
+  videos?: string[];
+  documents?: { url: string; name: string; mimeType: string; sizeBytes: number }[];
+  poll?: { question: string; description?: string; options: string[]; closesAt: string };
+  recognition?: { recipientId: string; category: RecognitionCategory; message?: string };
+  isAnnouncement?: boolean;
+}
+
+const RETRIES = 4;
+
+/** Runs a read-check-write step again when its transaction lost a race (a failed condition). */
+async function retrying<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!isConditionFailure(err) || attempt >= RETRIES) throw err;
+    }
+  }
+}
+
+/** A post as one reader may see it: 404 when missing, or hidden from them (decisions 8). */
+export async function readablePost(viewer: Viewer, postId: string, consistent = false): Promise<PostItem> {
+  const post = looksLikeId(postId) ? await getItem<PostItem>(postKey(postId), consistent) : undefined;
+  if (!post || (post.hidden && !isPrivileged(viewer, post.authorId))) throw notFound('No such post.');
+  return post;
+}
+
+/**
+ * The condition that a post still exists, and (unless the caller may see it hidden) is not hidden:
+ * reactions, comments, votes and shares check it in their transaction.
+ */
+export function postOpenCheck(postId: string, mayBeHidden: boolean): TransactItem {
+  return {
+    ConditionCheck: {
+      Key: postKey(postId),
+      ConditionExpression: mayBeHidden ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #hidden = :false',
+      ...(mayBeHidden
+        ? {}
+        : { ExpressionAttributeNames: { '#hidden': 'hidden' }, ExpressionAttributeValues: { ':false': false } }),
+    },
+  } as TransactItem;
+}
+
+const optionId = () => randomBytes(6).toString('hex');
+
+function hasSubstance(input: PostInput): boolean {
+  return (
+    (input.content ?? '').trim().length > 0 ||
+    (input.images?.length ?? 0) > 0 ||
+    (input.videos?.length ?? 0) > 0 ||
+    (input.documents?.length ?? 0) > 0 ||
+    !!input.poll ||
+    !!input.recognition
+  );
+}
+
+function newPoll(input: NonNullable<PostInput['poll']>, now: Date): PollItem {
+  const closes = Date.parse(input.closesAt);
+  if (!(closes > now.getTime())) throw badRequest(['poll.closesAt: must be in the future']);
+  return {
+    question: input.question,
+    description: input.description ?? '',
+    options: input.options.map((text) => ({ id: optionId(), text })),
+    closesAt: new Date(closes).toISOString(),
+    closedAt: null,
+  };
+}
+
+const samePoll = (p: PollItem, input: NonNullable<PostInput['poll']>) =>
+  p.question === input.question &&
+  p.description === (input.description ?? '') &&
+  Date.parse(p.closesAt) === Date.parse(input.closesAt) &&
+  p.options.length === input.options.length &&
+  p.options.every((o, i) => o.text === input.options[i]);
+
+const sameRecognition = (r: NonNullable<PostItem['recognition']>, input: NonNullable<PostInput['recognition']>) =>
+  r.recipientId === input.recipientId && r.category === input.category && r.message === (input.message ?? '');
+
+/** What a body's mentions resolve to: the ids of known, not deactivated people (validated on write too). */
+async function resolveBody(content: string, extraIds: string[] = []) {
+  const tokens = mentionIds(content);
+  const users = await getUsers([...tokens, ...extraIds]);
+  return { users, mentioned: tokens.filter((id) => mentionable(users.get(id))) };
+}
+
+/** The recognition's recipient must be somebody else who exists and is not deactivated (400). */
+function checkRecipient(authorId: string, recipientId: string, users: Awaited<ReturnType<typeof getUsers>>) {
+  if (recipientId === authorId) throw badRequest(['recognition.recipientId: you cannot recognise yourself']);
+  if (!mentionable(users.get(recipientId))) throw badRequest(['recognition.recipientId: no such person']);
+}
+
+const recipientCheck = (recipientId: string): TransactItem =>
+  ({
+    ConditionCheck: {
+      Key: userKey(recipientId),
+      ConditionExpression: 'attribute_exists(pk) AND #s <> :d',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':d': 'deactivated' },
+    },
+  }) as TransactItem;
+
+/** The post item as stored, with the sparse closing-poll index while its closing is still to announce. */
+function storedPost(p: PostItem): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...p };
+  delete item[`${closingPollsIndex.index}pk`];
+  delete item[`${closingPollsIndex.index}sk`];
+  if (p.poll && !p.poll.closedAt && !p.pollClosedNotifiedAt) {
+    item[`${closingPollsIndex.index}pk`] = closingPollsIndex.pk;
+    item[`${closingPollsIndex.index}sk`] = closingPollsIndex.sk(p.poll.closesAt, p.id);
+  }
+  return item;
+}
+
+const newStats = (p: PostItem): PostStatsItem => ({
+  ...postStatsKey(p.id),
+  entity: 'PostStats',
+  postId: p.id,
+  reactions: zeroReactions(),
+  reactionTotal: 0,
+  commentCount: 0,
+  shareCount: 0,
+  tallies: Object.fromEntries((p.poll?.options ?? []).map((o) => [o.id, 0])),
+  pollTotal: 0,
+  actorId: p.actorId,
+});
+
+/** The items a new post (or share) starts with: the post, its counters and its list entries. */
+export function newPostItems(post: PostItem): Record<string, unknown>[] {
+  return [storedPost(post), { ...newStats(post) }, ...listsOf(post).map((l) => listEntryItem(l, post.id, post.actorId))];
+}
+
+const newPostWrites = (post: PostItem): TransactItem[] =>
+  newPostItems(post).map((Item, i) => ({ Put: { Item, ...(i === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } }) as TransactItem);
+
+/** Attachments as stored: documents take their type and size from the upload record. */
+async function attachments(authorId: string, input: PostInput) {
+  const images = input.images ?? [];
+  const videos = input.videos ?? [];
+  const docsIn = input.documents ?? [];
+  const { uploads, checks } = await resolveAttachments(authorId, { images, videos, documents: docsIn });
+  const documents: DocumentRef[] = docsIn.map((d) => {
+    const u = uploads.get(d.url)!;
+    return { url: d.url, name: d.name.trim() || u.name, mimeType: u.mimeType, sizeBytes: u.sizeBytes };
+  });
+  return { images, videos, documents, checks };
+}
+
+/** Creates a post (spec 4.15): a website candidate, counted in the author's posts, its people told. */
+export async function createPost(caller: Viewer, input: PostInput): Promise<PostItem> {
+  if (!hasSubstance(input)) throw badRequest(EMPTY_POST_MESSAGE);
+  const now = new Date();
+  const at = now.toISOString();
+  const content = input.content ?? '';
+  const poll = input.poll ? newPoll(input.poll, now) : null;
+  const recipientId = input.recognition?.recipientId;
+  const { users, mentioned } = await resolveBody(content, recipientId ? [recipientId] : []);
+  if (recipientId) checkRecipient(caller.userId, recipientId, users);
+  const media = await attachments(caller.userId, input);
+  const id = newSortableId(now);
+  const post: PostItem = {
+    ...postKey(id),
+    entity: 'Post',
+    id,
+    authorId: caller.userId,
+    content,
+    tags: hashtags(content),
+    images: media.images,
+    videos: media.videos,
+    documents: media.documents,
+    poll,
+    recognition: input.recognition
+      ? {
+          recipientId: input.recognition.recipientId,
+          category: input.recognition.category,
+          message: input.recognition.message ?? '',
+        }
+      : null,
+    isAnnouncement: !!input.isAnnouncement && caller.role === 'super_admin',
+    hidden: false,
+    sharedPostId: null,
+    mentionedIds: mentioned,
+    createdAt: at,
+    updatedAt: at,
+    editedAt: null,
+    actorId: caller.userId,
+    rev: 0,
+  };
+  await transact([
+    ...newPostWrites(post),
+    ...websiteWrites(undefined, newCandidate(post)),
+    ...postCountWrites(caller.userId, 1),
+    ...scoreWrites([{ userId: caller.userId, at, posts: 1 }], caller.userId),
+    ...media.checks,
+    ...(recipientId ? [recipientCheck(recipientId)] : []),
+  ]);
+  await notifyNewPost(post, mentioned);
+  return post;
+}
+
+/**
+ * Replaces a post (PATCH is a full replace; author only). A poll or recognition repeated unchanged is
+ * kept (votes included), omitted is removed, changed (or added) is a 409. An approved post goes back
+ * to pending. People mentioned for the first time are told.
+ */
+export async function updatePost(caller: Viewer, postId: string, input: PostInput): Promise<PostItem> {
+  const { post, newlyMentioned } = await retrying(async () => {
+    const before = await readablePost(caller, postId, true);
+    if (before.authorId !== caller.userId) throw forbidden('Only the author can edit a post.');
+    const now = new Date().toISOString();
+    const content = input.content ?? '';
+    if (before.sharedPostId) {
+      if (input.images?.length || input.videos?.length || input.documents?.length || input.poll || input.recognition) {
+        throw badRequest(['A share carries only text.']);
+      }
+    } else if (!hasSubstance(input)) {
+      throw badRequest(EMPTY_POST_MESSAGE);
+    }
+    let poll: PollItem | null = null;
+    if (input.poll) {
+      if (!before.poll || !samePoll(before.poll, input.poll))
+        throw conflict('A poll cannot be added or changed; create a new post instead.');
+      poll = before.poll;
+    }
+    let recognition: PostItem['recognition'] = null;
+    if (input.recognition) {
+      if (!before.recognition || !sameRecognition(before.recognition, input.recognition)) {
+        throw conflict('A recognition cannot be added or changed; create a new post instead.');
+      }
+      recognition = before.recognition;
+    }
+    const { mentioned } = await resolveBody(content);
+    const media = await attachments(caller.userId, input);
+    const after: PostItem = {
+      ...before,
+      content,
+      tags: hashtags(content),
+      images: media.images,
+      videos: media.videos,
+      documents: media.documents,
+      poll,
+      recognition,
+      isAnnouncement: !!input.isAnnouncement && caller.role === 'super_admin',
+      mentionedIds: [...new Set([...before.mentionedIds, ...mentioned])],
+      updatedAt: now,
+      editedAt: now,
+      actorId: caller.userId,
+      rev: before.rev + 1,
+    };
+    const entry = before.sharedPostId ? undefined : await getWebsiteEntry(postId);
+    const writes: TransactItem[] = [
+      {
+        Put: {
+          Item: storedPost(after),
+          ConditionExpression: 'rev = :seen',
+          ExpressionAttributeValues: { ':seen': before.rev },
+        },
+      } as TransactItem,
+      ...listWrites(postId, listsOf(before), listsOf(after), caller.userId),
+      ...media.checks,
+    ];
+    if (before.poll && !poll) {
+      writes.push({
+        Update: {
+          Key: postStatsKey(postId),
+          UpdateExpression: 'SET tallies = :none, pollTotal = :zero, actorId = :a',
+          ExpressionAttributeValues: { ':none': {}, ':zero': 0, ':a': caller.userId },
+        },
+      } as TransactItem);
+    }
+    if (entry) {
+      const next = afterEdit(entry, caller.userId);
+      if (next !== entry) writes.push(...websiteWrites(entry, next));
+    }
+    await transact(writes);
+    return {
+      post: after,
+      newlyMentioned: mentioned.filter((id) => !before.mentionedIds.includes(id) && id !== recognition?.recipientId),
+    };
+  });
+  await notifyNewMentions(post, newlyMentioned, caller.userId);
+  return post;
+}
+
+/** Deletes a post (author or super admin): off every list, the website and the counts at once. */
+export async function deletePost(caller: Viewer, postId: string): Promise<void> {
+  const seen = await readablePost(caller, postId, true);
+  if (!isPrivileged(caller, seen.authorId)) throw forbidden('Only the author or a super admin can delete a post.');
+  // Stamps who deletes it, so the change feed attributes the removal to them.
+  await updateItem({
+    Key: postKey(postId),
+    UpdateExpression: 'SET actorId = :a ADD rev :one',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
+  }).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
+  await retrying(async () => {
+    const post = await getItem<PostItem>(postKey(postId), true);
+    if (!post) return;
+    const entry = post.sharedPostId ? undefined : await getWebsiteEntry(postId);
+    const original = post.sharedPostId ? await getItem<PostItem>(postKey(post.sharedPostId), true) : undefined;
+    const sharedByOther = !!original && original.authorId !== post.authorId;
+    await transact([
+      {
+        Delete: {
+          Key: postKey(postId),
+          ConditionExpression: 'rev = :seen',
+          ExpressionAttributeValues: { ':seen': post.rev },
+        },
+      } as TransactItem,
+      { Delete: { Key: postStatsKey(postId) } } as TransactItem,
+      ...listWrites(postId, listsOf(post), [], caller.userId),
+      ...(entry ? websiteWrites(entry, undefined) : []),
+      ...postCountWrites(post.authorId, -1),
+      ...scoreWrites(
+        [
+          { userId: post.authorId, at: post.createdAt, posts: -1 },
+          ...(sharedByOther ? [{ userId: original.authorId, at: post.createdAt, shares: -1 }] : []),
+        ],
+        caller.userId,
+      ),
+      ...(sharedByOther ? [shareCountWrite(original.id, -1, caller.userId)] : []),
+    ]);
+  });
+}
+
+const shareCountWrite = (postId: string, delta: number, actorId: string): TransactItem =>
+  ({
+    Update: {
+      Key: postStatsKey(postId),
+      UpdateExpression: 'SET actorId = :a ADD shareCount :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':d': delta, ':a': actorId },
+    },
+  }) as TransactItem;
+
+/**
+ * Shares a post: a new post of the caller whose sharedPost is the original (a share of a share shares
+ * the original). Counted in the sharer's posts; the original's shareCount and its author's score count
+ * shares by others only. Shares are not website candidates.
+ */
+export async function sharePost(caller: Viewer, postId: string, content: string): Promise<PostItem> {
+  const target = await readablePost(caller, postId, true);
+  const original = target.sharedPostId ? await readablePost(caller, target.sharedPostId, true) : target;
+  if (original.hidden) throw notFound('No such post.');
+  const now = new Date();
+  const at = now.toISOString();
+  const { mentioned } = await resolveBody(content);
+  const id = newSortableId(now);
+  const share: PostItem = {
+    ...postKey(id),
+    entity: 'Post',
+    id,
+    authorId: caller.userId,
+    content,
+    tags: hashtags(content),
+    images: [],
+    videos: [],
+    documents: [],
+    poll: null,
+    recognition: null,
+    isAnnouncement: false,
+    hidden: false,
+    sharedPostId: original.id,
+    mentionedIds: mentioned,
+    createdAt: at,
+    updatedAt: at,
+    editedAt: null,
+    actorId: caller.userId,
+    rev: 0,
+  };
+  const byOther = original.authorId !== caller.userId;
+  await transact([
+    ...newPostWrites(share),
+    postOpenCheck(original.id, false),
+    ...(byOther ? [shareCountWrite(original.id, 1, caller.userId)] : []),
+    ...postCountWrites(caller.userId, 1),
+    ...scoreWrites(
+      [{ userId: caller.userId, at, posts: 1 }, ...(byOther ? [{ userId: original.authorId, at, shares: 1 }] : [])],
+      caller.userId,
+    ),
+  ]).catch((err) => {
+    throw isConditionFailure(err) ? notFound('No such post.') : err;
+  });
+  await notifyNewPost(share, mentioned);
+  return share;
+}
+
+/** Hides or unhides a post (super admins): off every list and the website while hidden. */
+export async function setHidden(caller: Viewer, postId: string, hidden: boolean): Promise<PostItem> {
+  return retrying(async () => {
+    const before = looksLikeId(postId) ? await getItem<PostItem>(postKey(postId), true) : undefined;
+    if (!before) throw notFound('No such post.');
+    if (before.hidden === hidden) return before;
+    const after: PostItem = {
+      ...before,
+      hidden,
+      updatedAt: new Date().toISOString(),
+      actorId: caller.userId,
+      rev: before.rev + 1,
+    };
+    const entry = before.sharedPostId ? undefined : await getWebsiteEntry(postId);
+    await transact([
+      {
+        Update: {
+          Key: postKey(postId),
+          UpdateExpression: 'SET #hidden = :h, updatedAt = :u, actorId = :a ADD rev :one',
+          ConditionExpression: 'rev = :seen',
+          ExpressionAttributeNames: { '#hidden': 'hidden' },
+          ExpressionAttributeValues: {
+            ':h': hidden,
+            ':u': after.updatedAt,
+            ':a': caller.userId,
+            ':seen': before.rev,
+            ':one': 1,
+          },
+        },
+      } as TransactItem,
+      ...listWrites(postId, listsOf(before), listsOf(after), caller.userId),
+      ...(entry ? websiteWrites(entry, afterHiding(entry, hidden, caller.userId)) : []),
+    ]);
+    return after;
+  });
+}
+
+/** Several posts by id (one batch read), in the order asked; missing ones are absent. */
+export async function getPosts(ids: string[]): Promise<Map<string, PostItem>> {
+  const found = await getMany<PostItem>(ids.map(postKey));
+  return new Map(
+    ids.flatMap((id) => {
+      const p = found.get(keyString(postKey(id)));
+      return p ? [[id, p] as const] : [];
+    }),
+  );
+}

@@ -1,0 +1,92 @@
+import { postReactionKey, postStatsKey } from '../db/keys.ts';
+import { getItem, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import type { PostItem, Reaction, ReactionItem } from './model.ts';
+import { notifyReaction } from './notify.ts';
+import { isPrivileged, type Viewer } from './people.ts';
+import { postOpenCheck, readablePost } from './posts.ts';
+import { type ScoreDelta, scoreWrites } from './scores.ts';
+
+/** Counted on the leaderboard (decisions 3: dislikes are not). */
+const scores = (r: Reaction | null | undefined) => !!r && r !== 'dislike';
+
+/**
+ * Sets (or, with null, takes back) the caller's reaction: one per person per post, a new one replaces
+ * the old, the one already held is kept. The counters move in the transaction that moves the
+ * reaction, conditional on the reaction read, so concurrent reactions never lose a count. The author
+ * is told once per reacting person, whatever they change to later.
+ */
+export async function setReaction(caller: Viewer, postId: string, reaction: Reaction | null): Promise<PostItem> {
+  for (let attempt = 0; ; attempt++) {
+    const post = await readablePost(caller, postId, true);
+    const key = postReactionKey(postId, caller.userId);
+    const current = await getItem<ReactionItem>(key, true);
+    const held = current?.reaction ?? null;
+    if (held === reaction) return post;
+    const now = new Date().toISOString();
+    const firstEver = !current && reaction !== null;
+    const keepsDay = !!current?.reactedAt && scores(held) === scores(reaction);
+    const reactedAt = reaction === null ? undefined : keepsDay ? current!.reactedAt : now;
+    const unchanged = current
+      ? held
+        ? { ConditionExpression: 'reaction = :held', ExpressionAttributeValues: { ':held': held } }
+        : { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reaction)' }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    const item: ReactionItem = {
+      ...key,
+      entity: 'PostReaction',
+      postId,
+      userId: caller.userId,
+      actorId: caller.userId,
+    };
+    if (reaction) {
+      item.reaction = reaction;
+      item.reactedAt = reactedAt;
+    }
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {
+      ':one': 1,
+      ':a': caller.userId,
+      ':t': (reaction ? 1 : 0) - (held ? 1 : 0),
+    };
+    const sets = ['actorId = :a'];
+    if (reaction) {
+      names['#n'] = reaction;
+      sets.push('reactions.#n = reactions.#n + :one');
+    }
+    if (held) {
+      names['#o'] = held;
+      sets.push('reactions.#o = reactions.#o - :one');
+    }
+    const score: ScoreDelta[] = [];
+    if (post.authorId !== caller.userId && scores(held) !== scores(reaction)) {
+      score.push(
+        scores(reaction)
+          ? { userId: post.authorId, at: now, reactions: 1 }
+          : { userId: post.authorId, at: current?.reactedAt ?? now, reactions: -1 },
+      );
+    }
+    const writes: TransactItem[] = [
+      { Put: { Item: item, ...unchanged } } as TransactItem,
+      {
+        Update: {
+          Key: postStatsKey(postId),
+          UpdateExpression: `SET ${sets.join(', ')} ADD reactionTotal :t`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      } as TransactItem,
+      postOpenCheck(postId, isPrivileged(caller, post.authorId)),
+      ...scoreWrites(score, caller.userId),
+    ];
+    try {
+      await transact(writes);
+    } catch (err) {
+      // Another change of this person's reaction (or of the post) came first: look again.
+      if (!isConditionFailure(err) || attempt >= 4) throw err;
+      continue;
+    }
+    if (firstEver) await notifyReaction(post, caller.userId);
+    return post;
+  }
+}

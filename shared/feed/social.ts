@@ -1,0 +1,71 @@
+import { bookmarksOfPostIndex, followKey, followsPrefix, postListKey, postLists } from '../db/keys.ts';
+import { deleteItem, getItem, isConditionFailure, putItem, queryAll } from '../db/table.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { getUser } from '../people/users.ts';
+import type { Viewer } from './people.ts';
+import { readablePost } from './posts.ts';
+
+/**
+ * Bookmarks and follows (decisions 6): personal, idempotent (PUT twice is one bookmark), announced to
+ * the person only (bookmark.updated, follow.updated). A bookmark is an entry in the person's own post
+ * list, so `?bookmarked=true` pages like any list.
+ */
+const ignoreCondition = (err: unknown) => (isConditionFailure(err) ? undefined : Promise.reject(err));
+
+export async function bookmark(caller: Viewer, postId: string): Promise<void> {
+  await readablePost(caller, postId);
+  const list = postLists.bookmarks(caller.userId);
+  await putItem(
+    {
+      ...postListKey(list, postId),
+      entity: 'Bookmark',
+      list,
+      postId,
+      userId: caller.userId,
+      actorId: caller.userId,
+      createdAt: new Date().toISOString(),
+    },
+    { ConditionExpression: 'attribute_not_exists(pk)' },
+  ).catch(ignoreCondition);
+}
+
+/** Removes a bookmark; works for a post deleted since. 404 only when neither exists. */
+export async function unbookmark(caller: Viewer, postId: string): Promise<void> {
+  const key = postListKey(postLists.bookmarks(caller.userId), postId);
+  const existing = await getItem(key, true);
+  if (!existing) {
+    await readablePost(caller, postId);
+    return;
+  }
+  await deleteItem(key);
+}
+
+async function followable(caller: Viewer, userId: string) {
+  if (userId === caller.userId) throw badRequest(['You cannot follow yourself.']);
+  if (!(await getUser(userId))) throw notFound('No such person.');
+}
+
+export async function follow(caller: Viewer, userId: string): Promise<void> {
+  await followable(caller, userId);
+  await putItem(
+    {
+      ...followKey(caller.userId, userId),
+      entity: 'Follow',
+      userId: caller.userId,
+      followingId: userId,
+      actorId: caller.userId,
+      createdAt: new Date().toISOString(),
+    },
+    { ConditionExpression: 'attribute_not_exists(pk)' },
+  ).catch(ignoreCondition);
+}
+
+export async function unfollow(caller: Viewer, userId: string): Promise<void> {
+  await followable(caller, userId);
+  await deleteItem(followKey(caller.userId, userId));
+}
+
+/** The people a person follows: one Query, bounded by the company's size. */
+export async function followedIds(userId: string): Promise<string[]> {
+  return (await queryAll<{ followingId: string }>({ ...followsPrefix(userId) })).map((f) => f.followingId);
+}

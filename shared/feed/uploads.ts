@@ -1,0 +1,324 @@
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { newSortableId } from '../db/ids.ts';
+import { postUploadKey } from '../db/keys.ts';
+import { getItem, getMany, keyString, putItem, type TransactItem, updateItem } from '../db/table.ts';
+import { badRequest, notFound, tooLarge } from '../http/errors.ts';
+import { bucketName, s3 } from '../storage/client.ts';
+import { inspectImage, makeRenditions, type RenditionName } from './renditions.ts';
+
+/**
+ * Post media (decisions 6): images and PDFs through the API (multipart, up to 4 MB), larger images and
+ * documents (10 MB) and videos (200 MB) straight to the bucket with a presigned PUT. Each upload is
+ * recorded with its owner, so a post can only use its author's files.
+ */
+export const POST_FILES_PATH = '/api/v1/files/posts/';
+const MB = 1024 * 1024;
+export const DIRECT_UPLOAD_MAX = 4 * MB;
+const PRESIGNED_MAX = { image: 10 * MB, document: 10 * MB, video: 200 * MB } as const;
+const PUT_URL_SECONDS = 15 * 60;
+const DOWNLOAD_URL_SECONDS = 5 * 60;
+/** Files up to this size are answered as bytes; larger ones (and videos) by a redirect to the bucket. */
+const INLINE_MAX = 4 * MB;
+
+export type UploadKind = 'image' | 'document' | 'video';
+
+const TYPES: Record<string, { kind: UploadKind; ext: string }> = {
+  'image/jpeg': { kind: 'image', ext: 'jpg' },
+  'image/png': { kind: 'image', ext: 'png' },
+  'image/webp': { kind: 'image', ext: 'webp' },
+  'image/gif': { kind: 'image', ext: 'gif' },
+  'application/pdf': { kind: 'document', ext: 'pdf' },
+  'video/mp4': { kind: 'video', ext: 'mp4' },
+  'video/webm': { kind: 'video', ext: 'webm' },
+};
+const IMAGE_MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' } as const;
+
+export interface StoredRendition {
+  key: string;
+  width: number;
+  height: number;
+}
+
+export interface UploadItem {
+  pk: string;
+  sk: string;
+  entity: 'PostUpload';
+  id: string;
+  ownerId: string;
+  kind: UploadKind;
+  mimeType: string;
+  name: string;
+  sizeBytes: number;
+  width: number | null;
+  height: number | null;
+  /** The original's object key. */
+  objectKey: string;
+  renditions: Partial<Record<RenditionName, StoredRendition>>;
+  /** `awaiting`: a presigned upload whose bytes have not been seen in the bucket yet. */
+  status: 'ready' | 'awaiting';
+  createdAt: string;
+  actorId: string;
+}
+
+export interface UploadAnswer {
+  path: string;
+  mimeType: string;
+  sizeBytes: number;
+  name: string;
+  width: number | null;
+  height: number | null;
+}
+
+const objectKeyOf = (id: string, ext: string) => `posts/${id}/original.${ext}`;
+const renditionKeyOf = (id: string, name: RenditionName) => `posts/${id}/${name}.webp`;
+export const pathOf = (u: Pick<UploadItem, 'id' | 'objectKey'>) =>
+  `${POST_FILES_PATH}${u.id}.${u.objectKey.split('.').pop()}`;
+
+/** A file name as shown to people: no directories, no control characters, at most 200 characters. */
+function cleanName(name: string, fallback: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const printable = [...base].filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f).join('');
+  const clean = printable.trim().slice(0, 200);
+  return clean || fallback;
+}
+
+function typeError(): never {
+  throw badRequest(['file: only JPG, PNG, WebP or GIF images, PDF documents and MP4 or WebM videos can be attached']);
+}
+
+/** The upload id of a post file path, or null when it is not one. */
+export function uploadIdOf(path: string): string | null {
+  if (!path.startsWith(POST_FILES_PATH)) return null;
+  const m = /^([0-9a-z]{22})\.[a-z0-9]{2,5}$/.exec(path.slice(POST_FILES_PATH.length));
+  return m ? m[1] : null;
+}
+
+/** Stores one file sent through the API: images get their renditions at once. */
+export async function storeDirectUpload(
+  ownerId: string,
+  file: { filename: string; mimeType: string; data: Buffer },
+): Promise<UploadAnswer> {
+  if (file.data.length > DIRECT_UPLOAD_MAX)
+    throw tooLarge('The file is larger than 4 MB; request an upload URL for larger files.');
+  if (file.data.length === 0) throw badRequest(['file: the file is empty']);
+  const id = newSortableId();
+  const image = await inspectImage(file.data);
+  let mimeType: string;
+  if (image) mimeType = IMAGE_MIME[image.format];
+  else if (file.data.subarray(0, 5).toString('latin1') === '%PDF-') mimeType = 'application/pdf';
+  else typeError();
+  const { kind, ext } = TYPES[mimeType];
+  const objectKey = objectKeyOf(id, ext);
+  await s3().send(
+    new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, Body: file.data, ContentType: mimeType }),
+  );
+  const renditions: UploadItem['renditions'] = {};
+  if (image) {
+    for (const r of await makeRenditions(file.data, image)) {
+      const key = renditionKeyOf(id, r.name);
+      await s3().send(
+        new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: r.data, ContentType: 'image/webp' }),
+      );
+      renditions[r.name] = { key, width: r.width, height: r.height };
+    }
+  }
+  const item: UploadItem = {
+    ...postUploadKey(id),
+    entity: 'PostUpload',
+    id,
+    ownerId,
+    kind,
+    mimeType,
+    name: cleanName(file.filename, `upload.${ext}`),
+    sizeBytes: file.data.length,
+    width: image?.width ?? null,
+    height: image?.height ?? null,
+    objectKey,
+    renditions,
+    status: 'ready',
+    createdAt: new Date().toISOString(),
+    actorId: ownerId,
+  };
+  await putItem(item);
+  return answerOf(item);
+}
+
+export const answerOf = (u: UploadItem): UploadAnswer => ({
+  path: pathOf(u),
+  mimeType: u.mimeType,
+  sizeBytes: u.sizeBytes,
+  name: u.name,
+  width: u.width,
+  height: u.height,
+});
+
+/** Records a presigned upload and answers where to PUT the bytes. */
+export async function createPresignedUpload(
+  ownerId: string,
+  req: { name: string; mimeType: string; sizeBytes: number },
+): Promise<{ path: string; uploadUrl: string; expiresAt: string }> {
+  const type = TYPES[req.mimeType.toLowerCase()];
+  if (!type) typeError();
+  const max = PRESIGNED_MAX[type.kind];
+  if (req.sizeBytes > max) throw tooLarge(`A ${type.kind} can be at most ${max / MB} MB.`);
+  const id = newSortableId();
+  const mimeType = req.mimeType.toLowerCase();
+  const objectKey = objectKeyOf(id, type.ext);
+  const item: UploadItem = {
+    ...postUploadKey(id),
+    entity: 'PostUpload',
+    id,
+    ownerId,
+    kind: type.kind,
+    mimeType,
+    name: cleanName(req.name, `upload.${type.ext}`),
+    sizeBytes: req.sizeBytes,
+    width: null,
+    height: null,
+    objectKey,
+    renditions: {},
+    status: 'awaiting',
+    createdAt: new Date().toISOString(),
+    actorId: ownerId,
+  };
+  await putItem(item);
+  // Content type and length are signed, so the bucket refuses anything else than what was declared.
+  const uploadUrl = await getSignedUrl(
+    s3(),
+    new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, ContentType: mimeType, ContentLength: req.sizeBytes }),
+    { expiresIn: PUT_URL_SECONDS },
+  );
+  return { path: pathOf(item), uploadUrl, expiresAt: new Date(Date.now() + PUT_URL_SECONDS * 1000).toISOString() };
+}
+
+/**
+ * Confirms that a presigned upload's bytes arrived (and are no larger than declared); marks it ready.
+ * An image confirmed this way gets its renditions from the renditions consumer (asynchronously).
+ */
+async function confirmArrived(u: UploadItem): Promise<UploadItem | null> {
+  if (u.status === 'ready') return u;
+  try {
+    const head = await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: u.objectKey }));
+    if ((head.ContentLength ?? 0) > u.sizeBytes) return null;
+  } catch {
+    return null;
+  }
+  const updated = await updateItem({
+    Key: postUploadKey(u.id),
+    UpdateExpression: 'SET #s = :ready',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':ready': 'ready' },
+  });
+  return (updated as UploadItem) ?? { ...u, status: 'ready' };
+}
+
+/** Makes the renditions of a presigned image once its bytes are in the bucket (the renditions consumer). */
+export async function renderUpload(uploadId: string): Promise<void> {
+  const u = await getItem<UploadItem>(postUploadKey(uploadId), true);
+  if (u?.kind !== 'image' || u.status !== 'ready' || u.renditions.w1200) return;
+  const obj = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: u.objectKey }));
+  const data = Buffer.from(await obj.Body!.transformToByteArray());
+  const info = await inspectImage(data);
+  if (!info) return;
+  const renditions: UploadItem['renditions'] = {};
+  for (const r of await makeRenditions(data, info)) {
+    const key = renditionKeyOf(u.id, r.name);
+    await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: r.data, ContentType: 'image/webp' }));
+    renditions[r.name] = { key, width: r.width, height: r.height };
+  }
+  await updateItem({
+    Key: postUploadKey(u.id),
+    UpdateExpression: 'SET renditions = :r, width = :w, height = :h',
+    ExpressionAttributeValues: { ':r': renditions, ':w': info.width, ':h': info.height },
+  });
+}
+
+export interface Attachments {
+  images: string[];
+  videos: string[];
+  documents: { url: string; name: string }[];
+}
+
+const FIELD_KIND: Record<keyof Attachments, UploadKind> = { images: 'image', videos: 'video', documents: 'document' };
+
+/**
+ * Checks that every referenced path is an upload of `ownerId` of the right kind (400 otherwise) and
+ * answers the uploads plus the transaction checks that keep it so until the post is written.
+ */
+export async function resolveAttachments(
+  ownerId: string,
+  a: Attachments,
+): Promise<{ uploads: Map<string, UploadItem>; checks: TransactItem[] }> {
+  const wanted: { field: keyof Attachments; path: string; id: string | null }[] = [
+    ...a.images.map((path) => ({ field: 'images' as const, path, id: uploadIdOf(path) })),
+    ...a.videos.map((path) => ({ field: 'videos' as const, path, id: uploadIdOf(path) })),
+    ...a.documents.map((d) => ({ field: 'documents' as const, path: d.url, id: uploadIdOf(d.url) })),
+  ];
+  const errors: string[] = [];
+  const ids = wanted.flatMap((w) => (w.id ? [w.id] : []));
+  const found = await getMany<UploadItem>(ids.map(postUploadKey), true);
+  const uploads = new Map<string, UploadItem>();
+  for (const w of wanted) {
+    let u = w.id ? found.get(keyString(postUploadKey(w.id))) : undefined;
+    if (u && u.ownerId === ownerId && u.kind === FIELD_KIND[w.field] && pathOf(u) === w.path)
+      u = (await confirmArrived(u)) ?? undefined;
+    else u = undefined;
+    if (!u) {
+      errors.push(`${w.field}: ${w.path.slice(0, 200)} is not a ${FIELD_KIND[w.field]} you uploaded`);
+      continue;
+    }
+    uploads.set(w.path, u);
+  }
+  if (errors.length) throw badRequest(errors);
+  const checks = [...new Set([...uploads.values()].map((u) => u.id))].map(
+    (id) =>
+      ({
+        ConditionCheck: {
+          Key: postUploadKey(id),
+          ConditionExpression: 'ownerId = :owner',
+          ExpressionAttributeValues: { ':owner': ownerId },
+        },
+      }) as TransactItem,
+  );
+  return { uploads, checks };
+}
+
+/** Upload records for paths (batch read), for views that need renditions or types. */
+export async function uploadsFor(paths: string[]): Promise<Map<string, UploadItem>> {
+  const ids = [...new Set(paths.map(uploadIdOf).filter((x): x is string => !!x))];
+  const found = await getMany<UploadItem>(ids.map(postUploadKey));
+  return new Map([...found.values()].map((u) => [pathOf(u), u]));
+}
+
+/** A presigned GET of an object, valid for `seconds` (signed media URLs need no session). */
+export function signedObjectUrl(key: string, seconds: number): Promise<string> {
+  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucketName(), Key: key }), { expiresIn: seconds });
+}
+
+/**
+ * What `GET /files/posts/{key}` answers: the bytes of a small file, or a short-lived signed URL for
+ * a large one or a video. `<id>.<ext>` is the original; `<id>.w1200.webp` / `<id>.w400.webp` renditions.
+ */
+export async function openPostFile(fileKey: string): Promise<{ bytes: Buffer; contentType: string } | { url: string }> {
+  const m = /^([0-9a-z]{22})\.(?:(w1200|w400)\.webp|([a-z0-9]{2,5}))$/.exec(fileKey);
+  if (!m) throw notFound('No such file.');
+  const stored = await getItem<UploadItem>(postUploadKey(m[1]));
+  const u = stored ? await confirmArrived(stored) : null;
+  if (!u) throw notFound('No such file.');
+  const rendition = m[2] ? u.renditions[m[2] as RenditionName] : undefined;
+  if (m[2] && !rendition) throw notFound('No such file.');
+  if (!m[2] && pathOf(u) !== `${POST_FILES_PATH}${fileKey}`) throw notFound('No such file.');
+  const key = rendition?.key ?? u.objectKey;
+  if (u.kind === 'video' || (!rendition && u.sizeBytes > INLINE_MAX))
+    return { url: await signedObjectUrl(key, DOWNLOAD_URL_SECONDS) };
+  try {
+    const obj = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
+    return {
+      bytes: Buffer.from(await obj.Body!.transformToByteArray()),
+      contentType: rendition ? 'image/webp' : u.mimeType,
+    };
+  } catch {
+    throw notFound('No such file.');
+  }
+}

@@ -1,0 +1,132 @@
+import { newSortableId } from '../db/ids.ts';
+import {
+  grievanceBoardAttributes,
+  grievanceBoardIndex,
+  grievanceKey,
+  grievanceStatusChangeKey,
+  grievanceTotalsKey,
+} from '../db/keys.ts';
+import { getItem, getMany, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { notFound } from '../http/errors.ts';
+import { raiserTag, seal } from './anonymity.ts';
+import { ANON, type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
+import { isUnread, readMarkerKey, seenWrite } from './read-state.ts';
+import { type BoardFilter, raisedDeltas, totalField, totalsWrite } from './totals.ts';
+import { grievanceView } from './views.ts';
+
+export interface NewGrievance {
+  subject: string;
+  description: string;
+  category: Category;
+}
+
+/** The grievance item for a new grievance (also used by the bench to seed through the same keys). */
+export function newGrievanceItem(raiserId: string, input: NewGrievance, at = new Date()): GrievanceItem {
+  const id = newSortableId(at);
+  const createdAt = at.toISOString();
+  return {
+    ...grievanceKey(id),
+    ...grievanceBoardAttributes({ id, status: 'open', category: input.category, createdAt }),
+    ...ANON,
+    entity: 'Grievance',
+    id,
+    subject: input.subject,
+    description: input.description,
+    category: input.category,
+    status: 'open',
+    resolvedAt: null,
+    replyCount: 0,
+    statusNote: null,
+    statusNoteAt: null,
+    createdAt,
+    updatedAt: createdAt,
+    moves: 0,
+    raiserTag: raiserTag(raiserId, id),
+    raiserSeal: seal(raiserId, sealContexts.raiser(id)),
+  };
+}
+
+/** The entry that records the raise (fromStatus null, no handler). */
+export function raisedEntry(g: GrievanceItem): StatusChangeItem {
+  return {
+    ...grievanceStatusChangeKey(g.id, 0),
+    ...ANON,
+    entity: 'GrievanceStatusChange',
+    id: newSortableId(new Date(g.createdAt)),
+    grievanceId: g.id,
+    fromStatus: null,
+    toStatus: 'open',
+    reason: 'Grievance raised',
+    createdAt: g.createdAt,
+  };
+}
+
+/**
+ * Raises a grievance: the grievance, its raised entry, the board totals and the raiser's own counter
+ * (so it never counts as unread for them) in one transaction. Nothing written names the raiser.
+ */
+export async function raiseGrievance(raiserId: string, input: NewGrievance) {
+  const g = newGrievanceItem(raiserId, input);
+  const items: TransactItem[] = [
+    { Put: { Item: g, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+    { Put: { Item: raisedEntry(g) } } as TransactItem,
+    totalsWrite(raisedDeltas(g.status, g.category))!,
+    seenWrite(raiserId),
+  ];
+  await transact(items);
+  return grievanceView(g, false);
+}
+
+/** The grievance or a 404 (spec 1.2 rule 15: 404 means the id does not exist). */
+export async function loadGrievance(grievanceId: string): Promise<GrievanceItem> {
+  const g = isEntityId(grievanceId) ? await getItem<GrievanceItem>(grievanceKey(grievanceId), true) : undefined;
+  if (!g) throw notFound('No such grievance.');
+  return g;
+}
+
+/** One grievance as the caller sees it: the grievance and the caller's marker in one batch read. */
+export async function getGrievance(callerId: string, grievanceId: string) {
+  if (!isEntityId(grievanceId)) throw notFound('No such grievance.');
+  const key = grievanceKey(grievanceId);
+  const found = await getMany([key, readMarkerKey(callerId, grievanceId)], true);
+  const g = found.get(keyString(key)) as GrievanceItem | undefined;
+  if (!g) throw notFound('No such grievance.');
+  return grievanceView(g, isUnread(callerId, g, found));
+}
+
+/** The caller's view of a grievance just written (its item in hand): one read of their marker. */
+export async function viewFor(callerId: string, g: GrievanceItem) {
+  const markers = await getMany([readMarkerKey(callerId, g.id)], true);
+  return grievanceView(g, isUnread(callerId, g, markers));
+}
+
+export interface BoardQuery extends BoardFilter {
+  sort?: 'latest' | 'oldest';
+  cursor?: string;
+  limit: number;
+}
+
+/**
+ * The board and the handler queue (same answer): one Query on the index made for the filter, then one
+ * batch read of the totals item and the caller's markers for the page. Cost does not grow with the
+ * number of grievances.
+ */
+export async function listBoard(callerId: string, q: BoardQuery) {
+  const filter: BoardFilter = { status: q.status, category: q.category };
+  const { index, pk } = grievanceBoardIndex(filter);
+  const page = await queryPage<GrievanceItem>({
+    index,
+    pk,
+    forward: q.sort === 'oldest',
+    limit: q.limit,
+    cursor: q.cursor,
+  });
+  const totalsKey = grievanceTotalsKey();
+  const found = await getMany([totalsKey, ...page.items.map((g) => readMarkerKey(callerId, g.id))], true);
+  const total = (found.get(keyString(totalsKey))?.[totalField(filter)] as number | undefined) ?? 0;
+  return {
+    items: page.items.map((g) => grievanceView(g, isUnread(callerId, g, found))),
+    nextCursor: page.nextCursor,
+    total,
+  };
+}

@@ -1,0 +1,118 @@
+import { ANON_ATTRIBUTE } from '../db/keys.ts';
+import { seal, unseal } from './anonymity.ts';
+
+/** Spec 2.1: the closed lists. */
+export const CATEGORIES = [
+  'harassment',
+  'discrimination',
+  'workplace_safety',
+  'compensation',
+  'management',
+  'workload',
+  'policy',
+  'facilities',
+  'other',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const STATUSES = ['open', 'in_review', 'resolved', 'closed'] as const;
+export type Status = (typeof STATUSES)[number];
+/** Resolved and closed both count as finished and carry `resolvedAt`. */
+export const isFinished = (s: Status) => s === 'resolved' || s === 'closed';
+
+export const REPLY_ROLES = ['submitter', 'employee', 'handler'] as const;
+export type ReplyRole = (typeof REPLY_ROLES)[number];
+
+/** What every reader is shown instead of a name (spec 1.2 rules 2 and 8). */
+export const ANONYMOUS_NAME = 'Anonymous';
+export const TEAM_NAME = 'Grievance team';
+
+/** Every grievance item carries this, so the change feed never sees it (spec 1.2 rule 11). */
+export const ANON = { [ANON_ATTRIBUTE]: true } as const;
+
+/**
+ * A grievance as stored. Nothing here names the raiser: `raiserTag` answers "is the caller the
+ * raiser?", `raiserSeal` (encrypted) lets the service notify them.
+ */
+export interface GrievanceItem {
+  pk: string;
+  sk: string;
+  entity: 'Grievance';
+  id: string;
+  subject: string;
+  description: string;
+  category: Category;
+  status: Status;
+  resolvedAt: string | null;
+  replyCount: number;
+  statusNote: string | null;
+  statusNoteAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** How many status moves committed; each move is conditioned on it (no lost or doubled moves). */
+  moves: number;
+  raiserTag: string;
+  raiserSeal: string;
+}
+
+export interface ReplyItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceReply';
+  id: string;
+  grievanceId: string;
+  authorRole: ReplyRole;
+  /**
+   * The body and the ids of the people it tags (never the author), sealed: a body carries `@[userId]`
+   * tokens by design, so in the clear a reply would put user ids next to the grievance (a tagged
+   * raiser, or an author tagging themselves).
+   */
+  sealedContent: string;
+  createdAt: string;
+  editedAt: string | null;
+  /** Edit counter; each edit is conditioned on it so concurrent edits notify nobody twice. */
+  rev: number;
+  authorTag: string;
+  /** Handler replies only: the handler's id, encrypted, for `author` on admin routes. */
+  handlerSeal?: string;
+}
+
+export interface StatusChangeItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceStatusChange';
+  id: string;
+  grievanceId: string;
+  fromStatus: Status | null;
+  toStatus: Status;
+  reason: string;
+  createdAt: string;
+  /** The handler's id, encrypted; absent on the raised entry. */
+  changedBySeal?: string;
+}
+
+/** Seal contexts: each seal opens only on the item it was made for. */
+export const sealContexts = {
+  raiser: (grievanceId: string) => `grievance-raiser:${grievanceId}`,
+  handlerReply: (grievanceId: string, replyId: string) => `grievance-handler-reply:${grievanceId}:${replyId}`,
+  replyContent: (grievanceId: string, replyId: string) => `grievance-reply-content:${grievanceId}:${replyId}`,
+  changedBy: (grievanceId: string, changeId: string) => `grievance-status-change:${grievanceId}:${changeId}`,
+};
+
+/** Ids are time-sortable ids (shared/db/ids.ts); anything else names nothing and is a 404 without a read. */
+export const isEntityId = (id: string) => /^[0-9a-z]{22}$/.test(id);
+
+/** What a reply says: its body as sent and the people it tags. */
+export interface ReplyContent {
+  body: string;
+  mentionIds: string[];
+}
+
+export const sealReplyContent = (grievanceId: string, replyId: string, content: ReplyContent): string =>
+  seal(JSON.stringify(content), sealContexts.replyContent(grievanceId, replyId));
+
+/** The reply's content; a seal that does not open (another secret) reads as empty rather than failing the page. */
+export function openReplyContent(r: Pick<ReplyItem, 'grievanceId' | 'id' | 'sealedContent'>): ReplyContent {
+  const text = unseal(r.sealedContent, sealContexts.replyContent(r.grievanceId, r.id));
+  return text ? (JSON.parse(text) as ReplyContent) : { body: '', mentionIds: [] };
+}

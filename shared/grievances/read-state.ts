@@ -1,0 +1,67 @@
+import { ANON_ATTRIBUTE, grievanceReadKey, grievanceSeenKey, grievanceTotalsKey } from '../db/keys.ts';
+import { getMany, type Item, isConditionFailure, keyString, type TransactItem, transact } from '../db/table.ts';
+import { personTag, raiserTag, readTag, sameTag } from './anonymity.ts';
+import type { GrievanceItem } from './model.ts';
+import { totalField } from './totals.ts';
+
+/**
+ * Read state per person (spec 1.2 rule 9) without any item that names the person or links their
+ * grievances: a read marker is addressed by tag(person, grievance) alone, and the unread count is
+ * `all grievances − the person's counter`, a counter addressed by tag(person) that grows by one when
+ * they raise a grievance and when they first mark somebody else's read. The raiser's own grievance
+ * needs no marker: `raiserTag` on it already says it is theirs.
+ */
+export const readMarkerKey = (userId: string, grievanceId: string) => grievanceReadKey(readTag(userId, grievanceId));
+const seenKey = (userId: string) => grievanceSeenKey(personTag(userId));
+
+export const isRaiser = (userId: string, g: Pick<GrievanceItem, 'id' | 'raiserTag'>) =>
+  sameTag(g.raiserTag, raiserTag(userId, g.id));
+
+/** Whether the caller has not opened `g`, given the markers read with `readMarkerKey`. */
+export function isUnread(userId: string, g: GrievanceItem, markers: Map<string, Item>): boolean {
+  return !isRaiser(userId, g) && !markers.has(keyString(readMarkerKey(userId, g.id)));
+}
+
+/** Counts one more grievance as seen by the person (in the raise's or the first read's transaction). */
+export function seenWrite(userId: string): TransactItem {
+  return {
+    Update: {
+      Key: seenKey(userId),
+      UpdateExpression: 'ADD #seen :one SET #entity = :entity, #anon = :anon',
+      ExpressionAttributeNames: { '#seen': 'seen', '#entity': 'entity', '#anon': ANON_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':entity': 'GrievanceSeen', ':anon': true },
+    },
+  } as TransactItem;
+}
+
+/**
+ * Marks `g` read for the caller, once: the marker's conditional put and the counter move are one
+ * transaction, so concurrent first reads count once and a second read keeps the first time.
+ */
+export async function markRead(userId: string, g: GrievanceItem): Promise<void> {
+  if (isRaiser(userId, g)) return;
+  const marker = {
+    ...readMarkerKey(userId, g.id),
+    entity: 'GrievanceRead',
+    [ANON_ATTRIBUTE]: true,
+    readAt: new Date().toISOString(),
+  };
+  try {
+    await transact([
+      { Put: { Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+      seenWrite(userId),
+    ]);
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // already read: the first time stands
+  }
+}
+
+/** Grievances the caller has not opened: two counters, one read. */
+export async function unreadCount(userId: string): Promise<number> {
+  const totals = grievanceTotalsKey();
+  const seen = seenKey(userId);
+  const found = await getMany([totals, seen], true);
+  const all = (found.get(keyString(totals))?.[totalField({})] as number | undefined) ?? 0;
+  const mine = (found.get(keyString(seen))?.seen as number | undefined) ?? 0;
+  return Math.max(0, all - mine);
+}

@@ -1,0 +1,194 @@
+import { newSortableId } from '../db/ids.ts';
+import { grievanceKey, grievanceRepliesPrefix, grievanceReplyKey } from '../db/keys.ts';
+import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { conflict, forbidden, notFound } from '../http/errors.ts';
+import type { NewNotification } from '../notifications/notifications.ts';
+import { replyAuthorTag, sameTag, seal } from './anonymity.ts';
+import { loadGrievance } from './grievances.ts';
+import { resolveMentions } from './mentions.ts';
+import {
+  ANON,
+  type GrievanceItem,
+  isEntityId,
+  openReplyContent,
+  type ReplyItem,
+  sealContexts,
+  sealReplyContent,
+} from './model.ts';
+import { mentionNotice, raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
+import { isRaiser } from './read-state.ts';
+import { type ReplyViewOf, replyViews } from './views.ts';
+
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Replies (spec 1.2 rules 6, 7, 10, 13): anyone signed in may reply; the reply stores its role and a
+ * tag of (author, grievance, reply) instead of the author; a handler reply also keeps the handler's
+ * id sealed for `author` on admin routes. Replying moves `replyCount` only: never status, order or
+ * `updatedAt`.
+ */
+export async function createReply<AsHandler extends boolean>(
+  callerId: string,
+  grievanceId: string,
+  body: string,
+  { asHandler }: { asHandler: AsHandler },
+): Promise<ReplyViewOf<AsHandler>> {
+  const g = await loadGrievance(grievanceId);
+  const mentionIds = await resolveMentions(body, callerId);
+  const now = new Date();
+  const id = newSortableId(now);
+  const reply: ReplyItem = {
+    ...grievanceReplyKey(g.id, id),
+    ...ANON,
+    entity: 'GrievanceReply',
+    id,
+    grievanceId: g.id,
+    authorRole: asHandler ? 'handler' : isRaiser(callerId, g) ? 'submitter' : 'employee',
+    sealedContent: sealReplyContent(g.id, id, { body, mentionIds }),
+    createdAt: now.toISOString(),
+    editedAt: null,
+    rev: 0,
+    authorTag: replyAuthorTag(callerId, g.id, id),
+    ...(asHandler ? { handlerSeal: seal(callerId, sealContexts.handlerReply(g.id, id)) } : {}),
+  };
+  await transactWithNotices(
+    [
+      { Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+      replyCountWrite(g.id, 1),
+    ],
+    replyNotices(callerId, g, mentionIds),
+    now,
+  );
+  return (await replyViews([reply], callerId, { admin: asHandler }))[0];
+}
+
+/**
+ * Who hears of a new reply (decisions 2 and 8): each tagged person once (kind mention); the raiser
+ * (kind grievance) unless they wrote it or are tagged in it (one notification per reply).
+ */
+function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]): NewNotification[] {
+  const notices = mentionIds.map((id) => mentionNotice(id, g));
+  const raiserId = raiserOf(g);
+  if (raiserId && raiserId !== authorId && !mentionIds.includes(raiserId)) notices.push(raiserNotice(raiserId, g));
+  return notices;
+}
+
+function replyCountWrite(grievanceId: string, delta: 1 | -1): TransactItem {
+  return {
+    Update: {
+      Key: grievanceKey(grievanceId),
+      UpdateExpression: 'ADD replyCount :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':d': delta },
+    },
+  } as TransactItem;
+}
+
+/** A reply's grievance and the reply, in one batch read: 404 when either is missing, 403 unless the caller wrote it. */
+async function loadOwnReply(
+  callerId: string,
+  grievanceId: string,
+  replyId: string,
+): Promise<{ g: GrievanceItem; r: ReplyItem; tag: string }> {
+  if (!isEntityId(grievanceId)) throw notFound('No such grievance.');
+  if (!isEntityId(replyId)) throw notFound('No such reply.');
+  const gKey = grievanceKey(grievanceId);
+  const rKey = grievanceReplyKey(grievanceId, replyId);
+  const found = await getMany([gKey, rKey], true);
+  const g = found.get(keyString(gKey)) as GrievanceItem | undefined;
+  const r = found.get(keyString(rKey)) as ReplyItem | undefined;
+  if (!g) throw notFound('No such grievance.');
+  if (!r) throw notFound('No such reply.');
+  const tag = replyAuthorTag(callerId, grievanceId, replyId);
+  // Says nothing about who did write it (spec 7).
+  if (!sameTag(r.authorTag, tag)) throw forbidden('Only the author of a reply can change it.');
+  return { g, r, tag };
+}
+
+/**
+ * The author edits a reply: new body, `editedAt`, mentions re-resolved; only the newly tagged are
+ * notified. Conditioned on the edit counter read, so two concurrent edits never notify anybody twice.
+ */
+export async function editReply(callerId: string, grievanceId: string, replyId: string, body: string) {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { g, r, tag } = await loadOwnReply(callerId, grievanceId, replyId);
+    const mentionIds = await resolveMentions(body, callerId);
+    const before = openReplyContent(r).mentionIds;
+    const newlyTagged = mentionIds.filter((id) => !before.includes(id));
+    const now = new Date();
+    const edited: ReplyItem = {
+      ...r,
+      sealedContent: sealReplyContent(grievanceId, replyId, { body, mentionIds }),
+      editedAt: now.toISOString(),
+      rev: (r.rev ?? 0) + 1,
+    };
+    try {
+      await transactWithNotices(
+        [
+          {
+            Update: {
+              Key: grievanceReplyKey(grievanceId, replyId),
+              UpdateExpression: 'SET sealedContent = :content, editedAt = :at, rev = :rev',
+              ConditionExpression: 'authorTag = :tag AND rev = :before',
+              ExpressionAttributeValues: {
+                ':content': edited.sealedContent,
+                ':at': edited.editedAt,
+                ':rev': edited.rev,
+                ':tag': tag,
+                ':before': r.rev ?? 0,
+              },
+            },
+          } as TransactItem,
+        ],
+        newlyTagged.map((id) => mentionNotice(id, g)),
+        now,
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) continue; // edited or deleted meanwhile: re-read
+      throw err;
+    }
+    return (await replyViews([edited], callerId, { admin: false }))[0];
+  }
+  throw conflict('The reply kept changing meanwhile. Try again.');
+}
+
+/** The author deletes a reply for good; `replyCount` drops in the same transaction. */
+export async function deleteReply(callerId: string, grievanceId: string, replyId: string): Promise<void> {
+  const { tag } = await loadOwnReply(callerId, grievanceId, replyId);
+  try {
+    await transact([
+      {
+        Delete: {
+          Key: grievanceReplyKey(grievanceId, replyId),
+          ConditionExpression: 'authorTag = :tag',
+          ExpressionAttributeValues: { ':tag': tag },
+        },
+      } as TransactItem,
+      replyCountWrite(grievanceId, -1),
+    ]);
+  } catch (err) {
+    if (isConditionFailure(err)) throw notFound('No such reply.'); // deleted meanwhile
+    throw err;
+  }
+}
+
+/** A page of replies, oldest first: one Query (and the grievance read alongside, for the 404). */
+export async function listReplies<Admin extends boolean>(
+  callerId: string,
+  grievanceId: string,
+  page: { cursor?: string; limit: number },
+  { admin }: { admin: Admin },
+): Promise<{ items: ReplyViewOf<Admin>[]; nextCursor: string | null }> {
+  const [, replies] = await Promise.all([
+    loadGrievance(grievanceId),
+    isEntityId(grievanceId)
+      ? queryPage<ReplyItem>({
+          ...grievanceRepliesPrefix(grievanceId),
+          forward: true,
+          limit: page.limit,
+          cursor: page.cursor,
+        })
+      : Promise.resolve({ items: [], nextCursor: null }),
+  ]);
+  return { items: await replyViews(replies.items, callerId, { admin }), nextCursor: replies.nextCursor };
+}

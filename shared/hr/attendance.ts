@@ -1,0 +1,140 @@
+import { companyDate } from '../calendar/time.ts';
+import { counterWrite } from '../calendar/update-expression.ts';
+import { attendanceDayIndex, attendanceKey, attendanceRange, presentCounterKey } from '../db/keys.ts';
+import { getItem, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
+import { conflict, forbidden, notFound } from '../http/errors.ts';
+import { getUser, type UserItem } from '../people/users.ts';
+import { activePeople, canViewAll } from './viewers.ts';
+
+/**
+ * Attendance (spec 4.10, 3.5; decisions 4 and 8): one record per person per company day, created by
+ * the check-in (a conditional put, so two check-ins at once make one record and one 409) and closed by
+ * the check-out (conditional on being open). `currentlyPresentCount` is the day's `present` counter,
+ * moved in the same transaction as each check-in and check-out.
+ */
+export interface AttendanceItem {
+  pk: string;
+  sk: string;
+  entity: 'AttendanceRecord';
+  employeeId: string;
+  date: string;
+  checkIn: string;
+  checkOut: string | null;
+  actorId: string;
+}
+
+type Status = 'NOT_CHECKED_IN' | 'PRESENT' | 'CHECKED_OUT';
+
+export function toRecord(person: Pick<UserItem, 'id' | 'name'>, date: string, item: AttendanceItem | undefined) {
+  const status: Status = !item ? 'NOT_CHECKED_IN' : item.checkOut ? 'CHECKED_OUT' : 'PRESENT';
+  return {
+    employeeId: person.id,
+    employeeName: person.name,
+    date,
+    checkIn: item?.checkIn ?? null,
+    checkOut: item?.checkOut ?? null,
+    status,
+  };
+}
+
+export async function checkIn(person: UserItem, now = new Date()) {
+  const date = companyDate(now);
+  const item: AttendanceItem & Record<string, unknown> = {
+    ...attendanceKey(person.id, date),
+    entity: 'AttendanceRecord',
+    employeeId: person.id,
+    date,
+    checkIn: now.toISOString(),
+    checkOut: null,
+    actorId: person.id,
+    [`${attendanceDayIndex.index}pk`]: attendanceDayIndex.pk(date),
+    [`${attendanceDayIndex.index}sk`]: attendanceDayIndex.sk(person.id),
+  };
+  try {
+    await transact([
+      { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+      counterWrite(presentCounterKey(date), 'present', 1, 'PresentCounter'),
+    ]);
+  } catch (err) {
+    if (isConditionFailure(err)) throw conflict('You have already checked in today.');
+    throw err;
+  }
+  return toRecord(person, date, item);
+}
+
+export async function checkOut(person: UserItem, now = new Date()) {
+  const date = companyDate(now);
+  const at = now.toISOString();
+  try {
+    await transact([
+      {
+        Update: {
+          Key: attendanceKey(person.id, date),
+          UpdateExpression: 'SET checkOut = :at, actorId = :me',
+          ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
+          ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
+        },
+      } as TransactItem,
+      counterWrite(presentCounterKey(date), 'present', -1, 'PresentCounter'),
+    ]);
+  } catch (err) {
+    if (isConditionFailure(err)) {
+      const existing = await getItem<AttendanceItem>(attendanceKey(person.id, date), true);
+      throw conflict(existing ? 'You have already checked out today.' : 'Check in before checking out.');
+    }
+    throw err;
+  }
+  const item = await getItem<AttendanceItem>(attendanceKey(person.id, date), true);
+  return toRecord(person, date, item);
+}
+
+export async function today(viewer: UserItem, now = new Date()) {
+  const date = companyDate(now);
+  const viewAll = canViewAll(viewer);
+  const [mine, counter, employees] = await Promise.all([
+    getItem<AttendanceItem>(attendanceKey(viewer.id, date), true),
+    getItem<{ present?: number }>(presentCounterKey(date), true),
+    viewAll ? everybodyOn(date) : Promise.resolve([]),
+  ]);
+  return {
+    me: toRecord(viewer, date, mine),
+    canViewAll: viewAll,
+    currentlyPresentCount: Math.max(0, counter?.present ?? 0),
+    employees,
+  };
+}
+
+/** Every active person's record of a day (NOT_CHECKED_IN where there is none): the members Query and the day's records. */
+async function everybodyOn(date: string) {
+  const [people, records] = await Promise.all([
+    activePeople(),
+    queryAll<AttendanceItem>({ index: attendanceDayIndex.index, pk: attendanceDayIndex.pk(date) }),
+  ]);
+  const byPerson = new Map(records.map((r) => [r.employeeId, r]));
+  return people.map((p) => toRecord(p, date, byPerson.get(p.id)));
+}
+
+/**
+ * A person's records between two company days (inclusive), newest first: one Query of their
+ * partition. Somebody else's history needs canViewAll (403), and then an unknown person is a 404.
+ */
+export async function history(viewer: UserItem, query: { from?: string; to?: string; employeeId?: string }) {
+  let person: UserItem = viewer;
+  if (query.employeeId && query.employeeId !== viewer.id) {
+    if (!canViewAll(viewer))
+      throw forbidden("Only super admins and reporting managers can see somebody else's attendance.");
+    const found = await getUser(query.employeeId);
+    if (!found) throw notFound('No such person.');
+    person = found;
+  }
+  if (query.from && query.to && query.from > query.to) return [];
+  const range = attendanceRange(person.id, query.from ?? '0000-00-00', query.to ?? '9999-12-31');
+  const items = await queryAll<AttendanceItem>({ ...range, forward: false });
+  return items.map((item) => toRecord(person, item.date, item));
+}
+
+/** `/attendance/employees`: every active person, for those who can view everybody. */
+export async function employees(viewer: UserItem) {
+  if (!canViewAll(viewer)) throw forbidden('Only super admins and reporting managers can list employees.');
+  return (await activePeople()).map((p) => ({ id: p.id, name: p.name }));
+}

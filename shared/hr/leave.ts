@@ -1,0 +1,291 @@
+import { updateExpression, withCondition } from '../calendar/update-expression.ts';
+import { newSortableId } from '../db/ids.ts';
+import {
+  leaveAllIndex,
+  leaveByApproverIndex,
+  leaveByRequesterIndex,
+  leaveRequestKey,
+  leaveSeenKey,
+  pendingLeaveAllIndex,
+  pendingLeaveByApproverIndex,
+} from '../db/keys.ts';
+import {
+  getItem,
+  isConditionFailure,
+  putItem,
+  type QueryOptions,
+  queryAll,
+  transact,
+  updateItem,
+} from '../db/table.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { getUser, getUsers, type UserItem } from '../people/users.ts';
+import { activePeople, isReportingManager } from './viewers.ts';
+
+/**
+ * Leave requests (spec 4.11, 3.4; decisions 4 and 8). A request is routed to the manager its requester
+ * selects (an active super admin or an active person with reports, not themselves); that manager or
+ * any super admin decides it once (a conditional update on PENDING, so two deciders leave one
+ * decision). Lists are Queries on the requester's, the manager's or everybody's index, newest first.
+ *
+ * `pendingCount`: the pending requests routed to the viewer (all pending ones for a super admin) newer
+ * than the viewer's seen mark, counted on the sparse pending index from the mark on, so it reads only
+ * the requests it counts.
+ */
+export type LeaveStatus = 'PENDING' | 'APPROVED' | 'DISAPPROVED';
+
+export interface LeaveItem {
+  pk: string;
+  sk: string;
+  entity: 'LeaveRequest';
+  id: string;
+  employeeId: string;
+  leaveType: string;
+  fromDate: string;
+  toDate: string;
+  reason: string;
+  selectedManagerId: string;
+  status: LeaveStatus;
+  processedById: string | null;
+  processedAt: string | null;
+  processComment: string | null;
+  createdAt: string;
+  actorId: string;
+}
+
+const isAdmin = (u: Pick<UserItem, 'role'>) => u.role === 'super_admin';
+/** Decisions 4: active super admins and active people with reports, never the person asking. */
+const canApproveFor = (candidate: UserItem, requesterId: string) =>
+  candidate.id !== requesterId &&
+  candidate.status === 'active' &&
+  (isAdmin(candidate) || isReportingManager(candidate));
+
+const brief = (u: UserItem) => ({ id: u.id, name: u.name, image: u.image ?? null });
+
+/** A seen mark covers every request created up to this moment (ids start with their creation time). */
+const seenMark = (at: Date) => `${newSortableId(at).slice(0, 10)}~`;
+
+const PENDING_INDEXES = [pendingLeaveByApproverIndex.index, pendingLeaveAllIndex.index].flatMap((i) => [
+  `${i}pk`,
+  `${i}sk`,
+]);
+
+export async function pendingCount(viewer: UserItem): Promise<number> {
+  const seen = await getItem<{ seenUpTo?: string }>(leaveSeenKey(viewer.id), true);
+  const index = isAdmin(viewer)
+    ? { index: pendingLeaveAllIndex.index, pk: pendingLeaveAllIndex.pk }
+    : { index: pendingLeaveByApproverIndex.index, pk: pendingLeaveByApproverIndex.pk(viewer.id) };
+  return (await queryAll<LeaveItem>({ ...index, ...(seen?.seenUpTo ? { skAfter: seen.seenUpTo } : {}) })).length;
+}
+
+export async function markSeen(viewer: UserItem, now = new Date()): Promise<void> {
+  await putItem({ ...leaveSeenKey(viewer.id), entity: 'LeaveSeen', seenUpTo: seenMark(now), actorId: viewer.id });
+}
+
+export async function leaveContext(viewer: UserItem) {
+  const [people, manager, pending] = await Promise.all([
+    activePeople(),
+    viewer.managerId ? getUser(viewer.managerId) : Promise.resolve(undefined),
+    pendingCount(viewer),
+  ]);
+  const byId = new Map(people.map((p) => [p.id, p]));
+  const employees = isAdmin(viewer)
+    ? people
+    : isReportingManager(viewer)
+      ? people.filter((p) => p.managerId === viewer.id)
+      : [];
+  const managerName = async (ids: string[]) => {
+    const missing = ids.filter((id) => !byId.has(id));
+    const more = await getUsers(missing);
+    return (id: string | null) => (id ? ((byId.get(id) ?? more.get(id))?.name ?? null) : null);
+  };
+  const nameOf = await managerName(employees.map((e) => e.managerId).filter((m): m is string => !!m));
+  return {
+    isAdmin: isAdmin(viewer),
+    isReportingManager: isReportingManager(viewer),
+    pendingCount: pending,
+    currentManager: manager ? brief(manager) : null,
+    managers: people.filter((p) => canApproveFor(p, viewer.id)).map(brief),
+    employees: employees.map((e) => ({
+      id: e.id,
+      name: e.name,
+      managerId: e.managerId ?? null,
+      managerName: nameOf(e.managerId ?? null),
+    })),
+  };
+}
+
+export interface NewLeaveRequest {
+  leaveType: string;
+  fromDate: string;
+  toDate: string;
+  reason: string;
+  selectedManagerId: string;
+}
+
+export async function createLeaveRequest(
+  requester: UserItem,
+  input: NewLeaveRequest,
+  now = new Date(),
+): Promise<LeaveItem> {
+  if (input.toDate < input.fromDate) throw badRequest(['toDate: must not be before fromDate']);
+  const manager = await getUser(input.selectedManagerId, true);
+  if (!manager || !canApproveFor(manager, requester.id))
+    throw badRequest(['selectedManagerId: must be one of the managers offered in GET /leave/context']);
+  const id = newSortableId(now);
+  const item: LeaveItem & Record<string, unknown> = {
+    ...leaveRequestKey(id),
+    entity: 'LeaveRequest',
+    id,
+    employeeId: requester.id,
+    leaveType: input.leaveType.trim(),
+    fromDate: input.fromDate,
+    toDate: input.toDate,
+    reason: input.reason,
+    selectedManagerId: manager.id,
+    status: 'PENDING',
+    processedById: null,
+    processedAt: null,
+    processComment: null,
+    createdAt: now.toISOString(),
+    actorId: requester.id,
+    [`${leaveByRequesterIndex.index}pk`]: leaveByRequesterIndex.pk(requester.id),
+    [`${leaveByRequesterIndex.index}sk`]: leaveByRequesterIndex.sk(id),
+    [`${leaveByApproverIndex.index}pk`]: leaveByApproverIndex.pk(manager.id),
+    [`${leaveByApproverIndex.index}sk`]: leaveByApproverIndex.sk(id),
+    [`${leaveAllIndex.index}pk`]: leaveAllIndex.pk,
+    [`${leaveAllIndex.index}sk`]: leaveAllIndex.sk(id),
+    [`${pendingLeaveByApproverIndex.index}pk`]: pendingLeaveByApproverIndex.pk(manager.id),
+    [`${pendingLeaveByApproverIndex.index}sk`]: pendingLeaveByApproverIndex.sk(id),
+    [`${pendingLeaveAllIndex.index}pk`]: pendingLeaveAllIndex.pk,
+    [`${pendingLeaveAllIndex.index}sk`]: pendingLeaveAllIndex.sk(id),
+  };
+  await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+  return item;
+}
+
+/** Approves or disapproves: the selected manager or any super admin (404 for anybody else); once (409 after). */
+export async function processLeaveRequest(
+  viewer: UserItem,
+  requestId: string,
+  decision: { status: 'APPROVED' | 'DISAPPROVED'; comment?: string },
+  now = new Date(),
+): Promise<LeaveItem> {
+  const request = await getItem<LeaveItem>(leaveRequestKey(requestId), true);
+  if (!request || !(request.selectedManagerId === viewer.id || isAdmin(viewer)))
+    throw notFound('No such leave request.');
+  const alreadyDecided = (status: LeaveStatus) =>
+    conflict(`This request was already ${status === 'APPROVED' ? 'approved' : 'disapproved'}.`);
+  if (request.status !== 'PENDING') throw alreadyDecided(request.status);
+  const comment = decision.comment?.trim() ? decision.comment : null;
+  const fields = {
+    status: decision.status,
+    processedById: viewer.id,
+    processedAt: now.toISOString(),
+    processComment: comment,
+    actorId: viewer.id,
+  };
+  try {
+    return (await updateItem({
+      Key: leaveRequestKey(requestId),
+      ...withCondition(
+        updateExpression(fields, PENDING_INDEXES),
+        '#pending = :pending',
+        { '#pending': 'status' },
+        { ':pending': 'PENDING' },
+      ),
+    })) as LeaveItem;
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    const current = await getItem<LeaveItem>(leaveRequestKey(requestId), true);
+    if (!current) throw notFound('No such leave request.');
+    throw alreadyDecided(current.status);
+  }
+}
+
+/** The requester deletes their own pending request; anything else answers 404. */
+export async function deleteLeaveRequest(viewer: UserItem, requestId: string): Promise<void> {
+  try {
+    await transact([
+      {
+        Delete: {
+          Key: leaveRequestKey(requestId),
+          ConditionExpression: 'employeeId = :me AND #status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':me': viewer.id, ':pending': 'PENDING' },
+        },
+      },
+    ]);
+  } catch (err) {
+    if (isConditionFailure(err)) throw notFound('No such pending leave request of yours.');
+    throw err;
+  }
+}
+
+export interface LeaveFilters {
+  scope: 'requests' | 'history';
+  employeeId?: string;
+  leaveType?: string;
+  status?: LeaveStatus;
+  from?: string;
+  to?: string;
+}
+
+/** Which index a scope reads: your own requests; those routed to you; everybody's (or one person's) for a super admin. */
+function scopeQuery(viewer: UserItem, f: LeaveFilters): Pick<QueryOptions, 'index' | 'pk'> | null {
+  if (f.scope === 'requests') {
+    if (f.employeeId && f.employeeId !== viewer.id) return null;
+    return { index: leaveByRequesterIndex.index, pk: leaveByRequesterIndex.pk(viewer.id) };
+  }
+  if (isAdmin(viewer)) {
+    return f.employeeId
+      ? { index: leaveByRequesterIndex.index, pk: leaveByRequesterIndex.pk(f.employeeId) }
+      : { index: leaveAllIndex.index, pk: leaveAllIndex.pk };
+  }
+  return { index: leaveByApproverIndex.index, pk: leaveByApproverIndex.pk(viewer.id) };
+}
+
+export async function listLeaveRequests(viewer: UserItem, f: LeaveFilters): Promise<LeaveItem[]> {
+  const scope = scopeQuery(viewer, f);
+  if (!scope) return [];
+  const clauses: { attribute: keyof LeaveItem; op: '=' | '>=' | '<='; value: string | undefined }[] = [
+    { attribute: 'employeeId', op: '=', value: f.employeeId },
+    { attribute: 'leaveType', op: '=', value: f.leaveType },
+    { attribute: 'status', op: '=', value: f.status },
+    // Overlap with [from, to]: the leave ends on or after `from` and starts on or before `to`.
+    { attribute: 'toDate', op: '>=', value: f.from },
+    { attribute: 'fromDate', op: '<=', value: f.to },
+  ];
+  const used = clauses.filter((c) => c.value !== undefined);
+  const filter = used.length
+    ? {
+        FilterExpression: used.map((c, i) => `#f${i} ${c.op} :f${i}`).join(' AND '),
+        ExpressionAttributeNames: Object.fromEntries(used.map((c, i) => [`#f${i}`, c.attribute])),
+        ExpressionAttributeValues: Object.fromEntries(used.map((c, i) => [`:f${i}`, c.value])),
+      }
+    : undefined;
+  return queryAll<LeaveItem>({ ...scope, forward: false, filter });
+}
+
+/** LeaveRequest answers (spec 2.3); names read fresh. */
+export async function toLeaveRequests(items: LeaveItem[]) {
+  const people = await getUsers(items.flatMap((r) => [r.employeeId, r.selectedManagerId, r.processedById ?? '']));
+  const nameOf = (id: string | null) => (id ? (people.get(id)?.name ?? '') : null);
+  return items.map((r) => ({
+    id: r.id,
+    employeeId: r.employeeId,
+    employeeName: nameOf(r.employeeId) ?? '',
+    leaveType: r.leaveType,
+    fromDate: r.fromDate,
+    toDate: r.toDate,
+    reason: r.reason,
+    selectedManagerId: r.selectedManagerId,
+    selectedManagerName: nameOf(r.selectedManagerId) ?? '',
+    processedById: r.processedById ?? null,
+    processedByName: r.processedById ? nameOf(r.processedById) : null,
+    processedAt: r.processedAt ?? null,
+    processComment: r.processComment ?? null,
+    status: r.status,
+    createdAt: r.createdAt,
+  }));
+}

@@ -1,0 +1,137 @@
+import type { Writable } from 'node:stream';
+import type { APIGatewayProxyEventV2, StreamifyHandler } from 'aws-lambda';
+import type { AnyRoute } from '../api/route-def.ts';
+import { authenticate, type Caller } from '../auth/sessions.ts';
+import { logger } from '../observability/logger.ts';
+import { badRequest, HttpError, reasonPhrase, unauthorized } from './errors.ts';
+import { corsHeaders } from './middlewares/cors.ts';
+import { findToken } from './middlewares/session.ts';
+import { parseRawQuery } from './validation.ts';
+
+/**
+ * The wrapper of a response-streaming route (Lambda response streaming behind a Function URL; locally
+ * the gateway's shim of `awslambda.streamifyResponse`). The middy `route()` wrapper answers one
+ * buffered result, so streaming routes get this small one instead, with the same rules: the session
+ * from the Bearer token or the cookie (401 with the common error body otherwise), no query parameters
+ * unless declared (400), CORS headers, one access-log line. The function then writes to a sink until
+ * it returns; the stream is ended for it.
+ */
+export interface StreamingRequest {
+  event: APIGatewayProxyEventV2;
+  caller: Caller;
+  /** The session token (to re-check the session while the stream is open). */
+  token: string;
+  /** Milliseconds this invocation has left (the function's time limit). */
+  remainingMs: () => number;
+}
+
+export interface ResponseSink {
+  /** Writes a chunk; false when the client is gone. */
+  send(chunk: string): Promise<boolean>;
+  readonly closed: boolean;
+  /** Settles when the client leaves. */
+  readonly gone: Promise<void>;
+}
+
+type StreamingHandler = StreamifyHandler<APIGatewayProxyEventV2, void>;
+
+/** Lambda's global (typed by @types/aws-lambda); the local gateway installs a shim of it. */
+function runtime(): typeof awslambda {
+  if (typeof awslambda === 'undefined')
+    throw new Error('awslambda is not defined: streaming routes run in Lambda or in the local runtime (its shim)');
+  return awslambda;
+}
+
+function sinkOver(stream: Writable): ResponseSink {
+  let closed = false;
+  let settle: () => void = () => undefined;
+  const gone = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const close = () => {
+    closed = true;
+    settle();
+  };
+  stream.on('close', close);
+  stream.on('error', close);
+  return {
+    get closed() {
+      return closed || stream.destroyed || stream.writableEnded;
+    },
+    gone,
+    send(chunk) {
+      if (closed || stream.destroyed || stream.writableEnded) return Promise.resolve(false);
+      return new Promise((resolve) => {
+        stream.write(chunk, (err) => {
+          if (err) close();
+          resolve(!err);
+        });
+      });
+    },
+  };
+}
+
+function answerError(responseStream: Writable, err: HttpError, origin: string | undefined): void {
+  const out = runtime().HttpResponseStream.from(responseStream, {
+    statusCode: err.statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(origin) },
+  });
+  out.end(JSON.stringify({ statusCode: err.statusCode, message: err.body, error: reasonPhrase(err.statusCode) }));
+}
+
+export function streamingRoute(
+  def: AnyRoute,
+  fn: (req: StreamingRequest, sink: ResponseSink) => Promise<void>,
+  contentType = 'text/event-stream; charset=utf-8',
+): StreamingHandler {
+  return runtime().streamifyResponse(async (event, responseStream, context) => {
+    const started = Date.now();
+    const origin = event.headers?.origin;
+    let caller: Caller;
+    let token: string;
+    try {
+      const query = parseRawQuery(event.rawQueryString);
+      if (Object.keys(query).length > 0)
+        throw badRequest([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
+      const found = findToken(event);
+      if (!found?.token) throw unauthorized();
+      token = found.token;
+      caller = await authenticate(token, { refresh: true });
+    } catch (err) {
+      const httpError = err instanceof HttpError ? err : new HttpError(500, 'Something went wrong on our side.');
+      if (!(err instanceof HttpError)) logger.error('unhandled error', { error: err as Error });
+      answerError(responseStream, httpError, origin);
+      logger.info('request', {
+        route: def.name,
+        method: def.method,
+        status: httpError.statusCode,
+        ms: Date.now() - started,
+      });
+      return;
+    }
+    const out = runtime().HttpResponseStream.from(responseStream, {
+      statusCode: def.status,
+      headers: {
+        'content-type': contentType,
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        ...corsHeaders(origin),
+      },
+    });
+    try {
+      await fn({ event, caller, token, remainingMs: () => context.getRemainingTimeInMillis() }, sinkOver(out));
+    } catch (err) {
+      // Headers are gone already: end the stream; the client reconnects and resumes.
+      logger.error('streaming route failed', { route: def.name, error: err as Error });
+    } finally {
+      if (!out.writableEnded) out.end();
+      logger.info('request', {
+        route: def.name,
+        method: def.method,
+        status: def.status,
+        ms: Date.now() - started,
+        userId: caller.userId,
+      });
+    }
+  });
+}

@@ -1,0 +1,40 @@
+import { ANON_ATTRIBUTE } from '../db/keys.ts';
+import { type ChangeMapper, onlyUser } from './change-events.ts';
+
+/**
+ * Notifications on the live-update stream (spec 6.1, decisions 5), to the recipient only:
+ * - `notification.created` { notificationId, kind } for every recorded notification but grievance
+ *   ones (those carry `anon` and never get here; checked again all the same). actorId is the person
+ *   who caused it, or the recipient when nobody did (a poll closing on time);
+ * - `notification.read` { notificationId } when one notification is marked read. Marking every
+ *   notification read stamps the items `readAll` (no event each) and writes one marker item, whose
+ *   mapper below emits a single `notification.read` { notificationId: null }.
+ */
+export const notificationChanges: ChangeMapper = (change) => {
+  const n = change.newImage;
+  if (!n || n[ANON_ATTRIBUTE]) return [];
+  const audience = onlyUser(n.recipientId);
+  if (change.eventName === 'INSERT') {
+    return [
+      {
+        type: 'notification.created',
+        actorId: n.actorId ?? n.recipientId,
+        payload: { notificationId: n.id, kind: n.kind },
+        audience,
+      },
+    ];
+  }
+  if (change.eventName === 'MODIFY' && !change.oldImage?.readAt && n.readAt && !n.readAll) {
+    return [{ type: 'notification.read', actorId: n.recipientId, payload: { notificationId: n.id }, audience }];
+  }
+  return [];
+};
+
+/** The mark-all marker (`notificationsReadAllKey`): one `notification.read` with a null id. */
+export const notificationsReadAllChanges: ChangeMapper = (change) => {
+  const m = change.newImage;
+  if (!m || change.oldImage?.readAt === m.readAt) return [];
+  return [
+    { type: 'notification.read', actorId: m.userId, payload: { notificationId: null }, audience: onlyUser(m.userId) },
+  ];
+};

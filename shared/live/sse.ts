@@ -1,0 +1,31 @@
+import type { LiveEvent } from './event-log.ts';
+
+/**
+ * Server-sent-event frames (spec 6.1). Every frame carries JSON data (an event without a data line is
+ * never dispatched by EventSource). `ready` and `ping` carry the stream's position as their id too, so
+ * a client that saw no change frame for itself still reconnects from where its stream was.
+ */
+function frame(event: string, data: unknown, id?: string, retryMs?: number): string {
+  let out = '';
+  if (id) out += `id: ${id}\n`;
+  out += `event: ${event}\n`;
+  if (retryMs !== undefined) out += `retry: ${retryMs}\n`;
+  return `${out}data: ${JSON.stringify(data)}\n\n`;
+}
+
+export const eventId = (epoch: string, seq: number) => `${epoch}:${seq}`;
+
+/** First frame of every connection; `retry` asks EventSource to reconnect after a second. */
+export const readyFrame = (epoch: string, position: number) =>
+  frame('ready', { epoch }, eventId(epoch, position), 1000);
+
+export const changeFrame = (epoch: string, e: LiveEvent) =>
+  frame(
+    'change',
+    { seq: e.seq, type: e.type, at: e.at, actorId: e.actorId, payload: e.payload },
+    eventId(epoch, e.seq),
+  );
+
+export const resyncFrame = () => frame('resync', {});
+
+export const pingFrame = (epoch: string, position: number) => frame('ping', {}, eventId(epoch, position));

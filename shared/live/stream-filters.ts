@@ -1,0 +1,24 @@
+import { ANON_ATTRIBUTE, LIVE_PARTITION } from '../db/keys.ts';
+
+/**
+ * The change-feed consumer's event-source filter (Lambda filter criteria; the local stream poller
+ * applies the same patterns with `infra/local/filter-pattern.ts`). One pattern, so a record passes
+ * only when all of it holds:
+ * - neither image carries `anon` (grievance items and grievance notifications never reach the
+ *   consumer: spec 1.2 rule 11). `exists` works only on leaf nodes, so the pattern names the
+ *   DynamoDB type (`anon` is always written as a boolean, `{ BOOL: true }`); `exists: false` also
+ *   holds when the image itself is absent (an INSERT has no OldImage, a REMOVE no NewImage);
+ * - the item is not the event log's own (partition `LIVE`): the consumer's writes would otherwise
+ *   come back to it. Filtering on `Keys` works for every event name, REMOVE included.
+ */
+const noAnon = { [ANON_ATTRIBUTE]: { BOOL: [{ exists: false }] } };
+
+export const changeFeedFilters: Record<string, unknown>[] = [
+  {
+    dynamodb: {
+      Keys: { pk: { S: [{ 'anything-but': [LIVE_PARTITION] }] } },
+      NewImage: noAnon,
+      OldImage: noAnon,
+    },
+  },
+];

@@ -1,0 +1,154 @@
+import { postKey, websiteEntryKey } from '../db/keys.ts';
+import { getMany, keyString } from '../db/table.ts';
+import type { PostItem, RecognitionCategory } from '../feed/model.ts';
+import { mentionNames } from '../feed/people.ts';
+import { mentionIds, renderMentions } from '../feed/text.ts';
+import { signedObjectUrl, uploadsFor } from '../feed/uploads.ts';
+import { notFound } from '../http/errors.ts';
+import { AVATARS_PREFIX, avatarPath } from '../people/avatars.ts';
+import { getUsers, type UserItem } from '../people/users.ts';
+import { isPublic, type WebsiteEntry } from './website.ts';
+
+/**
+ * The public shapes of spec 2.5. They name people only by name, title and image; content is plain
+ * text with mentions rendered as names; media are signed URLs valid about a day (they work without a
+ * session); polls and documents are left out (the admin view lists them in `notShownPublicly`).
+ */
+const SIGNED_SECONDS = 24 * 3600;
+
+export interface PublicPerson {
+  name: string;
+  title: string;
+  image: string | null;
+}
+
+export interface OfficeUpdate {
+  id: string;
+  content: string;
+  tags: string[];
+  isAnnouncement: boolean;
+  images: { url: string; thumbnailUrl: string | null; width: number | null; height: number | null }[];
+  videos: { url: string; mimeType: string; posterUrl: string | null }[];
+  recognition: { category: RecognitionCategory; message: string; recipient: PublicPerson } | null;
+  author: PublicPerson;
+  createdAt: string;
+  publishedAt: string | null;
+}
+
+export interface WebsitePost extends OfficeUpdate {
+  status: WebsiteEntry['status'];
+  review: WebsiteEntry['review'];
+  notShownPublicly: ('poll' | 'documents')[];
+}
+
+/** An avatar path's object key (the path's last segment under the avatars prefix). */
+const avatarObjectKey = (image: string) =>
+  image.startsWith(avatarPath('')) ? `${AVATARS_PREFIX}${image.slice(avatarPath('').length)}` : null;
+
+async function publicPerson(u: UserItem | undefined): Promise<PublicPerson> {
+  if (!u) return { name: 'Former member', title: '', image: null };
+  const key = u.image ? avatarObjectKey(u.image) : null;
+  return { name: u.name, title: u.title ?? '', image: key ? await signedObjectUrl(key, SIGNED_SECONDS) : null };
+}
+
+/** Builds the public views of these posts: one batch read of people and one of upload records. */
+async function build(posts: PostItem[]): Promise<Map<string, OfficeUpdate>> {
+  const users = await getUsers(
+    posts.flatMap((p) => [p.authorId, ...mentionIds(p.content), ...(p.recognition ? [p.recognition.recipientId] : [])]),
+  );
+  const uploads = await uploadsFor(posts.flatMap((p) => [...p.images, ...p.videos]));
+  const out = new Map<string, OfficeUpdate>();
+  for (const p of posts) {
+    const images = await Promise.all(
+      p.images.flatMap((path) => {
+        const u = uploads.get(path);
+        if (!u) return [];
+        const large = u.renditions.w1200;
+        const small = u.renditions.w400;
+        return [
+          (async () => ({
+            url: await signedObjectUrl(large?.key ?? u.objectKey, SIGNED_SECONDS),
+            thumbnailUrl: small ? await signedObjectUrl(small.key, SIGNED_SECONDS) : null,
+            width: large?.width ?? u.width,
+            height: large?.height ?? u.height,
+          }))(),
+        ];
+      }),
+    );
+    const videos = await Promise.all(
+      p.videos.flatMap((path) => {
+        const u = uploads.get(path);
+        return u
+          ? [
+              (async () => ({
+                url: await signedObjectUrl(u.objectKey, SIGNED_SECONDS),
+                mimeType: u.mimeType,
+                posterUrl: null,
+              }))(),
+            ]
+          : [];
+      }),
+    );
+    const recipient = p.recognition ? users.get(p.recognition.recipientId) : undefined;
+    out.set(p.id, {
+      id: p.id,
+      content: renderMentions(p.content, mentionNames(mentionIds(p.content), users)),
+      tags: p.tags,
+      isAnnouncement: p.isAnnouncement,
+      images,
+      videos,
+      recognition: p.recognition
+        ? { category: p.recognition.category, message: p.recognition.message, recipient: await publicPerson(recipient) }
+        : null,
+      author: await publicPerson(users.get(p.authorId)),
+      createdAt: p.createdAt,
+      publishedAt: null,
+    });
+  }
+  return out;
+}
+
+const notShown = (p: PostItem): WebsitePost['notShownPublicly'] => [
+  ...(p.poll ? (['poll'] as const) : []),
+  ...(p.documents.length ? (['documents'] as const) : []),
+];
+
+/** Public views of entries (the public list): posts read in one batch; entries whose post is gone are skipped. */
+export async function officeUpdates(entries: WebsiteEntry[], known: PostItem[] = []): Promise<OfficeUpdate[]> {
+  const posts = await postsOf(entries, known);
+  const views = await build([...posts.values()]);
+  return entries.flatMap((e) => {
+    const v = views.get(e.postId);
+    return v ? [{ ...v, publishedAt: e.publishedAt }] : [];
+  });
+}
+
+/** Admin views of entries. */
+export async function websitePosts(entries: WebsiteEntry[], known: PostItem[] = []): Promise<WebsitePost[]> {
+  const posts = await postsOf(entries, known);
+  const views = await build([...posts.values()]);
+  return entries.flatMap((e) => {
+    const v = views.get(e.postId);
+    const p = posts.get(e.postId);
+    return v && p
+      ? [{ ...v, publishedAt: e.publishedAt, status: e.status, review: e.review, notShownPublicly: notShown(p) }]
+      : [];
+  });
+}
+
+async function postsOf(entries: WebsiteEntry[], known: PostItem[] = []): Promise<Map<string, PostItem>> {
+  const posts = new Map(known.map((p) => [p.id, p]));
+  const missing = entries.filter((e) => !posts.has(e.postId));
+  const found = await getMany<PostItem>(missing.map((e) => postKey(e.postId)));
+  for (const p of found.values()) posts.set(p.id, p);
+  return posts;
+}
+
+/** One public office update: 404 alike when it is not approved, hidden, deleted or missing. */
+export async function officeUpdate(postId: string): Promise<OfficeUpdate> {
+  const found = await getMany([websiteEntryKey(postId), postKey(postId)]);
+  const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntry | undefined;
+  const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
+  if (!entry || !post || post.hidden || !isPublic(entry)) throw notFound('No such office update.');
+  return (await officeUpdates([entry], [post]))[0];
+}

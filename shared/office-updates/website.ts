@@ -1,0 +1,212 @@
+import { officeUpdatesIndex, postKey, websiteCountsKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
+import {
+  getItem,
+  getMany,
+  isConditionFailure,
+  keyString,
+  queryPage,
+  type TransactItem,
+  transact,
+} from '../db/table.ts';
+import type { PostItem } from '../feed/model.ts';
+import { conflict, notFound } from '../http/errors.ts';
+
+/**
+ * The website side of a post (spec 2.5, 3.2; decisions 7): every new post that is not a share is a
+ * candidate. Its record moves through pending → approved / rejected / unpublished; it is on the public
+ * list only while approved and not hidden. Counts per status count records that are not hidden, and
+ * move in the same transaction as the record.
+ */
+export const WEBSITE_STATUSES = ['pending', 'approved', 'rejected', 'unpublished'] as const;
+export type WebsiteStatus = (typeof WEBSITE_STATUSES)[number];
+
+export interface WebsiteReview {
+  reviewedAt: string;
+  reviewer: string | null;
+  reason: string | null;
+}
+
+export interface WebsiteEntry {
+  pk: string;
+  sk: string;
+  entity: 'WebsiteEntry';
+  postId: string;
+  status: WebsiteStatus;
+  review: WebsiteReview | null;
+  /** When it last went on the website; null unless it is there now. */
+  publishedAt: string | null;
+  /** Mirrors the post's hidden flag: a hidden post is off the website and out of the queue and counts. */
+  hidden: boolean;
+  createdAt: string;
+  actorId: string;
+}
+
+const QUEUE = { pk: `${websiteQueueIndex.index}pk`, sk: `${websiteQueueIndex.index}sk` };
+const PUBLIC = { pk: `${officeUpdatesIndex.index}pk`, sk: `${officeUpdatesIndex.index}sk` };
+
+export const isPublic = (e: Pick<WebsiteEntry, 'status' | 'hidden'>) => e.status === 'approved' && !e.hidden;
+
+/** The entry as stored, with the index attributes its state calls for. */
+function stored(e: WebsiteEntry): Record<string, unknown> {
+  // Index attributes follow from the state alone: whatever the read item carried is dropped first.
+  const out: Record<string, unknown> = { ...e, ...websiteEntryKey(e.postId) };
+  for (const attr of [QUEUE.pk, QUEUE.sk, PUBLIC.pk, PUBLIC.sk]) delete out[attr];
+  if (!e.hidden) {
+    out[QUEUE.pk] = websiteQueueIndex.pk(e.status);
+    out[QUEUE.sk] = websiteQueueIndex.sk(e.postId);
+  }
+  if (isPublic(e) && e.publishedAt) {
+    out[PUBLIC.pk] = officeUpdatesIndex.pk;
+    out[PUBLIC.sk] = officeUpdatesIndex.sk(e.publishedAt, e.postId);
+  }
+  return out;
+}
+
+function countDeltas(before: WebsiteEntry | undefined, after: WebsiteEntry | undefined): TransactItem[] {
+  const delta = new Map<WebsiteStatus, number>();
+  if (before && !before.hidden) delta.set(before.status, (delta.get(before.status) ?? 0) - 1);
+  if (after && !after.hidden) delta.set(after.status, (delta.get(after.status) ?? 0) + 1);
+  const moves = [...delta].filter(([, d]) => d !== 0);
+  if (moves.length === 0) return [];
+  const names = Object.fromEntries(moves.map(([s]) => [`#${s}`, s]));
+  const values = Object.fromEntries(moves.map(([s, d]) => [`:${s}`, d]));
+  return [
+    {
+      Update: {
+        Key: websiteCountsKey(),
+        UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':entity': 'WebsiteCounts' },
+      },
+    } as TransactItem,
+  ];
+}
+
+/**
+ * The writes that move a post's website record from `before` (as read) to `after` (undefined =
+ * removed), conditional on nobody having moved it meanwhile, with the counts.
+ */
+export function websiteWrites(before: WebsiteEntry | undefined, after: WebsiteEntry | undefined): TransactItem[] {
+  const unchanged = before
+    ? {
+        ConditionExpression: '#status = :oldStatus AND #hidden = :oldHidden',
+        ExpressionAttributeNames: { '#status': 'status', '#hidden': 'hidden' },
+        ExpressionAttributeValues: { ':oldStatus': before.status, ':oldHidden': before.hidden },
+      }
+    : { ConditionExpression: 'attribute_not_exists(pk)' };
+  const write: TransactItem[] = [];
+  if (after) write.push({ Put: { Item: stored(after), ...unchanged } } as TransactItem);
+  else if (before) write.push({ Delete: { Key: websiteEntryKey(before.postId), ...unchanged } } as TransactItem);
+  return [...write, ...countDeltas(before, after)];
+}
+
+/** A new post's record: pending, never reviewed. */
+export function newCandidate(post: Pick<PostItem, 'id' | 'createdAt' | 'actorId'>): WebsiteEntry {
+  return {
+    ...websiteEntryKey(post.id),
+    entity: 'WebsiteEntry',
+    postId: post.id,
+    status: 'pending',
+    review: null,
+    publishedAt: null,
+    hidden: false,
+    createdAt: post.createdAt,
+    actorId: post.actorId,
+  };
+}
+
+/** Decisions 7: editing an approved post puts it back to pending and off the website. */
+export function afterEdit(e: WebsiteEntry, actorId: string): WebsiteEntry {
+  return e.status === 'approved' ? { ...e, status: 'pending', publishedAt: null, actorId } : e;
+}
+
+export const afterHiding = (e: WebsiteEntry, hidden: boolean, actorId: string): WebsiteEntry => ({
+  ...e,
+  hidden,
+  actorId,
+});
+
+export const getWebsiteEntry = (postId: string) => getItem<WebsiteEntry>(websiteEntryKey(postId), true);
+
+// ---------------------------------------------------------------- review decisions (spec 3.2)
+
+export type Decision = 'approve' | 'reject' | 'unpublish';
+
+const ALLOWED: Record<Decision, WebsiteStatus[]> = {
+  approve: ['pending', 'rejected', 'unpublished'],
+  reject: ['pending', 'unpublished'],
+  unpublish: ['approved'],
+};
+const TARGET: Record<Decision, WebsiteStatus> = { approve: 'approved', reject: 'rejected', unpublish: 'unpublished' };
+
+/** A 409 message that says the current state and what is possible from it. */
+function refusal(decision: Decision, status: WebsiteStatus): string {
+  if (TARGET[decision] === status) return `Post is already ${status}.`;
+  if (decision === 'unpublish') return `Post is ${status}; only an approved post can be unpublished.`;
+  if (decision === 'reject' && status === 'approved') return 'Post is approved; unpublish it instead.';
+  return `Post is ${status}; it cannot be ${TARGET[decision]} from there.`;
+}
+
+/**
+ * Applies a review decision. 404 when the post does not exist, was deleted or is hidden; 409 when the
+ * current state does not allow it. `reviewer` is the super admin's name.
+ */
+export async function decide(
+  postId: string,
+  decision: Decision,
+  reviewer: { userId: string; name: string },
+  reason: string | null,
+): Promise<{ entry: WebsiteEntry; post: PostItem }> {
+  for (let attempt = 0; ; attempt++) {
+    const found = await getMany([websiteEntryKey(postId), postKey(postId)], true);
+    const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntry | undefined;
+    const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
+    if (!entry || !post || post.hidden || entry.hidden) throw notFound('No such post.');
+    if (!ALLOWED[decision].includes(entry.status)) throw conflict(refusal(decision, entry.status));
+    const now = new Date().toISOString();
+    const next: WebsiteEntry = {
+      ...entry,
+      status: TARGET[decision],
+      review: { reviewedAt: now, reviewer: reviewer.name, reason: decision === 'approve' ? null : reason },
+      publishedAt: decision === 'approve' ? now : null,
+      actorId: reviewer.userId,
+    };
+    try {
+      await transact(websiteWrites(entry, next));
+      return { entry: next, post };
+    } catch (err) {
+      // Somebody moved it meanwhile: decide again from what it is now.
+      if (!isConditionFailure(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+export async function websiteCounts(): Promise<Record<WebsiteStatus, number>> {
+  const c = await getItem<Record<string, number>>(websiteCountsKey(), true);
+  return Object.fromEntries(WEBSITE_STATUSES.map((s) => [s, Math.max(0, c?.[s] ?? 0)])) as Record<
+    WebsiteStatus,
+    number
+  >;
+}
+
+/** The admin queue of one status, newest post first: one Query. */
+export function websiteQueuePage(status: WebsiteStatus, limit: number, cursor: string | undefined) {
+  return queryPage<WebsiteEntry>({
+    index: websiteQueueIndex.index,
+    pk: websiteQueueIndex.pk(status),
+    forward: false,
+    limit,
+    cursor,
+  });
+}
+
+/** The public list, newest publishedAt first: one Query. */
+export function officeUpdatesPage(limit: number, cursor: string | undefined) {
+  return queryPage<WebsiteEntry>({
+    index: officeUpdatesIndex.index,
+    pk: officeUpdatesIndex.pk,
+    forward: false,
+    limit,
+    cursor,
+  });
+}

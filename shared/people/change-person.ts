@@ -1,0 +1,75 @@
+import { teamKey } from '../db/keys.ts';
+import { getItem, isConditionFailure, transact } from '../db/table.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { personWrites } from './directory-index.ts';
+import type { TeamItem } from './profile.ts';
+import { getUser, type UserItem } from './users.ts';
+
+/** Deep enough for any real organisation; keeps the transaction (one check per link) well under 100 items. */
+const MAX_CHAIN = 40;
+
+/**
+ * The managers above `managerId`, each with the revision read (the transaction checks them, so a
+ * concurrent change cannot close a loop). A person as their own manager, a chain that comes back to
+ * them, or a manager who does not exist: 400. Costs one consistent read per link.
+ */
+async function managerChain(personId: string, managerId: string): Promise<Map<string, number | undefined>> {
+  if (managerId === personId) throw badRequest(['managerId: a person cannot be their own manager']);
+  const chain = new Map<string, number | undefined>();
+  for (let current: string | null = managerId; current; ) {
+    if (current === personId)
+      throw badRequest(['managerId: this person is above the new manager; the chain would loop']);
+    if (chain.has(current)) break; // a loop above that does not involve this person
+    if (chain.size >= MAX_CHAIN) throw badRequest(['managerId: the management chain is too long']);
+    const manager = await getUser(current, true);
+    if (!manager) {
+      if (current === managerId) throw badRequest(['managerId: no such person']);
+      break;
+    }
+    chain.set(current, manager.rev);
+    current = manager.managerId ?? null;
+  }
+  return chain;
+}
+
+async function assertTeamOpen(teamId: string): Promise<void> {
+  const team = await getItem<TeamItem & { deletingAt?: string }>(teamKey(teamId), true);
+  if (!team || team.deletingAt) throw badRequest(['teamId: no such team']);
+}
+
+export interface ChangeOptions {
+  actorId: string | null;
+  /** The change unassigns people from a team being deleted (its counter goes with it). */
+  teamGone?: string;
+}
+
+/**
+ * Applies a change to a person: reads them (consistently), lets `apply` compute the new profile
+ * (it may throw 4xx), validates what the new profile names (team, manager chain), and writes the
+ * profile with everything derived from it in one transaction conditioned on what was read. A change
+ * that lost a race is read and applied again. Answers the person as written.
+ */
+export async function changePerson(
+  userId: string,
+  apply: (current: UserItem) => UserItem | Promise<UserItem>,
+  opts: ChangeOptions,
+): Promise<UserItem> {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const before = await getUser(userId, true);
+    if (!before) throw notFound('No such person.');
+    const after = await apply(before);
+    const managerChanged = !!after.managerId && after.managerId !== before.managerId;
+    const chain = managerChanged ? await managerChain(userId, after.managerId!) : undefined;
+    if (after.teamId && after.teamId !== before.teamId && after.teamId !== opts.teamGone)
+      await assertTeamOpen(after.teamId);
+    const items = personWrites(before, after, { actorId: opts.actorId, chain, teamGone: opts.teamGone });
+    if (items.length === 0) return before;
+    try {
+      await transact(items);
+      return { ...after, rev: (before.rev ?? 0) + 1 };
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err; // lost a race (or a reference vanished): read again
+    }
+  }
+  throw conflict('The profile changed while this request ran. Try again.');
+}

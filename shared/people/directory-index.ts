@@ -1,0 +1,385 @@
+import { birthdayIndexAttributes } from '../calendar/birthday-index.ts';
+import { updateExpression } from '../calendar/update-expression.ts';
+import { addToCounter } from '../db/counters.ts';
+import {
+  DIRECTORY_PARTITION,
+  DIRECTORY_SHARDS,
+  directoryByJoinedIndex,
+  directoryByNameIndex,
+  directoryByPostsIndex,
+  directoryPostsKey,
+  directoryRowsKey,
+  facetKey,
+  featuredIndex,
+  type Key,
+  membersIndex,
+  roleIndex,
+  teamKey,
+  teamMemberKey,
+  userKey,
+} from '../db/keys.ts';
+import type { TransactItem } from '../db/table.ts';
+import type { UserItem } from './users.ts';
+
+/**
+ * What the people area derives from a person, and the writes that keep it in step. Every change of a
+ * person goes through `personWrites`, inside the transaction of the change itself:
+ * - the profile item's directory index attributes (sort keys for name, posts and joining time, sparse
+ *   partition keys while the person is listed);
+ * - their compact row in a directory shard (free text and filters read the shards, see directory.ts);
+ * - the facet counters of their skills, title and location (`/people/skills`, `/people/facets`);
+ * - the team's `memberCount` and the manager's `reportCount`, and the team membership item.
+ */
+
+/** Listed in the directory, the org chart and the facets, and counted in team sizes and report counts. */
+export const isListed = (u: Pick<UserItem, 'status'>) => u.status !== 'deactivated';
+
+/** The name as the directory sorts it: accents folded, case ignored. */
+export const nameKey = (name: string) => name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** A person's shard follows from their id alone (FNV-1a), so writers need no lookup. */
+export function shardOf(userId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) {
+    h ^= userId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % DIRECTORY_SHARDS;
+}
+
+export const rowAttribute = (userId: string) => `r_${userId}`;
+export const postsAttribute = (userId: string) => `p_${userId}`;
+/** The numeric sort key of the posts index; only ever moved with ADD (see post-count.ts). */
+export const POSTS_SORT_ATTRIBUTE = `${directoryByPostsIndex.index}sk`;
+
+/** A person as the directory projection holds them: what `q`, the filters and the sorts need. */
+export interface DirectoryRow {
+  id: string;
+  name: string;
+  title: string;
+  location: string;
+  bio: string;
+  skills: string[];
+  teamId: string | null;
+  status: 'active' | 'pending';
+  joinedAt: string;
+}
+
+type StoredRow = [string, string, string, string, string[], string | null, DirectoryRow['status'], string];
+
+const storedRow = (u: UserItem): StoredRow => [
+  u.name,
+  u.title ?? '',
+  u.location ?? '',
+  u.bio ?? '',
+  u.skills ?? [],
+  u.teamId ?? null,
+  u.status as DirectoryRow['status'],
+  u.joinedAt,
+];
+
+/** The rows of one shard item. */
+export function rowsOf(shard: Record<string, unknown> | undefined): DirectoryRow[] {
+  if (!shard) return [];
+  const rows: DirectoryRow[] = [];
+  for (const [attr, value] of Object.entries(shard)) {
+    if (!attr.startsWith('r_') || !Array.isArray(value)) continue;
+    const [name, title, location, bio, skills, teamId, status, joinedAt] = value as StoredRow;
+    rows.push({ id: attr.slice(2), name, title, location, bio, skills, teamId, status, joinedAt });
+  }
+  return rows;
+}
+
+/**
+ * Every index attribute of the profile item, recomputed on each write (undefined = removed): members,
+ * role, featured (sparse), birthdays (the calendar's hook, sparse) and the directory's three sorts
+ * (sort keys always; partition keys only while listed, so deactivated people drop out).
+ */
+export function indexAttributes(u: UserItem): Record<string, string | number | undefined> {
+  const listed = isListed(u) ? DIRECTORY_PARTITION : undefined;
+  const featured = u.isFeatured && u.featuredAt;
+  const birthdays = birthdayIndexAttributes(u.id, u.dateOfBirth);
+  return {
+    [`${membersIndex.index}pk`]: membersIndex.pk,
+    [`${membersIndex.index}sk`]: membersIndex.sk(u.joinedAt, u.id),
+    [`${roleIndex.index}pk`]: roleIndex.pk(u.role),
+    [`${roleIndex.index}sk`]: roleIndex.sk(u.id),
+    [`${featuredIndex.index}pk`]: featured ? featuredIndex.pk : undefined,
+    [`${featuredIndex.index}sk`]: featured ? featuredIndex.sk(u.featuredAt!, u.id) : undefined,
+    ...Object.fromEntries(birthdays.remove.map((k) => [k, undefined])),
+    ...birthdays.set,
+    [`${directoryByNameIndex.index}pk`]: listed,
+    [`${directoryByNameIndex.index}sk`]: directoryByNameIndex.sk(nameKey(u.name), u.id),
+    [`${directoryByPostsIndex.index}pk`]: listed,
+    [`${directoryByJoinedIndex.index}pk`]: listed,
+    [`${directoryByJoinedIndex.index}sk`]: directoryByJoinedIndex.sk(u.joinedAt),
+  };
+}
+
+type FacetKind = 'skill' | 'title' | 'location';
+interface Facet {
+  kind: FacetKind;
+  lower: string;
+  value: string;
+}
+
+/** The facet values a listed person contributes (none when deactivated), de-duplicated case-insensitively. */
+function facetsOf(u: UserItem | undefined): Map<string, Facet> {
+  const out = new Map<string, Facet>();
+  if (!u || !isListed(u)) return out;
+  const add = (kind: FacetKind, value: string) => {
+    const v = value.trim();
+    if (!v) return;
+    const lower = v.toLowerCase();
+    if (!out.has(`${kind}#${lower}`)) out.set(`${kind}#${lower}`, { kind, lower, value: v });
+  };
+  for (const s of u.skills ?? []) add('skill', s);
+  add('title', u.title ?? '');
+  add('location', u.location ?? '');
+  return out;
+}
+
+const facetWrite = (f: Facet, delta: number): TransactItem =>
+  ({
+    Update: {
+      Key: facetKey(f.kind, f.lower),
+      UpdateExpression: delta > 0 ? 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k' : 'ADD #p :d',
+      ExpressionAttributeNames: delta > 0 ? { '#p': 'people', '#v': 'value', '#k': 'kind' } : { '#p': 'people' },
+      ExpressionAttributeValues:
+        delta > 0 ? { ':d': delta, ':v': f.value, ':e': 'DirectoryFacet', ':k': f.kind } : { ':d': delta },
+    },
+  }) as TransactItem;
+
+/** The condition on a person whose `rev` was read as `rev` (items written before revisions have none). */
+export function revCondition(rev: number | undefined): { expression: string; values: Record<string, unknown> } {
+  return rev === undefined
+    ? { expression: 'attribute_not_exists(rev)', values: {} }
+    : { expression: 'rev = :rev', values: { ':rev': rev } };
+}
+
+const teamExists = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
+
+/** A conditional counter move, or only the condition when nothing moves. */
+function counterOrCheck(
+  key: Key,
+  field: string,
+  delta: number,
+  condition: string,
+  values: Record<string, unknown> = {},
+): TransactItem {
+  const withValues = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
+  if (delta === 0)
+    return { ConditionCheck: { Key: key, ConditionExpression: condition, ...withValues } } as TransactItem;
+  const item = addToCounter(key, field, delta) as { Update: Record<string, any> };
+  item.Update.ConditionExpression = condition;
+  item.Update.ExpressionAttributeValues = { ...item.Update.ExpressionAttributeValues, ...values };
+  return item as TransactItem;
+}
+
+/**
+ * The counter moves and existence checks of one reference (a team, a manager) changing from `oldRef`
+ * to `newRef`: counted only while the person is listed; a newly named target must exist.
+ */
+function referenceWrites(
+  field: 'memberCount' | 'reportCount',
+  keyOf: (id: string) => Key,
+  refs: { oldRef: string | null; newRef: string | null; wasListed: boolean; listed: boolean },
+  existsCondition: string,
+  extra: Map<string, { expression: string; values: Record<string, unknown> }> = new Map(),
+  skip?: string,
+): TransactItem[] {
+  const dec = refs.wasListed ? refs.oldRef : null;
+  const inc = refs.listed ? refs.newRef : null;
+  const moves = new Map<string, { delta: number; mustExist: boolean }>();
+  const at = (id: string) => moves.get(id) ?? moves.set(id, { delta: 0, mustExist: false }).get(id)!;
+  if (dec && dec !== inc && dec !== skip) at(dec).delta -= 1;
+  if (inc && inc !== dec) at(inc).delta += 1;
+  if (refs.newRef && refs.newRef !== refs.oldRef) at(refs.newRef).mustExist = true;
+  for (const id of extra.keys()) at(id);
+  const items: TransactItem[] = [];
+  for (const [id, move] of moves) {
+    const conditions = [move.mustExist ? existsCondition : 'attribute_exists(pk)'];
+    const e = extra.get(id);
+    if (e) conditions.push(e.expression);
+    items.push(counterOrCheck(keyOf(id), field, move.delta, conditions.join(' AND '), e?.values));
+  }
+  return items;
+}
+
+export interface PersonWriteOptions {
+  actorId: string | null;
+  /**
+   * People whose manager chain the change relies on (id → the `rev` read): each is checked, so two
+   * concurrent manager changes cannot close a loop.
+   */
+  chain?: Map<string, number | undefined>;
+  /** The team is being deleted: its counter is left alone (it goes with the team). */
+  teamGone?: string;
+}
+
+/**
+ * The writes that keep everything derived from a person in step with their change from `before`
+ * (undefined for a new person) to `after`, without the profile item itself. New references carry
+ * their existence as conditions (a team being deleted counts as gone), so a transaction that fails on
+ * one means "read again": the caller re-validates and answers 400 if the reference is really gone.
+ */
+export function derivedWrites(before: UserItem | undefined, after: UserItem, opts: PersonWriteOptions): TransactItem[] {
+  const items: TransactItem[] = [];
+  const id = after.id;
+  const wasListed = !!before && isListed(before);
+  const listed = isListed(after);
+
+  // Directory shard row.
+  const rowChanged = !before || JSON.stringify(storedRow(before)) !== JSON.stringify(storedRow(after));
+  if (listed && (!wasListed || rowChanged)) {
+    items.push({
+      Update: {
+        Key: directoryRowsKey(shardOf(id)),
+        ...updateExpression({ [rowAttribute(id)]: storedRow(after), entity: 'DirectoryShard' }),
+      },
+    } as TransactItem);
+  } else if (!listed && wasListed) {
+    items.push({
+      Update: {
+        Key: directoryRowsKey(shardOf(id)),
+        ...updateExpression({ entity: 'DirectoryShard' }, [rowAttribute(id)]),
+      },
+    } as TransactItem);
+  }
+
+  // Facet counters.
+  const oldFacets = facetsOf(before);
+  const newFacets = facetsOf(after);
+  for (const [k, f] of oldFacets) if (!newFacets.has(k)) items.push(facetWrite(f, -1));
+  for (const [k, f] of newFacets) if (!oldFacets.has(k)) items.push(facetWrite(f, 1));
+
+  // Team size and membership (the membership lists everybody whose teamId names the team).
+  const oldTeam = before?.teamId ?? null;
+  const newTeam = after.teamId ?? null;
+  items.push(
+    ...referenceWrites(
+      'memberCount',
+      teamKey,
+      { oldRef: oldTeam, newRef: newTeam, wasListed, listed },
+      teamExists,
+      undefined,
+      opts.teamGone,
+    ),
+  );
+  if (oldTeam !== newTeam) {
+    if (oldTeam) items.push({ Delete: { Key: teamMemberKey(oldTeam, id) } } as TransactItem);
+    if (newTeam) {
+      items.push({
+        Put: {
+          Item: {
+            ...teamMemberKey(newTeam, id),
+            entity: 'TeamMember',
+            teamId: newTeam,
+            userId: id,
+            actorId: opts.actorId ?? undefined,
+          },
+        },
+      } as TransactItem);
+    }
+  }
+
+  // Report counts; the manager chain's checks ride on the same items.
+  const chain = new Map(
+    [...(opts.chain ?? [])]
+      .filter(([personId]) => personId !== id)
+      .map(([personId, rev]) => [personId, revCondition(rev)]),
+  );
+  const managers = { oldRef: before?.managerId ?? null, newRef: after.managerId ?? null, wasListed, listed };
+  items.push(...referenceWrites('reportCount', userKey, managers, 'attribute_exists(pk)', chain));
+  return items;
+}
+
+/** Every attribute of the profile item `after` sets or removes relative to `before` (index attributes included). */
+function attributeChanges(
+  before: UserItem,
+  after: Record<string, unknown>,
+): { set: Record<string, unknown>; remove: string[] } {
+  const set: Record<string, unknown> = {};
+  const remove: string[] = [];
+  for (const [k, v] of Object.entries(after)) {
+    if (k === 'pk' || k === 'sk') continue;
+    if (v === undefined) {
+      if (before[k] !== undefined) remove.push(k);
+    } else if (JSON.stringify(v) !== JSON.stringify(before[k])) {
+      set[k] = v;
+    }
+  }
+  return { set, remove };
+}
+
+/**
+ * The change of a person as one transaction's items: the profile item (conditioned on the revision
+ * read, so concurrent changes never interleave) and everything derived from it. Empty when nothing
+ * changes.
+ */
+export function personWrites(before: UserItem, after: UserItem, opts: PersonWriteOptions): TransactItem[] {
+  const next = { ...after, ...indexAttributes(after) };
+  const { set, remove } = attributeChanges(before, next);
+  if (Object.keys(set).length === 0 && remove.length === 0) return [];
+  const rev = revCondition(before.rev);
+  const update = updateExpression(
+    { ...set, rev: (before.rev ?? 0) + 1, ...(opts.actorId ? { actorId: opts.actorId } : {}) },
+    remove,
+  );
+  return [
+    {
+      Update: {
+        Key: userKey(before.id),
+        ...update,
+        ConditionExpression: rev.expression,
+        ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ...rev.values },
+      },
+    } as TransactItem,
+    ...derivedWrites(before, after, opts),
+  ];
+}
+
+/**
+ * The whole projection of a set of people as items (profile items with their index attributes,
+ * shard rows and post counts, facet counters, team memberships): what `personWrites` would have
+ * written for them one by one. For bulk loads (the directory bench) and rebuilds.
+ */
+export function projectionItems(users: UserItem[]): Record<string, unknown>[] {
+  const shards = new Map<string, Record<string, unknown>>();
+  const shard = (key: Key) =>
+    shards.get(key.pk + key.sk) ??
+    shards.set(key.pk + key.sk, { ...key, entity: 'DirectoryShard' }).get(key.pk + key.sk)!;
+  const facets = new Map<string, Facet & { people: number }>();
+  const items: Record<string, unknown>[] = [];
+  for (const u of users) {
+    const attributes = Object.fromEntries(Object.entries(indexAttributes(u)).filter(([, v]) => v !== undefined));
+    items.push({ ...u, ...userKey(u.id), ...attributes, [POSTS_SORT_ATTRIBUTE]: u.postCount ?? 0, rev: u.rev ?? 0 });
+    shard(directoryPostsKey(shardOf(u.id)))[postsAttribute(u.id)] = u.postCount ?? 0;
+    if (u.teamId)
+      items.push({ ...teamMemberKey(u.teamId, u.id), entity: 'TeamMember', teamId: u.teamId, userId: u.id });
+    if (!isListed(u)) continue;
+    shard(directoryRowsKey(shardOf(u.id)))[rowAttribute(u.id)] = storedRow(u);
+    for (const [k, f] of facetsOf(u)) {
+      const known = facets.get(k);
+      if (known) known.people++;
+      else facets.set(k, { ...f, people: 1 });
+    }
+  }
+  for (const f of facets.values()) {
+    items.push({
+      ...facetKey(f.kind, f.lower),
+      entity: 'DirectoryFacet',
+      kind: f.kind,
+      value: f.value,
+      people: f.people,
+    });
+  }
+  return [...items, ...shards.values()];
+}
+
+/** The profile item of a new person with its directory attributes, and the writes derived from it. */
+export function newPersonWrites(user: UserItem, opts: PersonWriteOptions): { item: UserItem; derived: TransactItem[] } {
+  const attributes = Object.fromEntries(Object.entries(indexAttributes(user)).filter(([, v]) => v !== undefined));
+  const item = { ...user, ...attributes, [POSTS_SORT_ATTRIBUTE]: user.postCount ?? 0, rev: 0 } as UserItem;
+  return { item, derived: derivedWrites(undefined, item, opts) };
+}

@@ -1,0 +1,171 @@
+import { decodeCursor, encodeCursor } from '../db/cursor.ts';
+import {
+  DIRECTORY_PARTITION,
+  DIRECTORY_SHARDS,
+  directoryByJoinedIndex,
+  directoryByNameIndex,
+  directoryByPostsIndex,
+  directoryPostsKey,
+  directoryRowsKey,
+  FACETS_PARTITION,
+  facetsPrefix,
+} from '../db/keys.ts';
+import { getMany, keyString, queryAll, queryPage } from '../db/table.ts';
+import { type DirectoryRow, nameKey, postsAttribute, rowsOf, shardOf } from './directory-index.ts';
+import { getUsers, type UserItem } from './users.ts';
+
+/**
+ * `GET /people` and the lists next to it. Two access paths, both without Scan (costs in
+ * docs/data-model.md, People):
+ * - no filter and no `q`: one Query of the sort's index on the profile items (gsi4 name, gsi7 joining
+ *   time, gsi6 posts) — O(page), whatever the size of the company;
+ * - `q` or any filter: one batch read of the fixed set of directory shards (the compact projection
+ *   that `personWrites` keeps in step), matched and ordered in memory, then one batch read of the page's
+ *   people — a constant number of requests, reading the projection (about 0.3 KB per person).
+ */
+export type DirectorySort = 'name' | 'recent' | 'posts';
+
+export interface DirectoryQuery {
+  q?: string;
+  skill?: string;
+  role?: string;
+  location?: string;
+  team?: string;
+  status?: 'active' | 'pending';
+  sort: DirectorySort;
+  cursor?: string;
+  limit: number;
+}
+
+export interface DirectoryPage {
+  users: UserItem[];
+  nextCursor: string | null;
+}
+
+const sortIndexes = {
+  name: { index: directoryByNameIndex.index, forward: true },
+  recent: { index: directoryByJoinedIndex.index, forward: false },
+  posts: { index: directoryByPostsIndex.index, forward: false },
+} as const;
+
+const hasFilter = (q: DirectoryQuery) => Boolean(q.q?.trim() || q.skill || q.role || q.location || q.team || q.status);
+
+export async function listDirectory(query: DirectoryQuery): Promise<DirectoryPage> {
+  if (hasFilter(query)) return searchProjection(query);
+  const { index, forward } = sortIndexes[query.sort];
+  const page = await queryPage<UserItem>({
+    index,
+    pk: DIRECTORY_PARTITION,
+    forward,
+    limit: query.limit,
+    cursor: query.cursor,
+  });
+  return { users: page.items, nextCursor: page.nextCursor };
+}
+
+/** A row with what its sort needs; the cursor carries the last one of a page. */
+interface Ranked {
+  id: string;
+  n: string;
+  j: string;
+  p: number;
+}
+
+const byName = (a: Ranked, b: Ranked) => (a.n < b.n ? -1 : a.n > b.n ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const comparators: Record<DirectorySort, (a: Ranked, b: Ranked) => number> = {
+  name: byName,
+  recent: (a, b) => (a.j > b.j ? -1 : a.j < b.j ? 1 : a.id > b.id ? -1 : a.id < b.id ? 1 : 0),
+  posts: (a, b) => b.p - a.p || byName(a, b),
+};
+
+/** Case-insensitive matching of one row against every filter given (AND). */
+function matcher(query: DirectoryQuery): (row: DirectoryRow) => boolean {
+  const q = query.q?.trim().toLowerCase();
+  const eq = (v: string | undefined) => v?.trim().toLowerCase();
+  const skill = eq(query.skill);
+  const role = eq(query.role);
+  const location = eq(query.location);
+  return (row) =>
+    (!query.status || row.status === query.status) &&
+    (!query.team || row.teamId === query.team) &&
+    (!role || row.title.trim().toLowerCase() === role) &&
+    (!location || row.location.trim().toLowerCase() === location) &&
+    (!skill || row.skills.some((s) => s.trim().toLowerCase() === skill)) &&
+    (!q ||
+      row.name.toLowerCase().includes(q) ||
+      row.title.toLowerCase().includes(q) ||
+      row.bio.toLowerCase().includes(q));
+}
+
+/** Every directory shard (and, for the posts sort, their post counts) in one batch read. */
+async function readProjection(withPosts: boolean): Promise<{ rows: DirectoryRow[]; posts: (id: string) => number }> {
+  const shards = Array.from({ length: DIRECTORY_SHARDS }, (_, i) => i);
+  const keys = [...shards.map(directoryRowsKey), ...(withPosts ? shards.map(directoryPostsKey) : [])];
+  const found = await getMany(keys);
+  const rows = shards.flatMap((s) => rowsOf(found.get(keyString(directoryRowsKey(s)))));
+  const posts = (id: string) => Number(found.get(keyString(directoryPostsKey(shardOf(id))))?.[postsAttribute(id)] ?? 0);
+  return { rows, posts };
+}
+
+async function searchProjection(query: DirectoryQuery): Promise<DirectoryPage> {
+  const scope = `people|${JSON.stringify([query.q?.trim().toLowerCase() ?? '', query.skill ?? '', query.role ?? '', query.location ?? '', query.team ?? '', query.status ?? '', query.sort])}`;
+  const after = decodeCursor(scope, query.cursor) as Ranked | undefined;
+  const { rows, posts } = await readProjection(query.sort === 'posts');
+  const matches = matcher(query);
+  const compare = comparators[query.sort];
+  const ranked = rows
+    .filter(matches)
+    .map((r): Ranked => ({ id: r.id, n: nameKey(r.name), j: r.joinedAt, p: query.sort === 'posts' ? posts(r.id) : 0 }))
+    .filter((r) => !after || compare(r, after) > 0)
+    .sort(compare);
+  const page = ranked.slice(0, query.limit);
+  const more = ranked.length > query.limit;
+  const people = await getUsers(page.map((r) => r.id));
+  return {
+    users: page.map((r) => people.get(r.id)).filter((u): u is UserItem => !!u && u.status !== 'deactivated'),
+    nextCursor: more ? encodeCursor(scope, { ...page[page.length - 1] }) : null,
+  };
+}
+
+/** Distinct values held by listed people, de-duplicated case-insensitively, sorted (one Query). */
+async function facetValues(kind?: 'skill' | 'title' | 'location'): Promise<{ kind: string; value: string }[]> {
+  const items = await queryAll<{ kind: string; value: string }>({
+    pk: FACETS_PARTITION,
+    ...(kind ? { skPrefix: facetsPrefix(kind).skPrefix } : {}),
+    filter: {
+      FilterExpression: '#p > :zero',
+      ExpressionAttributeNames: { '#p': 'people' },
+      ExpressionAttributeValues: { ':zero': 0 },
+    },
+  });
+  return items;
+}
+
+export async function directorySkills(): Promise<string[]> {
+  return (await facetValues('skill')).map((f) => f.value);
+}
+
+export async function directoryFacets(): Promise<{ skills: string[]; titles: string[]; locations: string[] }> {
+  const all = await facetValues();
+  const of = (kind: string) => all.filter((f) => f.kind === kind).map((f) => f.value);
+  return { skills: of('skill'), titles: of('title'), locations: of('location') };
+}
+
+/**
+ * The org chart: every listed person, flat, by name (a Query of the name index: O(company), which is
+ * the size of the answer). A manager who is not listed (deactivated) is not in the chart, so their
+ * reports show as roots rather than dangling.
+ */
+export async function orgChart() {
+  const people = await queryAll<UserItem>({ index: directoryByNameIndex.index, pk: DIRECTORY_PARTITION });
+  const listed = new Set(people.map((u) => u.id));
+  return people.map((u) => ({
+    id: u.id,
+    name: u.name,
+    image: u.image ?? null,
+    title: u.title ?? '',
+    currentWork: u.currentWork ?? '',
+    status: u.status,
+    managerId: u.managerId && listed.has(u.managerId) ? u.managerId : null,
+  }));
+}

@@ -1,0 +1,109 @@
+import { hashToken } from '../auth/tokens.ts';
+import { pushTokenKey, pushTokensIndex } from '../db/keys.ts';
+import { deleteItem, getItem, isConditionFailure, putItem, queryAll, updateItem } from '../db/table.ts';
+import { logger } from '../observability/logger.ts';
+import { type PushPlatform, type PushTarget, pushTransport } from '../transports/push.ts';
+
+/**
+ * Push token registrations (spec 4.13). One item per token, addressed by its SHA-256 (the token itself
+ * is only handed to SNS, which keeps it in the platform endpoint); gsi1 lists a person's enabled
+ * tokens for delivery. A token registered again by someone else moves to them (a shared device).
+ */
+export interface PushTokenItem {
+  pk: string;
+  sk: string;
+  entity: 'PushToken';
+  tokenHash: string;
+  userId: string;
+  platform: PushPlatform;
+  userAgent: string | null;
+  endpointArn: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Set when the platform reported the endpoint dead; the item then leaves the delivery index. */
+  disabledAt?: string;
+}
+
+/** Registrations kept per person; the least recently registered beyond this are retired. */
+export const MAX_TOKENS_PER_PERSON = 20;
+
+export const targetOf = (t: PushTokenItem): PushTarget => ({
+  userId: t.userId,
+  platform: t.platform,
+  endpointArn: t.endpointArn,
+});
+
+export interface Registration {
+  token: string;
+  platform?: PushPlatform;
+  userAgent?: string;
+  previousToken?: string;
+}
+
+export async function registerPushToken(userId: string, r: Registration): Promise<void> {
+  if (r.previousToken !== undefined && r.previousToken !== r.token) await retirePushToken(userId, r.previousToken);
+  const platform = r.platform ?? 'web';
+  const tokenHash = hashToken(r.token);
+  const existing = await getItem<PushTokenItem>(pushTokenKey(tokenHash), true);
+  // The endpoint belongs to the token (the device), whoever registered it before; a platform change needs a new one.
+  const reusable = existing && existing.platform === platform ? existing.endpointArn : null;
+  const endpointArn = await pushTransport().register({ userId, platform, token: r.token, endpointArn: reusable });
+  const now = new Date().toISOString();
+  const item: PushTokenItem & Record<string, unknown> = {
+    ...pushTokenKey(tokenHash),
+    entity: 'PushToken',
+    tokenHash,
+    userId,
+    platform,
+    userAgent: r.userAgent ?? null,
+    endpointArn,
+    createdAt: existing?.createdAt ?? now,
+    updatedAt: now,
+    actorId: userId,
+    [`${pushTokensIndex.index}pk`]: pushTokensIndex.pk(userId),
+    [`${pushTokensIndex.index}sk`]: pushTokensIndex.sk(now, tokenHash),
+  };
+  await putItem(item);
+  if (existing?.endpointArn && existing.endpointArn !== endpointArn) await forgetEndpoint(targetOf(existing));
+  await retireBeyondCap(userId);
+}
+
+/** Removes a registration, only when it is the caller's (spec 4.13: `previousToken`, DELETE). */
+export async function retirePushToken(userId: string, token: string): Promise<void> {
+  const key = pushTokenKey(hashToken(token));
+  const existing = await getItem<PushTokenItem>(key, true);
+  if (!existing || existing.userId !== userId) return;
+  await removeRegistration(existing);
+}
+
+async function removeRegistration(t: PushTokenItem): Promise<void> {
+  await deleteItem({ pk: t.pk, sk: t.sk });
+  await forgetEndpoint(targetOf(t));
+}
+
+async function forgetEndpoint(target: PushTarget): Promise<void> {
+  await pushTransport()
+    .unregister(target)
+    .catch((error) => logger.warn('could not delete a push endpoint', { error: error as Error }));
+}
+
+/** A person's enabled registrations, newest first (bounded by MAX_TOKENS_PER_PERSON). */
+export async function activePushTokens(userId: string): Promise<PushTokenItem[]> {
+  return queryAll<PushTokenItem>({ index: pushTokensIndex.index, pk: pushTokensIndex.pk(userId), forward: false });
+}
+
+async function retireBeyondCap(userId: string): Promise<void> {
+  const tokens = await activePushTokens(userId);
+  for (const t of tokens.slice(MAX_TOKENS_PER_PERSON)) await removeRegistration(t);
+}
+
+/** The platform said the endpoint is dead: keep the item (for the record) but stop delivering to it. */
+export async function disablePushToken(tokenHash: string): Promise<void> {
+  await updateItem({
+    Key: pushTokenKey(tokenHash),
+    UpdateExpression: 'SET disabledAt = :now REMOVE #ipk, #isk',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#ipk': `${pushTokensIndex.index}pk`, '#isk': `${pushTokensIndex.index}sk` },
+    ExpressionAttributeValues: { ':now': new Date().toISOString() },
+  }).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+}

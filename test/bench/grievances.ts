@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { freePort } from '../../infra/local/runtime.ts';
+import { db, setDbClient } from '../../shared/db/client.ts';
+import { transact } from '../../shared/db/table.ts';
+import { getGrievance, listBoard, newGrievanceItem } from '../../shared/grievances/grievances.ts';
+import { CATEGORIES, type GrievanceItem } from '../../shared/grievances/model.ts';
+import { markRead, unreadCount } from '../../shared/grievances/read-state.ts';
+import { raisedDeltas, totalsWrite } from '../../shared/grievances/totals.ts';
+
+/**
+ * Grievance cost figures (issue: "O(page) everywhere"): DynamoDB requests and consumed read capacity
+ * of the board page, the unread count and a grievance read with 10 and with 10,000 grievances. The
+ * requests must be the same and the capacity at 10,000 at most 1.1 times that at 10. Runs against its
+ * own DynamoDB Local in a temporary directory, calling the domain functions the routes call (the
+ * session's two reads, the same for every route, are left out).
+ */
+const SIZES = [10, 10_000] as const;
+/** A page that both sizes fill (the query reads limit + 1 = 10 items either way); the default 20 cannot fill at 10. */
+const PAGE = 9;
+const READER = 'bench-reader';
+
+interface Meter {
+  requests: number;
+  capacity: number;
+}
+
+/** A document client whose every request is counted and asks DynamoDB for its consumed capacity. */
+function meteredClient(endpoint: string, meter: Meter): DynamoDBDocumentClient {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
+  );
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      meter.requests += 1;
+      const out = await next(args);
+      const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
+      for (const c of [consumed].flat())
+        meter.capacity += (c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0;
+      return out;
+    },
+    { step: 'initialize', name: 'benchMeter' },
+  );
+  return client;
+}
+
+/** Grievances of equal size, written 25 at a time (BatchWrite), with their board totals. */
+async function seed(count: number): Promise<GrievanceItem[]> {
+  const items = Array.from({ length: count }, (_, i) =>
+    newGrievanceItem(`raiser-${i % 50}`, {
+      subject: `Bench grievance ${String(i).padStart(6, '0')}`,
+      description: `A grievance seeded by the bench, number ${String(i).padStart(6, '0')}, of a fixed length.`,
+      category: CATEGORIES[i % CATEGORIES.length],
+    }),
+  );
+  const batches: GrievanceItem[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  const table = process.env.TABLE_NAME!;
+  const write = async (batch: GrievanceItem[]) => {
+    let request: Record<string, any> | undefined = { [table]: batch.map((Item) => ({ PutRequest: { Item } })) };
+    while (request && Object.keys(request).length > 0) {
+      const out: { UnprocessedItems?: Record<string, any> } = await db().send(
+        new BatchWriteCommand({ RequestItems: request }),
+      );
+      request = out.UnprocessedItems;
+    }
+  };
+  for (let i = 0; i < batches.length; i += 8) await Promise.all(batches.slice(i, i + 8).map(write));
+  const deltas = new Map<string, number>();
+  for (const g of items)
+    for (const [f, d] of raisedDeltas(g.status, g.category)) deltas.set(f, (deltas.get(f) ?? 0) + d);
+  await transact([totalsWrite(deltas)!]);
+  return items;
+}
+
+async function measure(endpoint: string, fn: () => Promise<unknown>): Promise<Meter> {
+  const meter: Meter = { requests: 0, capacity: 0 };
+  const plain = db();
+  setDbClient(meteredClient(endpoint, meter));
+  try {
+    await fn();
+  } finally {
+    setDbClient(plain);
+  }
+  return meter;
+}
+
+/** Runs the grievance section; answers whether the budget held. */
+export async function benchGrievances(log: (line: string) => void = console.log): Promise<boolean> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-grievances-'));
+  const saved = { ...process.env };
+  const local = await startDynamoDbLocal(join(dir, 'dynamodb'), await freePort());
+  try {
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_DYNAMODB: local.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      TABLE_NAME: `bench-${randomUUID().slice(0, 8)}`,
+      GRIEVANCE_SECRET: randomBytes(32).toString('base64url'),
+      CURSOR_SECRET: randomBytes(32).toString('base64url'),
+    });
+    setDbClient(undefined);
+    const admin = new DynamoDBClient({
+      endpoint: local.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await ensureTable(admin, process.env.TABLE_NAME!);
+    admin.destroy();
+
+    const rows = new Map<string, Meter[]>();
+    const all: GrievanceItem[] = [];
+    for (const size of SIZES) {
+      all.push(...(await seed(size - all.length)));
+      // The reader has opened three grievances of the first page and the one read below, so found and
+      // missing markers are read alike at both sizes.
+      const target = all[Math.floor(all.length / 2)];
+      const firstPage = await listBoard(READER, { limit: PAGE });
+      for (const id of [...firstPage.items.slice(0, 3).map((g) => g.id), target.id])
+        await markRead(READER, all.find((g) => g.id === id)!);
+      const figures: [string, () => Promise<unknown>][] = [
+        [`board page (limit ${PAGE})`, () => listBoard(READER, { limit: PAGE })],
+        [
+          'board page, status and category',
+          () => listBoard(READER, { status: 'open', category: 'harassment', limit: 1 }),
+        ],
+        ['unread count', () => unreadCount(READER)],
+        ['grievance read', () => getGrievance(READER, target.id)],
+      ];
+      for (const [name, fn] of figures) rows.set(name, [...(rows.get(name) ?? []), await measure(local.endpoint, fn)]);
+    }
+
+    let ok = true;
+    log('');
+    log('grievances: DynamoDB requests and consumed read capacity (RCU) per call');
+    log(
+      `${'call'.padEnd(36)}${SIZES.map((s) => `${`req@${s}`.padStart(11)}${`RCU@${s}`.padStart(11)}`).join('')}  budget`,
+    );
+    for (const [name, [small, large]] of rows) {
+      const holds = large.requests === small.requests && large.capacity <= small.capacity * 1.1 + 1e-9;
+      ok &&= holds;
+      const cells = [small, large]
+        .map((m) => `${String(m.requests).padStart(11)}${m.capacity.toFixed(1).padStart(11)}`)
+        .join('');
+      log(`${name.padEnd(36)}${cells}  ${holds ? 'ok' : 'BREACHED (same requests, at most 1.1x capacity)'}`);
+    }
+    return ok;
+  } finally {
+    setDbClient(undefined);
+    await local.stop();
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

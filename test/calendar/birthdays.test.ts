@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { type Audience, activeMembers, announceBirthdays } from '../../shared/calendar/birthdays/announce.ts';
+import { sweepBirthdays, todaysBirthdays } from '../../shared/calendar/birthdays/today.ts';
+import { loveWish, myWishes, replyToWish, sendWish } from '../../shared/calendar/birthdays/wishes.ts';
+import { birthdayAnnouncementKey } from '../../shared/db/keys.ts';
+import { getItem, updateItem } from '../../shared/db/table.ts';
+import { listNotifications } from '../../shared/notifications/notifications.ts';
+import { getUser, type UserItem } from '../../shared/people/users.ts';
+import { api, newMember, uniq } from '../support/api.ts';
+
+/*
+ * These tests run on a made-up day (a 15th, months away from today) with a made-up audience: a real
+ * birthday announcement goes to every active member, which would reach other test files' people.
+ */
+const month = String(((new Date().getUTCMonth() + 6) % 12) + 1).padStart(2, '0');
+const DAY = `2031-${month}-15`;
+const NOW = new Date(`${DAY}T12:00:00Z`);
+const DOB = `1990-${month}-15`;
+
+/** An audience of exactly these people, paged by position. */
+const audienceOf = (ids: string[]): Audience => ({
+  async page({ excludeId, cursor, limit }) {
+    const list = ids.filter((id) => id !== excludeId);
+    const start = Number(cursor ?? 0);
+    return {
+      ids: list.slice(start, start + limit),
+      nextCursor: start + limit < list.length ? String(start + limit) : null,
+    };
+  },
+});
+
+async function birthdayPerson(dateOfBirth = DOB): Promise<UserItem> {
+  const m = await newMember();
+  const res = await api('PATCH', '/users/me/profile', { token: m.token, body: { dateOfBirth } });
+  expect(res.status).toBe(200);
+  return (await getUser(m.id, true))!;
+}
+
+/** Birthday notifications a person received about one birthday person. */
+const birthdayNotes = async (recipientId: string, aboutId: string) =>
+  (await listNotifications(recipientId, 50)).filter((n) => n.kind === 'birthday' && n.actor?.id === aboutId);
+
+describe('the birthday notification', () => {
+  it('goes out once when first reads and sweeps race', async () => {
+    const b = await birthdayPerson();
+    const recipients = Array.from({ length: 60 }, (_, i) => `recipient-${uniq()}-${i}`); // two pages
+    const audience = audienceOf([...recipients, b.id]);
+    const viewer = (await getUser((await newMember()).id))!;
+    await Promise.all([
+      ...Array.from({ length: 4 }, () => todaysBirthdays(viewer, NOW, audience)),
+      ...Array.from({ length: 3 }, () => sweepBirthdays(NOW, audience)),
+    ]);
+    for (const id of [recipients[0], recipients[48], recipients[49], recipients[59]])
+      expect(await birthdayNotes(id, b.id)).toHaveLength(1);
+    expect(await birthdayNotes(b.id, b.id)).toHaveLength(0);
+    const claim = await getItem(birthdayAnnouncementKey(DAY, b.id), true);
+    expect(claim).toMatchObject({ step: 2, sent: 60, doneAt: expect.any(String) });
+    await sweepBirthdays(NOW, audience);
+    expect(await birthdayNotes(recipients[0], b.id)).toHaveLength(1);
+    const listed = await todaysBirthdays(viewer, NOW, audience);
+    expect(listed.find((x) => x.id === b.id)).toEqual({
+      id: b.id,
+      name: b.name,
+      image: null,
+      title: '',
+      wished: false,
+      wishCount: 0,
+    });
+  });
+
+  it('resumes an announcement whose sender stopped half way, without repeating a page', async () => {
+    const b = await birthdayPerson();
+    const recipients = Array.from({ length: 70 }, (_, i) => `recipient-${uniq()}-${i}`);
+    const healthy = audienceOf(recipients);
+    let failSecondPage = true;
+    const flaky: Audience = {
+      async page(q) {
+        if (q.cursor !== null && failSecondPage) throw new Error('the sender died');
+        return healthy.page(q);
+      },
+    };
+    await announceBirthdays([b], DAY, flaky);
+    expect(await birthdayNotes(recipients[0], b.id)).toHaveLength(1);
+    expect(await birthdayNotes(recipients[69], b.id)).toHaveLength(0);
+    // Another reader right away leaves a live claim alone.
+    failSecondPage = false;
+    await announceBirthdays([b], DAY, healthy);
+    expect(await birthdayNotes(recipients[69], b.id)).toHaveLength(0);
+    // Once the claim is stale, the next reader takes it over and goes on from the recorded page.
+    await updateItem({
+      Key: birthdayAnnouncementKey(DAY, b.id),
+      UpdateExpression: 'SET heartbeatAt = :old',
+      ExpressionAttributeValues: { ':old': '2000-01-01T00:00:00.000Z' },
+    });
+    await Promise.all([announceBirthdays([b], DAY, healthy), announceBirthdays([b], DAY, healthy)]);
+    for (const id of [recipients[0], recipients[48], recipients[49], recipients[69]])
+      expect(await birthdayNotes(id, b.id)).toHaveLength(1);
+  });
+
+  it('reaches active members who joined by the time it went out, never later ones nor the birthday person', async () => {
+    const b = await birthdayPerson();
+    const early = await newMember();
+    const cutoff = new Date().toISOString();
+    const late = await newMember();
+    // Read-only: pages through the real audience (the members index) as a sender would.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await activeMembers.page({ cutoff, excludeId: b.id, cursor, limit: 49 });
+      seen.push(...page.ids);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toContain(early.id);
+    expect(seen).not.toContain(late.id);
+    expect(seen).not.toContain(b.id);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('celebrates 29 February birthdays on 28 February of common years', async () => {
+    const leapling = await birthdayPerson('1992-02-29');
+    const viewer = (await getUser((await newMember()).id))!;
+    const quiet = audienceOf([]);
+    const on = async (iso: string) =>
+      (await todaysBirthdays(viewer, new Date(iso), quiet)).some((x) => x.id === leapling.id);
+    expect(await on('2027-02-28T12:00:00Z')).toBe(true);
+    expect(await on('2027-03-01T12:00:00Z')).toBe(false);
+    expect(await on('2028-02-28T12:00:00Z')).toBe(false);
+    expect(await on('2028-02-29T12:00:00Z')).toBe(true);
+  });
+});
+
+describe('wishes', () => {
+  it('keeps one wish per author per birthday, notifying once, however the requests race', async () => {
+    const b = await birthdayPerson();
+    const author = (await getUser((await newMember()).id))!;
+    await Promise.all(Array.from({ length: 10 }, (_, i) => sendWish(author, b.id, `Happy birthday #${i}`, NOW)));
+    const wishes = await myWishes(b.id, NOW);
+    expect(wishes).toHaveLength(1);
+    expect(wishes[0].author.id).toBe(author.id);
+    expect((await listNotifications(b.id, 50)).filter((n) => n.kind === 'birthday_wish')).toHaveLength(1);
+    const listed = await todaysBirthdays(b, NOW, audienceOf([]));
+    expect(listed.find((x) => x.id === b.id)?.wishCount).toBe(1);
+    expect((await todaysBirthdays(author, NOW, audienceOf([]))).find((x) => x.id === b.id)).toMatchObject({
+      wished: true,
+      wishCount: 0,
+    });
+    await expect(sendWish(author, b.id, 'Too late', new Date(NOW.getTime() + 24 * 3600_000))).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await expect(sendWish(b, b.id, 'Me', NOW)).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('tells the writer once about the first heart and once, with its words, about the first reply', async () => {
+    const b = await birthdayPerson();
+    const author = (await getUser((await newMember()).id))!;
+    await sendWish(author, b.id, 'Have a great one', NOW);
+    const [wish] = await myWishes(b.id, NOW);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => loveWish(b, wish.id, i % 2 === 0, NOW)));
+    await loveWish(b, wish.id, true, NOW);
+    await loveWish(b, wish.id, false, NOW);
+    await loveWish(b, wish.id, true, NOW);
+    await replyToWish(b, wish.id, 'Thanks a lot', NOW);
+    await replyToWish(b, wish.id, 'Thanks a lot, really', NOW);
+    const thanks = (await listNotifications(author.id, 50)).filter((n) => n.kind === 'birthday_thanks');
+    expect(thanks).toHaveLength(2);
+    expect(thanks.map((n) => n.actor?.id)).toEqual([b.id, b.id]);
+    expect(thanks[0].preview).toContain('Thanks a lot');
+    expect(thanks[0].preview).not.toContain('really');
+    let [after] = await myWishes(b.id, NOW);
+    expect(after).toMatchObject({ loved: true, reply: 'Thanks a lot, really', repliedAt: expect.any(String) });
+    await replyToWish(b, wish.id, '', NOW);
+    [after] = await myWishes(b.id, NOW);
+    expect(after).toMatchObject({ reply: null, repliedAt: null });
+    await expect(loveWish(author, wish.id, true, NOW)).rejects.toMatchObject({ statusCode: 404 });
+  });
+});

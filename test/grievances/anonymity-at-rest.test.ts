@@ -1,0 +1,214 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { handler as createReplyHandler } from '../../functions/grievances/create-grievance-reply.ts';
+import { handler as raiseHandler } from '../../functions/grievances/raise-grievance.ts';
+import { handler as listNotificationsHandler } from '../../functions/notifications/list-notifications.ts';
+import { lambdaContext } from '../../infra/local/event.ts';
+import { hashToken } from '../../shared/auth/tokens.ts';
+import { db, tableName } from '../../shared/db/client.ts';
+import { ANON_ATTRIBUTE, sessionKey } from '../../shared/db/keys.ts';
+import { changeMappers } from '../../shared/live/mappers.ts';
+import { logger } from '../../shared/observability/logger.ts';
+import { api, newMember } from '../support/api.ts';
+import { expectStatus, mentions, move, type Person, raise, reply, scanTable, world } from './helpers.ts';
+
+const identity = (p: Person) => [p.id, p.email, p.name];
+
+describe('grievances: anonymity at rest', () => {
+  it('no item that names a grievance or reply names its raiser or a replier, and no item of theirs names the grievance', async () => {
+    const { raiser, other, handler } = await world();
+    const tagged = await newMember();
+    const g = await raise(raiser, { category: 'harassment' });
+    const fromRaiser = await reply(raiser, g.id, 'The raiser adds a detail');
+    const fromOther = await reply(other, g.id, `A colleague asks @[${tagged.id}] to look`);
+    const fromHandler = await reply(handler, g.id, `The team asks @[${raiser.id}] and @[${tagged.id}]`, {
+      admin: true,
+    });
+    expectStatus(
+      await api('PATCH', `/grievances/${g.id}/replies/${fromOther.id}`, {
+        token: other.token,
+        body: { body: `Edited, asking @[${tagged.id}] and @[${raiser.id}]` },
+      }),
+      200,
+    );
+    await move(handler, g.id, 'in_review', 'The team picked it up');
+    expectStatus(await api('POST', `/grievances/${g.id}/read`, { token: other.token }), 204);
+    expectStatus(await api('POST', `/grievances/${g.id}/read`, { token: raiser.token }), 204);
+    const changeIds = (await api('GET', `/grievances/${g.id}/status-changes`, { token: other.token })).body.map(
+      (c: any) => c.id,
+    );
+
+    const items = await scanTable();
+    const about = [g.id, fromRaiser.id, fromOther.id, fromHandler.id, ...changeIds];
+    const texts = [g.subject, g.description, fromRaiser.body, fromHandler.body, 'Edited, asking'];
+    const naming = items.filter((i) => mentions(JSON.stringify(i), about).length > 0);
+    // The grievance, its three replies and its two history entries at least.
+    expect(naming.length).toBeGreaterThanOrEqual(6);
+    for (const item of naming) {
+      const text = JSON.stringify(item);
+      for (const author of [raiser, other, handler]) {
+        expect(mentions(text, identity(author)), `${item.pk}/${item.sk} names an author`).toEqual([]);
+      }
+      expect(item[ANON_ATTRIBUTE], `${item.pk}/${item.sk} carries the anon attribute`).toBe(true);
+      expect(item.actorId ?? null, `${item.pk}/${item.sk} has no actor`).toBeNull();
+    }
+    // Items that name a person (their profile, sessions, notifications) carry nothing of the grievance.
+    for (const person of [raiser, other, handler, tagged]) {
+      for (const item of items.filter((i) => mentions(JSON.stringify(i), [person.id, person.email]).length > 0)) {
+        expect(
+          mentions(JSON.stringify(item), [...about, ...texts]),
+          `${item.pk}/${item.sk} ties ${person.name} to the grievance`,
+        ).toEqual([]);
+      }
+    }
+    // The notifications were recorded (sealed) and read back in clear for their recipient.
+    const raiserNotes = (await api('GET', '/notifications?limit=50', { token: raiser.token })).body;
+    expect(raiserNotes.map((n: any) => n.preview)).toContain(g.subject);
+    expect(raiserNotes.every((n: any) => n.actor === null)).toBe(true);
+  });
+
+  it('grievance entities have no change mapper (nothing reaches the live stream)', () => {
+    for (const entity of [
+      'Grievance',
+      'GrievanceReply',
+      'GrievanceStatusChange',
+      'GrievanceRead',
+      'GrievanceSeen',
+      'GrievanceTotals',
+    ]) {
+      expect(changeMappers[entity]).toBeUndefined();
+    }
+  });
+
+  it('a grievance request touches nothing keyed or stamped by the caller (no session refresh); other routes do', async () => {
+    const m = await newMember();
+    const session = sessionKey(hashToken(m.token));
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600e3).toISOString();
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: session,
+        UpdateExpression: 'SET updatedAt = :u',
+        ExpressionAttributeValues: { ':u': twoDaysAgo },
+      }),
+    );
+    const read = async () =>
+      new Map(
+        (await scanTable())
+          .filter((i) => mentions(JSON.stringify(i), [m.id, m.email]).length > 0)
+          .map((i) => [`${i.pk}|${i.sk}`, JSON.stringify(i)]),
+      );
+    // The change feed writes its events a moment after the change (e.g. the sign-in that activated the
+    // member): read until two reads a second apart agree, so only this test's requests remain to compare.
+    const snapshot = async () => {
+      let last = await read();
+      for (let i = 0; i < 10; i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const next = await read();
+        if (JSON.stringify([...next]) === JSON.stringify([...last])) return next;
+        last = next;
+      }
+      return last;
+    };
+    const before = await snapshot();
+    const g = await raise(m);
+    const r = await reply(m, g.id, 'My own follow-up');
+    expectStatus(
+      await api('PATCH', `/grievances/${g.id}/replies/${r.id}`, { token: m.token, body: { body: 'Edited follow-up' } }),
+      200,
+    );
+    expectStatus(await api('DELETE', `/grievances/${g.id}/replies/${r.id}`, { token: m.token }), 204);
+    expectStatus(await api('POST', `/grievances/${g.id}/read`, { token: m.token }), 204);
+    for (const path of [
+      '/grievances',
+      '/grievances/unread-count',
+      `/grievances/${g.id}`,
+      `/grievances/${g.id}/replies`,
+      `/grievances/${g.id}/status-changes`,
+    ]) {
+      expectStatus(await api('GET', path, { token: m.token }), 200, path);
+    }
+    expect(await snapshot()).toEqual(before);
+    // The control: a route that is not a grievance route refreshes the day-old session.
+    expectStatus(await api('GET', '/notifications', { token: m.token }), 200);
+    expect((await snapshot()).get(`${session.pk}|${session.sk}`)).not.toEqual(
+      before.get(`${session.pk}|${session.sk}`),
+    );
+  });
+});
+
+describe('grievances: log lines', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Calls a route's handler in this process, the way API Gateway would, and answers what it logged. */
+  async function invoke(
+    handler: (event: any, context: any) => Promise<any>,
+    p: Person,
+    o: { method: string; path: string; params?: Record<string, string>; body?: unknown },
+  ) {
+    const lines: string[] = [];
+    const capture = (chunk: unknown) => {
+      lines.push(String(chunk));
+      return true;
+    };
+    vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
+    vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
+    const event = {
+      version: '2.0',
+      routeKey: `${o.method} ${o.path}`,
+      rawPath: o.path,
+      rawQueryString: '',
+      headers: { authorization: `Bearer ${p.token}`, 'content-type': 'application/json', 'x-forwarded-proto': 'http' },
+      pathParameters: o.params,
+      requestContext: { http: { method: o.method, path: o.path } },
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      isBase64Encoded: false,
+    };
+    const res = await handler(event, lambdaContext('in-process'));
+    vi.restoreAllMocks();
+    return { res, log: lines.join('') };
+  }
+
+  it('grievance routes log no user id, e-mail or name; other routes do log the caller', async () => {
+    const previous = logger.getLevelName();
+    logger.setLogLevel('INFO');
+    try {
+      const { raiser, other } = await world();
+      const raised = await invoke(raiseHandler, raiser, {
+        method: 'POST',
+        path: '/api/v1/grievances',
+        body: { subject: 'Logged grievance', description: 'A description that is long enough.', category: 'other' },
+      });
+      expect(raised.res.statusCode).toBe(201);
+      const id = JSON.parse(raised.res.body).id;
+      const replied = await invoke(createReplyHandler, other, {
+        method: 'POST',
+        path: `/api/v1/grievances/${id}/replies`,
+        params: { grievanceId: id },
+        body: { body: 'A reply in the log test' },
+      });
+      expect(replied.res.statusCode).toBe(201);
+      const failed = await invoke(createReplyHandler, other, {
+        method: 'POST',
+        path: `/api/v1/grievances/${id}/replies`,
+        params: { grievanceId: id },
+        body: { body: 'x', authorRole: 'employee' },
+      });
+      expect(failed.res.statusCode).toBe(400);
+      for (const [call, who] of [
+        [raised, raiser],
+        [replied, other],
+        [failed, other],
+      ] as const) {
+        expect(call.log).toContain('"route"'); // the access line was captured
+        expect(mentions(call.log, identity(who))).toEqual([]);
+      }
+      // The control: the same capture sees the caller's id on a route that is not anonymous.
+      const control = await invoke(listNotificationsHandler, other, { method: 'GET', path: '/api/v1/notifications' });
+      expect(control.res.statusCode).toBe(200);
+      expect(control.log).toContain(other.id);
+    } finally {
+      logger.setLogLevel(previous as 'INFO');
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { notificationsPrefix } from '../../shared/db/keys.ts';
+import { queryAll } from '../../shared/db/table.ts';
+import {
+  personTag,
+  raiserTag,
+  readTag,
+  replyAuthorTag,
+  sameTag,
+  seal,
+  unseal,
+} from '../../shared/grievances/anonymity.ts';
+import { mentionTokens, resolveMentions } from '../../shared/grievances/mentions.ts';
+import { movedDeltas, raisedDeltas, totalField } from '../../shared/grievances/totals.ts';
+import { listNotifications, notify } from '../../shared/notifications/notifications.ts';
+import { admin, api, newMember } from '../support/api.ts';
+
+describe('grievances: tags and seals', () => {
+  it('tags are stable per person and grievance, and unrelated across grievances, replies and purposes', () => {
+    expect(raiserTag('u1', 'g1')).toBe(raiserTag('u1', 'g1'));
+    const all = [
+      raiserTag('u1', 'g1'),
+      raiserTag('u1', 'g2'),
+      raiserTag('u2', 'g1'),
+      readTag('u1', 'g1'),
+      personTag('u1'),
+      replyAuthorTag('u1', 'g1', 'r1'),
+      replyAuthorTag('u1', 'g1', 'r2'),
+    ];
+    expect(new Set(all).size).toBe(all.length);
+    for (const t of all) expect(t).not.toContain('u1');
+    // The encoding is unambiguous: ("u1g", "1") is not ("u1", "g1").
+    expect(raiserTag('u1g', '1')).not.toBe(raiserTag('u1', 'g1'));
+    expect(sameTag(raiserTag('u1', 'g1'), raiserTag('u1', 'g1'))).toBe(true);
+    expect(sameTag(raiserTag('u1', 'g1'), raiserTag('u2', 'g1'))).toBe(false);
+    expect(sameTag(undefined, raiserTag('u1', 'g1'))).toBe(false);
+  });
+
+  it('seals open only in their own context and two seals of one value look unrelated', () => {
+    const a = seal('user-1', 'ctx-a');
+    const b = seal('user-1', 'ctx-a');
+    expect(a).not.toBe(b);
+    expect(a).not.toContain('user-1');
+    expect(unseal(a, 'ctx-a')).toBe('user-1');
+    expect(unseal(a, 'ctx-b')).toBeNull();
+    expect(unseal(`${a.slice(0, -2)}AA`, 'ctx-a')).toBeNull();
+    expect(unseal('garbage', 'ctx-a')).toBeNull();
+  });
+});
+
+describe('grievances: mentions', () => {
+  it('reads distinct tokens in body order', () => {
+    expect(mentionTokens('@[b] hi @[a] and @[b] again, @[] and @[c d] and @[e]')).toEqual(['b', 'a', 'e']);
+  });
+
+  it('keeps the first 20 real people, never the author, dropping unknown and deactivated ids', async () => {
+    const people = await Promise.all(Array.from({ length: 22 }, () => newMember()));
+    const author = people[0];
+    const gone = people[1];
+    expect(
+      (
+        await api('PATCH', `/admin/members/${gone.id}/status`, {
+          token: (await admin()).token,
+          body: { status: 'deactivated' },
+        })
+      ).status,
+    ).toBe(200);
+    const body = ['@[nobody]', ...people.map((p) => `@[${p.id}]`)].join(' ');
+    const resolved = await resolveMentions(body, author.id);
+    expect(resolved).toEqual(people.slice(2, 22).map((p) => p.id));
+  });
+});
+
+describe('grievances: totals', () => {
+  it('a raise counts in four fields; a move shifts its status fields only', () => {
+    expect([...raisedDeltas('open', 'policy')]).toEqual([
+      ['all', 1],
+      ['s_open', 1],
+      ['c_policy', 1],
+      ['sc_open_policy', 1],
+    ]);
+    expect(Object.fromEntries(movedDeltas('open', 'closed', 'policy'))).toEqual({
+      s_open: -1,
+      sc_open_policy: -1,
+      s_closed: 1,
+      sc_closed_policy: 1,
+    });
+    expect(movedDeltas('open', 'open', 'policy').size).toBe(0);
+    expect(totalField({ status: 'in_review' })).toBe('s_in_review');
+  });
+});
+
+describe('grievances: sealed notification previews', () => {
+  it('stores a sealed preview without the text and lists it in clear; plain previews are unchanged', async () => {
+    const m = await newMember();
+    await notify([
+      {
+        recipientId: m.id,
+        kind: 'grievance',
+        actorId: null,
+        preview: 'Secret subject line',
+        anonymous: true,
+        sealPreview: true,
+      },
+    ]);
+    await notify([{ recipientId: m.id, kind: 'announcement', actorId: null, preview: 'Plain preview' }]);
+    const stored = await queryAll(notificationsPrefix(m.id));
+    expect(stored.length).toBe(2);
+    const sealed = stored.find((n) => n.kind === 'grievance')!;
+    expect(JSON.stringify(sealed)).not.toContain('Secret subject');
+    expect(sealed.anon).toBe(true);
+    expect(stored.find((n) => n.kind === 'announcement')!.preview).toBe('Plain preview');
+    const listed = await listNotifications(m.id, 10);
+    expect(listed.map((n) => n.preview).sort()).toEqual(['Plain preview', 'Secret subject line']);
+  });
+});

@@ -1,0 +1,78 @@
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { builtLayerDir, bundleExternals } from '../../infra/build/bundle.ts';
+import { type AnyRoute, handlerFile } from '../../shared/api/route-def.ts';
+import { routes } from '../../shared/api/routes/index.ts';
+import { type Synthesized, synthesize } from './synth.ts';
+
+/**
+ * cdk-nag v3 (AwsSolutions): a `NagPack` is a CDK policy-validation plugin; `validateScope(app)` runs
+ * it over the synthesised construct tree and reports every finding not acknowledged in the code
+ * (`Validations.of(construct).acknowledge({ id, reason })`).
+ */
+type Violation = ReturnType<AwsSolutionsChecks['validateScope']>['violations'][number];
+
+const describeViolations = (violations: Violation[]) =>
+  violations
+    .map(
+      (v) =>
+        `${v.severity} ${v.ruleName}: ${v.description}\n  ${v.violatingResources.map((r) => r.constructPath).join('\n  ')}`,
+    )
+    .join('\n');
+
+async function nagReport(options: Parameters<typeof synthesize>[0] = {}) {
+  // Template validation is the stacks test's concern; skipping it here halves the synthesis time.
+  const synthesized = await synthesize(options, { cfnValidation: false });
+  return { ...new AwsSolutionsChecks(synthesized.app).validateScope(synthesized.app), synthesized };
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  let violations: Violation[];
+  let synthesized: Synthesized;
+  beforeAll(async () => {
+    ({ violations, synthesized } = await nagReport());
+  });
+
+  it('reports no unacknowledged error for the whole app', () => {
+    const errors = violations.filter((v) => v.severity === 'error');
+    expect(errors, describeViolations(errors)).toEqual([]);
+  });
+
+  it('reports no unacknowledged warning either', () => {
+    expect(violations, describeViolations(violations)).toEqual([]);
+  });
+
+  it('warns at synthesis when bundles import sharp but layers/sharp is not built', () => {
+    const importers = routes.filter((r) => bundleExternals(handlerFile(r)).includes('sharp'));
+    const warnings = Annotations.fromStack(synthesized.built.data).findWarning(
+      '*',
+      Match.stringLikeRegexp('layers/sharp'),
+    );
+    expect(warnings.length).toBe(importers.length && !builtLayerDir('sharp') ? 1 : 0);
+  });
+
+  it('acknowledges the declared wildcards (bucket prefixes, SNS, SES) and nothing else', async () => {
+    // A probe route declaring every kind of access, in place of the health route: the wildcard
+    // resources it needs must be acknowledged by the construct itself.
+    const probe = (r: AnyRoute): AnyRoute =>
+      r.name === 'get-health'
+        ? {
+            ...r,
+            access: {
+              table: 'write',
+              bucket: [
+                { prefix: 'avatars/', actions: ['read', 'write', 'delete'] },
+                { prefix: 'files/', actions: ['read'] },
+              ],
+              sns: true,
+              ses: true,
+            },
+          }
+        : r;
+    const probeRoutes = routes.filter((r) => r.area === 'system').map(probe);
+    expect(probeRoutes.some((r) => r.access?.bucket)).toBe(true);
+    const report = await nagReport({ routes: probeRoutes });
+    expect(report.violations, describeViolations(report.violations)).toEqual([]);
+  });
+});

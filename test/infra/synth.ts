@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { ensureBundled, ROOT } from '../../infra/build/bundle.ts';
+import { type BuildAppOptions, buildApp, type WorkplaceApp } from '../../infra/stacks/workplace-app.ts';
+
+export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' };
+
+/** The context of cdk.json (feature flags and workplace settings), so tests see what `cdk synth` sees. */
+export const cdkJsonContext = (): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context;
+
+export interface Synthesized {
+  app: App;
+  built: WorkplaceApp;
+  /** Every stack's template, by stack name. */
+  templates: Map<string, Template>;
+}
+
+/**
+ * Builds the app the way infra/app.ts does (bundling first unless dist/ is fresh; safe across test
+ * workers) and synthesises it once. Assets are not staged (they are referenced in dist/ directly) and
+ * carry their path in metadata, so tests can tell which bundle a function deploys.
+ */
+export async function synthesize(
+  options: BuildAppOptions = {},
+  { cfnValidation = true, context = {} }: { cfnValidation?: boolean; context?: Record<string, unknown> } = {},
+): Promise<Synthesized> {
+  await ensureBundled({ log: () => undefined });
+  const app = new App({
+    // CDK's built-in CloudFormation template validation (schema and lint rules; the bulk of synthesis
+    // time). It fails synthesis on errors here, as cdk.json enables validateAgainstDefaultRules.
+    builtinCloudFormationValidation: cfnValidation,
+    context: {
+      ...cdkJsonContext(),
+      'aws:cdk:disable-asset-staging': true,
+      'aws:cdk:enable-asset-metadata': true,
+      ...context,
+    },
+  });
+  const built = buildApp(app, { env: TEST_ENV, ...options });
+  app.synth();
+  const templates = new Map<string, Template>();
+  for (const stack of [built.data, built.api, ...built.areas])
+    templates.set(stack.stackName, Template.fromStack(stack));
+  return { app, built, templates };
+}
+
+export type Resource = { Type: string; Properties?: Record<string, any>; Metadata?: Record<string, any> };
+
+/** `[logicalId, resource]` of one type in a template. */
+export const resourcesOf = (template: Template, type: string): [string, Resource][] =>
+  Object.entries(template.findResources(type)) as [string, Resource][];
