@@ -1,12 +1,23 @@
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
+import type { RouteAccess } from './route-def.ts';
 
 /**
  * The functions that are not HTTP routes: consumers of the table's DynamoDB stream and scheduled
  * sweeps. Like the route table, this one list drives the CDK stack (event source mappings, EventBridge
  * schedules) and the local runtime (its stream poller and timers).
  */
-export interface StreamConsumer {
+/** What a background function may touch when deployed (like a route's `access`), and its size. */
+export interface BackgroundFunctionSettings {
+  /** Default `{ table: 'write' }`: every background function records what it did. */
+  access?: RouteAccess;
+  /** Seconds (default 60). */
+  timeout?: number;
+  /** MB (default 512). */
+  memory?: number;
+}
+
+export interface StreamConsumer extends BackgroundFunctionSettings {
   name: string;
   /** Project-relative handler module exporting `handler(event: DynamoDBStreamEvent)`. */
   handler: string;
@@ -18,7 +29,7 @@ export interface StreamConsumer {
   batchSize?: number;
 }
 
-export interface Schedule {
+export interface Schedule extends BackgroundFunctionSettings {
   name: string;
   /** Project-relative handler module exporting `handler(event: ScheduledEvent)`. */
   handler: string;
@@ -31,15 +42,35 @@ export interface Schedule {
 export const streamConsumers: StreamConsumer[] = [
   // The change feed: the only reader of the stream; item changes → live-update events in the event log.
   { name: 'change-feed', handler: 'functions/stream/change-feed.ts', filters: changeFeedFilters, batchSize: 100 },
-  // The feed's deferred work: an announcement tells everybody; a presigned image gets its renditions.
-  { name: 'feed-fan-out', handler: 'functions/feed/fan-out.ts', filters: fanOutFilters, batchSize: 10 },
+  // The feed's deferred work: announcements to everybody, renditions of presigned images, clean-up after deletions.
+  {
+    name: 'feed-fan-out',
+    handler: 'functions/feed/fan-out.ts',
+    filters: fanOutFilters,
+    batchSize: 10,
+    // Announcements notify (push); renditions read the upload and write the webp files under posts/.
+    access: { table: 'write', bucket: [{ prefix: 'posts/', actions: ['read', 'write'] }], sns: true },
+    timeout: 120,
+    memory: 1024,
+  },
 ];
 
 export const schedules: Schedule[] = [
   // Records presence timeouts (active → away → offline) so presence.updated fires for them too.
   { name: 'presence-sweep', handler: 'functions/schedules/presence-sweep.ts', everySeconds: 60 },
   // Announces today's birthdays unless a GET /birthdays/today did first (shared/calendar/birthdays/announce.ts).
-  { name: 'birthday-sweep', handler: 'functions/schedules/birthday-sweep.ts', dailyAt: '00:05' },
+  {
+    name: 'birthday-sweep',
+    handler: 'functions/schedules/birthday-sweep.ts',
+    dailyAt: '00:05',
+    access: { table: 'write', sns: true }, // the announcement notifies (push)
+    timeout: 300,
+  },
   // Announces polls closed by time (poll_closed to author and voters; post.poll.updated).
-  { name: 'poll-closing-sweep', handler: 'functions/feed/announce-closed-polls.ts', everySeconds: 60 },
+  {
+    name: 'poll-closing-sweep',
+    handler: 'functions/feed/announce-closed-polls.ts',
+    everySeconds: 60,
+    access: { table: 'write', sns: true }, // poll_closed notifications (push)
+  },
 ];

@@ -284,12 +284,22 @@ export const liveEventRange = (epoch: string, from: number, to = 10 ** SEQ_WIDTH
 export const presenceKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PRESENCE' });
 export const presenceDueIndex = { index: 'gsi6' as const, pk: 'PRESENCE_DUE', sk: (dueAtMs: number) => dueAtMs };
 /** One client connection's heartbeats (bounded per person by their open tabs and devices; TTL cleans up). */
-export const presenceConnectionKey = (userId: string, connectionId: string): Key => ({ pk: `PRESENCE#${userId}`, sk: `CONN#${connectionId}` });
+export const presenceConnectionKey = (userId: string, connectionId: string): Key => ({
+  pk: `PRESENCE#${userId}`,
+  sk: `CONN#${connectionId}`,
+});
 export const presenceConnectionsPrefix = (userId: string) => ({ pk: `PRESENCE#${userId}`, skPrefix: 'CONN#' });
 
-/** A registered push token, by the SHA-256 of the token. gsi1 = a person's enabled tokens (sparse: removed when disabled). */
+/**
+ * A registered push token, by the SHA-256 of the token. gsi1 = a person's enabled tokens, oldest first
+ * (sparse: removed when disabled).
+ */
 export const pushTokenKey = (tokenHash: string): Key => ({ pk: `PUSHTOKEN#${tokenHash}`, sk: 'TOKEN' });
-export const pushTokensIndex = { index: 'gsi1' as const, pk: (userId: string) => `PUSHTOKENS#${userId}`, sk: (updatedAt: string, tokenHash: string) => `${updatedAt}#${tokenHash}` };
+export const pushTokensIndex = {
+  index: 'gsi1' as const,
+  pk: (userId: string) => `PUSHTOKENS#${userId}`,
+  sk: (updatedAt: string, tokenHash: string) => `${updatedAt}#${tokenHash}`,
+};
 
 /** "Every notification read" marker: one write per mark-all, so the feed emits one `notification.read` (null). */
 export const notificationsReadAllKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'READ_ALL' });

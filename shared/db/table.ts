@@ -56,7 +56,9 @@ export const keyString = (k: Key) => `${k.pk}|${k.sk}`;
 /** Writes many items (BatchWrite, 25 a call, unprocessed ones retried): not atomic, for independent items. */
 export async function putMany(items: Item[]): Promise<void> {
   for (let i = 0; i < items.length; i += 25) {
-    let request: Record<string, any> | undefined = { [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) };
+    let request: Record<string, any> | undefined = {
+      [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
+    };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
       if (attempt >= 8) throw new Error('BatchWrite: items left unprocessed after 8 attempts');
       const out: any = await db().send(new BatchWriteCommand({ RequestItems: request }));

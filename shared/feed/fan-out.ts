@@ -1,9 +1,10 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { membersIndex, postKey } from '../db/keys.ts';
-import { isConditionFailure, queryAll, updateItem } from '../db/table.ts';
+import { getItem, isConditionFailure, queryAll, updateItem } from '../db/table.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import type { UserItem } from '../people/users.ts';
-import type { PostItem } from './model.ts';
+import { cleanUpPost, cleanUpThread } from './cleanup.ts';
+import type { CommentItem, PostItem } from './model.ts';
 import { notifyAnnouncement } from './notify.ts';
 import { renderUpload } from './uploads.ts';
 
@@ -11,6 +12,7 @@ import { renderUpload } from './uploads.ts';
  * The feed's stream consumer: work that must not hold up the request that caused it.
  * - A new announcement tells everybody (O(company) notifications), claimed once per post.
  * - A presigned image whose bytes arrived gets its renditions.
+ * - A deleted post, or a deleted thread, has what it leaves behind removed (cleanup.ts).
  */
 export const fanOutFilters: Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Post'] }, isAnnouncement: { BOOL: [true] } } } },
@@ -21,12 +23,23 @@ export const fanOutFilters: Record<string, unknown>[] = [
       OldImage: { status: { S: ['awaiting'] } },
     },
   },
+  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Post'] } } } },
+  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Comment'] }, parentId: { NULL: [true] } } } },
 ];
 
 export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
   for (const r of records) {
-    const item = toItemChange(r).newImage;
+    const change = toItemChange(r);
+    const item = change.newImage ?? change.oldImage;
     if (!item) continue;
+    if (r.eventName === 'REMOVE') {
+      if (item.entity === 'Post') await cleanUpPost(item as PostItem);
+      if (item.entity === 'Comment' && !item.parentId) {
+        const post = await getItem<PostItem>(postKey(item.postId), true);
+        await cleanUpThread(item as CommentItem, post?.authorId);
+      }
+      continue;
+    }
     if (item.entity === 'Post' && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item as PostItem);
     if (item.entity === 'PostUpload') await renderUpload(item.id);
   }

@@ -24,6 +24,8 @@ export async function bookmark(caller: Viewer, postId: string): Promise<void> {
       userId: caller.userId,
       actorId: caller.userId,
       createdAt: new Date().toISOString(),
+      [`${bookmarksOfPostIndex.index}pk`]: bookmarksOfPostIndex.pk(postId),
+      [`${bookmarksOfPostIndex.index}sk`]: bookmarksOfPostIndex.sk(caller.userId),
     },
     { ConditionExpression: 'attribute_not_exists(pk)' },
   ).catch(ignoreCondition);

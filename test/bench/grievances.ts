@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { db, setDbClient } from '../../shared/db/client.ts';
-import { transact } from '../../shared/db/table.ts';
+import { putMany, transact } from '../../shared/db/table.ts';
 import { getGrievance, listBoard, newGrievanceItem } from '../../shared/grievances/grievances.ts';
 import { CATEGORIES, type GrievanceItem } from '../../shared/grievances/model.ts';
 import { markRead, unreadCount } from '../../shared/grievances/read-state.ts';
@@ -55,7 +55,7 @@ function meteredClient(endpoint: string, meter: Meter): DynamoDBDocumentClient {
   return client;
 }
 
-/** Grievances of equal size, written 25 at a time (BatchWrite), with their board totals. */
+/** Grievances of equal size, built by the domain's own item builder and batch-written, with their board totals. */
 async function seed(count: number): Promise<GrievanceItem[]> {
   const items = Array.from({ length: count }, (_, i) =>
     newGrievanceItem(`raiser-${i % 50}`, {
@@ -64,19 +64,9 @@ async function seed(count: number): Promise<GrievanceItem[]> {
       category: CATEGORIES[i % CATEGORIES.length],
     }),
   );
-  const batches: GrievanceItem[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  const table = process.env.TABLE_NAME!;
-  const write = async (batch: GrievanceItem[]) => {
-    let request: Record<string, any> | undefined = { [table]: batch.map((Item) => ({ PutRequest: { Item } })) };
-    while (request && Object.keys(request).length > 0) {
-      const out: { UnprocessedItems?: Record<string, any> } = await db().send(
-        new BatchWriteCommand({ RequestItems: request }),
-      );
-      request = out.UnprocessedItems;
-    }
-  };
-  for (let i = 0; i < batches.length; i += 8) await Promise.all(batches.slice(i, i + 8).map(write));
+  // Eight BatchWrite streams at once (putMany writes 25 items a call).
+  const slice = Math.ceil(items.length / 8);
+  await Promise.all(Array.from({ length: 8 }, (_, i) => putMany(items.slice(i * slice, (i + 1) * slice))));
   const deltas = new Map<string, number>();
   for (const g of items)
     for (const [f, d] of raisedDeltas(g.status, g.category)) deltas.set(f, (deltas.get(f) ?? 0) + d);
@@ -124,18 +114,21 @@ export async function benchGrievances(log: (line: string) => void = console.log)
     const all: GrievanceItem[] = [];
     for (const size of SIZES) {
       all.push(...(await seed(size - all.length)));
-      // The reader has opened three grievances of the first page and the one read below, so found and
-      // missing markers are read alike at both sizes.
       const target = all[Math.floor(all.length / 2)];
-      const firstPage = await listBoard(READER, { limit: PAGE });
-      for (const id of [...firstPage.items.slice(0, 3).map((g) => g.id), target.id])
-        await markRead(READER, all.find((g) => g.id === id)!);
+      const boardPage = { limit: PAGE };
+      const filteredPage = { status: 'open', category: 'harassment', limit: 1 } as const;
+      // The reader has opened every grievance the measured calls show, so each reads the same markers
+      // at both sizes (DynamoDB Local charges nothing for a missing item; DynamoDB does).
+      const shown = [
+        ...(await listBoard(READER, boardPage)).items,
+        ...(await listBoard(READER, filteredPage)).items,
+        target,
+      ];
+      const byId = new Map(all.map((g) => [g.id, g]));
+      for (const g of shown) await markRead(READER, byId.get(g.id)!);
       const figures: [string, () => Promise<unknown>][] = [
-        [`board page (limit ${PAGE})`, () => listBoard(READER, { limit: PAGE })],
-        [
-          'board page, status and category',
-          () => listBoard(READER, { status: 'open', category: 'harassment', limit: 1 }),
-        ],
+        [`board page (limit ${PAGE})`, () => listBoard(READER, boardPage)],
+        ['board page, status and category', () => listBoard(READER, filteredPage)],
         ['unread count', () => unreadCount(READER)],
         ['grievance read', () => getGrievance(READER, target.id)],
       ];

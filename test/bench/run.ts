@@ -4,6 +4,7 @@
  */
 import { benchBundleSizes } from './bundle-sizes.ts';
 import { directoryBench } from './directory.ts';
+import { feedBench } from './feed.ts';
 import { benchGrievances } from './grievances.ts';
 import { benchLive } from './live.ts';
 
@@ -23,6 +24,7 @@ const sections: Section[] = [
     run: () => benchGrievances(),
   },
   { name: 'Directory at 10 and 10,000 people', run: directoryBench },
+  { name: 'Feed: requests per page and per leaderboard at 10 and 10,000 posts', run: feedBench },
   { name: 'Live updates: write-to-frame latency, idle stream cost, cost per client-hour', run: benchLive },
 ];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postKey, postListPk, postLists } from '../../shared/db/keys.ts';
+import { commentKey, feedScoreKey, postKey, postListPk, postLists } from '../../shared/db/keys.ts';
 import { getItem, queryAll } from '../../shared/db/table.ts';
 import { api, admin, newMember, uniq } from '../support/api.ts';
 import { createPost, future, getPost, image, notificationsOf, upload, waitFor } from './helpers.ts';
@@ -144,6 +144,26 @@ describe('feed posts: deletion and hiding', () => {
     }
     expect((await api('GET', `/people/${a.id}`, { token: a.token })).body.postCount).toBe(0);
     expect((await api('DELETE', `/posts/${p.id}`, { token: a.token })).status).toBe(404);
+  });
+
+  it('cleans up after a deleted post in the background: reactions, comments, bookmarks and their scores', async () => {
+    const a = await newMember();
+    const b = await newMember();
+    const p = await createPost(a.token, { content: 'short-lived but popular' });
+    await api('POST', `/posts/${p.id}/upvote`, { token: b.token, body: { reaction: 'love' } });
+    const top = (await api('POST', `/posts/${p.id}/comments`, { token: b.token, body: { content: 'nice' } })).body;
+    await api('POST', `/posts/${p.id}/comments`, { token: b.token, body: { content: 'reply', parentId: top.id } });
+    await api('PUT', `/posts/${p.id}/bookmark`, { token: b.token });
+    expect((await getItem<Record<string, number>>(feedScoreKey(a.id), true))?.gsi6sk).toBe(1 + 2 * 2);
+    expect((await api('DELETE', `/posts/${p.id}`, { token: a.token })).status).toBe(204);
+    const score = await waitFor(async () => {
+      const s = await getItem<Record<string, number>>(feedScoreKey(a.id), true);
+      return s?.gsi6sk === 0 ? s : undefined;
+    }, 20_000);
+    expect(score).toMatchObject({ reactions: 0, comments: 0, posts: 0 });
+    expect(await queryAll({ pk: postKey(p.id).pk })).toEqual([]);
+    expect(await getItem(commentKey(top.id), true)).toBeUndefined();
+    expect(await queryAll({ pk: postListPk(postLists.bookmarks(b.id)) })).toEqual([]);
   });
 
   it('a member cannot delete somebody else\'s post (403) and a hidden post refuses reactions from others (404)', async () => {

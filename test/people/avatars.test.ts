@@ -150,7 +150,13 @@ describe('avatars: hostile uploads leave nothing stored', () => {
       'a truncated PNG',
       async () => {
         const full = await sharp({
-          create: { width: 400, height: 400, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 40 } },
+          create: {
+            width: 400,
+            height: 400,
+            channels: 3,
+            background: '#808080',
+            noise: { type: 'gaussian', mean: 128, sigma: 40 },
+          },
         })
           .png()
           .toBuffer();

@@ -73,7 +73,10 @@ export async function directory(token: string, query: Record<string, string | nu
   let cursor: string | undefined;
   for (let i = 0; i < 500; i++) {
     const qs = new URLSearchParams(
-      Object.entries({ limit: 50, ...query, ...(cursor ? { cursor } : {}) }).map(([k, v]) => [k, String(v)]),
+      Object.entries({ limit: 50, ...query, ...(cursor ? { cursor } : {}) }).map(([k, v]): [string, string] => [
+        k,
+        String(v),
+      ]),
     );
     const page = expectStatus(await api('GET', `/people?${qs}`, { token }), 200, 'GET /people');
     items.push(...page.items);

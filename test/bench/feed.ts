@@ -1,0 +1,216 @@
+/**
+ * Feed bench (`npm run bench`): DynamoDB requests per feed page (GET /posts with each filter, as the
+ * handler builds it: list + views) and per leaderboard, at 10 and at 10,000 posts, on DynamoDB Local
+ * with a counting client. Fails when a page costs more requests at 10,000 posts than at 10, or more
+ * than the bound docs/data-model.md (Feed) states. Posts, shares, polls, recognitions, bookmarks,
+ * reactions and follows are written with the feed's own item builders through BatchWrite.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { freePort } from '../../infra/local/runtime.ts';
+import { setDbClient } from '../../shared/db/client.ts';
+import { newSortableId } from '../../shared/db/ids.ts';
+import {
+  bookmarksOfPostIndex,
+  contributorsIndex,
+  feedScoreDayKey,
+  feedScoreKey,
+  followKey,
+  leaderboardIndex,
+  postKey,
+  postListKey,
+  postLists,
+  postReactionKey,
+  userKey,
+} from '../../shared/db/keys.ts';
+import { contributors, leaderboard } from '../../shared/feed/leaderboard.ts';
+import { type PostFilters, listPosts } from '../../shared/feed/list-posts.ts';
+import type { PostItem } from '../../shared/feed/model.ts';
+import type { Viewer } from '../../shared/feed/people.ts';
+import { newPostItems } from '../../shared/feed/posts.ts';
+import { scoreOf } from '../../shared/feed/scores.ts';
+import { blankProfile } from '../../shared/people/users.ts';
+
+const SIZES = [10, 10_000];
+const AUTHORS = 40;
+const FOLLOWED = 5;
+const PAGE = 20;
+/** docs/data-model.md (Feed): a page costs 1 Query + 1 BatchGet of posts + the views' batch reads. */
+export const MAX_PAGE_REQUESTS = 6;
+
+class Meter {
+  requests = 0;
+  install(endpoint: string) {
+    const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
+    raw.middlewareStack.add(
+      (next) => async (args: any) => {
+        this.requests++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'feedBenchMeter' },
+    );
+    const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+    setDbClient(doc);
+    return doc;
+  }
+}
+
+async function batchWrite(doc: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]) {
+  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  const worker = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      let request: any = { [table]: chunk.map((Item) => ({ PutRequest: { Item } })) };
+      while (request && Object.keys(request).length) request = (await doc.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+}
+
+const rnd = (n: number) => randomBytes(4).readUInt32BE() % n;
+
+/** `size` posts over two months by AUTHORS people: a mix of shares, polls, recognitions, announcements, tags. */
+function seedItems(size: number, viewer: string, authors: string[]) {
+  const items: Record<string, unknown>[] = [];
+  for (const id of [viewer, ...authors]) {
+    items.push({ ...userKey(id), entity: 'User', ...blankProfile(), id, email: `${id}@example.com`, name: `Person ${id.slice(0, 6)}`, role: 'member', status: 'active', joinedAt: new Date().toISOString() });
+  }
+  for (const id of authors.slice(0, FOLLOWED)) items.push({ ...followKey(viewer, id), entity: 'Follow', userId: viewer, followingId: id });
+  const posts: PostItem[] = [];
+  const start = Date.now() - 60 * 24 * 3600 * 1000;
+  for (let i = 0; i < size; i++) {
+    const at = new Date(start + Math.floor((i * 60 * 24 * 3600 * 1000) / size));
+    const id = newSortableId(at);
+    const authorId = authors[rnd(AUTHORS)];
+    const original = i % 7 === 6 && posts.length ? posts[rnd(posts.length)] : undefined;
+    const post: PostItem = {
+      ...postKey(id),
+      entity: 'Post',
+      id,
+      authorId,
+      content: `Post ${i} #tag${i % 20} about things`,
+      tags: [`tag${i % 20}`],
+      images: [],
+      videos: [],
+      documents: [],
+      poll:
+        !original && i % 10 === 0
+          ? { question: 'Q?', description: '', options: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }], closesAt: new Date(at.getTime() + 86400_000).toISOString(), closedAt: null }
+          : null,
+      recognition: !original && i % 15 === 0 ? { recipientId: authors[(i + 1) % AUTHORS], category: 'teamwork', message: 'Thanks' } : null,
+      isAnnouncement: !original && i % 20 === 0,
+      hidden: false,
+      sharedPostId: original?.sharedPostId ?? original?.id ?? null,
+      mentionedIds: [],
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+      editedAt: null,
+      actorId: authorId,
+      rev: 0,
+    };
+    posts.push(post);
+    items.push(...newPostItems(post));
+    if (i % 3 === 0) {
+      const list = postLists.bookmarks(viewer);
+      items.push({ ...postListKey(list, id), entity: 'Bookmark', list, postId: id, userId: viewer, [`${bookmarksOfPostIndex.index}pk`]: bookmarksOfPostIndex.pk(id), [`${bookmarksOfPostIndex.index}sk`]: viewer });
+    }
+    if (i % 4 === 0) items.push({ ...postReactionKey(id, viewer), entity: 'PostReaction', postId: id, userId: viewer, reaction: 'like', reactedAt: at.toISOString() });
+  }
+  // The leaderboard's items: all-time per person, and each author active on some of the last 40 days.
+  for (const a of authors) {
+    const t = { reactions: rnd(50), comments: rnd(20), shares: rnd(5), posts: 1 + rnd(30) };
+    items.push({
+      ...feedScoreKey(a),
+      entity: 'FeedScore',
+      userId: a,
+      ...t,
+      [`${leaderboardIndex.index}pk`]: leaderboardIndex.pk,
+      [`${leaderboardIndex.index}sk`]: scoreOf(t),
+      [`${contributorsIndex.index}pk`]: contributorsIndex.pk,
+      [`${contributorsIndex.index}sk`]: t.posts,
+    });
+    for (let d = 0; d < 40; d += 1 + rnd(4)) {
+      const day = new Date(Date.now() - d * 86400_000).toISOString().slice(0, 10);
+      items.push({ ...feedScoreDayKey(day, a), entity: 'FeedScoreDay', userId: a, day, reactions: rnd(5), comments: rnd(3), shares: rnd(2), posts: rnd(3), score: 1 });
+    }
+  }
+  return items;
+}
+
+interface Row {
+  label: string;
+  run: () => Promise<unknown>;
+  bound: number;
+}
+
+export async function feedBench(): Promise<boolean> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-feed-'));
+  const ddb = await startDynamoDbLocal(join(dir, 'dynamodb'), await freePort());
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.CURSOR_SECRET ??= randomBytes(32).toString('base64url');
+  const meter = new Meter();
+  const doc = meter.install(ddb.endpoint);
+  const results = new Map<string, number[]>();
+  let ok = true;
+  try {
+    for (const size of SIZES) {
+      const table = `bench-feed-${size}`;
+      process.env.TABLE_NAME = table;
+      const admin = new DynamoDBClient({ endpoint: ddb.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
+      await ensureTable(admin, table);
+      admin.destroy();
+      const viewerId = randomUUID();
+      const authors = Array.from({ length: AUTHORS }, () => randomUUID());
+      const t0 = performance.now();
+      await batchWrite(doc, table, seedItems(size, viewerId, authors));
+      console.log(`feed: seeded ${size} posts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const viewer: Viewer = { userId: viewerId, role: 'member' };
+      const page = (f: PostFilters) => async () => {
+        const first = await listPosts(viewer, f, PAGE, undefined);
+        return first.items.length;
+      };
+      const rows: Row[] = [
+        { label: 'GET /posts', run: page({}), bound: MAX_PAGE_REQUESTS },
+        { label: 'GET /posts?tag=', run: page({ tag: 'tag3' }), bound: MAX_PAGE_REQUESTS },
+        { label: 'GET /posts?authorId=', run: page({ authorId: authors[0] }), bound: MAX_PAGE_REQUESTS },
+        { label: 'GET /posts?type=poll', run: page({ type: 'poll' }), bound: MAX_PAGE_REQUESTS },
+        { label: 'GET /posts?bookmarked=true', run: page({ bookmarked: true }), bound: MAX_PAGE_REQUESTS },
+        { label: `GET /posts?following=true (${FOLLOWED} followed)`, run: page({ following: true }), bound: MAX_PAGE_REQUESTS + 1 + FOLLOWED },
+        { label: 'GET /posts?tag=&type=poll (a check on each post)', run: page({ tag: 'tag0', type: 'poll' }), bound: MAX_PAGE_REQUESTS },
+        { label: 'GET /recognitions', run: page({ type: 'recognition' }), bound: MAX_PAGE_REQUESTS },
+        // Week and month read one partition per day (O(people active)), all reads the top of gsi6.
+        { label: 'GET /people/leaderboard?period=week', run: () => leaderboard('week', 20), bound: 7 + 1 },
+        { label: 'GET /people/leaderboard?period=month', run: () => leaderboard('month', 20), bound: 30 + 1 },
+        { label: 'GET /people/leaderboard?period=all', run: () => leaderboard('all', 20), bound: 2 },
+        { label: 'GET /people/contributors', run: () => contributors(20), bound: 3 },
+      ];
+      for (const row of rows) {
+        meter.requests = 0;
+        const started = performance.now();
+        const count = await row.run();
+        const requests = meter.requests;
+        console.log(`  ${size.toString().padStart(6)} posts  ${row.label.padEnd(52)} ${String(requests).padStart(3)} requests  ${String(count).padStart(3)} items  ${(performance.now() - started).toFixed(0)} ms`);
+        results.set(row.label, [...(results.get(row.label) ?? []), requests]);
+        if (requests > row.bound) {
+          ok = false;
+          console.log(`  over the bound of ${row.bound} requests: ${row.label}`);
+        }
+      }
+    }
+    for (const [label, [small, large]] of results) {
+      if (large > small) {
+        ok = false;
+        console.log(`  grows with the number of posts (${small} → ${large} requests): ${label}`);
+      }
+    }
+  } finally {
+    setDbClient(undefined);
+    await ddb.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return ok;
+}
