@@ -1,6 +1,6 @@
 import { uploadMyAvatar } from '../../shared/api/routes/profiles.ts';
 import { route } from '../../shared/http/route.ts';
-import { setAvatar } from '../../shared/people/avatars.ts';
+import { setAvatar } from '../../shared/people/avatar-upload.ts';
 import { toProfile } from '../../shared/people/profile.ts';
 import { uploadedFile } from '../../shared/people/upload.ts';
 

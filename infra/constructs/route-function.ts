@@ -1,17 +1,29 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, type ILayerVersion, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  Code,
+  FunctionUrl,
+  FunctionUrlAuthType,
+  type ILayerVersion,
+  InvokeMode,
+  Function as LambdaFunction,
+  Runtime,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { type AnyRoute, handlerFile, type RouteAccess, routeKey } from '../../shared/api/route-def.ts';
 import { INDEXES } from '../../shared/db/table-definition.ts';
 import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
 import type { DeployConfig } from '../stacks/config.ts';
-import type { SharedData } from '../stacks/data-stack.ts';
+import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
 
 export const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -39,6 +51,10 @@ export const SNS_ACTIONS = [
 ];
 export const SES_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
 
+/** Powertools (structured logs, metrics): the service name and the CloudWatch metrics namespace. */
+export const POWERTOOLS_SERVICE_NAME = 'workplace';
+export const METRICS_NAMESPACE = 'Workplace';
+
 export interface ServiceFunctionProps {
   /** Project-relative handler module (`functions/<area>/<name>.ts`); its bundle is `dist/<module>/`. */
   handler: string;
@@ -50,6 +66,8 @@ export interface ServiceFunctionProps {
   config: DeployConfig;
   /** Layers by package; a function whose bundle imports one of these packages gets its layer. */
   layers?: Record<string, ILayerVersion>;
+  /** Variables besides the service's own (the deploy hook's first admin). */
+  environment?: Record<string, string>;
 }
 
 /**
@@ -69,6 +87,8 @@ export class ServiceFunction extends Construct {
   readonly logGroup: LogGroup;
   /** Packages the bundle imports at run time for which no layer was given (the function cannot start). */
   readonly missingLayers: string[] = [];
+  /** Errors and Throttles. */
+  readonly alarms: Alarm[];
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -111,17 +131,22 @@ export class ServiceFunction extends Construct {
         wildcardReason: `Objects under the key prefix "${grant.prefix}" this route declares (route access.bucket); object keys are generated per upload.`,
       });
     });
+    const platformApplications = [config.push.fcmApplicationArn, config.push.apnsApplicationArn].filter(
+      (arn): arn is string => !!arn,
+    );
     if (access.sns) {
-      statements.push(
-        {
+      // Device registration: endpoints are created under the configured platform applications only
+      // (none configured: push is off and no endpoint can be created).
+      if (platformApplications.length) {
+        statements.push({
           statement: new PolicyStatement({
             sid: 'PushEndpoints',
             actions: ['sns:CreatePlatformEndpoint'],
-            resources: [stack.formatArn({ service: 'sns', resource: 'app', resourceName: '*' })],
+            resources: platformApplications,
           }),
-          wildcardReason:
-            'Device registration: creates endpoints under the platform applications of this account and region.',
-        },
+        });
+      }
+      statements.push(
         {
           statement: new PolicyStatement({
             sid: 'PushDelivery',
@@ -133,13 +158,19 @@ export class ServiceFunction extends Construct {
       );
     }
     if (access.ses) {
+      // With workplace:mailFrom, exactly the sender's identities (its address, which the data stack
+      // verifies, or its domain when that is verified instead); without it, any verified identity.
+      const address = config.mailFrom ? mailAddressOf(config.mailFrom) : undefined;
+      const identity = (name: string) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name });
       statements.push({
         statement: new PolicyStatement({
           sid: 'Email',
           actions: SES_ACTIONS,
-          resources: [stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          resources: address ? [identity(address), identity(address.split('@')[1])] : [identity('*')],
         }),
-        wildcardReason: 'Sends as the verified SES identities of this account and region (the sender is MAIL_FROM).',
+        wildcardReason: address
+          ? undefined
+          : 'Sends as the verified SES identities of this account and region (set workplace:mailFrom to narrow it to the sender).',
       });
     }
 
@@ -164,8 +195,17 @@ export class ServiceFunction extends Construct {
       CURSOR_SECRET: secret(data.cursorSecretArn),
       GRIEVANCE_SECRET: secret(data.grievanceSecretArn),
       NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME,
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       ...(access.ses && config.mailFrom ? { MAIL_FROM: config.mailFrom } : {}),
+      ...(access.sns && config.push.fcmApplicationArn
+        ? { PUSH_FCM_APPLICATION_ARN: config.push.fcmApplicationArn }
+        : {}),
+      ...(access.sns && config.push.apnsApplicationArn
+        ? { PUSH_APNS_APPLICATION_ARN: config.push.apnsApplicationArn }
+        : {}),
       ...(functionExtras[props.handler]?.environment ?? {}),
+      ...(props.environment ?? {}),
     };
 
     const bundleDir = assetDir(props.handler);
@@ -199,7 +239,33 @@ export class ServiceFunction extends Construct {
       'AwsSolutions-L1',
       'Node.js 22 is the runtime the service is built and tested for (package.json engines, esbuild target node22); moving to a newer runtime is a deliberate upgrade.',
     );
+
+    // Any error or throttle in a five-minute period notifies the alarm topic.
+    const action = alarmAction(this, data.alarmTopicArn);
+    this.alarms = [
+      ['Errors', this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })],
+      ['Throttles', this.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' })],
+    ].map(([name, metric]) => {
+      const alarm = new Alarm(this, `${name}Alarm`, {
+        metric: metric as ReturnType<LambdaFunction['metricErrors']>,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: cfnText(`${name} of ${props.handler}`, 1024),
+      });
+      alarm.addAlarmAction(action);
+      return alarm;
+    });
   }
+}
+
+/** The alarm topic as an alarm action, one import per stack. */
+export function alarmAction(scope: Construct, topicArn: string): SnsAction {
+  const stack = Stack.of(scope);
+  const id = 'AlarmTopicImport';
+  const topic = (stack.node.tryFindChild(id) as ITopic | undefined) ?? Topic.fromTopicArn(stack, id, topicArn);
+  return new SnsAction(topic);
 }
 
 export interface RouteFunctionProps {
@@ -222,6 +288,8 @@ export class RouteFunction extends Construct {
   readonly role: Role;
   readonly service: ServiceFunction;
   readonly httpRoute?: HttpRoute;
+  /** Streaming routes: the Function URL (response streaming, IAM auth) CloudFront reaches them through. */
+  readonly functionUrl?: FunctionUrl;
 
   constructor(scope: Construct, id: string, props: RouteFunctionProps) {
     super(scope, id);
@@ -242,7 +310,25 @@ export class RouteFunction extends Construct {
     this.function = service.function;
     this.role = service.role;
 
-    // Streaming routes answer through a Function URL (response streaming), not through the HTTP API.
+    // Streaming routes answer through a Function URL in RESPONSE_STREAM mode, not through the HTTP
+    // API (which buffers answers). AWS_IAM auth: only the CloudFront distribution (origin access
+    // control, infra/stacks/edge-stack.ts) may call it. The URL answers CORS preflights itself,
+    // with the same rules as the API's catch-all route (shared/http/middlewares/cors.ts).
+    if (route.streaming) {
+      const anyOrigin = props.config.allowedOrigins.includes('*');
+      this.functionUrl = new FunctionUrl(this, 'Url', {
+        function: this.function,
+        authType: FunctionUrlAuthType.AWS_IAM,
+        invokeMode: InvokeMode.RESPONSE_STREAM,
+        cors: {
+          allowedOrigins: anyOrigin ? ['*'] : props.config.allowedOrigins,
+          allowCredentials: !anyOrigin,
+          allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-requested-with'],
+          exposedHeaders: ['set-auth-token'],
+          maxAge: Duration.minutes(10),
+        },
+      });
+    }
     if (props.httpApi && !route.streaming) {
       this.httpRoute = new HttpRoute(this, 'Route', {
         httpApi: props.httpApi,

@@ -17,6 +17,16 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:logRetentionDays`  | `30`               | retention of every function's and the API's logs   |
  * | `workplace:logLevel`          | `INFO`             | LOG_LEVEL                                           |
  * | `workplace:mailFrom`          | unset              | MAIL_FROM of the functions that send e-mail (SES)   |
+ * |                               |                    | and the SES e-mail identity the data stack creates  |
+ * | `workplace:domainName`        | unset              | custom domain of the CloudFront distribution        |
+ * | `workplace:certificateArn`    | unset              | its ACM certificate (us-east-1); both or neither    |
+ * | `workplace:fcmPlatformApplicationArn`  | unset     | PUSH_FCM_APPLICATION_ARN (web and android push)     |
+ * | `workplace:apnsPlatformApplicationArn` | unset     | PUSH_APNS_APPLICATION_ARN (ios push)                |
+ * | `workplace:fcmPlatformApplicationParameter`  | unset | or: an SSM String parameter holding that ARN      |
+ * | `workplace:apnsPlatformApplicationParameter` | unset | (resolved by CloudFormation at deploy time)       |
+ * | `workplace:alarmEmail`        | unset              | e-mail subscribed to the alarm topic                |
+ * | `workplace:adminEmail`        | unset              | the first super admin, created at deploy when none  |
+ * |                               |                    | exists (password generated in Secrets Manager)      |
  *
  * SERVICE_VERSION is package.json's version.
  */
@@ -28,7 +38,16 @@ export interface DeployConfig {
   logLevel: string;
   mailFrom?: string;
   serviceVersion: string;
+  /** Custom domain of the distribution, with its ACM certificate (us-east-1). */
+  domain?: { name: string; certificateArn: string };
+  /** SNS platform application ARNs (values, or `{{resolve:ssm:...}}` dynamic references). */
+  push: { fcmApplicationArn?: string; apnsApplicationArn?: string };
+  alarmEmail?: string;
+  adminEmail?: string;
 }
+
+/** A CloudFormation dynamic reference to a plain SSM String parameter (resolved at deploy time). */
+export const ssmReference = (parameterName: string) => `{{resolve:ssm:${parameterName}}}`;
 
 const ctx = (scope: Construct, key: string): string | undefined => {
   const v = scope.node.tryGetContext(`workplace:${key}`);
@@ -48,6 +67,17 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
   if (!Object.values(RetentionDays).includes(days)) {
     throw new Error(`workplace:logRetentionDays=${days} is not a CloudWatch Logs retention period`);
   }
+  const domainName = ctx(scope, 'domainName');
+  const certificateArn = ctx(scope, 'certificateArn');
+  if (!!domainName !== !!certificateArn) {
+    throw new Error('workplace:domainName and workplace:certificateArn go together (the certificate in us-east-1).');
+  }
+  const platformApplication = (platform: 'fcm' | 'apns') => {
+    const arn = ctx(scope, `${platform}PlatformApplicationArn`);
+    const parameter = ctx(scope, `${platform}PlatformApplicationParameter`);
+    if (arn && parameter) throw new Error(`Give workplace:${platform}PlatformApplicationArn or ...Parameter, not both.`);
+    return arn ?? (parameter ? ssmReference(parameter) : undefined);
+  };
   const config: DeployConfig = {
     prefix: ctx(scope, 'prefix') ?? 'Workplace',
     allowedOrigins: origins,
@@ -56,6 +86,10 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     logLevel: ctx(scope, 'logLevel') ?? 'INFO',
     mailFrom: ctx(scope, 'mailFrom'),
     serviceVersion: packageVersion(),
+    domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
+    push: { fcmApplicationArn: platformApplication('fcm'), apnsApplicationArn: platformApplication('apns') },
+    alarmEmail: ctx(scope, 'alarmEmail'),
+    adminEmail: ctx(scope, 'adminEmail'),
     ...overrides,
   };
   return config;

@@ -3,6 +3,9 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } fro
 import { Architecture, Code, type ILayerVersion, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
@@ -23,6 +26,10 @@ export interface SharedData {
   bucketArn: string;
   cursorSecretArn: string;
   grievanceSecretArn: string;
+  /** The SNS topic every alarm notifies. */
+  alarmTopicArn: string;
+  /** The generated password of the first super admin (only with `workplace:adminEmail`). */
+  adminPasswordSecretArn?: string;
 }
 
 const SHARED_KEYS = {
@@ -33,6 +40,8 @@ const SHARED_KEYS = {
   bucketArn: 'BucketArn',
   cursorSecretArn: 'CursorSecretArn',
   grievanceSecretArn: 'GrievanceSecretArn',
+  alarmTopicArn: 'AlarmTopicArn',
+  adminPasswordSecretArn: 'AdminPasswordSecretArn',
 } as const satisfies Record<keyof SharedData, string>;
 
 export interface DataStackProps extends StackProps {
@@ -51,6 +60,9 @@ export class DataStack extends Stack {
   readonly bucket: Bucket;
   readonly cursorSecret: Secret;
   readonly grievanceSecret: Secret;
+  readonly alarmTopic: Topic;
+  readonly adminPasswordSecret?: Secret;
+  readonly mailIdentity?: EmailIdentity;
   /** The values above as imports, for use in OTHER stacks. */
   readonly shared: SharedData;
   /** Lambda layers by the package they provide (only those whose folder is built). */
@@ -125,6 +137,34 @@ export class DataStack extends Stack {
       'Keys the per-person, per-grievance hashes that keep grievance authors anonymous (GRIEVANCE_SECRET).',
     );
 
+    if (config.adminEmail) {
+      this.adminPasswordSecret = new Secret(this, 'AdminPassword', {
+        description: `First password of the first super admin (${config.adminEmail}); change it after signing in.`,
+        generateSecretString: { passwordLength: 24, excludePunctuation: true },
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      acknowledge(
+        this.adminPasswordSecret,
+        'AwsSolutions-SMG4',
+        'Used once, when the deploy hook creates the first super admin; the person changes the password after signing in (the service keeps only its hash).',
+      );
+    }
+
+    // Every alarm of the service notifies this topic (subscribe on-call e-mail, chat or paging to it).
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${config.prefix} alarms`, enforceSSL: true });
+    acknowledge(
+      this.alarmTopic,
+      'AwsSolutions-SNS2',
+      'Alarm notifications carry no personal data (alarm names and metric values); CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key, and a customer managed key would cost more than the alarms.',
+    );
+    if (config.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(config.alarmEmail));
+
+    // The sender of the service's e-mail: SES sends a verification message to the address at deploy.
+    const mailAddress = config.mailFrom ? mailAddressOf(config.mailFrom) : undefined;
+    if (mailAddress) {
+      this.mailIdentity = new EmailIdentity(this, 'MailIdentity', { identity: Identity.email(mailAddress) });
+    }
+
     // Packages the bundles leave out (sharp's native binary), as layers for the functions importing them.
     for (const pkg of Object.keys(externalLayers)) {
       const dir = props.layerDirs ? props.layerDirs[pkg] : builtLayerDir(pkg);
@@ -145,13 +185,23 @@ export class DataStack extends Stack {
       bucketArn: this.bucket.bucketArn,
       cursorSecretArn: this.cursorSecret.secretArn,
       grievanceSecretArn: this.grievanceSecret.secretArn,
+      alarmTopicArn: this.alarmTopic.topicArn,
+      adminPasswordSecretArn: this.adminPasswordSecret?.secretArn,
     };
     const shared: Partial<SharedData> = {};
     for (const [key, suffix] of Object.entries(SHARED_KEYS) as [keyof SharedData, string][]) {
+      if (values[key] === undefined) continue;
       const exportName = `${config.prefix}-${suffix}`;
       new CfnOutput(this, suffix, { value: values[key], exportName });
       shared[key] = Fn.importValue(exportName);
     }
     this.shared = shared as SharedData;
   }
+}
+
+/** `Workplace <no-reply@example.com>` → `no-reply@example.com` (a bare address is returned as it is). */
+export function mailAddressOf(mailFrom: string): string {
+  const address = (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) throw new Error(`workplace:mailFrom has no e-mail address: ${mailFrom}`);
+  return address;
 }
