@@ -7,5 +7,8 @@ import { route } from '../../shared/http/route.ts';
 export const handler = route(getPostFile, async (req) => {
   const file = await openPostFile(req.params.key);
   if ('url' in file) return redirect(file.url);
-  return rawReply(file.bytes, file.contentType, { 'cache-control': 'private, max-age=31536000, immutable' });
+  return rawReply(file.bytes, file.contentType, {
+    'cache-control': 'private, max-age=31536000, immutable',
+    'x-content-type-options': 'nosniff',
+  });
 });

@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
+import { sharpLayerDir } from '../../layers/sharp/index.ts';
 
 /**
  * Bundles every function of the service with ONE esbuild run: each route of the route table (and each
@@ -43,7 +44,12 @@ export const EXTERNAL = ['sharp', '@aws-sdk/*'];
  * functions of `shared/api/background.ts` (stream consumers, schedules) are included from that list;
  * add anything else that needs its own Lambda asset here.
  */
-export const extraEntries: string[] = [...streamConsumers.map((c) => c.handler), ...schedules.map((s) => s.handler)];
+export const extraEntries: string[] = [
+  ...streamConsumers.map((c) => c.handler),
+  ...schedules.map((s) => s.handler),
+  // The CloudFormation custom resource run on every deploy (infra/stacks/background-stack.ts).
+  'infra/handlers/deploy-hook.ts',
+];
 
 /** Files copied next to one function's bundle, and the environment that function then needs. */
 export interface FunctionExtras {
@@ -238,9 +244,10 @@ let externalsCache: { mtime: number; externals: Record<string, string[]> } | und
 /**
  * The Lambda layers that provide the packages left out of the bundles (besides the AWS SDK): the
  * layer folder (holding `nodejs/node_modules/<package>`, Lambda's layout; the Node.js 22 runtime
- * resolves ES module imports from it too) is built separately, for linux-arm64.
+ * resolves ES module imports from it too) is built separately, for linux-arm64, by
+ * `npm run build:layers` (layers/sharp/build-layer.ts).
  */
-export const externalLayers: Record<string, string> = { sharp: join(ROOT, 'layers', 'sharp') };
+export const externalLayers: Record<string, string> = { sharp: sharpLayerDir };
 
 /** The layer folder of a package, when it has been built. */
 export function builtLayerDir(pkg: string, dir: string | undefined = externalLayers[pkg]): string | undefined {
@@ -258,7 +265,7 @@ function newestInput(): number {
       for (const child of readdirSync(p)) visit(join(p, child));
     } else if (st.mtimeMs > newest) newest = st.mtimeMs;
   };
-  for (const p of ['functions', 'shared', 'package.json', 'package-lock.json', 'infra/build/bundle.ts'])
+  for (const p of ['functions', 'shared', 'infra/handlers', 'package.json', 'package-lock.json', 'infra/build/bundle.ts'])
     visit(join(ROOT, p));
   return newest;
 }

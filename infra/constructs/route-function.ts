@@ -68,6 +68,14 @@ export interface ServiceFunctionProps {
   layers?: Record<string, ILayerVersion>;
   /** Variables besides the service's own (the deploy hook's first admin). */
   environment?: Record<string, string>;
+  /** Statements besides those `access` implies (a stream consumer's stream reads), with the reason for any wildcard. */
+  statements?: GrantedStatement[];
+}
+
+export interface GrantedStatement {
+  statement: PolicyStatement;
+  /** Required when the statement has a wildcard resource: why it cannot be narrower (acknowledged for cdk-nag). */
+  wildcardReason?: string;
 }
 
 /**
@@ -97,7 +105,7 @@ export class ServiceFunction extends Construct {
 
     this.logGroup = new LogGroup(this, 'Logs', { retention: config.logRetention });
 
-    const statements: { statement: PolicyStatement; wildcardReason?: string }[] = [
+    const statements: GrantedStatement[] = [
       {
         statement: new PolicyStatement({
           sid: 'Logs',
@@ -173,6 +181,8 @@ export class ServiceFunction extends Construct {
           : 'Sends as the verified SES identities of this account and region (set workplace:mailFrom to narrow it to the sender).',
       });
     }
+
+    statements.push(...(props.statements ?? []));
 
     // An inline policy on a role of its own (no AWS managed policy): exactly the statements above.
     this.role = new Role(this, 'Role', {

@@ -1,12 +1,16 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { alarmAction } from '../constructs/route-function.ts';
 import type { Construct } from 'constructs';
 import type { DeployConfig } from './config.ts';
 
 export interface ApiStackProps extends StackProps {
   config: DeployConfig;
+  /** The alarm topic (the data stack's named export). */
+  alarmTopicArn: string;
 }
 
 /**
@@ -53,6 +57,19 @@ export class ApiStack extends Stack {
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format },
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.apiEndpoint, description: 'Base address of the API.' });
+    // Any 5xx answer: an unhandled error in a function, or an integration failure (timeout, throttle).
+    new Alarm(this, 'ServerErrorsAlarm', {
+      metric: this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: 'The HTTP API answered 5xx.',
+    }).addAlarmAction(alarmAction(this, props.alarmTopicArn));
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.httpApi.apiEndpoint,
+      description: 'The HTTP API itself (clients use the distribution: the BaseUrl of the edge stack).',
+    });
   }
 }

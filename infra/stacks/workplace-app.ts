@@ -1,10 +1,18 @@
 import { Annotations, type App, CfnResource, type Environment, type Stack, Tags } from 'aws-cdk-lib';
+import {
+  type Schedule,
+  type StreamConsumer,
+  schedules as scheduleTable,
+  streamConsumers as consumerTable,
+} from '../../shared/api/background.ts';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
 import { routes as routeTable } from '../../shared/api/routes/index.ts';
 import { ApiStack } from './api-stack.ts';
 import { AreaRoutesStack, pascal } from './area-routes-stack.ts';
+import { BackgroundStack } from './background-stack.ts';
 import { type DeployConfig, readConfig } from './config.ts';
 import { DataStack } from './data-stack.ts';
+import { EdgeStack } from './edge-stack.ts';
 
 /** CloudFormation's limit is 500 resources per stack; synthesis fails at the limit and warns near it. */
 export const MAX_RESOURCES_PER_STACK = 500;
@@ -13,6 +21,9 @@ const WARN_RESOURCES_PER_STACK = 400;
 export interface BuildAppOptions {
   /** Defaults to the route table (`shared/api/routes/index.ts`). */
   routes?: AnyRoute[];
+  /** Default to `shared/api/background.ts`. */
+  streamConsumers?: StreamConsumer[];
+  schedules?: Schedule[];
   /** Overrides of the context-derived settings (tests). */
   config?: Partial<DeployConfig>;
   /** Defaults to the CLI's account and region (environment-agnostic when unset). */
@@ -27,6 +38,10 @@ export interface WorkplaceApp {
   api: ApiStack;
   /** One stack per area, in route-table order. */
   areas: AreaRoutesStack[];
+  background: BackgroundStack;
+  edge: EdgeStack;
+  /** Every stack, in deployment order. */
+  stacks: Stack[];
 }
 
 /** Groups routes by area, keeping the route table's order. */
@@ -37,9 +52,12 @@ export function routesByArea(routes: AnyRoute[]): Map<string, AnyRoute[]> {
 }
 
 /**
- * The whole service: `<prefix>-Data` (table, bucket, secrets), `<prefix>-Api` (the HTTP API and its
- * stage) and `<prefix>-Routes-<Area>` for every area of the route table. Everything is driven by the
- * route table: a route added there becomes a function and an API route in its area's stack.
+ * The whole service: `<prefix>-Data` (table, bucket, secrets, layers, mail identity, alarm topic),
+ * `<prefix>-Api` (the HTTP API and its stage), `<prefix>-Routes-<Area>` for every area of the route
+ * table, `<prefix>-Background` (stream consumers, schedules, deploy hook) and `<prefix>-Edge` (the
+ * CloudFront distribution: the one base address). Everything is driven by the route table and
+ * `shared/api/background.ts`: a route added there becomes a function and an API route in its area's
+ * stack, a consumer or schedule a function with its mapping or schedule.
  */
 export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp {
   const config = readConfig(app, options.config);
@@ -55,8 +73,10 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
   const api = new ApiStack(app, `${config.prefix}-Api`, {
     env,
     config,
+    alarmTopicArn: data.shared.alarmTopicArn,
     description: 'Workplace collaboration service: HTTP API.',
   });
+  api.addStackDependency(data);
   const areas: AreaRoutesStack[] = [];
   for (const [area, areaRoutes] of routesByArea(routes)) {
     const stack = new AreaRoutesStack(app, `${config.prefix}-Routes-${pascal(area)}`, {
@@ -74,6 +94,31 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
     areas.push(stack);
   }
 
+  const background = new BackgroundStack(app, `${config.prefix}-Background`, {
+    env,
+    config,
+    consumers: options.streamConsumers ?? consumerTable,
+    schedules: options.schedules ?? scheduleTable,
+    data: data.shared,
+    layers: data.layers,
+    description: 'Workplace collaboration service: stream consumers, schedules, deploy hook.',
+  });
+  background.addStackDependency(data);
+  // The deploy hook runs after every route's new code is live.
+  for (const area of areas) background.addStackDependency(area);
+
+  const edge = new EdgeStack(app, `${config.prefix}-Edge`, {
+    env,
+    config,
+    httpApi: api.httpApi,
+    streaming: areas
+      .flatMap((a) => a.routeFunctions)
+      .filter((f) => f.functionUrl)
+      .map((f) => ({ route: f.route, url: f.functionUrl! })),
+    description: 'Workplace collaboration service: CloudFront distribution (one base address).',
+  });
+  const stacks: Stack[] = [data, api, ...areas, background, edge];
+
   Tags.of(app).add('service', 'workplace');
   if (config.allowedOrigins.includes('*')) {
     Annotations.of(data).addWarningV2(
@@ -82,8 +127,12 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
     );
   }
   const missing = new Map<string, string[]>();
-  for (const fn of areas.flatMap((a) => a.routeFunctions)) {
-    for (const pkg of fn.service.missingLayers) missing.set(pkg, [...(missing.get(pkg) ?? []), fn.route.name]);
+  const services = [
+    ...areas.flatMap((a) => a.routeFunctions.map((f) => ({ name: f.route.name, service: f.service }))),
+    ...background.services.map((service) => ({ name: service.node.id, service })),
+  ];
+  for (const { name, service } of services) {
+    for (const pkg of service.missingLayers) missing.set(pkg, [...(missing.get(pkg) ?? []), name]);
   }
   for (const [pkg, names] of missing) {
     Annotations.of(data).addWarningV2(
@@ -91,8 +140,8 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
       `${names.length} function(s) import ${pkg} at run time but layers/${pkg} is not built (nodejs/node_modules/${pkg} for linux-arm64): they would fail to start. ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}`,
     );
   }
-  for (const stack of [data, api, ...areas]) checkResourceCount(stack);
-  return { config, data, api, areas };
+  for (const stack of stacks) checkResourceCount(stack);
+  return { config, data, api, areas, background, edge, stacks };
 }
 
 /** The CloudFormation resources a stack will hold (every resource is created at construction here). */

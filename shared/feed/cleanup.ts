@@ -1,5 +1,5 @@
 import { bookmarksOfPostIndex, commentKey, postKey, repliesIndex, topCommentsIndex } from '../db/keys.ts';
-import { deleteItem, isConditionFailure, type Item, queryAll, type TransactItem, transact } from '../db/table.ts';
+import { deleteItem, type Item, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
 import type { CommentItem, PostItem, ReactionItem } from './model.ts';
 import { type ScoreDelta, scoreWrites } from './scores.ts';
 
@@ -14,7 +14,10 @@ const ACTOR = 'system:cleanup';
 /** Removes one item and takes back its score, unless a previous run already did. */
 async function removeWithScore(key: { pk: string; sk: string }, score: ScoreDelta[]): Promise<void> {
   try {
-    await transact([{ Delete: { Key: key, ConditionExpression: 'attribute_exists(pk)' } } as TransactItem, ...scoreWrites(score, ACTOR)]);
+    await transact([
+      { Delete: { Key: key, ConditionExpression: 'attribute_exists(pk)' } } as TransactItem,
+      ...scoreWrites(score, ACTOR),
+    ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
@@ -24,7 +27,8 @@ const commentScore = (c: CommentItem, postAuthorId: string): ScoreDelta[] =>
   c.authorId === postAuthorId ? [] : [{ userId: postAuthorId, at: c.createdAt, comments: -1 }];
 
 async function removeComment(c: CommentItem, postAuthorId: string): Promise<void> {
-  for (const vote of await queryAll<Item>({ pk: commentKey(c.id).pk, skPrefix: 'VOTE#' })) await deleteItem({ pk: vote.pk, sk: vote.sk });
+  for (const vote of await queryAll<Item>({ pk: commentKey(c.id).pk, skPrefix: 'VOTE#' }))
+    await deleteItem({ pk: vote.pk, sk: vote.sk });
   await removeWithScore(commentKey(c.id), commentScore(c, postAuthorId));
 }
 
@@ -38,11 +42,15 @@ export async function cleanUpPost(post: PostItem): Promise<void> {
   for (const item of await queryAll<Item>({ pk: postKey(post.id).pk })) {
     const reaction = item.entity === 'PostReaction' ? (item as ReactionItem) : undefined;
     const counted = reaction?.reaction && reaction.reaction !== 'dislike' && reaction.userId !== post.authorId;
-    await removeWithScore({ pk: item.pk, sk: item.sk }, counted ? [{ userId: post.authorId, at: reaction.reactedAt ?? new Date().toISOString(), reactions: -1 }] : []);
+    await removeWithScore(
+      { pk: item.pk, sk: item.sk },
+      counted ? [{ userId: post.authorId, at: reaction.reactedAt ?? new Date().toISOString(), reactions: -1 }] : [],
+    );
   }
   for (const top of await queryAll<CommentItem>({ index: topCommentsIndex.index, pk: topCommentsIndex.pk(post.id) })) {
     await cleanUpThread(top, post.authorId);
     await removeComment(top, post.authorId);
   }
-  for (const b of await queryAll<Item>({ index: bookmarksOfPostIndex.index, pk: bookmarksOfPostIndex.pk(post.id) })) await deleteItem({ pk: b.pk, sk: b.sk });
+  for (const b of await queryAll<Item>({ index: bookmarksOfPostIndex.index, pk: bookmarksOfPostIndex.pk(post.id) }))
+    await deleteItem({ pk: b.pk, sk: b.sk });
 }

@@ -126,9 +126,15 @@ export async function postViews(
   const ids = [...new Set([...posts.map((p) => p.id), ...originalIds])];
   const keys = [
     ...originalIds.map(postKey),
-    ...ids.flatMap((id) => [postStatsKey(id), postReactionKey(id, viewer.userId), postListKey(postLists.bookmarks(viewer.userId), id)]),
+    ...ids.flatMap((id) => [
+      postStatsKey(id),
+      postReactionKey(id, viewer.userId),
+      postListKey(postLists.bookmarks(viewer.userId), id),
+    ]),
     // The reader's vote only where there is a poll (a share has none; a shared post may).
-    ...[...new Set([...posts.filter((p) => p.poll).map((p) => p.id), ...originalIds])].map((id) => postVoteKey(id, viewer.userId)),
+    ...[...new Set([...posts.filter((p) => p.poll).map((p) => p.id), ...originalIds])].map((id) =>
+      postVoteKey(id, viewer.userId),
+    ),
   ];
   const found = await getMany(keys, opts.consistent);
   const ctx: Context = {

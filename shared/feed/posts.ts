@@ -164,11 +164,18 @@ const newStats = (p: PostItem): PostStatsItem => ({
 
 /** The items a new post (or share) starts with: the post, its counters and its list entries. */
 export function newPostItems(post: PostItem): Record<string, unknown>[] {
-  return [storedPost(post), { ...newStats(post) }, ...listsOf(post).map((l) => listEntryItem(l, post.id, post.actorId))];
+  return [
+    storedPost(post),
+    { ...newStats(post) },
+    ...listsOf(post).map((l) => listEntryItem(l, post.id, post.actorId)),
+  ];
 }
 
 const newPostWrites = (post: PostItem): TransactItem[] =>
-  newPostItems(post).map((Item, i) => ({ Put: { Item, ...(i === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } }) as TransactItem);
+  newPostItems(post).map(
+    (Item, i) =>
+      ({ Put: { Item, ...(i === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } }) as TransactItem,
+  );
 
 /** Attachments as stored: documents take their type and size from the upload record. */
 async function attachments(authorId: string, input: PostInput) {

@@ -8,30 +8,68 @@ const N = 50;
 
 /** 50 people acting at the same moment leave exact counters (transactions, conditional writes). */
 describe('feed counters under concurrency', () => {
-  it('50 concurrent reactions, votes, comments, comment votes and shares leave exact counts', { timeout: 300_000 }, async () => {
+  it('50 concurrent reactions, votes, comments, comment votes and shares leave exact counts', {
+    timeout: 300_000,
+  }, async () => {
     const author = await newMember();
     const people = await Promise.all(Array.from({ length: N }, () => newMember()));
-    const p = await createPost(author.token, { content: 'busy post', poll: { question: 'Which?', options: ['A', 'B', 'C'], closesAt: future(3600_000) } });
+    const p = await createPost(author.token, {
+      content: 'busy post',
+      poll: { question: 'Which?', options: ['A', 'B', 'C'], closesAt: future(3600_000) },
+    });
     const [a, b] = p.poll.options.map((o: any) => o.id);
 
-    const reactions = await Promise.all(people.map((m, i) => api('POST', `/posts/${p.id}/upvote`, { token: m.token, body: { reaction: i % 5 === 0 ? 'dislike' : i % 2 ? 'love' : 'like' } })));
+    const reactions = await Promise.all(
+      people.map((m, i) =>
+        api('POST', `/posts/${p.id}/upvote`, {
+          token: m.token,
+          body: { reaction: i % 5 === 0 ? 'dislike' : i % 2 ? 'love' : 'like' },
+        }),
+      ),
+    );
     expect(reactions.every((r) => r.status === 200)).toBe(true);
     // Half of them change their mind at once, the same number take theirs back.
-    await Promise.all(people.slice(0, 10).map((m) => api('POST', `/posts/${p.id}/upvote`, { token: m.token, body: { reaction: 'funny' } })));
+    await Promise.all(
+      people
+        .slice(0, 10)
+        .map((m) => api('POST', `/posts/${p.id}/upvote`, { token: m.token, body: { reaction: 'funny' } })),
+    );
     await Promise.all(people.slice(10, 20).map((m) => api('DELETE', `/posts/${p.id}/upvote`, { token: m.token })));
 
-    const votes = await Promise.all(people.map((m, i) => api('POST', `/posts/${p.id}/poll/vote`, { token: m.token, body: { optionId: i % 2 ? a : b } })));
+    const votes = await Promise.all(
+      people.map((m, i) =>
+        api('POST', `/posts/${p.id}/poll/vote`, { token: m.token, body: { optionId: i % 2 ? a : b } }),
+      ),
+    );
     expect(votes.every((r) => r.status === 200)).toBe(true);
-    await Promise.all(people.slice(0, 10).map((m) => api('POST', `/posts/${p.id}/poll/vote`, { token: m.token, body: { optionId: b } })));
+    await Promise.all(
+      people
+        .slice(0, 10)
+        .map((m) => api('POST', `/posts/${p.id}/poll/vote`, { token: m.token, body: { optionId: b } })),
+    );
 
-    const comments = await Promise.all(people.map((m, i) => api('POST', `/posts/${p.id}/comments`, { token: m.token, body: { content: `comment ${i}` } })));
+    const comments = await Promise.all(
+      people.map((m, i) =>
+        api('POST', `/posts/${p.id}/comments`, { token: m.token, body: { content: `comment ${i}` } }),
+      ),
+    );
     expect(comments.every((r) => r.status === 201)).toBe(true);
     const top = comments[0].body.id;
-    const replies = await Promise.all(people.map((m, i) => api('POST', `/posts/${p.id}/comments`, { token: m.token, body: { content: `reply ${i}`, parentId: top } })));
+    const replies = await Promise.all(
+      people.map((m, i) =>
+        api('POST', `/posts/${p.id}/comments`, { token: m.token, body: { content: `reply ${i}`, parentId: top } }),
+      ),
+    );
     expect(replies.every((r) => r.status === 201)).toBe(true);
-    const commentVotes = await Promise.all(people.map((m, i) => api('POST', `/comments/${top}/vote`, { token: m.token, body: { vote: i % 3 ? 'like' : 'dislike' } })));
+    const commentVotes = await Promise.all(
+      people.map((m, i) =>
+        api('POST', `/comments/${top}/vote`, { token: m.token, body: { vote: i % 3 ? 'like' : 'dislike' } }),
+      ),
+    );
     expect(commentVotes.every((r) => r.status === 200)).toBe(true);
-    const shares = await Promise.all(people.map((m) => api('POST', `/posts/${p.id}/share`, { token: m.token, body: {} })));
+    const shares = await Promise.all(
+      people.map((m) => api('POST', `/posts/${p.id}/share`, { token: m.token, body: {} })),
+    );
     expect(shares.every((r) => r.status === 201)).toBe(true);
 
     const read = await getPost(author.token, p.id);
@@ -49,7 +87,8 @@ describe('feed counters under concurrency', () => {
 
     // Votes: odd → A, even → B (25 each). Then 0..9 vote B: the five odd ones move A → B, the five
     // even ones already held B and take it back. Then 49 (on A) votes A again: taken back.
-    const poll = (await api('POST', `/posts/${p.id}/poll/vote`, { token: people[49].token, body: { optionId: a } })).body;
+    const poll = (await api('POST', `/posts/${p.id}/poll/vote`, { token: people[49].token, body: { optionId: a } }))
+      .body;
     expect(poll.totalVotes).toBe(44);
     expect(poll.options.every((o: any) => o.votes === null)).toBe(true);
     const closed = (await api('POST', `/posts/${p.id}/poll/close`, { token: author.token })).body;
@@ -63,7 +102,9 @@ describe('feed counters under concurrency', () => {
 
     // The author's score: the reactions held now without dislikes ×1, comments and replies ×2, shares ×3.
     const score = await getItem<Record<string, number>>(feedScoreKey(author.id), true);
-    const scoringReactions = Object.entries(expected).filter(([r]) => r !== 'dislike').reduce((s, [, n]) => s + n, 0);
+    const scoringReactions = Object.entries(expected)
+      .filter(([r]) => r !== 'dislike')
+      .reduce((s, [, n]) => s + n, 0);
     expect(score?.reactions).toBe(scoringReactions);
     expect(score?.comments).toBe(2 * N);
     expect(score?.shares).toBe(N);

@@ -18,10 +18,16 @@ export async function getPost(token: string, id: string) {
 }
 
 /** A real image of this size (a gradient, so the encoders have something to do). */
-export async function image(width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' = 'png'): Promise<Buffer> {
+export async function image(
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' | 'webp' | 'gif' = 'png',
+): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3);
   for (let i = 0; i < width * height; i++) raw.set([i % 256, (i >> 8) % 256, 128], i * 3);
-  return sharp(raw, { raw: { width, height, channels: 3 } }).toFormat(format).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 export function form(bytes: Buffer, name: string, type: string): FormData {

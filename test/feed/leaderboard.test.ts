@@ -28,7 +28,15 @@ describe('leaderboard', () => {
     const [z, a, b, c] = await Promise.all(names.map((name) => newMember({ name })));
     const base = 1_000_000 + Math.floor(Math.random() * 1000) * 10; // far above every other test's scores
     await transact(scoreWrites([{ userId: z.id, at: daysAgo(0), reactions: base + 5 }], 'test'));
-    await transact(scoreWrites([{ userId: a.id, at: daysAgo(0), reactions: base + 3 }, { userId: b.id, at: daysAgo(0), reactions: base + 3 }], 'test'));
+    await transact(
+      scoreWrites(
+        [
+          { userId: a.id, at: daysAgo(0), reactions: base + 3 },
+          { userId: b.id, at: daysAgo(0), reactions: base + 3 },
+        ],
+        'test',
+      ),
+    );
     await transact(scoreWrites([{ userId: c.id, at: daysAgo(0), reactions: base + 1 }], 'test'));
     const list = (await leaderboard('week', 50)).filter((e) => [z.id, a.id, b.id, c.id].includes(e.id));
     expect(list.map((e) => e.id)).toEqual([z.id, a.id, b.id, c.id]);
@@ -56,7 +64,14 @@ describe('contributors', () => {
     await createPost(writer.token, { content: 'one' });
     await createPost(writer.token, { content: 'two' });
     await createPost(m.token, { content: 'featured and writing' });
-    expect((await api('PATCH', `/admin/members/${m.id}/featured`, { token: boss.token, body: { featured: true, note: 'Guild lead' } })).status).toBe(200);
+    expect(
+      (
+        await api('PATCH', `/admin/members/${m.id}/featured`, {
+          token: boss.token,
+          body: { featured: true, note: 'Guild lead' },
+        })
+      ).status,
+    ).toBe(200);
     try {
       const list = (await api('GET', '/people/contributors?limit=50', { token: m.token })).body as any[];
       const firstTail = list.findIndex((x) => !x.isFeatured);

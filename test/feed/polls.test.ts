@@ -11,12 +11,17 @@ describe('poll closing', () => {
     const a = await newMember();
     const b = await newMember();
     const c = await newMember();
-    const p = await createPost(a.token, { poll: { question: 'Soon?', options: ['Yes', 'No'], closesAt: future(1500) } });
+    const p = await createPost(a.token, {
+      poll: { question: 'Soon?', options: ['Yes', 'No'], closesAt: future(1500) },
+    });
     await api('POST', `/posts/${p.id}/poll/vote`, { token: b.token, body: { optionId: p.poll.options[0].id } });
     await api('POST', `/posts/${p.id}/poll/vote`, { token: c.token, body: { optionId: p.poll.options[1].id } });
     await sleep(1800);
     expect((await getPost(a.token, p.id)).poll.isClosed).toBe(true);
-    expect((await api('POST', `/posts/${p.id}/poll/vote`, { token: b.token, body: { optionId: p.poll.options[1].id } })).status).toBe(409);
+    expect(
+      (await api('POST', `/posts/${p.id}/poll/vote`, { token: b.token, body: { optionId: p.poll.options[1].id } }))
+        .status,
+    ).toBe(409);
     expect((await api('POST', `/posts/${p.id}/poll/close`, { token: a.token })).status).toBe(409);
 
     expect(await announceClosedPolls()).toBeGreaterThanOrEqual(1);
@@ -26,7 +31,9 @@ describe('poll closing', () => {
       expect(mine[0].actor).toBeNull();
     }
     await announceClosedPolls();
-    expect((await notificationsOf(b.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(1);
+    expect((await notificationsOf(b.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(
+      1,
+    );
 
     const voters = await api('GET', `/posts/${p.id}/poll/voters`, { token: c.token });
     expect(voters.status).toBe(200);
@@ -43,18 +50,26 @@ describe('poll closing', () => {
     expect(closed.body.isClosed).toBe(true);
     await sleep(1200);
     await announceClosedPolls();
-    expect((await notificationsOf(b.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(1);
-    expect((await notificationsOf(a.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(0);
+    expect((await notificationsOf(b.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(
+      1,
+    );
+    expect((await notificationsOf(a.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(
+      0,
+    );
   });
 
   it('hides tallies from non-voters (the author too) while open; totalVotes is always shown', async () => {
     const a = await newMember();
     const b = await newMember();
-    const p = await createPost(a.token, { poll: { question: 'Hidden?', options: ['Yes', 'No'], closesAt: future(3600_000) } });
+    const p = await createPost(a.token, {
+      poll: { question: 'Hidden?', options: ['Yes', 'No'], closesAt: future(3600_000) },
+    });
     await api('POST', `/posts/${p.id}/poll/vote`, { token: b.token, body: { optionId: p.poll.options[0].id } });
     const forAuthor = (await getPost(a.token, p.id)).poll;
     expect(forAuthor.options.every((o: any) => o.votes === null)).toBe(true);
     expect(forAuthor.totalVotes).toBe(1);
-    expect((await api('POST', `/posts/${p.id}/poll/vote`, { token: b.token, body: { optionId: 'nope' } })).status).toBe(400);
+    expect((await api('POST', `/posts/${p.id}/poll/vote`, { token: b.token, body: { optionId: 'nope' } })).status).toBe(
+      400,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commentKey, feedScoreKey, postKey, postListPk, postLists } from '../../shared/db/keys.ts';
 import { getItem, queryAll } from '../../shared/db/table.ts';
-import { api, admin, newMember, uniq } from '../support/api.ts';
+import { admin, api, newMember, uniq } from '../support/api.ts';
 import { createPost, future, getPost, image, notificationsOf, upload, waitFor } from './helpers.ts';
 
 describe('feed posts: hostile and odd input', () => {
@@ -25,13 +25,19 @@ describe('feed posts: hostile and odd input', () => {
 
   it('answers 413 for a 10 MB request body', async () => {
     const a = await newMember();
-    const res = await api('POST', '/posts', { token: a.token, raw: JSON.stringify({ content: 'z'.repeat(10 * 1024 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const res = await api('POST', '/posts', {
+      token: a.token,
+      raw: JSON.stringify({ content: 'z'.repeat(10 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(413);
   });
 
   it('keeps the first 10 distinct hashtags of 1,000', async () => {
     const a = await newMember();
-    const content = Array.from({ length: 1000 }, (_, i) => `#T${i % 500}`).join(' ').slice(0, 9000);
+    const content = Array.from({ length: 1000 }, (_, i) => `#T${i % 500}`)
+      .join(' ')
+      .slice(0, 9000);
     const p = await createPost(a.token, { content });
     expect(p.tags).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7', 't8', 't9']);
   });
@@ -40,7 +46,10 @@ describe('feed posts: hostile and odd input', () => {
     const a = await newMember();
     const gone = await newMember();
     const boss = await admin();
-    expect((await api('PATCH', `/admin/members/${gone.id}/status`, { token: boss.token, body: { status: 'deactivated' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/admin/members/${gone.id}/status`, { token: boss.token, body: { status: 'deactivated' } }))
+        .status,
+    ).toBe(200);
     const p = await createPost(a.token, { content: `Hi @[${gone.id}] and @[nobody-${uniq()}]` });
     expect(p.mentions).toEqual([]);
   });
@@ -59,7 +68,7 @@ describe('feed posts: hostile and odd input', () => {
     expect((await api('GET', `/posts?authorId=${a.id}`, { token: a.token })).body.items).toEqual([]);
   });
 
-  it('refuses another person\'s upload, a forged path and a document used as an image, writing nothing', async () => {
+  it("refuses another person's upload, a forged path and a document used as an image, writing nothing", async () => {
     const a = await newMember();
     const b = await newMember();
     const png = (await upload(a.token, await image(8, 8), 'a.png', 'image/png')).body;
@@ -71,14 +80,30 @@ describe('feed posts: hostile and odd input', () => {
     ]) {
       expect((await api('POST', '/posts', { token: b.token, body })).status).toBe(400);
     }
-    expect((await api('POST', '/posts', { token: a.token, body: { content: 'x', images: [pdfUpload.path] } })).status).toBe(400);
+    expect(
+      (await api('POST', '/posts', { token: a.token, body: { content: 'x', images: [pdfUpload.path] } })).status,
+    ).toBe(400);
     expect((await api('GET', `/posts?authorId=${b.id}`, { token: b.token })).body.items).toEqual([]);
   });
 
   it('recognising yourself or an unknown person is a 400', async () => {
     const a = await newMember();
-    expect((await api('POST', '/posts', { token: a.token, body: { recognition: { recipientId: a.id, category: 'teamwork' } } })).status).toBe(400);
-    expect((await api('POST', '/posts', { token: a.token, body: { recognition: { recipientId: `x${uniq()}`, category: 'teamwork' } } })).status).toBe(400);
+    expect(
+      (
+        await api('POST', '/posts', {
+          token: a.token,
+          body: { recognition: { recipientId: a.id, category: 'teamwork' } },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await api('POST', '/posts', {
+          token: a.token,
+          body: { recognition: { recipientId: `x${uniq()}`, category: 'teamwork' } },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -93,7 +118,10 @@ describe('feed posts: full-replace edits', () => {
     expect(kept.status).toBe(200);
     expect(kept.body.poll.options.map((o: any) => o.id)).toEqual(p.poll.options.map((o: any) => o.id));
     expect(kept.body.poll.totalVotes).toBe(1);
-    const changed = await api('PATCH', `/posts/${p.id}`, { token: a.token, body: { content: 'vote', poll: { ...poll, options: ['Pizza', 'Tacos'] } } });
+    const changed = await api('PATCH', `/posts/${p.id}`, {
+      token: a.token,
+      body: { content: 'vote', poll: { ...poll, options: ['Pizza', 'Tacos'] } },
+    });
     expect(changed.status).toBe(409);
     const removed = await api('PATCH', `/posts/${p.id}`, { token: a.token, body: { content: 'no poll now' } });
     expect(removed.status).toBe(200);
@@ -106,10 +134,22 @@ describe('feed posts: full-replace edits', () => {
     const a = await newMember();
     const b = await newMember();
     const c = await newMember();
-    const p = await createPost(a.token, { recognition: { recipientId: b.id, category: 'teamwork', message: 'thanks' } });
-    expect((await api('PATCH', `/posts/${p.id}`, { token: a.token, body: { recognition: { recipientId: c.id, category: 'teamwork', message: 'thanks' } } })).status).toBe(409);
+    const p = await createPost(a.token, {
+      recognition: { recipientId: b.id, category: 'teamwork', message: 'thanks' },
+    });
+    expect(
+      (
+        await api('PATCH', `/posts/${p.id}`, {
+          token: a.token,
+          body: { recognition: { recipientId: c.id, category: 'teamwork', message: 'thanks' } },
+        })
+      ).status,
+    ).toBe(409);
     expect((await api('PATCH', `/posts/${p.id}`, { token: c.token, body: { content: 'mine now' } })).status).toBe(403);
-    const same = await api('PATCH', `/posts/${p.id}`, { token: a.token, body: { content: 'with words', recognition: { recipientId: b.id, category: 'teamwork', message: 'thanks' } } });
+    const same = await api('PATCH', `/posts/${p.id}`, {
+      token: a.token,
+      body: { content: 'with words', recognition: { recipientId: b.id, category: 'teamwork', message: 'thanks' } },
+    });
     expect(same.status).toBe(200);
     expect(same.body.recognition.recipient.id).toBe(b.id);
   });
@@ -166,7 +206,7 @@ describe('feed posts: deletion and hiding', () => {
     expect(await queryAll({ pk: postListPk(postLists.bookmarks(b.id)) })).toEqual([]);
   });
 
-  it('a member cannot delete somebody else\'s post (403) and a hidden post refuses reactions from others (404)', async () => {
+  it("a member cannot delete somebody else's post (403) and a hidden post refuses reactions from others (404)", async () => {
     const a = await newMember();
     const b = await newMember();
     const boss = await admin();
@@ -174,7 +214,9 @@ describe('feed posts: deletion and hiding', () => {
     expect((await api('DELETE', `/posts/${p.id}`, { token: b.token })).status).toBe(403);
     expect((await api('POST', `/admin/posts/${p.id}/hide`, { token: boss.token })).status).toBe(200);
     expect((await api('POST', `/posts/${p.id}/upvote`, { token: b.token, body: {} })).status).toBe(404);
-    expect((await api('POST', `/posts/${p.id}/comments`, { token: b.token, body: { content: 'hi' } })).status).toBe(404);
+    expect((await api('POST', `/posts/${p.id}/comments`, { token: b.token, body: { content: 'hi' } })).status).toBe(
+      404,
+    );
     expect((await api('POST', `/posts/${p.id}/share`, { token: b.token, body: {} })).status).toBe(404);
     expect((await getPost(a.token, p.id)).isHidden).toBe(true);
   });
@@ -183,7 +225,10 @@ describe('feed posts: deletion and hiding', () => {
     const boss = await newMember({ role: 'super_admin' });
     const c = await newMember();
     const p = await createPost(boss.token, { content: `All hands ${uniq()}`, isAnnouncement: true });
-    const n = await waitFor(async () => (await notificationsOf(c.token)).find((x) => x.kind === 'announcement' && x.postId === p.id), 20_000);
+    const n = await waitFor(
+      async () => (await notificationsOf(c.token)).find((x) => x.kind === 'announcement' && x.postId === p.id),
+      20_000,
+    );
     expect(n.actor?.id).toBe(boss.id);
     expect((await notificationsOf(boss.token)).some((x) => x.kind === 'announcement' && x.postId === p.id)).toBe(false);
   });

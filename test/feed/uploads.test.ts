@@ -23,7 +23,9 @@ describe('post media', () => {
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toBe('image/webp');
     }
-    const raw = await fetch(`${baseUrl()}${res.body.path.replace(/\.jpg$/, '')}.w400.webp`, { headers: { authorization: `Bearer ${a.token}` } });
+    const raw = await fetch(`${baseUrl()}${res.body.path.replace(/\.jpg$/, '')}.w400.webp`, {
+      headers: { authorization: `Bearer ${a.token}` },
+    });
     const meta = await sharp(Buffer.from(await raw.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 400, height: 200 });
     expect(meta.exif).toBeUndefined();
@@ -49,15 +51,43 @@ describe('post media', () => {
 
   it('presigned uploads: wrong type 400, over the limit 413; a video is PUT to the bucket and used in a post', async () => {
     const a = await newMember();
-    expect((await api('POST', '/files/posts/uploads', { token: a.token, body: { name: 'x.exe', mimeType: 'application/x-msdownload', sizeBytes: 10 } })).status).toBe(400);
-    expect((await api('POST', '/files/posts/uploads', { token: a.token, body: { name: 'x.mp4', mimeType: 'video/mp4', sizeBytes: 201 * 1024 * 1024 } })).status).toBe(413);
-    expect((await api('POST', '/files/posts/uploads', { token: a.token, body: { name: 'x.png', mimeType: 'image/png', sizeBytes: 11 * 1024 * 1024 } })).status).toBe(413);
+    expect(
+      (
+        await api('POST', '/files/posts/uploads', {
+          token: a.token,
+          body: { name: 'x.exe', mimeType: 'application/x-msdownload', sizeBytes: 10 },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await api('POST', '/files/posts/uploads', {
+          token: a.token,
+          body: { name: 'x.mp4', mimeType: 'video/mp4', sizeBytes: 201 * 1024 * 1024 },
+        })
+      ).status,
+    ).toBe(413);
+    expect(
+      (
+        await api('POST', '/files/posts/uploads', {
+          token: a.token,
+          body: { name: 'x.png', mimeType: 'image/png', sizeBytes: 11 * 1024 * 1024 },
+        })
+      ).status,
+    ).toBe(413);
     const bytes = Buffer.from('fake mp4 bytes for the test');
-    const slot = await api('POST', '/files/posts/uploads', { token: a.token, body: { name: 'clip.mp4', mimeType: 'video/mp4', sizeBytes: bytes.length } });
+    const slot = await api('POST', '/files/posts/uploads', {
+      token: a.token,
+      body: { name: 'clip.mp4', mimeType: 'video/mp4', sizeBytes: bytes.length },
+    });
     expect(slot.status).toBe(201);
     // Not there yet: a post cannot use it.
     expect((await api('POST', '/posts', { token: a.token, body: { videos: [slot.body.path] } })).status).toBe(400);
-    const put = await fetch(slot.body.uploadUrl, { method: 'PUT', body: bytes, headers: { 'content-type': 'video/mp4' } });
+    const put = await fetch(slot.body.uploadUrl, {
+      method: 'PUT',
+      body: bytes,
+      headers: { 'content-type': 'video/mp4' },
+    });
     expect(put.status).toBe(200);
     const p = await createPost(a.token, { content: 'a clip', videos: [slot.body.path] });
     expect(p.videos).toEqual([slot.body.path]);
@@ -69,8 +99,15 @@ describe('post media', () => {
   it('a presigned image gets its renditions asynchronously once a post uses it', async () => {
     const a = await newMember();
     const bytes = await image(1600, 900, 'png');
-    const slot = await api('POST', '/files/posts/uploads', { token: a.token, body: { name: 'big.png', mimeType: 'image/png', sizeBytes: bytes.length } });
-    const put = await fetch(slot.body.uploadUrl, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'image/png' } });
+    const slot = await api('POST', '/files/posts/uploads', {
+      token: a.token,
+      body: { name: 'big.png', mimeType: 'image/png', sizeBytes: bytes.length },
+    });
+    const put = await fetch(slot.body.uploadUrl, {
+      method: 'PUT',
+      body: new Uint8Array(bytes),
+      headers: { 'content-type': 'image/png' },
+    });
     expect(put.status).toBe(200);
     await createPost(a.token, { images: [slot.body.path] });
     const record = await waitFor(async () => {

@@ -42,8 +42,7 @@ export async function synthesize(
   const built = buildApp(app, { env: TEST_ENV, ...options });
   app.synth();
   const templates = new Map<string, Template>();
-  for (const stack of [built.data, built.api, ...built.areas])
-    templates.set(stack.stackName, Template.fromStack(stack));
+  for (const stack of built.stacks) templates.set(stack.stackName, Template.fromStack(stack));
   return { app, built, templates };
 }
 

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { api, admin, newMember, uniq } from '../support/api.ts';
 import { createPost, image, upload } from '../feed/helpers.ts';
+import { admin, api, newMember, uniq } from '../support/api.ts';
 
 const counts = async (token: string) => (await api('GET', '/admin/website-posts/counts', { token })).body;
-const approve = (token: string, id: string, headers: Record<string, string> = {}) => api('POST', `/admin/website-posts/${id}/approve`, { token, headers });
+const approve = (token: string, id: string, headers: Record<string, string> = {}) =>
+  api('POST', `/admin/website-posts/${id}/approve`, { token, headers });
 
 describe('office updates: the public privacy rules', () => {
   it('names people only by name, title and image: no ids, no e-mail, no tokens anywhere in the answer', async () => {
     const boss = await admin();
     const a = await newMember({ title: 'Office Manager' });
     const b = await newMember({ title: 'Designer' });
-    const p = await createPost(a.token, { content: `Thanks @[${b.id}] <script>x</script> #Kudos${uniq()}`, recognition: { recipientId: b.id, category: 'teamwork', message: 'Great' } });
+    const p = await createPost(a.token, {
+      content: `Thanks @[${b.id}] <script>x</script> #Kudos${uniq()}`,
+      recognition: { recipientId: b.id, category: 'teamwork', message: 'Great' },
+    });
     expect((await approve(boss.token, p.id)).status).toBe(200);
     const one = await api('GET', `/public/office-updates/${p.id}`);
     expect(one.status).toBe(200);
@@ -57,7 +61,8 @@ describe('office updates: the public privacy rules', () => {
     const before = await counts(boss.token);
     await api('POST', `/admin/posts/${p.id}/hide`, { token: boss.token });
     expect((await counts(boss.token)).approved - before.approved).toBe(-1);
-    const listed = (await api('GET', '/admin/website-posts?status=approved&limit=50', { token: boss.token })).body.items;
+    const listed = (await api('GET', '/admin/website-posts?status=approved&limit=50', { token: boss.token })).body
+      .items;
     expect(listed.some((x: any) => x.id === p.id)).toBe(false);
     expect((await approve(boss.token, p.id)).status).toBe(404);
     await api('POST', `/admin/posts/${p.id}/unhide`, { token: boss.token });

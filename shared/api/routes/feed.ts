@@ -11,8 +11,10 @@ import { isoDateTime, Mention, nonBlank, nullableIso, page } from '../schemas/co
 const P = `${API_PREFIX}/posts`;
 const writes: RouteAccess = { table: 'write' };
 const reads: RouteAccess = { table: 'read' };
-/** Writing a post checks that presigned uploads it uses have arrived in the bucket. */
-const postWrites: RouteAccess = { table: 'write', bucket: [{ prefix: 'posts/', actions: ['read'] }] };
+/** Changes that notify people (notify() also delivers push). */
+const notifying: RouteAccess = { table: 'write', sns: true };
+/** Writing a post also checks that presigned uploads it uses have arrived in the bucket. */
+const postWrites: RouteAccess = { ...notifying, bucket: [{ prefix: 'posts/', actions: ['read'] }] };
 
 export const Reaction = z.enum(REACTIONS);
 export const RecognitionCategory = z.enum(RECOGNITION_CATEGORIES);
@@ -205,7 +207,7 @@ export const sharePost = defineRoute({
   status: 201,
   response: Post,
   errors: [400, 404],
-  access: writes,
+  access: notifying,
 });
 
 export const reactToPost = defineRoute({
@@ -220,7 +222,7 @@ export const reactToPost = defineRoute({
   status: 200,
   response: Post,
   errors: [400, 404],
-  access: writes,
+  access: notifying,
 });
 
 export const removePostReaction = defineRoute({
@@ -312,7 +314,7 @@ export const closePoll = defineRoute({
   status: 200,
   response: Poll,
   errors: [403, 404, 409],
-  access: writes,
+  access: notifying,
 });
 
 export const listPollVoters = defineRoute({
@@ -355,7 +357,7 @@ export const createComment = defineRoute({
   status: 201,
   response: Comment,
   errors: [400, 404],
-  access: writes,
+  access: notifying,
 });
 
 export const listCommentReplies = defineRoute({
@@ -383,7 +385,7 @@ export const updateComment = defineRoute({
   status: 200,
   response: Comment,
   errors: [400, 403, 404],
-  access: writes,
+  access: notifying,
 });
 
 export const deleteComment = defineRoute({

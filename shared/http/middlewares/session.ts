@@ -9,9 +9,23 @@ import { originAllowed } from './cors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * Deployed, the live-update stream is a Lambda Function URL behind CloudFront with origin access
+ * control, which signs each request with SigV4 and so replaces `Authorization`; a CloudFront Function
+ * first copies the client's header into this one (infra/stacks/edge-stack.ts).
+ */
+export const CLIENT_AUTHORIZATION_HEADER = 'x-client-authorization';
+
+/** The client's own `Authorization`: the header itself unless it is CloudFront's SigV4 signature. */
+function clientAuthorization(headers: APIGatewayProxyEventV2['headers'] | undefined): string | undefined {
+  const auth = headers?.authorization;
+  if (auth && !auth.trim().startsWith('AWS4-HMAC-SHA256')) return auth;
+  return headers?.[CLIENT_AUTHORIZATION_HEADER] || undefined;
+}
+
 /** The token from `Authorization: Bearer`, else from the web client's cookie. */
 export function findToken(event: APIGatewayProxyEventV2): { token: string; via: 'bearer' | 'cookie' } | null {
-  const auth = event.headers?.authorization;
+  const auth = clientAuthorization(event.headers);
   if (auth) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
     return m ? { token: m[1].trim(), via: 'bearer' } : { token: '', via: 'bearer' };

@@ -1,0 +1,160 @@
+import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import type { AnyRoute } from '../../shared/api/route-def.ts';
+import { CLIENT_AUTHORIZATION_HEADER } from '../../shared/http/middlewares/session.ts';
+import { acknowledge } from '../constructs/acknowledge.ts';
+import type { DeployConfig } from './config.ts';
+
+export interface StreamingOrigin {
+  route: AnyRoute;
+  url: IFunctionUrl;
+}
+
+export interface EdgeStackProps extends StackProps {
+  config: DeployConfig;
+  httpApi: IHttpApi;
+  /** The streaming routes and their Function URLs (RESPONSE_STREAM, AWS_IAM). */
+  streaming: StreamingOrigin[];
+}
+
+/**
+ * Longer than the stream's ping interval (25 s, shared/live/stream-session.ts): CloudFront's origin
+ * response timeout applies between two chunks of a streamed answer.
+ */
+export const STREAM_READ_TIMEOUT = Duration.seconds(60);
+
+/**
+ * The viewer-request CloudFront Function of the streaming behaviours. Origin access control signs
+ * the request to the Function URL with SigV4, which overwrites `Authorization`; the client's bearer
+ * token travels on in `x-client-authorization`, which the service reads when `Authorization` is
+ * CloudFront's signature (shared/http/middlewares/session.ts, findToken).
+ */
+export const clientAuthorizationFunctionCode = `function handler(event) {
+  var request = event.request;
+  var authorization = request.headers.authorization;
+  if (authorization) {
+    request.headers['${CLIENT_AUTHORIZATION_HEADER}'] = { value: authorization.value };
+  }
+  return request;
+}`;
+
+/** `/api/v1/things/{id}/stream` → `/api/v1/things/*\/stream` (CloudFront path patterns). */
+export const pathPattern = (path: string) => path.replace(/\{[^}]+\}/g, '*');
+
+/**
+ * One base address for every client: a CloudFront distribution whose default behaviour forwards
+ * everything to the HTTP API (all methods, no caching, every viewer header but Host, cookies and
+ * query strings), and one behaviour per streaming route (`/api/v1/realtime/stream`) to that route's
+ * Lambda Function URL in RESPONSE_STREAM mode, reached through origin access control (the URL's auth
+ * type is AWS_IAM, so only this distribution can call it). Optional custom domain
+ * (`workplace:domainName` + `workplace:certificateArn`). Outputs `BaseUrl`.
+ */
+export class EdgeStack extends Stack {
+  readonly distribution: Distribution;
+  readonly baseUrl: string;
+
+  constructor(scope: Construct, id: string, props: EdgeStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    // Every method, no cache: the API's answers are per person. Authorization is forwarded too: with
+    // caching disabled, the all-viewer origin request policies pass it to the origin.
+    const uncached = {
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+    } satisfies Partial<BehaviorOptions>;
+
+    const apiOrigin = new HttpOrigin(`${props.httpApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      // API Gateway's own integration limit is 30 s.
+      readTimeout: Duration.seconds(30),
+    });
+
+    const clientAuthorization = props.streaming.length
+      ? new CloudFrontFunction(this, 'ClientAuthorization', {
+          code: FunctionCode.fromInline(clientAuthorizationFunctionCode),
+          runtime: FunctionRuntime.JS_2_0,
+          comment: `Copies Authorization into ${CLIENT_AUTHORIZATION_HEADER} (origin access control signs the request).`,
+        })
+      : undefined;
+    const additionalBehaviors: Record<string, BehaviorOptions> = {};
+    for (const { route, url } of props.streaming) {
+      additionalBehaviors[pathPattern(route.path)] = {
+        ...uncached,
+        origin: FunctionUrlOrigin.withOriginAccessControl(url, { readTimeout: STREAM_READ_TIMEOUT }),
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+        functionAssociations: [{ function: clientAuthorization!, eventType: FunctionEventType.VIEWER_REQUEST }],
+      };
+    }
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: `${config.prefix}: the service's one base address`,
+      defaultBehavior: { ...uncached, origin: apiOrigin, allowedMethods: AllowedMethods.ALLOW_ALL },
+      additionalBehaviors,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      ...(config.domain
+        ? {
+            domainNames: [config.domain.name],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', config.domain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+    });
+    if (!config.domain) {
+      acknowledge(
+        this.distribution,
+        'AwsSolutions-CFR4',
+        'Without workplace:domainName the distribution uses its cloudfront.net certificate, whose viewer TLS policy CloudFront fixes; with a custom domain the minimum is TLSv1.2_2021.',
+      );
+    }
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR1',
+      'An internal company service used from wherever staff are: no geographic restriction (sign-in is required for everything but health and the reference page).',
+    );
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR2',
+      'No AWS WAF by default (its fixed monthly cost is out of proportion for one company); sign-in attempts are throttled by the service itself. Attach a web ACL to the distribution where policy requires one.',
+    );
+    acknowledge(
+      this.distribution,
+      'AwsSolutions-CFR3',
+      'Every request is logged where it is served: the HTTP API access log (without caller addresses, for grievance anonymity) and the stream function log. CloudFront standard logs would record caller addresses.',
+    );
+
+    this.baseUrl = `https://${config.domain?.name ?? this.distribution.distributionDomainName}`;
+    new CfnOutput(this, 'BaseUrl', {
+      value: this.baseUrl,
+      description: 'The base address of every route, the live-update stream included ({base_url}).',
+    });
+    if (config.domain) {
+      new CfnOutput(this, 'DistributionDomainName', {
+        value: this.distribution.distributionDomainName,
+        description: `Point ${config.domain.name} (CNAME, or a Route 53 alias) at this.`,
+      });
+    }
+  }
+}

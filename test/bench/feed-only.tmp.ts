@@ -1,2 +1,0 @@
-import { feedBench } from '/work/main/test/bench/feed.ts';
-process.exit((await feedBench()) ? 0 : 1);
