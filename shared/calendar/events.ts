@@ -1,11 +1,11 @@
 import { newSortableId } from '../db/ids.ts';
 import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
+import { updateExpression, withCondition } from '../db/update-expression.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
 import { getUsers } from '../people/users.ts';
 import { isSuperAdmin, mentionOf, type Viewer } from './people.ts';
 import { type Instant, instant } from './time.ts';
-import { updateExpression, withCondition } from './update-expression.ts';
 
 /**
  * Company events (spec 4.7, decisions 4 and 8). An event is past once its effective end (`endsAt`,

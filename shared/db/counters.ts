@@ -5,13 +5,19 @@ import type { TransactItem } from './table.ts';
  * A counter change inside a transaction: counts live on items and move only together with the
  * change they count, so concurrent requests never lose an update and lists never count items.
  */
-export function addToCounter(key: Key, field: string, delta: number, opts: { mustExist?: boolean } = {}): TransactItem {
+export function addToCounter(
+  key: Key,
+  field: string,
+  delta: number,
+  opts: { mustExist?: boolean; entity?: string } = {},
+): TransactItem {
+  // A counter item created by its first ADD is stamped with its `entity`, as every item carries one.
   return {
     Update: {
       Key: key,
-      UpdateExpression: 'ADD #f :d',
-      ExpressionAttributeNames: { '#f': field },
-      ExpressionAttributeValues: { ':d': delta },
+      UpdateExpression: opts.entity ? 'ADD #f :d SET #entity = :entity' : 'ADD #f :d',
+      ExpressionAttributeNames: { '#f': field, ...(opts.entity ? { '#entity': 'entity' } : {}) },
+      ExpressionAttributeValues: { ':d': delta, ...(opts.entity ? { ':entity': opts.entity } : {}) },
       ...(opts.mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
     },
   } as TransactItem;

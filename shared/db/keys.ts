@@ -15,19 +15,35 @@ export type Key = { pk: string; sk: string };
 // ---------------------------------------------------------------- accounts and sessions
 /** A person's profile (also their account record). gsi1 = every member by joining time. */
 export const userKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PROFILE' });
-export const membersIndex = { index: 'gsi1' as const, pk: 'MEMBERS', sk: (joinedAt: string, userId: string) => `${joinedAt}#${userId}` };
+export const membersIndex = {
+  index: 'gsi1' as const,
+  pk: 'MEMBERS',
+  sk: (joinedAt: string, userId: string) => `${joinedAt}#${userId}`,
+};
 /** The password hash lives apart from the profile so profile reads never carry it. */
 export const credentialsKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'CREDENTIALS' });
 /** Uniqueness of e-mail addresses (stored lower-case) and sign-in lookup. */
 export const emailKey = (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' });
 /** People by role, for "is there a super admin" and "last active super admin" checks. gsi2 on the profile. */
-export const roleIndex = { index: 'gsi2' as const, pk: (role: string) => `ROLE#${role}`, sk: (userId: string) => userId };
+export const roleIndex = {
+  index: 'gsi2' as const,
+  pk: (role: string) => `ROLE#${role}`,
+  sk: (userId: string) => userId,
+};
 /** People pinned to Top Contributors, in the order they were featured. gsi3 on the profile (sparse). */
-export const featuredIndex = { index: 'gsi3' as const, pk: 'FEATURED', sk: (featuredAt: string, userId: string) => `${featuredAt}#${userId}` };
+export const featuredIndex = {
+  index: 'gsi3' as const,
+  pk: 'FEATURED',
+  sk: (featuredAt: string, userId: string) => `${featuredAt}#${userId}`,
+};
 
 /** A session, addressed by the SHA-256 of its token (the token itself is never stored). gsi1 = a person's sessions. */
 export const sessionKey = (tokenHash: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' });
-export const sessionsIndex = { index: 'gsi1' as const, pk: (userId: string) => `SESSIONS#${userId}`, sk: (createdAt: string, sessionId: string) => `${createdAt}#${sessionId}` };
+export const sessionsIndex = {
+  index: 'gsi1' as const,
+  pk: (userId: string) => `SESSIONS#${userId}`,
+  sk: (createdAt: string, sessionId: string) => `${createdAt}#${sessionId}`,
+};
 /** Failed sign-in attempts per e-mail address within the throttling window. */
 export const signInThrottleKey = (email: string): Key => ({ pk: `SIGNIN#${email.toLowerCase()}`, sk: 'THROTTLE' });
 /** A password-reset token, addressed by its hash. */
@@ -35,9 +51,16 @@ export const resetTokenKey = (tokenHash: string): Key => ({ pk: `RESET#${tokenHa
 
 // ---------------------------------------------------------------- notifications
 /** A person's notifications, newest last in sort order (ids are time-sortable). gsi2 = their unread ones (sparse). */
-export const notificationKey = (userId: string, notificationId: string): Key => ({ pk: `NOTIF#${userId}`, sk: `N#${notificationId}` });
+export const notificationKey = (userId: string, notificationId: string): Key => ({
+  pk: `NOTIF#${userId}`,
+  sk: `N#${notificationId}`,
+});
 export const notificationsPrefix = (userId: string) => ({ pk: `NOTIF#${userId}`, skPrefix: 'N#' });
-export const unreadNotificationsIndex = { index: 'gsi2' as const, pk: (userId: string) => `UNREAD#${userId}`, sk: (notificationId: string) => notificationId };
+export const unreadNotificationsIndex = {
+  index: 'gsi2' as const,
+  pk: (userId: string) => `UNREAD#${userId}`,
+  sk: (notificationId: string) => notificationId,
+};
 /** The unread count, kept in the same transaction as every change of read state. */
 export const notificationCounterKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'COUNT' });
 /** Push preference. */
@@ -110,29 +133,53 @@ export const grievanceSeenKey = (personTag: string): Key => ({ pk: `GRIEVANCE_SE
  * sparse: a deactivated person loses the partition attributes and drops out of all three.
  */
 export const DIRECTORY_PARTITION = 'DIRECTORY';
-export const directoryByNameIndex = { index: 'gsi4' as const, pk: DIRECTORY_PARTITION, sk: (nameKey: string, userId: string) => `${nameKey}#${userId}` };
+export const directoryByNameIndex = {
+  index: 'gsi4' as const,
+  pk: DIRECTORY_PARTITION,
+  sk: (nameKey: string, userId: string) => `${nameKey}#${userId}`,
+};
 export const directoryByPostsIndex = { index: 'gsi6' as const, pk: DIRECTORY_PARTITION };
-export const directoryByJoinedIndex = { index: 'gsi7' as const, pk: DIRECTORY_PARTITION, sk: (joinedAt: string) => Date.parse(joinedAt) };
+export const directoryByJoinedIndex = {
+  index: 'gsi7' as const,
+  pk: DIRECTORY_PARTITION,
+  sk: (joinedAt: string) => Date.parse(joinedAt),
+};
 /**
  * The directory projection for free text and filters: a fixed number of shard items, each holding one
  * compact row (`r_<userId>`) per listed person of that shard, and a sibling holding their post counts
  * (`p_<userId>`, moved with ADD by `postCountWrites`). A person's shard follows from their id alone.
  */
 export const DIRECTORY_SHARDS = 64;
-export const directoryRowsKey = (shard: number): Key => ({ pk: `DIRSHARD#${String(shard).padStart(2, '0')}`, sk: 'ROWS' });
-export const directoryPostsKey = (shard: number): Key => ({ pk: `DIRSHARD#${String(shard).padStart(2, '0')}`, sk: 'POSTS' });
+export const directoryRowsKey = (shard: number): Key => ({
+  pk: `DIRSHARD#${String(shard).padStart(2, '0')}`,
+  sk: 'ROWS',
+});
+export const directoryPostsKey = (shard: number): Key => ({
+  pk: `DIRSHARD#${String(shard).padStart(2, '0')}`,
+  sk: 'POSTS',
+});
 /** Distinct skills, titles and locations of listed people, each with how many people hold it (facets, skills). */
 export const FACETS_PARTITION = 'FACETS';
-export const facetKey = (kind: 'skill' | 'title' | 'location', valueLower: string): Key => ({ pk: FACETS_PARTITION, sk: `${kind}#${valueLower}` });
+export const facetKey = (kind: 'skill' | 'title' | 'location', valueLower: string): Key => ({
+  pk: FACETS_PARTITION,
+  sk: `${kind}#${valueLower}`,
+});
 export const facetsPrefix = (kind: 'skill' | 'title' | 'location') => ({ pk: FACETS_PARTITION, skPrefix: `${kind}#` });
 
 /** A team. gsi1 = every team (the list is small and unpaged). */
 export const teamKey = (teamId: string): Key => ({ pk: `TEAM#${teamId}`, sk: 'TEAM' });
-export const teamsIndex = { index: 'gsi1' as const, pk: 'TEAMS', sk: (nameLower: string, teamId: string) => `${nameLower}#${teamId}` };
+export const teamsIndex = {
+  index: 'gsi1' as const,
+  pk: 'TEAMS',
+  sk: (nameLower: string, teamId: string) => `${nameLower}#${teamId}`,
+};
 /** Team names are unique case-insensitively: a claim per lower-case name, written with the team. */
 export const teamNameKey = (nameLower: string): Key => ({ pk: `TEAMNAME#${nameLower}`, sk: 'TEAMNAME' });
 /** Who is on a team (every status), kept with the person's `teamId`: team deletion unassigns them from here. */
-export const teamMemberKey = (teamId: string, userId: string): Key => ({ pk: `TEAM#${teamId}`, sk: `MEMBER#${userId}` });
+export const teamMemberKey = (teamId: string, userId: string): Key => ({
+  pk: `TEAM#${teamId}`,
+  sk: `MEMBER#${userId}`,
+});
 export const teamMembersPrefix = (teamId: string) => ({ pk: `TEAM#${teamId}`, skPrefix: 'MEMBER#' });
 
 // ---------------------------------------------------------------- feed, office updates (issue: feed)
@@ -143,7 +190,10 @@ export const teamMembersPrefix = (teamId: string) => ({ pk: `TEAM#${teamId}`, sk
 export const postKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'POST' });
 /** Counters of a post (reactions per kind, comments, shares, poll tallies), apart from the body so counter traffic never rewrites it. */
 export const postStatsKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'STATS' });
-export const postReactionKey = (postId: string, userId: string): Key => ({ pk: `POST#${postId}`, sk: `REACT#${userId}` });
+export const postReactionKey = (postId: string, userId: string): Key => ({
+  pk: `POST#${postId}`,
+  sk: `REACT#${userId}`,
+});
 export const postVoteKey = (postId: string, userId: string): Key => ({ pk: `POST#${postId}`, sk: `VOTE#${userId}` });
 export const postVotesPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'VOTE#' });
 export const postReactionsPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'REACT#' });
@@ -164,15 +214,34 @@ export const postLists = {
   bookmarks: (userId: string) => `BOOKMARKS#${userId}`,
 };
 /** Who bookmarked a post (gsi1 on bookmark entries): the clean-up after a post is deleted. */
-export const bookmarksOfPostIndex = { index: 'gsi1' as const, pk: (postId: string) => `BOOKMARKED#${postId}`, sk: (userId: string) => userId };
+export const bookmarksOfPostIndex = {
+  index: 'gsi1' as const,
+  pk: (postId: string) => `BOOKMARKED#${postId}`,
+  sk: (userId: string) => userId,
+};
 /** Polls whose closing is still to be announced, by closing time (gsi1 on the post item, sparse). */
-export const closingPollsIndex = { index: 'gsi1' as const, pk: 'POLLS_CLOSING', sk: (closesAtUtc: string, postId: string) => `${closesAtUtc}#${postId}` };
+export const closingPollsIndex = {
+  index: 'gsi1' as const,
+  pk: 'POLLS_CLOSING',
+  sk: (closesAtUtc: string, postId: string) => `${closesAtUtc}#${postId}`,
+};
 
 /** A comment or reply. gsi1 = a post's top-level comments, or a thread's replies, oldest first by id. */
 export const commentKey = (commentId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: 'COMMENT' });
-export const commentVoteKey = (commentId: string, userId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: `VOTE#${userId}` });
-export const topCommentsIndex = { index: 'gsi1' as const, pk: (postId: string) => `COMMENTS#${postId}`, sk: (commentId: string) => commentId };
-export const repliesIndex = { index: 'gsi1' as const, pk: (topCommentId: string) => `REPLIES#${topCommentId}`, sk: (commentId: string) => commentId };
+export const commentVoteKey = (commentId: string, userId: string): Key => ({
+  pk: `COMMENT#${commentId}`,
+  sk: `VOTE#${userId}`,
+});
+export const topCommentsIndex = {
+  index: 'gsi1' as const,
+  pk: (postId: string) => `COMMENTS#${postId}`,
+  sk: (commentId: string) => commentId,
+};
+export const repliesIndex = {
+  index: 'gsi1' as const,
+  pk: (topCommentId: string) => `REPLIES#${topCommentId}`,
+  sk: (commentId: string) => commentId,
+};
 
 /** Who a person follows (bounded by the company's size). */
 export const followKey = (userId: string, followingId: string): Key => ({ pk: `FOLLOWS#${userId}`, sk: followingId });
@@ -198,8 +267,16 @@ export const feedScoreDayPk = (day: string) => `FEED_SCORES#${day}`;
  * only while approved and not hidden). Counts per status move in the same transactions.
  */
 export const websiteEntryKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'WEBSITE' });
-export const websiteQueueIndex = { index: 'gsi1' as const, pk: (status: string) => `WEBSITE#${status}`, sk: (postId: string) => postId };
-export const officeUpdatesIndex = { index: 'gsi2' as const, pk: 'OFFICE_UPDATES', sk: (publishedAt: string, postId: string) => `${publishedAt}#${postId}` };
+export const websiteQueueIndex = {
+  index: 'gsi1' as const,
+  pk: (status: string) => `WEBSITE#${status}`,
+  sk: (postId: string) => postId,
+};
+export const officeUpdatesIndex = {
+  index: 'gsi2' as const,
+  pk: 'OFFICE_UPDATES',
+  sk: (publishedAt: string, postId: string) => `${publishedAt}#${postId}`,
+};
 export const websiteCountsKey = (): Key => ({ pk: 'WEBSITE', sk: 'COUNTS' });
 
 // ---------------------------------------------------------------- calendar and HR (issue: calendar and HR)
@@ -209,8 +286,16 @@ export const websiteCountsKey = (): Key => ({ pk: 'WEBSITE', sk: 'COUNTS' });
  */
 /** A company event. gsi4 = every event by start; gsi5 = events longer than a day by effective end (sparse). */
 export const companyEventKey = (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' });
-export const eventsByStartIndex = { index: 'gsi4' as const, pk: 'EVENTS', sk: (startUtc: string, eventId: string) => `${startUtc}#${eventId}` };
-export const longEventsByEndIndex = { index: 'gsi5' as const, pk: 'EVENTS_LONG', sk: (endUtc: string, eventId: string) => `${endUtc}#${eventId}` };
+export const eventsByStartIndex = {
+  index: 'gsi4' as const,
+  pk: 'EVENTS',
+  sk: (startUtc: string, eventId: string) => `${startUtc}#${eventId}`,
+};
+export const longEventsByEndIndex = {
+  index: 'gsi5' as const,
+  pk: 'EVENTS_LONG',
+  sk: (endUtc: string, eventId: string) => `${endUtc}#${eventId}`,
+};
 
 /**
  * A meeting and its seats (one per internal participant). A person's calendar is gsi1 (by start) and
@@ -218,30 +303,70 @@ export const longEventsByEndIndex = { index: 'gsi5' as const, pk: 'EVENTS_LONG',
  * its participant's. gsi3/gsi4 = every meeting by start / by end (the super admin's view).
  */
 export const meetingKey = (meetingId: string): Key => ({ pk: `MEETING#${meetingId}`, sk: 'MEETING' });
-export const meetingSeatKey = (meetingId: string, userId: string): Key => ({ pk: `MEETING#${meetingId}`, sk: `SEAT#${userId}` });
+export const meetingSeatKey = (meetingId: string, userId: string): Key => ({
+  pk: `MEETING#${meetingId}`,
+  sk: `SEAT#${userId}`,
+});
 export const meetingSeatsPrefix = (meetingId: string) => ({ pk: `MEETING#${meetingId}`, skPrefix: 'SEAT#' });
-export const calendarByStartIndex = { index: 'gsi1' as const, pk: (userId: string) => `MEETINGS#${userId}`, sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}` };
-export const calendarByEndIndex = { index: 'gsi2' as const, pk: (userId: string) => `MEETINGS#${userId}`, sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}` };
-export const allMeetingsByStartIndex = { index: 'gsi3' as const, pk: 'MEETINGS_ALL', sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}` };
-export const allMeetingsByEndIndex = { index: 'gsi4' as const, pk: 'MEETINGS_ALL', sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}` };
+export const calendarByStartIndex = {
+  index: 'gsi1' as const,
+  pk: (userId: string) => `MEETINGS#${userId}`,
+  sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}`,
+};
+export const calendarByEndIndex = {
+  index: 'gsi2' as const,
+  pk: (userId: string) => `MEETINGS#${userId}`,
+  sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}`,
+};
+export const allMeetingsByStartIndex = {
+  index: 'gsi3' as const,
+  pk: 'MEETINGS_ALL',
+  sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}`,
+};
+export const allMeetingsByEndIndex = {
+  index: 'gsi4' as const,
+  pk: 'MEETINGS_ALL',
+  sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}`,
+};
 
 /**
  * Birthdays by month-day: gsi5 on the person's profile item (written through
  * `shared/calendar/birthday-index.ts` wherever `dateOfBirth` is written). Sparse: no date, no entry.
  */
-export const birthdaysIndex = { index: 'gsi5' as const, pk: (monthDay: string) => `BIRTHDAYS#${monthDay}`, sk: (userId: string) => userId };
+export const birthdaysIndex = {
+  index: 'gsi5' as const,
+  pk: (monthDay: string) => `BIRTHDAYS#${monthDay}`,
+  sk: (userId: string) => userId,
+};
 /** A birthday wish (id derived from recipient, year and author: one per author per birthday). gsi1 = a person's wishes of a year. */
 export const birthdayWishKey = (wishId: string): Key => ({ pk: `WISH#${wishId}`, sk: 'WISH' });
-export const wishesReceivedIndex = { index: 'gsi1' as const, pk: (recipientId: string, year: string) => `WISHES#${recipientId}#${year}`, sk: (createdAt: string, wishId: string) => `${createdAt}#${wishId}` };
+export const wishesReceivedIndex = {
+  index: 'gsi1' as const,
+  pk: (recipientId: string, year: string) => `WISHES#${recipientId}#${year}`,
+  sk: (createdAt: string, wishId: string) => `${createdAt}#${wishId}`,
+};
 /** Wishes a person received in a year (`wishCount`), moved in the transaction of each first wish. */
-export const wishCounterKey = (recipientId: string, year: string): Key => ({ pk: `USER#${recipientId}`, sk: `WISHES#${year}` });
+export const wishCounterKey = (recipientId: string, year: string): Key => ({
+  pk: `USER#${recipientId}`,
+  sk: `WISHES#${year}`,
+});
 /** The claim that a person's birthday was announced on a date (never twice); the day's claims share a partition. */
-export const birthdayAnnouncementKey = (date: string, userId: string): Key => ({ pk: `BIRTHDAY_ANNOUNCEMENTS#${date}`, sk: userId });
+export const birthdayAnnouncementKey = (date: string, userId: string): Key => ({
+  pk: `BIRTHDAY_ANNOUNCEMENTS#${date}`,
+  sk: userId,
+});
 
 /** One attendance record per person per company day. gsi1 = a day's records (who checked in). */
 export const attendanceKey = (userId: string, date: string): Key => ({ pk: `ATTENDANCE#${userId}`, sk: `DAY#${date}` });
-export const attendanceRange = (userId: string, from: string, to: string) => ({ pk: `ATTENDANCE#${userId}`, skBetween: [`DAY#${from}`, `DAY#${to}`] as [string, string] });
-export const attendanceDayIndex = { index: 'gsi1' as const, pk: (date: string) => `ATTENDANCE_DAY#${date}`, sk: (userId: string) => userId };
+export const attendanceRange = (userId: string, from: string, to: string) => ({
+  pk: `ATTENDANCE#${userId}`,
+  skBetween: [`DAY#${from}`, `DAY#${to}`] as [string, string],
+});
+export const attendanceDayIndex = {
+  index: 'gsi1' as const,
+  pk: (date: string) => `ATTENDANCE_DAY#${date}`,
+  sk: (userId: string) => userId,
+};
 /** `present` of a company day, moved in the transaction of every check-in and check-out. */
 export const presentCounterKey = (date: string): Key => ({ pk: `ATTENDANCE_DAY#${date}`, sk: 'COUNT' });
 
@@ -251,11 +376,27 @@ export const presentCounterKey = (date: string): Key => ({ pk: `ATTENDANCE_DAY#$
  * removed when processed).
  */
 export const leaveRequestKey = (requestId: string): Key => ({ pk: `LEAVE#${requestId}`, sk: 'LEAVE' });
-export const leaveByRequesterIndex = { index: 'gsi1' as const, pk: (employeeId: string) => `LEAVE_BY#${employeeId}`, sk: (requestId: string) => requestId };
-export const leaveByApproverIndex = { index: 'gsi2' as const, pk: (managerId: string) => `LEAVE_TO#${managerId}`, sk: (requestId: string) => requestId };
+export const leaveByRequesterIndex = {
+  index: 'gsi1' as const,
+  pk: (employeeId: string) => `LEAVE_BY#${employeeId}`,
+  sk: (requestId: string) => requestId,
+};
+export const leaveByApproverIndex = {
+  index: 'gsi2' as const,
+  pk: (managerId: string) => `LEAVE_TO#${managerId}`,
+  sk: (requestId: string) => requestId,
+};
 export const leaveAllIndex = { index: 'gsi3' as const, pk: 'LEAVE_ALL', sk: (requestId: string) => requestId };
-export const pendingLeaveByApproverIndex = { index: 'gsi4' as const, pk: (managerId: string) => `LEAVE_PENDING#${managerId}`, sk: (requestId: string) => requestId };
-export const pendingLeaveAllIndex = { index: 'gsi5' as const, pk: 'LEAVE_PENDING_ALL', sk: (requestId: string) => requestId };
+export const pendingLeaveByApproverIndex = {
+  index: 'gsi4' as const,
+  pk: (managerId: string) => `LEAVE_PENDING#${managerId}`,
+  sk: (requestId: string) => requestId,
+};
+export const pendingLeaveAllIndex = {
+  index: 'gsi5' as const,
+  pk: 'LEAVE_PENDING_ALL',
+  sk: (requestId: string) => requestId,
+};
 /** Up to which request id a person has seen the requests routed to them (`POST /leave/requests/seen`). */
 export const leaveSeenKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'LEAVE_SEEN' });
 

@@ -68,7 +68,13 @@ export async function putMany(items: Item[]): Promise<void> {
   }
 }
 
-export async function putItem(item: Item, condition?: Pick<UpdateCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>): Promise<void> {
+export async function putItem(
+  item: Item,
+  condition?: Pick<
+    UpdateCommandInput,
+    'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+  >,
+): Promise<void> {
   await db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition }));
 }
 
@@ -115,7 +121,9 @@ export async function transact(items: TransactItem[]): Promise<void> {
       return;
     } catch (err) {
       const reasons = (err as TransactionCanceledException)?.CancellationReasons ?? [];
-      const conflict = reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+      const conflict =
+        reasons.some((r) => r.Code === 'TransactionConflict') &&
+        !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
       const retryable = conflict || (err as { name?: string })?.name === 'TransactionInProgressException';
       if (!retryable || attempt >= 12) throw err;
       await new Promise((r) => setTimeout(r, Math.min(1000, 15 * 2 ** attempt) * (0.5 + Math.random())));
@@ -182,7 +190,9 @@ function queryInput(o: QueryOptions): QueryCommandInput {
 export async function queryPage<T extends Item = Item>(
   o: QueryOptions & { limit: number; cursor?: string; scope?: string },
 ): Promise<{ items: T[]; nextCursor: string | null }> {
-  const scope = o.scope ?? `${o.index ?? 'table'}|${o.pk}|${o.skPrefix ?? o.skBetween?.join('..') ?? o.skAfter ?? o.skBefore ?? ''}|${o.forward ?? true}`;
+  const scope =
+    o.scope ??
+    `${o.index ?? 'table'}|${o.pk}|${o.skPrefix ?? o.skBetween?.join('..') ?? o.skAfter ?? o.skBefore ?? ''}|${o.forward ?? true}`;
   let start = decodeCursor(scope, o.cursor);
   const items: T[] = [];
   for (;;) {

@@ -1,5 +1,5 @@
 import { companyDate } from '../calendar/time.ts';
-import { counterWrite } from '../calendar/update-expression.ts';
+import { addToCounter } from '../db/counters.ts';
 import { attendanceDayIndex, attendanceKey, attendanceRange, presentCounterKey } from '../db/keys.ts';
 import { getItem, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../http/errors.ts';
@@ -53,7 +53,7 @@ export async function checkIn(person: UserItem, now = new Date()) {
   try {
     await transact([
       { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-      counterWrite(presentCounterKey(date), 'present', 1, 'PresentCounter'),
+      addToCounter(presentCounterKey(date), 'present', 1, { entity: 'PresentCounter' }),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) throw conflict('You have already checked in today.');
@@ -75,7 +75,7 @@ export async function checkOut(person: UserItem, now = new Date()) {
           ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
         },
       } as TransactItem,
-      counterWrite(presentCounterKey(date), 'present', -1, 'PresentCounter'),
+      addToCounter(presentCounterKey(date), 'present', -1, { entity: 'PresentCounter' }),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) {

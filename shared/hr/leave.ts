@@ -1,4 +1,3 @@
-import { updateExpression, withCondition } from '../calendar/update-expression.ts';
 import { newSortableId } from '../db/ids.ts';
 import {
   leaveAllIndex,
@@ -18,6 +17,7 @@ import {
   transact,
   updateItem,
 } from '../db/table.ts';
+import { updateExpression, withCondition } from '../db/update-expression.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
 import { activePeople, isReportingManager } from './viewers.ts';

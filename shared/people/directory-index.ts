@@ -1,5 +1,4 @@
 import { birthdayIndexAttributes } from '../calendar/birthday-index.ts';
-import { updateExpression } from '../calendar/update-expression.ts';
 import { addToCounter } from '../db/counters.ts';
 import {
   DIRECTORY_PARTITION,
@@ -19,6 +18,7 @@ import {
   userKey,
 } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
+import { updateExpression } from '../db/update-expression.ts';
 import type { UserItem } from './users.ts';
 
 /**

@@ -17,7 +17,8 @@ import { MAX_RESOURCES_PER_STACK, resourceCount, routesByArea } from '../../infr
 import { type AnyRoute, handlerFile, routeKey } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { INDEXES, indexKeys, sortKeyType, TTL_ATTRIBUTE } from '../../shared/db/table-definition.ts';
-import { type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+import { schedules, streamConsumers } from '../../shared/api/background.ts';
+import { FULL_CONTEXT, type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
 let s: Synthesized;
 const prefix = () => s.built.config.prefix;
@@ -58,7 +59,9 @@ function fakeSharpLayer(): string {
 }
 
 beforeAll(async () => {
-  s = await synthesize({ layerDirs: { sharp: fakeSharpLayer() } });
+  // Every optional context value set (custom domain, push, mail, alarms, first admin): the nag test
+  // synthesises the defaults.
+  s = await synthesize({ layerDirs: { sharp: fakeSharpLayer() } }, { context: FULL_CONTEXT });
 });
 
 describe('bundles', () => {
@@ -82,10 +85,16 @@ describe('bundles', () => {
 });
 
 describe('stacks', () => {
-  it('has a data stack, an API stack and one routes stack per area', () => {
+  it('has a data stack, an API stack, one routes stack per area, a background stack and an edge stack', () => {
     const areas = [...routesByArea(routes).keys()];
     expect([...s.templates.keys()].sort()).toEqual(
-      [`${prefix()}-Data`, `${prefix()}-Api`, ...areas.map(areaStackName)].sort(),
+      [
+        `${prefix()}-Data`,
+        `${prefix()}-Api`,
+        ...areas.map(areaStackName),
+        `${prefix()}-Background`,
+        `${prefix()}-Edge`,
+      ].sort(),
     );
   });
 
@@ -109,8 +118,9 @@ describe('functions', () => {
     let total = 0;
     for (const template of s.templates.values())
       total += template.toJSON().Resources ? resourcesOf(template, 'AWS::Lambda::Function').length : 0;
-    // No other functions: no CDK log-retention or custom-resource provider functions either.
-    expect(total).toBe(routes.length);
+    // Besides the routes: the background functions and the deploy hook. No other functions: no CDK
+    // log-retention or custom-resource provider functions either.
+    expect(total).toBe(routes.length + streamConsumers.length + schedules.length + 1);
     for (const r of routes) {
       const [, fn] = functionOf(r);
       expect(fn.Properties).toMatchObject({

@@ -11,6 +11,18 @@ export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' };
 export const cdkJsonContext = (): Record<string, unknown> =>
   JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context;
 
+/** Every optional deployment setting, as `-c` context values (tests of the wiring they drive). */
+export const FULL_CONTEXT = {
+  'workplace:domainName': 'workplace.example.org',
+  'workplace:certificateArn': 'arn:aws:acm:us-east-1:123456789012:certificate/0f6a9d2e-1111-4a4a-9b9b-123456789012',
+  'workplace:fcmPlatformApplicationArn': 'arn:aws:sns:eu-west-1:123456789012:app/GCM/workplace-fcm',
+  'workplace:apnsPlatformApplicationParameter': '/workplace/push/apns-application-arn',
+  'workplace:mailFrom': 'Workplace <no-reply@workplace.example.org>',
+  'workplace:alarmEmail': 'oncall@example.org',
+  'workplace:adminEmail': 'admin@workplace.example.org',
+  'workplace:companyTimezone': 'Europe/Berlin',
+};
+
 export interface Synthesized {
   app: App;
   built: WorkplaceApp;

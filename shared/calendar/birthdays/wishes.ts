@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { addToCounter } from '../../db/counters.ts';
 import { birthdayWishKey, wishCounterKey, wishesReceivedIndex } from '../../db/keys.ts';
 import {
   getItem,
@@ -9,13 +10,13 @@ import {
   transact,
   updateItem,
 } from '../../db/table.ts';
+import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
 import { notificationBatch } from '../notify-many.ts';
 import { mentionOf } from '../people.ts';
 import { companyDate } from '../time.ts';
-import { counterWrite, updateExpression, withCondition } from '../update-expression.ts';
 
 /**
  * Birthday wishes (spec 4.9, 6.3; decisions 4 and 8): one per author per birthday (its id is derived
@@ -85,7 +86,7 @@ export async function sendWish(
         [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
         [
           { Put: { Item: wish, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-          counterWrite(wishCounterKey(recipientId, year), 'wishCount', 1, 'WishCounter'),
+          addToCounter(wishCounterKey(recipientId, year), 'wishCount', 1, { entity: 'WishCounter' }),
         ],
       ),
     );

@@ -1,7 +1,3 @@
-import { addToCounter } from '../db/counters.ts';
-import type { Key } from '../db/keys.ts';
-import type { TransactItem } from '../db/table.ts';
-
 /**
  * Builds an UpdateExpression that sets these attributes and removes those (values may be anything the
  * document client marshals; names are always aliased, so reserved words are safe).
@@ -44,20 +40,4 @@ export function withCondition(
       ? { ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ...values } }
       : {}),
   };
-}
-
-/**
- * `addToCounter` (moved with ADD inside the caller's transaction) that also stamps the counter item's
- * `entity`, as every item carries one.
- */
-export function counterWrite(key: Key, field: string, delta: number, entity: string): TransactItem {
-  const update = addToCounter(key, field, delta).Update!;
-  return {
-    Update: {
-      ...update,
-      UpdateExpression: `${update.UpdateExpression} SET #entity = :entity`,
-      ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#entity': 'entity' },
-      ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':entity': entity },
-    },
-  } as TransactItem;
 }
