@@ -24,7 +24,7 @@ const sections: Section[] = [
     run: () => benchGrievances(),
   },
   { name: 'Directory at 10 and 10,000 people', run: directoryBench },
-  { name: 'Feed: requests per page and per leaderboard at 10 and 10,000 posts', run: feedBench },
+  { name: 'Feed: requests per page and per leaderboard at 10 and 1,000 posts (FEED_BENCH_POSTS)', run: feedBench },
   { name: 'Live updates: write-to-frame latency, idle stream cost, cost per client-hour', run: benchLive },
 ];
 

@@ -359,9 +359,263 @@ describe('data', () => {
     });
   });
 
-  it('generates the two application secrets and keeps them', () => {
+  it('generates the two application secrets (and the first admin password) and keeps them', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
-    data.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    data.resourceCountIs('AWS::SecretsManager::Secret', 3);
     data.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+  });
+});
+
+// ------------------------------------------------------------------ background functions
+
+const background = () => s.templates.get(`${prefix()}-Background`)!;
+const edge = () => s.templates.get(`${prefix()}-Edge`)!;
+
+/** A background function by its description (`Stream consumer <name>`, `Schedule <name>`). */
+function backgroundFunction(description: string): [string, Resource] {
+  const matches = resourcesOf(background(), 'AWS::Lambda::Function').filter(
+    ([, f]) => f.Properties?.Description === description,
+  );
+  expect(matches, description).toHaveLength(1);
+  return matches[0];
+}
+
+describe('stream consumers', () => {
+  it('maps the table stream to each consumer with its filter patterns as filter criteria', () => {
+    const mappings = resourcesOf(background(), 'AWS::Lambda::EventSourceMapping');
+    expect(mappings).toHaveLength(streamConsumers.length);
+    for (const consumer of streamConsumers) {
+      const [fnId, fn] = backgroundFunction(`Stream consumer ${consumer.name}`);
+      const [[, mapping]] = mappings.filter(([, m]) => m.Properties!.FunctionName.Ref === fnId);
+      expect(mapping.Properties).toMatchObject({
+        EventSourceArn: { 'Fn::ImportValue': `${prefix()}-TableStreamArn` },
+        StartingPosition: 'LATEST',
+        BatchSize: consumer.batchSize ?? 100,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: expect.any(Number),
+      });
+      expect(mapping.Properties!.MaximumRetryAttempts).toBeGreaterThan(0);
+      // Exactly background.ts's patterns, each JSON-encoded (Lambda's FilterCriteria format).
+      const patterns = mapping.Properties!.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern));
+      expect(patterns).toEqual(consumer.filters);
+      // Batches that fail every retry leave their position in an SQS queue.
+      const dlqId = mapping.Properties!.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string;
+      expect(background().toJSON().Resources[dlqId].Type).toBe('AWS::SQS::Queue');
+      const actions = actionsOf(background(), fn);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:SendMessage']));
+    }
+  });
+
+  it('grants each background function what background.ts declares, and stream reads only to consumers', () => {
+    const all = [
+      ...streamConsumers.map((c) => ({ ...c, description: `Stream consumer ${c.name}`, consumer: true })),
+      ...schedules.map((x) => ({ ...x, description: `Schedule ${x.name}`, consumer: false })),
+    ];
+    for (const b of all) {
+      const [, fn] = backgroundFunction(b.description);
+      const access = b.access ?? { table: 'write' };
+      const actions = actionsOf(background(), fn);
+      expect(actions.includes('dynamodb:PutItem'), b.name).toBe(access.table === 'write');
+      expect(actions.some((a) => a.startsWith('sns:')), `${b.name} sns`).toBe(!!access.sns);
+      expect(actions.some((a) => a.startsWith('s3:')), `${b.name} s3`).toBe(!!access.bucket?.length);
+      expect(actions.includes('dynamodb:GetRecords'), `${b.name} stream`).toBe(b.consumer);
+      if (b.timeout) expect(fn.Properties!.Timeout).toBe(b.timeout);
+      if (b.memory) expect(fn.Properties!.MemorySize).toBe(b.memory);
+    }
+  });
+});
+
+describe('schedules', () => {
+  it('invokes each schedule function on its rate, or daily in the company timezone', () => {
+    const targets = resourcesOf(background(), 'AWS::Scheduler::Schedule');
+    expect(targets).toHaveLength(schedules.length);
+    expect(s.built.config.companyTimezone).toBe('Europe/Berlin');
+    for (const schedule of schedules) {
+      const [fnId] = backgroundFunction(`Schedule ${schedule.name}`);
+      const [[, target]] = targets.filter(([, t]) => t.Properties!.Target.Arn['Fn::GetAtt'][0] === fnId);
+      if (schedule.everySeconds) {
+        const minutes = schedule.everySeconds / 60;
+        expect(target.Properties!.ScheduleExpression).toBe(`rate(${minutes} ${minutes === 1 ? 'minute' : 'minutes'})`);
+      } else {
+        const [hour, minute] = schedule.dailyAt!.split(':').map(Number);
+        expect(target.Properties!.ScheduleExpression).toBe(`cron(${minute} ${hour} * * ? *)`);
+        expect(target.Properties!.ScheduleExpressionTimezone).toBe('Europe/Berlin');
+      }
+      expect(target.Properties!.FlexibleTimeWindow).toEqual({ Mode: 'OFF' });
+      expect(JSON.parse(target.Properties!.Target.Input)).toMatchObject({ 'detail-type': 'Scheduled Event' });
+    }
+    expect(schedules.some((x) => x.everySeconds) && schedules.some((x) => x.dailyAt)).toBe(true);
+  });
+});
+
+describe('deploy hook', () => {
+  it('runs on every deploy with the first admin from context and a generated password', () => {
+    const [fnId, fn] = resourcesOf(background(), 'AWS::Lambda::Function').find(([, f]) =>
+      String(f.Properties?.Description).startsWith('Deploy hook'),
+    )!;
+    const [[, hook]] = resourcesOf(background(), 'Custom::DeployHook');
+    expect(hook.Properties!.ServiceToken).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    expect(hook.Properties!.deployedAt).toEqual(expect.any(String));
+    const vars = fn.Properties!.Environment.Variables;
+    expect(vars.ADMIN_EMAIL).toBe(FULL_CONTEXT['workplace:adminEmail']);
+    expect(JSON.stringify(vars.ADMIN_PASSWORD)).toContain('{{resolve:secretsmanager:');
+    expect(JSON.stringify(vars.ADMIN_PASSWORD)).toContain(`${prefix()}-AdminPasswordSecretArn`);
+    // It runs after every route stack is deployed.
+    const deps = s.built.background.dependencies.map((d) => d.stackName);
+    for (const area of s.built.areas) expect(deps).toContain(area.stackName);
+  });
+});
+
+// ------------------------------------------------------------------ one base address
+
+describe('edge', () => {
+  const distribution = () => resourcesOf(edge(), 'AWS::CloudFront::Distribution')[0][1].Properties!.DistributionConfig;
+  const streamingRoutes = routes.filter((r) => r.streaming);
+
+  it('sends everything to the HTTP API, uncached, with every viewer header but Host', () => {
+    const config = distribution();
+    const apiOrigin = config.Origins.find((o: any) => o.Id === config.DefaultCacheBehavior.TargetOriginId);
+    expect(JSON.stringify(apiOrigin.DomainName)).toContain('.execute-api.');
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // Managed-CachingDisabled
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // Managed-AllViewerExceptHostHeader
+      ViewerProtocolPolicy: 'https-only',
+    });
+  });
+
+  it('sends each streaming route to its Function URL through origin access control and the header-copying function', () => {
+    expect(streamingRoutes.length).toBeGreaterThan(0);
+    const config = distribution();
+    expect(config.CacheBehaviors).toHaveLength(streamingRoutes.length);
+    const [[fnFunctionId, cfFunction]] = resourcesOf(edge(), 'AWS::CloudFront::Function');
+    expect(cfFunction.Properties!.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    const [[oacId, oac]] = resourcesOf(edge(), 'AWS::CloudFront::OriginAccessControl');
+    expect(oac.Properties!.OriginAccessControlConfig).toMatchObject({
+      OriginAccessControlOriginType: 'lambda',
+      SigningBehavior: 'always',
+      SigningProtocol: 'sigv4',
+    });
+    for (const r of streamingRoutes) {
+      const behaviour = config.CacheBehaviors.find((b: any) => b.PathPattern === r.path);
+      expect(behaviour, r.path).toBeDefined();
+      expect(behaviour.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+      expect(behaviour.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnFunctionId, 'FunctionARN'] } },
+      ]);
+      const origin = config.Origins.find((o: any) => o.Id === behaviour.TargetOriginId);
+      expect(origin.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [oacId, 'Id'] });
+      expect(origin.CustomOriginConfig.OriginReadTimeout).toBeGreaterThan(25); // the stream pings every 25 s
+      // The Function URL of the route's function: response streaming, IAM auth (only CloudFront may call it).
+      const [fnId] = functionOf(r);
+      const urls = resourcesOf(areaTemplate(r.area), 'AWS::Lambda::Url');
+      const [[, url]] = urls.filter(([, u]) => u.Properties!.TargetFunctionArn['Fn::GetAtt'][0] === fnId);
+      expect(url.Properties).toMatchObject({ AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' });
+    }
+    // CloudFront may invoke the URL (and, since 2025, the function through it), from this distribution only.
+    const permissions = resourcesOf(edge(), 'AWS::Lambda::Permission').map(([, p]) => p.Properties!);
+    expect(permissions.map((p) => p.Action).sort()).toEqual(
+      streamingRoutes.flatMap(() => ['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']).sort(),
+    );
+    for (const p of permissions) {
+      expect(p.Principal).toBe('cloudfront.amazonaws.com');
+      expect(JSON.stringify(p.SourceArn)).toContain(':distribution/');
+    }
+  });
+
+  it('serves the custom domain from context and outputs the base URL', () => {
+    const config = distribution();
+    expect(config.Aliases).toEqual([FULL_CONTEXT['workplace:domainName']]);
+    expect(config.ViewerCertificate).toMatchObject({
+      AcmCertificateArn: FULL_CONTEXT['workplace:certificateArn'],
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    const outputs = edge().toJSON().Outputs;
+    expect(outputs.BaseUrl.Value).toBe(`https://${FULL_CONTEXT['workplace:domainName']}`);
+  });
+});
+
+// ------------------------------------------------------------------ push, mail, observability
+
+describe('push and mail', () => {
+  it('passes the platform applications to the functions that push, and lets only them create endpoints there', () => {
+    const apnsRef = `{{resolve:ssm:${FULL_CONTEXT['workplace:apnsPlatformApplicationParameter']}}}`;
+    for (const r of routes) {
+      const [, fn] = functionOf(r);
+      const vars = fn.Properties!.Environment.Variables;
+      if (r.access?.sns) {
+        expect(vars.PUSH_FCM_APPLICATION_ARN, r.name).toBe(FULL_CONTEXT['workplace:fcmPlatformApplicationArn']);
+        expect(vars.PUSH_APNS_APPLICATION_ARN, r.name).toBe(apnsRef);
+        const role = areaTemplate(r.area).toJSON().Resources[fn.Properties!.Role['Fn::GetAtt'][0]] as Resource;
+        const statements = role.Properties!.Policies.flatMap((p: any) => p.PolicyDocument.Statement);
+        const endpoints = statements.find((st: any) => st.Sid === 'PushEndpoints');
+        expect(endpoints.Resource).toEqual([FULL_CONTEXT['workplace:fcmPlatformApplicationArn'], apnsRef]);
+      } else {
+        expect(vars.PUSH_FCM_APPLICATION_ARN, r.name).toBeUndefined();
+      }
+    }
+    expect(routes.some((r) => r.access?.sns)).toBe(true);
+  });
+
+  it('creates the SES identity of workplace:mailFrom and gives MAIL_FROM to the functions that send mail', () => {
+    s.templates.get(`${prefix()}-Data`)!.hasResourceProperties('AWS::SES::EmailIdentity', {
+      EmailIdentity: 'no-reply@workplace.example.org',
+    });
+    for (const r of routes) {
+      const [, fn] = functionOf(r);
+      const vars = fn.Properties!.Environment.Variables;
+      expect(vars.MAIL_FROM, r.name).toBe(r.access?.ses ? FULL_CONTEXT['workplace:mailFrom'] : undefined);
+      if (r.access?.ses) {
+        // The sender's identities only: no wildcard.
+        const role = areaTemplate(r.area).toJSON().Resources[fn.Properties!.Role['Fn::GetAtt'][0]] as Resource;
+        const email = role.Properties!.Policies.flatMap((p: any) => p.PolicyDocument.Statement).find(
+          (st: any) => st.Sid === 'Email',
+        );
+        expect(JSON.stringify(email.Resource)).toContain('identity/no-reply@workplace.example.org');
+        expect(JSON.stringify(email.Resource)).not.toContain('*');
+      }
+    }
+  });
+});
+
+describe('observability', () => {
+  const allFunctions = () =>
+    [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function').map(([id, fn]) => ({ t, id, fn })));
+
+  it('sets the Powertools service name and metrics namespace on every function', () => {
+    for (const { id, fn } of allFunctions()) {
+      expect(fn.Properties!.Environment.Variables, id).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: 'workplace',
+        POWERTOOLS_METRICS_NAMESPACE: 'Workplace',
+      });
+    }
+  });
+
+  it('alarms on errors and throttles of every function, to the alarm topic', () => {
+    for (const { t, id } of allFunctions()) {
+      const alarms = resourcesOf(t, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
+        JSON.stringify(a.Properties!.Dimensions ?? []).includes(`"Ref":"${id}"`),
+      );
+      expect(alarms.map(([, a]) => a.Properties!.MetricName).sort(), id).toEqual(['Errors', 'Throttles']);
+      for (const [, a] of alarms) {
+        expect(a.Properties!.Namespace).toBe('AWS/Lambda');
+        expect(JSON.stringify(a.Properties!.AlarmActions)).toContain(`${prefix()}-AlarmTopicArn`);
+      }
+    }
+  });
+
+  it('alarms on failed stream batches and on API 5xx; e-mails the alarm topic', () => {
+    const queueAlarms = resourcesOf(background(), 'AWS::CloudWatch::Alarm').filter(
+      ([, a]) => a.Properties!.Namespace === 'AWS/SQS',
+    );
+    expect(queueAlarms).toHaveLength(streamConsumers.length);
+    s.templates.get(`${prefix()}-Api`)!.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+    });
+    const data = s.templates.get(`${prefix()}-Data`)!;
+    data.resourceCountIs('AWS::SNS::Topic', 1);
+    data.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.org' });
   });
 });
