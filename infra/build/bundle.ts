@@ -12,10 +12,10 @@ import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { sharpLayerDir } from '../../layers/sharp/index.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
-import { sharpLayerDir } from '../../layers/sharp/index.ts';
 
 /**
  * Bundles every function of the service with ONE esbuild run: each route of the route table (and each
@@ -265,7 +265,14 @@ function newestInput(): number {
       for (const child of readdirSync(p)) visit(join(p, child));
     } else if (st.mtimeMs > newest) newest = st.mtimeMs;
   };
-  for (const p of ['functions', 'shared', 'infra/handlers', 'package.json', 'package-lock.json', 'infra/build/bundle.ts'])
+  for (const p of [
+    'functions',
+    'shared',
+    'infra/handlers',
+    'package.json',
+    'package-lock.json',
+    'infra/build/bundle.ts',
+  ])
     visit(join(ROOT, p));
   return newest;
 }

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
@@ -154,16 +154,14 @@ export class ServiceFunction extends Construct {
           }),
         });
       }
-      statements.push(
-        {
-          statement: new PolicyStatement({
-            sid: 'PushDelivery',
-            actions: SNS_ACTIONS.filter((a) => a !== 'sns:CreatePlatformEndpoint'),
-            resources: [stack.formatArn({ service: 'sns', resource: 'endpoint', resourceName: '*' })],
-          }),
-          wildcardReason: 'Push delivery: endpoint ARNs are created per device at run time.',
-        },
-      );
+      statements.push({
+        statement: new PolicyStatement({
+          sid: 'PushDelivery',
+          actions: SNS_ACTIONS.filter((a) => a !== 'sns:CreatePlatformEndpoint'),
+          resources: [stack.formatArn({ service: 'sns', resource: 'endpoint', resourceName: '*' })],
+        }),
+        wildcardReason: 'Push delivery: endpoint ARNs are created per device at run time.',
+      });
     }
     if (access.ses) {
       // With workplace:mailFrom, exactly the sender's identities (its address, which the data stack

@@ -3,8 +3,8 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { alarmAction } from '../constructs/route-function.ts';
 import type { Construct } from 'constructs';
+import { alarmAction } from '../constructs/route-function.ts';
 import type { DeployConfig } from './config.ts';
 
 export interface ApiStackProps extends StackProps {

@@ -3,7 +3,12 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { EventSourceMapping, type ILayerVersion, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { ContextAttribute, Schedule as EventBridgeSchedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
+import {
+  ContextAttribute,
+  Schedule as EventBridgeSchedule,
+  ScheduleExpression,
+  ScheduleTargetInput,
+} from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -44,7 +49,11 @@ export function scheduleExpression(schedule: Schedule, timeZone: string): Schedu
   }
   const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(schedule.dailyAt!);
   if (!m) throw new Error(`Schedule ${schedule.name}: dailyAt must be HH:MM, got ${schedule.dailyAt}`);
-  return ScheduleExpression.cron({ minute: String(Number(m[2])), hour: String(Number(m[1])), timeZone: TimeZone.of(timeZone) });
+  return ScheduleExpression.cron({
+    minute: String(Number(m[2])),
+    hour: String(Number(m[1])),
+    timeZone: TimeZone.of(timeZone),
+  });
 }
 
 /**
@@ -58,8 +67,12 @@ export function scheduleExpression(schedule: Schedule, timeZone: string): Schedu
  * Every function gets the same treatment as a route's (ServiceFunction: own role, logs, alarms).
  */
 export class BackgroundStack extends Stack {
-  readonly consumers: { consumer: StreamConsumer; service: ServiceFunction; mapping: EventSourceMapping; dlq: Queue }[] =
-    [];
+  readonly consumers: {
+    consumer: StreamConsumer;
+    service: ServiceFunction;
+    mapping: EventSourceMapping;
+    dlq: Queue;
+  }[] = [];
   readonly schedules: { schedule: Schedule; service: ServiceFunction; target: EventBridgeSchedule }[] = [];
   readonly deployHook: ServiceFunction;
 

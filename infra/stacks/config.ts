@@ -27,6 +27,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:alarmEmail`        | unset              | e-mail subscribed to the alarm topic                |
  * | `workplace:adminEmail`        | unset              | the first super admin, created at deploy when none  |
  * |                               |                    | exists (password generated in Secrets Manager)      |
+ * | `workplace:edge`              | `true`             | `false` leaves out the CloudFront stack (LocalStack |
+ * |                               |                    | community has no CloudFront)                        |
  *
  * SERVICE_VERSION is package.json's version.
  */
@@ -44,6 +46,8 @@ export interface DeployConfig {
   push: { fcmApplicationArn?: string; apnsApplicationArn?: string };
   alarmEmail?: string;
   adminEmail?: string;
+  /** Deploy the CloudFront distribution (`<prefix>-Edge`). */
+  edge: boolean;
 }
 
 /** A CloudFormation dynamic reference to a plain SSM String parameter (resolved at deploy time). */
@@ -75,7 +79,8 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
   const platformApplication = (platform: 'fcm' | 'apns') => {
     const arn = ctx(scope, `${platform}PlatformApplicationArn`);
     const parameter = ctx(scope, `${platform}PlatformApplicationParameter`);
-    if (arn && parameter) throw new Error(`Give workplace:${platform}PlatformApplicationArn or ...Parameter, not both.`);
+    if (arn && parameter)
+      throw new Error(`Give workplace:${platform}PlatformApplicationArn or ...Parameter, not both.`);
     return arn ?? (parameter ? ssmReference(parameter) : undefined);
   };
   const config: DeployConfig = {
@@ -90,6 +95,7 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     push: { fcmApplicationArn: platformApplication('fcm'), apnsApplicationArn: platformApplication('apns') },
     alarmEmail: ctx(scope, 'alarmEmail'),
     adminEmail: ctx(scope, 'adminEmail'),
+    edge: ctx(scope, 'edge') !== 'false',
     ...overrides,
   };
   return config;

@@ -202,6 +202,7 @@ export class DataStack extends Stack {
 /** `Workplace <no-reply@example.com>` → `no-reply@example.com` (a bare address is returned as it is). */
 export function mailAddressOf(mailFrom: string): string {
   const address = (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address)) throw new Error(`workplace:mailFrom has no e-mail address: ${mailFrom}`);
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address))
+    throw new Error(`workplace:mailFrom has no e-mail address: ${mailFrom}`);
   return address;
 }

@@ -1,11 +1,12 @@
 import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   type BehaviorOptions,
   CachePolicy,
-  Distribution,
   Function as CloudFrontFunction,
+  Distribution,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
@@ -17,7 +18,6 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { AnyRoute } from '../../shared/api/route-def.ts';

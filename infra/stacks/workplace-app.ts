@@ -1,9 +1,9 @@
 import { Annotations, type App, CfnResource, type Environment, type Stack, Tags } from 'aws-cdk-lib';
 import {
+  streamConsumers as consumerTable,
   type Schedule,
   type StreamConsumer,
   schedules as scheduleTable,
-  streamConsumers as consumerTable,
 } from '../../shared/api/background.ts';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
 import { routes as routeTable } from '../../shared/api/routes/index.ts';
@@ -39,7 +39,8 @@ export interface WorkplaceApp {
   /** One stack per area, in route-table order. */
   areas: AreaRoutesStack[];
   background: BackgroundStack;
-  edge: EdgeStack;
+  /** Absent with `workplace:edge=false`. */
+  edge?: EdgeStack;
   /** Every stack, in deployment order. */
   stacks: Stack[];
 }
@@ -107,17 +108,19 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
   // The deploy hook runs after every route's new code is live.
   for (const area of areas) background.addStackDependency(area);
 
-  const edge = new EdgeStack(app, `${config.prefix}-Edge`, {
-    env,
-    config,
-    httpApi: api.httpApi,
-    streaming: areas
-      .flatMap((a) => a.routeFunctions)
-      .filter((f) => f.functionUrl)
-      .map((f) => ({ route: f.route, url: f.functionUrl! })),
-    description: 'Workplace collaboration service: CloudFront distribution (one base address).',
-  });
-  const stacks: Stack[] = [data, api, ...areas, background, edge];
+  const edge = config.edge
+    ? new EdgeStack(app, `${config.prefix}-Edge`, {
+        env,
+        config,
+        httpApi: api.httpApi,
+        streaming: areas
+          .flatMap((a) => a.routeFunctions)
+          .filter((f) => f.functionUrl)
+          .map((f) => ({ route: f.route, url: f.functionUrl! })),
+        description: 'Workplace collaboration service: CloudFront distribution (one base address).',
+      })
+    : undefined;
+  const stacks: Stack[] = [data, api, ...areas, background, ...(edge ? [edge] : [])];
 
   Tags.of(app).add('service', 'workplace');
   if (config.allowedOrigins.includes('*')) {

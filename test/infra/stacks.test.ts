@@ -14,10 +14,10 @@ import {
 import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/route-function.ts';
 import { pascal } from '../../infra/stacks/area-routes-stack.ts';
 import { MAX_RESOURCES_PER_STACK, resourceCount, routesByArea } from '../../infra/stacks/workplace-app.ts';
+import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { type AnyRoute, handlerFile, routeKey } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { INDEXES, indexKeys, sortKeyType, TTL_ATTRIBUTE } from '../../shared/db/table-definition.ts';
-import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { FULL_CONTEXT, type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
 let s: Synthesized;
@@ -396,13 +396,17 @@ describe('stream consumers', () => {
       });
       expect(mapping.Properties!.MaximumRetryAttempts).toBeGreaterThan(0);
       // Exactly background.ts's patterns, each JSON-encoded (Lambda's FilterCriteria format).
-      const patterns = mapping.Properties!.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern));
+      const patterns = mapping.Properties!.FilterCriteria.Filters.map((f: { Pattern: string }) =>
+        JSON.parse(f.Pattern),
+      );
       expect(patterns).toEqual(consumer.filters);
       // Batches that fail every retry leave their position in an SQS queue.
       const dlqId = mapping.Properties!.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string;
       expect(background().toJSON().Resources[dlqId].Type).toBe('AWS::SQS::Queue');
       const actions = actionsOf(background(), fn);
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:SendMessage']));
+      expect(actions).toEqual(
+        expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'sqs:SendMessage']),
+      );
     }
   });
 
@@ -416,8 +420,14 @@ describe('stream consumers', () => {
       const access = b.access ?? { table: 'write' };
       const actions = actionsOf(background(), fn);
       expect(actions.includes('dynamodb:PutItem'), b.name).toBe(access.table === 'write');
-      expect(actions.some((a) => a.startsWith('sns:')), `${b.name} sns`).toBe(!!access.sns);
-      expect(actions.some((a) => a.startsWith('s3:')), `${b.name} s3`).toBe(!!access.bucket?.length);
+      expect(
+        actions.some((a) => a.startsWith('sns:')),
+        `${b.name} sns`,
+      ).toBe(!!access.sns);
+      expect(
+        actions.some((a) => a.startsWith('s3:')),
+        `${b.name} s3`,
+      ).toBe(!!access.bucket?.length);
       expect(actions.includes('dynamodb:GetRecords'), `${b.name} stream`).toBe(b.consumer);
       if (b.timeout) expect(fn.Properties!.Timeout).toBe(b.timeout);
       if (b.memory) expect(fn.Properties!.MemorySize).toBe(b.memory);
@@ -569,9 +579,9 @@ describe('push and mail', () => {
       if (r.access?.ses) {
         // The sender's identities only: no wildcard.
         const role = areaTemplate(r.area).toJSON().Resources[fn.Properties!.Role['Fn::GetAtt'][0]] as Resource;
-        const email = role.Properties!.Policies.flatMap((p: any) => p.PolicyDocument.Statement).find(
-          (st: any) => st.Sid === 'Email',
-        );
+        const email = role
+          .Properties!.Policies.flatMap((p: any) => p.PolicyDocument.Statement)
+          .find((st: any) => st.Sid === 'Email');
         expect(JSON.stringify(email.Resource)).toContain('identity/no-reply@workplace.example.org');
         expect(JSON.stringify(email.Resource)).not.toContain('*');
       }
@@ -581,7 +591,9 @@ describe('push and mail', () => {
 
 describe('observability', () => {
   const allFunctions = () =>
-    [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function').map(([id, fn]) => ({ t, id, fn })));
+    [...s.templates.values()].flatMap((t) =>
+      resourcesOf(t, 'AWS::Lambda::Function').map(([id, fn]) => ({ t, id, fn })),
+    );
 
   it('sets the Powertools service name and metrics namespace on every function', () => {
     for (const { id, fn } of allFunctions()) {

@@ -1,0 +1,75 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { scheduleExpression } from '../../infra/stacks/background-stack.ts';
+import { readConfig } from '../../infra/stacks/config.ts';
+import { mailAddressOf } from '../../infra/stacks/data-stack.ts';
+
+/** Context parsing and the schedule expressions, without synthesis. */
+const config = (context: Record<string, unknown>) => readConfig(new App({ context }));
+
+describe('deployment settings from context', () => {
+  it('has defaults for everything optional', () => {
+    const c = config({});
+    expect(c).toMatchObject({ prefix: 'Workplace', companyTimezone: 'UTC', edge: true, push: {} });
+    expect(c.domain).toBeUndefined();
+    expect(c.adminEmail).toBeUndefined();
+  });
+
+  it('takes the custom domain only with its certificate', () => {
+    expect(() => config({ 'workplace:domainName': 'w.example.org' })).toThrow(/certificateArn/);
+    expect(
+      config({
+        'workplace:domainName': 'w.example.org',
+        'workplace:certificateArn': 'arn:aws:acm:us-east-1:1:certificate/x',
+      }).domain,
+    ).toEqual({ name: 'w.example.org', certificateArn: 'arn:aws:acm:us-east-1:1:certificate/x' });
+  });
+
+  it('takes a platform application as an ARN or as an SSM parameter resolved at deploy, not both', () => {
+    const c = config({
+      'workplace:fcmPlatformApplicationArn': 'arn:aws:sns:eu-west-1:1:app/GCM/w',
+      'workplace:apnsPlatformApplicationParameter': '/w/apns',
+    });
+    expect(c.push).toEqual({
+      fcmApplicationArn: 'arn:aws:sns:eu-west-1:1:app/GCM/w',
+      apnsApplicationArn: '{{resolve:ssm:/w/apns}}',
+    });
+    expect(() =>
+      config({ 'workplace:fcmPlatformApplicationArn': 'a', 'workplace:fcmPlatformApplicationParameter': '/b' }),
+    ).toThrow(/not both/);
+  });
+
+  it('leaves the edge stack out for LocalStack', () => {
+    expect(config({ 'workplace:edge': 'false' }).edge).toBe(false);
+    expect(config({ 'workplace:edge': false }).edge).toBe(false);
+  });
+
+  it('reads the sender address out of MAIL_FROM', () => {
+    expect(mailAddressOf('Workplace <no-reply@example.org>')).toBe('no-reply@example.org');
+    expect(mailAddressOf('hr@example.org')).toBe('hr@example.org');
+    expect(() => mailAddressOf('Workplace')).toThrow(/no e-mail address/);
+  });
+});
+
+describe('schedule expressions', () => {
+  const render = (s: Parameters<typeof scheduleExpression>[0], tz = 'Europe/Berlin') => {
+    const e = scheduleExpression(s, tz);
+    return { expression: new Stack().resolve(e.expressionString), timeZone: e.timeZone?.timezoneName };
+  };
+
+  it('turns everySeconds into a rate in minutes', () => {
+    expect(render({ name: 'a', handler: 'h', everySeconds: 60 }).expression).toBe('rate(1 minute)');
+    expect(render({ name: 'a', handler: 'h', everySeconds: 300 }).expression).toBe('rate(5 minutes)');
+    expect(() => render({ name: 'a', handler: 'h', everySeconds: 30 })).toThrow(/whole number of minutes/);
+    expect(() => render({ name: 'a', handler: 'h', everySeconds: 90 })).toThrow(/whole number of minutes/);
+  });
+
+  it('turns dailyAt into a daily cron in the company timezone', () => {
+    expect(render({ name: 'b', handler: 'h', dailyAt: '07:30' })).toEqual({
+      expression: 'cron(30 7 * * ? *)',
+      timeZone: 'Europe/Berlin',
+    });
+    expect(() => render({ name: 'b', handler: 'h', dailyAt: '24:00' })).toThrow(/HH:MM/);
+    expect(() => render({ name: 'b', handler: 'h' })).toThrow(/exactly one/);
+  });
+});
