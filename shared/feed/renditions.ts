@@ -1,10 +1,17 @@
-import sharp from 'sharp';
 
 /**
  * Image work for post uploads (sharp: from node_modules locally, from a layer in Lambda). Renditions
  * are WebP re-encodings without metadata (no EXIF location leaves through the website), oriented,
  * never enlarged: 1200 px and 400 px on the longer side (spec 8).
  */
+
+/**
+ * sharp is loaded on first use, not at module load: most feed functions only read upload records
+ * and should not pay for the native library at cold start (it comes from a layer in Lambda).
+ */
+let sharpModule: Promise<typeof import('sharp')['default']> | undefined;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
+
 export const RENDITION_SIZES = { w1200: 1200, w400: 400 } as const;
 export type RenditionName = keyof typeof RENDITION_SIZES;
 
@@ -28,7 +35,7 @@ const MAX_PIXELS = 50_000_000;
 /** The image's real format and oriented size, or null when the bytes are not a supported image. */
 export async function inspectImage(data: Buffer): Promise<ImageInfo | null> {
   try {
-    const m = await sharp(data, { pages: 1, limitInputPixels: MAX_PIXELS }).metadata();
+    const m = await (await loadSharp())(data, { pages: 1, limitInputPixels: MAX_PIXELS }).metadata();
     if (!SUPPORTED.has(m.format)) return null;
     const width = m.autoOrient?.width ?? m.width;
     const height = m.autoOrient?.height ?? m.height;
@@ -54,7 +61,7 @@ export async function makeRenditions(data: Buffer, info: ImageInfo): Promise<Ren
     const scale = Math.min(1, size / longest);
     const width = Math.max(1, Math.round(info.width * scale));
     const height = Math.max(1, Math.round(info.height * scale));
-    const buf = await sharp(data, {
+    const buf = await (await loadSharp())(data, {
       animated: info.format === 'gif' || info.format === 'webp',
       limitInputPixels: MAX_PIXELS,
     })

@@ -75,6 +75,8 @@ const G = `${API_PREFIX}/grievances`;
 const A = `${API_PREFIX}/admin/grievances`;
 const reads: RouteAccess = { table: 'read' };
 const writes: RouteAccess = { table: 'write' };
+/** Replies can mention people, and a mention is a push kind (decisions 5): delivery goes through SNS. */
+const mentioning: RouteAccess = { table: 'write', sns: true };
 const common = { area: 'grievances', anonymous: true } as const;
 
 // ---------------------------------------------------------------- employee routes (4.1)
@@ -174,7 +176,7 @@ export const createGrievanceReply = defineRoute({
   status: 201,
   response: GrievanceReply,
   errors: [400, 404],
-  access: writes,
+  access: mentioning,
 });
 
 export const listGrievanceStatusChanges = defineRoute({
@@ -201,7 +203,7 @@ export const editGrievanceReply = defineRoute({
   status: 200,
   response: GrievanceReply,
   errors: [400, 403, 404],
-  access: writes,
+  access: mentioning,
 });
 
 export const deleteGrievanceReply = defineRoute({
@@ -283,7 +285,7 @@ export const adminCreateGrievanceReply = defineRoute({
   status: 201,
   response: AdminGrievanceReply,
   errors: [400, 404],
-  access: writes,
+  access: mentioning,
 });
 
 export const adminListGrievanceStatusChanges = defineRoute({
