@@ -205,7 +205,7 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
 
   const birthdays = people.filter((_, i) => i % 17 === 3).length;
   return [
-    `${people.length} people in ${teamIds.length} teams (${managers} managers), ${postIds.length} posts, ${calendarSteps} events and meetings, ${GRIEVANCES.length} grievances, ${birthdays} birthdays today.`,
+    `${people.length} people in ${teamIds.length} teams (${managers} managers), ${postIds.length} posts, ${calendarSteps} events and meetings, ${GRIEVANCES.length} grievances, ${birthdays} birthday(s) today.`,
     `Sign in as the super admin: ${o.admin.email} / ${o.admin.password}`,
     `A second super admin: ${people[0]?.email} / ${o.password}`,
     `A manager: ${people[1]?.email} / ${o.password}`,
