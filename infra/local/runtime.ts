@@ -72,6 +72,7 @@ export function prepareEnvironment(dataDir: string): void {
     CURSOR_SECRET: secrets.cursorSecret,
     GRIEVANCE_SECRET: secrets.grievanceSecret,
     POWERTOOLS_DEV: 'false',
+    POWERTOOLS_METRICS_DISABLED: 'true',
   };
   for (const [k, v] of Object.entries(defaults)) if (!process.env[k]) process.env[k] = v;
 }

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { logger } from '../observability/logger.ts';
+import { recordRequest } from '../observability/metrics.ts';
 import { type RequestContext, newContext } from './context.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
@@ -67,14 +68,16 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   return handler as unknown as LambdaHandler;
 }
 
-/** One line per request: route, status, duration; the caller's id only outside grievance routes. */
+/** One line and one metric set per request: route, status, duration; the caller's id only outside grievance routes. */
 function accessLog(def: RouteDef<any, any, any>): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
   const log = (request: middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>) => {
     const internal = request.internal as { ctx?: RequestContext; started?: number };
     const status = request.response?.statusCode;
-    const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms: Date.now() - (internal.started ?? Date.now()) };
+    const ms = Date.now() - (internal.started ?? Date.now());
+    const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms };
     if (!def.anonymous && internal.ctx?.callerOrNull) fields.userId = internal.ctx.callerOrNull.userId;
     logger.info('request', fields);
+    recordRequest(def.name, status, ms);
   };
   return { name: 'access-log', after: log, onError: log };
 }
