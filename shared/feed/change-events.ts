@@ -99,31 +99,21 @@ export const websiteEntryChanges: ChangeMapper = (change) => {
   return [draft('post.updated', actorOf(change), { postId: change.newImage?.postId })];
 };
 
-export const bookmarkChanges: ChangeMapper = (change) => {
-  const b = change.newImage ?? change.oldImage;
-  if (!b || change.eventName === 'MODIFY') return [];
-  return [
-    draft(
-      'bookmark.updated',
-      b.userId,
-      { postId: b.postId, bookmarked: change.eventName === 'INSERT' },
-      onlyUser(b.userId),
-    ),
-  ];
-};
+/**
+ * A person's own on/off record (a bookmark, a follow): created is on, deleted is off, and only its
+ * owner is told.
+ */
+const ownToggle =
+  (type: string, payload: (item: Record<string, any>, on: boolean) => Record<string, unknown>): ChangeMapper =>
+  (change) => {
+    const item = change.newImage ?? change.oldImage;
+    if (!item || change.eventName === 'MODIFY') return [];
+    return [draft(type, item.userId, payload(item, change.eventName === 'INSERT'), onlyUser(item.userId))];
+  };
 
-export const followChanges: ChangeMapper = (change) => {
-  const f = change.newImage ?? change.oldImage;
-  if (!f || change.eventName === 'MODIFY') return [];
-  return [
-    draft(
-      'follow.updated',
-      f.userId,
-      { followingId: f.followingId, following: change.eventName === 'INSERT' },
-      onlyUser(f.userId),
-    ),
-  ];
-};
+export const bookmarkChanges = ownToggle('bookmark.updated', (b, bookmarked) => ({ postId: b.postId, bookmarked }));
+
+export const followChanges = ownToggle('follow.updated', (f, following) => ({ followingId: f.followingId, following }));
 
 /** Registered in `shared/live/mappers.ts`, by `entity`. */
 export const feedChangeMappers: Record<string, ChangeMapper> = {

@@ -10,6 +10,7 @@ import {
 } from '../db/table.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import { getUsers } from '../people/users.ts';
+import { choiceCountUpdate } from './choice-counts.ts';
 import type { PostItem, PostStatsItem, VoteItem } from './model.ts';
 import { notifyPollClosed } from './notify.ts';
 import { isPrivileged, type MentionView, personOf, type Viewer } from './people.ts';
@@ -40,16 +41,6 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
     const now = new Date().toISOString();
     const held = current?.optionId ?? null;
     const next = held === optionId ? null : optionId;
-    const names: Record<string, string> = {};
-    const sets = ['actorId = :a'];
-    if (next) {
-      names['#n'] = next;
-      sets.push('tallies.#n = tallies.#n + :one');
-    }
-    if (held) {
-      names['#o'] = held;
-      sets.push('tallies.#o = tallies.#o - :one');
-    }
     const heldCondition = held
       ? { ConditionExpression: 'optionId = :held', ExpressionAttributeValues: { ':held': held } }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
@@ -70,15 +61,7 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
             },
           } as TransactItem)
         : ({ Delete: { Key: key, ...heldCondition } } as TransactItem),
-      {
-        Update: {
-          Key: postStatsKey(postId),
-          UpdateExpression: `SET ${sets.join(', ')} ADD pollTotal :t`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':t': (next ? 1 : 0) - (held ? 1 : 0) },
-        },
-      } as TransactItem,
+      choiceCountUpdate(postId, 'tallies', 'pollTotal', held, next, caller.userId),
       {
         // Still there, visible to the voter, and open (closing by time or by the author races the vote).
         ConditionCheck: {

@@ -190,6 +190,40 @@ async function attachments(authorId: string, input: PostInput) {
   return { images, videos, documents, checks };
 }
 
+/** What the writer chooses of a new post; firstRevision() fills in the rest. */
+type PostBody = Pick<
+  PostItem,
+  | 'content'
+  | 'images'
+  | 'videos'
+  | 'documents'
+  | 'poll'
+  | 'recognition'
+  | 'isAnnouncement'
+  | 'sharedPostId'
+  | 'mentionedIds'
+>;
+
+/** A new post (or share) as first written: its id sorts by `now`, tagged from its content, shown, unedited. */
+function firstRevision(authorId: string, now: Date, body: PostBody): PostItem {
+  const id = newSortableId(now);
+  const at = now.toISOString();
+  return {
+    ...postKey(id),
+    entity: 'Post',
+    id,
+    authorId,
+    ...body,
+    tags: hashtags(body.content),
+    hidden: false,
+    createdAt: at,
+    updatedAt: at,
+    editedAt: null,
+    actorId: authorId,
+    rev: 0,
+  };
+}
+
 /** Creates a post (spec 4.15): a website candidate, counted in the author's posts, its people told. */
 export async function createPost(caller: Viewer, input: PostInput): Promise<PostItem> {
   if (!hasSubstance(input)) throw badRequest(EMPTY_POST_MESSAGE);
@@ -201,14 +235,8 @@ export async function createPost(caller: Viewer, input: PostInput): Promise<Post
   const { users, mentioned } = await resolveBody(content, recipientId ? [recipientId] : []);
   if (recipientId) checkRecipient(caller.userId, recipientId, users);
   const media = await attachments(caller.userId, input);
-  const id = newSortableId(now);
-  const post: PostItem = {
-    ...postKey(id),
-    entity: 'Post',
-    id,
-    authorId: caller.userId,
+  const post = firstRevision(caller.userId, now, {
     content,
-    tags: hashtags(content),
     images: media.images,
     videos: media.videos,
     documents: media.documents,
@@ -221,15 +249,9 @@ export async function createPost(caller: Viewer, input: PostInput): Promise<Post
         }
       : null,
     isAnnouncement: !!input.isAnnouncement && caller.role === 'super_admin',
-    hidden: false,
     sharedPostId: null,
     mentionedIds: mentioned,
-    createdAt: at,
-    updatedAt: at,
-    editedAt: null,
-    actorId: caller.userId,
-    rev: 0,
-  };
+  });
   await transact([
     ...newPostWrites(post),
     ...websiteWrites(undefined, newCandidate(post)),
@@ -389,29 +411,17 @@ export async function sharePost(caller: Viewer, postId: string, content: string)
   const now = new Date();
   const at = now.toISOString();
   const { mentioned } = await resolveBody(content);
-  const id = newSortableId(now);
-  const share: PostItem = {
-    ...postKey(id),
-    entity: 'Post',
-    id,
-    authorId: caller.userId,
+  const share = firstRevision(caller.userId, now, {
     content,
-    tags: hashtags(content),
     images: [],
     videos: [],
     documents: [],
     poll: null,
     recognition: null,
     isAnnouncement: false,
-    hidden: false,
     sharedPostId: original.id,
     mentionedIds: mentioned,
-    createdAt: at,
-    updatedAt: at,
-    editedAt: null,
-    actorId: caller.userId,
-    rev: 0,
-  };
+  });
   const byOther = original.authorId !== caller.userId;
   await transact([
     ...newPostWrites(share),

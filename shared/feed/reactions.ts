@@ -1,5 +1,6 @@
-import { postReactionKey, postStatsKey } from '../db/keys.ts';
+import { postReactionKey } from '../db/keys.ts';
 import { getItem, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import { choiceCountUpdate } from './choice-counts.ts';
 import type { PostItem, Reaction, ReactionItem } from './model.ts';
 import { notifyReaction } from './notify.ts';
 import { isPrivileged, type Viewer } from './people.ts';
@@ -42,21 +43,6 @@ export async function setReaction(caller: Viewer, postId: string, reaction: Reac
       item.reaction = reaction;
       item.reactedAt = reactedAt;
     }
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = {
-      ':one': 1,
-      ':a': caller.userId,
-      ':t': (reaction ? 1 : 0) - (held ? 1 : 0),
-    };
-    const sets = ['actorId = :a'];
-    if (reaction) {
-      names['#n'] = reaction;
-      sets.push('reactions.#n = reactions.#n + :one');
-    }
-    if (held) {
-      names['#o'] = held;
-      sets.push('reactions.#o = reactions.#o - :one');
-    }
     const score: ScoreDelta[] = [];
     if (post.authorId !== caller.userId && scores(held) !== scores(reaction)) {
       score.push(
@@ -67,15 +53,7 @@ export async function setReaction(caller: Viewer, postId: string, reaction: Reac
     }
     const writes: TransactItem[] = [
       { Put: { Item: item, ...unchanged } } as TransactItem,
-      {
-        Update: {
-          Key: postStatsKey(postId),
-          UpdateExpression: `SET ${sets.join(', ')} ADD reactionTotal :t`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        },
-      } as TransactItem,
+      choiceCountUpdate(postId, 'reactions', 'reactionTotal', held, reaction, caller.userId),
       postOpenCheck(postId, isPrivileged(caller, post.authorId)),
       ...scoreWrites(score, caller.userId),
     ];

@@ -1,3 +1,5 @@
+import { addToCounter } from '../db/counters.ts';
+import { newSortableId } from '../db/ids.ts';
 import {
   ANON_ATTRIBUTE,
   notificationCounterKey,
@@ -6,17 +8,12 @@ import {
   notificationsReadAllKey,
   unreadNotificationsIndex,
 } from '../db/keys.ts';
-import { addToCounter } from '../db/counters.ts';
-import { newSortableId } from '../db/ids.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, type TransactItem, transact } from '../db/table.ts';
 import { seal, unseal } from '../grievances/anonymity.ts';
 import { notFound } from '../http/errors.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
-
-export type NotificationKind =
-  | 'mention' | 'comment' | 'reply' | 'reaction' | 'recognition' | 'poll_closed' | 'meeting'
-  | 'announcement' | 'grievance' | 'birthday' | 'birthday_wish' | 'birthday_thanks';
+import type { NotificationKind } from './kinds.ts';
 
 export interface NewNotification {
   recipientId: string;
@@ -143,7 +140,10 @@ function markReadWrites(userId: string, id: string, at: string, all = false): Tr
         Key: notificationKey(userId, id),
         UpdateExpression: `SET readAt = :at${all ? ', readAll = :all' : ''} REMOVE #upk, #usk`,
         ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
-        ExpressionAttributeNames: { '#upk': `${unreadNotificationsIndex.index}pk`, '#usk': `${unreadNotificationsIndex.index}sk` },
+        ExpressionAttributeNames: {
+          '#upk': `${unreadNotificationsIndex.index}pk`,
+          '#usk': `${unreadNotificationsIndex.index}sk`,
+        },
         ExpressionAttributeValues: { ':at': at, ':null': null, ...(all ? { ':all': true } : {}) },
       },
     } as TransactItem,
@@ -162,12 +162,25 @@ export async function markRead(userId: string, id: string | undefined): Promise<
     const n = await getItem<NotificationItem>(notificationKey(userId, id), true);
     if (!n) throw notFound('No such notification.');
     if (n.readAt) return;
-    await transact(markReadWrites(userId, id, at)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+    await transact(markReadWrites(userId, id, at)).catch((e) =>
+      isConditionFailure(e) ? undefined : Promise.reject(e),
+    );
     return;
   }
-  const unread = await queryAll<NotificationItem>({ index: unreadNotificationsIndex.index, pk: unreadNotificationsIndex.pk(userId) });
+  const unread = await queryAll<NotificationItem>({
+    index: unreadNotificationsIndex.index,
+    pk: unreadNotificationsIndex.pk(userId),
+  });
   for (const n of unread) {
-    await transact(markReadWrites(userId, n.id, at, true)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+    await transact(markReadWrites(userId, n.id, at, true)).catch((e) =>
+      isConditionFailure(e) ? undefined : Promise.reject(e),
+    );
   }
-  await putItem({ ...notificationsReadAllKey(userId), entity: 'NotificationReadAll', userId, actorId: userId, readAt: at });
+  await putItem({
+    ...notificationsReadAllKey(userId),
+    entity: 'NotificationReadAll',
+    userId,
+    actorId: userId,
+    readAt: at,
+  });
 }

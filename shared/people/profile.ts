@@ -34,6 +34,31 @@ async function teamsOf(
   );
 }
 
+type Teams = Awaited<ReturnType<typeof teamsOf>>;
+type Presences = Awaited<ReturnType<typeof presencesOf>>;
+
+/**
+ * A directory entry (spec 2.2 DirectoryEntry), missing text as '' and missing lists as []. A full
+ * profile shows all of it too, so the two cannot drift apart.
+ */
+function entryFields(u: UserItem, teams: Teams, presence: Presences) {
+  return {
+    id: u.id,
+    name: u.name,
+    image: u.image ?? null,
+    title: u.title ?? '',
+    location: u.location ?? '',
+    bio: u.bio ?? '',
+    currentWork: u.currentWork ?? '',
+    skills: u.skills ?? [],
+    team: (u.teamId && teams.get(u.teamId)) || null,
+    joinedAt: u.joinedAt,
+    status: u.status,
+    ...presence.get(u.id)!,
+    postCount: u.postCount ?? 0,
+  };
+}
+
 /**
  * Full profiles for these people as `viewer` sees them. Manager and team are read fresh (batch reads)
  * so a rename shows everywhere on the next read.
@@ -49,29 +74,17 @@ export async function toProfiles(users: UserItem[], viewer: Viewer): Promise<z.i
     const seesPrivate = viewer.userId === u.id || viewer.role === 'super_admin';
     const links = Object.fromEntries([...LINK_FIELDS, ...FAVOURITE_FIELDS].map((k) => [k, (u[k] as string) ?? '']));
     return {
-      id: u.id,
-      name: u.name,
+      ...entryFields(u, teams, presence),
       email: u.email,
       role: u.role,
-      image: u.image ?? null,
-      title: u.title ?? '',
-      location: u.location ?? '',
-      bio: u.bio ?? '',
-      currentWork: u.currentWork ?? '',
       department: u.department ?? '',
-      team: (u.teamId && teams.get(u.teamId)) || null,
-      skills: u.skills ?? [],
       learningInterests: u.learningInterests ?? [],
       hobbies: u.hobbies ?? [],
       interests: u.interests ?? [],
       projects: u.projects ?? [],
       ...(links as Record<(typeof LINK_FIELDS)[number] | (typeof FAVOURITE_FIELDS)[number], string>),
-      joinedAt: u.joinedAt,
       joinedOn: u.joinedOn ?? null,
       dateOfBirth: seesPrivate ? (u.dateOfBirth ?? null) : null,
-      status: u.status,
-      ...presence.get(u.id)!,
-      postCount: u.postCount ?? 0,
       manager: manager ? { id: manager.id, name: manager.name, image: manager.image ?? null } : null,
       reportCount: u.reportCount ?? 0,
       isComplete: isComplete(u),
@@ -83,22 +96,8 @@ export async function toProfile(user: UserItem, viewer: Viewer) {
   return (await toProfiles([user], viewer))[0];
 }
 
-/** Directory entries (spec 2.2 DirectoryEntry), teams read fresh. */
+/** Directory entries, teams read fresh. */
 export async function toDirectoryEntries(users: UserItem[]) {
   const [teams, presence] = await Promise.all([teamsOf(users), presencesOf(users.map((u) => u.id))]);
-  return users.map((u) => ({
-    id: u.id,
-    name: u.name,
-    image: u.image ?? null,
-    title: u.title ?? '',
-    location: u.location ?? '',
-    bio: u.bio ?? '',
-    currentWork: u.currentWork ?? '',
-    skills: u.skills ?? [],
-    team: (u.teamId && teams.get(u.teamId)) || null,
-    joinedAt: u.joinedAt,
-    status: u.status,
-    ...presence.get(u.id)!,
-    postCount: u.postCount ?? 0,
-  }));
+  return users.map((u) => entryFields(u, teams, presence));
 }

@@ -1,7 +1,8 @@
+import { PUSH_KINDS } from '../notifications/kinds.ts';
 import { logger } from '../observability/logger.ts';
 import { getUsers } from '../people/users.ts';
 import { pushTransport } from '../transports/push.ts';
-import { PUSH_KINDS, type PushableNotification, pushMessageFor } from './message.ts';
+import { type PushableNotification, pushMessageFor } from './message.ts';
 import { pushEnabledFor } from './preferences.ts';
 import { activePushTokens, disablePushToken, targetOf } from './tokens.ts';
 

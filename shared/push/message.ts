@@ -1,15 +1,5 @@
-import type { NotificationKind } from '../notifications/notifications.ts';
+import type { NotificationKind } from '../notifications/kinds.ts';
 import type { PushMessage } from '../transports/push.ts';
-
-/** The kinds that are pushed (spec 6.2, decisions 5); every other notification stays on the bell. */
-export const PUSH_KINDS: ReadonlySet<NotificationKind> = new Set([
-  'mention',
-  'comment',
-  'reply',
-  'reaction',
-  'recognition',
-  'poll_closed',
-]);
 
 export interface PushableNotification {
   recipientId: string;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { env } from '../config/env.ts';
+import { transportChoice } from './choice.ts';
 import { appendToOutbox } from './outbox.ts';
 
 /**
@@ -64,20 +65,12 @@ export class SesEmailTransport implements EmailTransport {
   }
 }
 
-let injected: EmailTransport | undefined;
-let ses: SesEmailTransport | undefined;
+const choice = transportChoice<EmailTransport>(outboxEmailTransport, () => new SesEmailTransport());
 
-export function emailTransport(): EmailTransport {
-  if (injected) return injected;
-  if (env.runtime === 'local') return outboxEmailTransport;
-  ses ??= new SesEmailTransport();
-  return ses;
-}
+export const emailTransport = choice.current;
 
 /** Tests: replace the transport (undefined restores the one the environment chooses). */
-export function setEmailTransport(transport: EmailTransport | undefined): void {
-  injected = transport;
-}
+export const setEmailTransport = choice.install;
 
 // ---------------------------------------------------------------- MIME
 

@@ -7,6 +7,7 @@ import {
   SNSClient,
 } from '@aws-sdk/client-sns';
 import { env } from '../config/env.ts';
+import { transportChoice } from './choice.ts';
 import { appendToOutbox } from './outbox.ts';
 
 /**
@@ -176,17 +177,9 @@ export class SnsPushTransport implements PushTransport {
   }
 }
 
-let injected: PushTransport | undefined;
-let sns: SnsPushTransport | undefined;
+const choice = transportChoice<PushTransport>(outboxPushTransport, () => new SnsPushTransport());
 
-export function pushTransport(): PushTransport {
-  if (injected) return injected;
-  if (env.runtime === 'local') return outboxPushTransport;
-  sns ??= new SnsPushTransport();
-  return sns;
-}
+export const pushTransport = choice.current;
 
 /** Tests: replace the transport (undefined restores the one the environment chooses). */
-export function setPushTransport(transport: PushTransport | undefined): void {
-  injected = transport;
-}
+export const setPushTransport = choice.install;

@@ -7,10 +7,9 @@
  *   at most MAX_PROJECTION_REQUESTS requests and at most MAX_RCU_PER_1000 read units per 1,000 people.
  * The people are written with the people area's own item builders (`projectionItems`) through BatchWrite.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import { teamKey, teamsIndex } from '../../shared/db/keys.ts';
@@ -18,6 +17,7 @@ import { type DirectoryQuery, listDirectory } from '../../shared/people/director
 import { projectionItems } from '../../shared/people/directory-index.ts';
 import { toDirectoryEntries } from '../../shared/people/profile.ts';
 import { blankProfile, type UserItem } from '../../shared/people/users.ts';
+import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
 
 /** The bound stated in docs/data-model.md for `q` and filtered pages (projection path). */
 export const MAX_PROJECTION_REQUESTS = 5;
@@ -95,7 +95,6 @@ const WORDS =
   );
 
 const pick = <T>(list: T[], i: number) => list[i % list.length];
-const rnd = (n: number) => randomBytes(4).readUInt32BE() % n;
 
 /** A believable person: 3 to 8 skills, a one-sentence bio, a team, a post count; 1 % deactivated, 4 % pending (the first active, the second pending). */
 function person(i: number, teams: string[]): UserItem {
@@ -119,52 +118,6 @@ function person(i: number, teams: string[]): UserItem {
     postCount: rnd(60),
     joinedAt: new Date(Date.UTC(2015, 0, 1) + rnd(3_000_000) * 100_000).toISOString(),
   } as UserItem;
-}
-
-/** Counts every request the domain sends, and the read capacity DynamoDB reports for it. */
-class Meter {
-  requests = 0;
-  rcu = 0;
-  install(endpoint: string) {
-    const raw = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    });
-    raw.middlewareStack.add(
-      (next) => async (args: any) => {
-        this.requests++;
-        args.input.ReturnConsumedCapacity = 'TOTAL';
-        const out: any = await next(args);
-        const used = out.output?.ConsumedCapacity;
-        for (const c of Array.isArray(used) ? used : used ? [used] : []) this.rcu += c.CapacityUnits ?? 0;
-        return out;
-      },
-      { step: 'initialize', name: 'benchMeter' },
-    );
-    const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-    setDbClient(doc);
-    return doc;
-  }
-  reset() {
-    this.requests = 0;
-    this.rcu = 0;
-  }
-}
-
-/** BatchWrite in chunks of 25, a few in flight (DynamoDB Local is slow per request with seven indexes). */
-async function batchWrite(doc: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]) {
-  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-  const worker = async () => {
-    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-      let request: any = { [table]: chunk.map((Item) => ({ PutRequest: { Item } })) };
-      while (request && Object.keys(request).length) {
-        const out = await doc.send(new BatchWriteCommand({ RequestItems: request }));
-        request = out.UnprocessedItems;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: 6 }, worker));
 }
 
 async function seed(doc: DynamoDBDocumentClient, table: string, size: number) {
@@ -208,23 +161,17 @@ async function measure(meter: Meter, query: Measure['query']) {
 
 export async function directoryBench(): Promise<boolean> {
   const ddb = await startDynamoDbLocal(null, await freePort()); // in memory: seeding 10,000 people is quicker
-  process.env.AWS_REGION ??= 'us-east-1';
-  process.env.CURSOR_SECRET ??= randomBytes(32).toString('base64url');
+  benchEnv();
   const meter = new Meter();
-  const doc = meter.install(ddb.endpoint);
+  const doc = meteredClient(ddb.endpoint, meter);
+  setDbClient(doc);
   const results = new Map<number, Map<string, Awaited<ReturnType<typeof measure>>>>();
   let measures: Measure[] = [];
   try {
     for (const size of SIZES) {
       const table = `bench-directory-${size}`;
       process.env.TABLE_NAME = table;
-      const admin = new DynamoDBClient({
-        endpoint: ddb.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-      });
-      await ensureTable(admin, table);
-      admin.destroy();
+      await createTable(ddb.endpoint, table);
       const t0 = performance.now();
       const { people } = await seed(doc, table, size);
       console.log(`directory: seeded ${size} people in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

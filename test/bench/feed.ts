@@ -5,13 +5,11 @@
  * than the bound docs/data-model.md (Feed) states. Posts, shares, polls, recognitions, bookmarks,
  * reactions and follows are written with the feed's own item builders through BatchWrite.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
@@ -35,6 +33,7 @@ import type { Viewer } from '../../shared/feed/people.ts';
 import { newPostItems } from '../../shared/feed/posts.ts';
 import { scoreOf } from '../../shared/feed/scores.ts';
 import { blankProfile } from '../../shared/people/users.ts';
+import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
 
 /** The larger size defaults to 1,000 posts (seeding 10,000 through DynamoDB Local takes minutes): FEED_BENCH_POSTS=10000. */
 const SIZES = [10, Number(process.env.FEED_BENCH_POSTS ?? 1_000)];
@@ -45,41 +44,6 @@ const PAGE = 20;
 export const MAX_PAGE_REQUESTS = 6;
 /** Filters given together: at most MAX_ROUNDS rounds of Query + BatchGet, then the views' reads. */
 export const MAX_FILTERED_PAGE_REQUESTS = 2 * 4 + 3;
-
-class Meter {
-  requests = 0;
-  install(endpoint: string) {
-    const raw = new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-    });
-    raw.middlewareStack.add(
-      (next) => async (args: any) => {
-        this.requests++;
-        return next(args);
-      },
-      { step: 'initialize', name: 'feedBenchMeter' },
-    );
-    const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-    setDbClient(doc);
-    return doc;
-  }
-}
-
-async function batchWrite(doc: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]) {
-  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-  const worker = async () => {
-    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-      let request: any = { [table]: chunk.map((Item) => ({ PutRequest: { Item } })) };
-      while (request && Object.keys(request).length)
-        request = (await doc.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
-    }
-  };
-  await Promise.all(Array.from({ length: 6 }, worker));
-}
-
-const rnd = (n: number) => randomBytes(4).readUInt32BE() % n;
 
 /** `size` posts over two months by AUTHORS people: a mix of shares, polls, recognitions, announcements, tags. */
 function seedItems(size: number, viewer: string, authors: string[]) {
@@ -210,23 +174,17 @@ interface Row {
 export async function feedBench(): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-feed-'));
   const ddb = await startDynamoDbLocal(join(dir, 'dynamodb'), await freePort());
-  process.env.AWS_REGION ??= 'us-east-1';
-  process.env.CURSOR_SECRET ??= randomBytes(32).toString('base64url');
+  benchEnv();
   const meter = new Meter();
-  const doc = meter.install(ddb.endpoint);
+  const doc = meteredClient(ddb.endpoint, meter);
+  setDbClient(doc);
   const results = new Map<string, { refills: boolean; requests: number[] }>();
   let ok = true;
   try {
     for (const size of SIZES) {
       const table = `bench-feed-${size}`;
       process.env.TABLE_NAME = table;
-      const admin = new DynamoDBClient({
-        endpoint: ddb.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-      });
-      await ensureTable(admin, table);
-      admin.destroy();
+      await createTable(ddb.endpoint, table);
       const viewerId = randomUUID();
       const authors = Array.from({ length: AUTHORS }, () => randomUUID());
       const t0 = performance.now();
@@ -274,7 +232,7 @@ export async function feedBench(): Promise<boolean> {
         { label: 'GET /people/contributors', run: async () => (await contributors(20)).length, bound: 3 },
       ];
       for (const row of rows) {
-        meter.requests = 0;
+        meter.reset();
         const started = performance.now();
         const count = await row.run();
         const requests = meter.requests;

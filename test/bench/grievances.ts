@@ -2,9 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { db, setDbClient } from '../../shared/db/client.ts';
 import { putMany, transact } from '../../shared/db/table.ts';
@@ -12,6 +10,7 @@ import { getGrievance, listBoard, newGrievanceItem } from '../../shared/grievanc
 import { CATEGORIES, type GrievanceItem } from '../../shared/grievances/model.ts';
 import { markRead, unreadCount } from '../../shared/grievances/read-state.ts';
 import { raisedDeltas, totalsWrite } from '../../shared/grievances/totals.ts';
+import { createTable, Meter, meteredClient } from './support.ts';
 
 /**
  * Grievance cost figures (issue: "O(page) everywhere"): DynamoDB requests and consumed read capacity
@@ -24,36 +23,6 @@ const SIZES = [10, 10_000] as const;
 /** A page that both sizes fill (the query reads limit + 1 = 10 items either way); the default 20 cannot fill at 10. */
 const PAGE = 9;
 const READER = 'bench-reader';
-
-interface Meter {
-  requests: number;
-  capacity: number;
-}
-
-/** A document client whose every request is counted and asks DynamoDB for its consumed capacity. */
-function meteredClient(endpoint: string, meter: Meter): DynamoDBDocumentClient {
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
-  );
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      meter.requests += 1;
-      const out = await next(args);
-      const consumed = (out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity;
-      for (const c of [consumed].flat())
-        meter.capacity += (c as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0;
-      return out;
-    },
-    { step: 'initialize', name: 'benchMeter' },
-  );
-  return client;
-}
 
 /** Grievances of equal size, built by the domain's own item builder and batch-written, with their board totals. */
 async function seed(count: number): Promise<GrievanceItem[]> {
@@ -75,7 +44,7 @@ async function seed(count: number): Promise<GrievanceItem[]> {
 }
 
 async function measure(endpoint: string, fn: () => Promise<unknown>): Promise<Meter> {
-  const meter: Meter = { requests: 0, capacity: 0 };
+  const meter = new Meter();
   const plain = db();
   setDbClient(meteredClient(endpoint, meter));
   try {
@@ -102,13 +71,7 @@ export async function benchGrievances(log: (line: string) => void = console.log)
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
     });
     setDbClient(undefined);
-    const admin = new DynamoDBClient({
-      endpoint: local.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
-    await ensureTable(admin, process.env.TABLE_NAME!);
-    admin.destroy();
+    await createTable(local.endpoint, process.env.TABLE_NAME!);
 
     const rows = new Map<string, Meter[]>();
     const all: GrievanceItem[] = [];
@@ -142,10 +105,10 @@ export async function benchGrievances(log: (line: string) => void = console.log)
       `${'call'.padEnd(36)}${SIZES.map((s) => `${`req@${s}`.padStart(11)}${`RCU@${s}`.padStart(11)}`).join('')}  budget`,
     );
     for (const [name, [small, large]] of rows) {
-      const holds = large.requests === small.requests && large.capacity <= small.capacity * 1.1 + 1e-9;
+      const holds = large.requests === small.requests && large.rcu <= small.rcu * 1.1 + 1e-9;
       ok &&= holds;
       const cells = [small, large]
-        .map((m) => `${String(m.requests).padStart(11)}${m.capacity.toFixed(1).padStart(11)}`)
+        .map((m) => `${String(m.requests).padStart(11)}${m.rcu.toFixed(1).padStart(11)}`)
         .join('');
       log(`${name.padEnd(36)}${cells}  ${holds ? 'ok' : 'BREACHED (same requests, at most 1.1x capacity)'}`);
     }

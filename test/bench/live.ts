@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { realtimeStream } from '../../shared/api/routes/realtime.ts';
+import { isChange, openSse } from '../support/sse.ts';
 
 const WRITES = 100;
 const IDLE_SECONDS = 30;
@@ -21,39 +22,6 @@ const BUDGET = { medianMs: 1500, worstMs: 5000, idleRequestsPerMinute: 150 };
 // Prices (us-east-1, on-demand): Lambda arm64 per GB-second, DynamoDB per million read request units.
 const LAMBDA_ARM_GB_SECOND = 0.0000133334;
 const DYNAMODB_PER_MILLION_RRU = 0.125;
-
-interface Frame {
-  event: string;
-  data: any;
-  receivedAt: number;
-}
-
-async function openStream(baseUrl: string, token: string, onFrame: (f: Frame) => void): Promise<() => void> {
-  const ctrl = new AbortController();
-  const res = await fetch(`${baseUrl}/api/v1/realtime/stream`, {
-    headers: { authorization: `Bearer ${token}` },
-    signal: ctrl.signal,
-  });
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buf = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buf += decoder.decode(chunk, { stream: true });
-        for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          onFrame({ event, data: data ? JSON.parse(data) : undefined, receivedAt: Date.now() });
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
-  return () => ctrl.abort();
-}
 
 async function json(baseUrl: string, method: string, path: string, body?: unknown, token?: string) {
   const res = await fetch(`${baseUrl}/api/v1${path}`, {
@@ -100,33 +68,19 @@ export async function benchLive(): Promise<boolean> {
     ).headers.get('set-auth-token')!;
 
     // 1. Write → frame latency.
-    const waiting = new Map<string, (at: number) => void>();
-    let ready: () => void = () => undefined;
-    const isReady = new Promise<void>((r) => {
-      ready = r;
-    });
-    const close = await openStream(runtime.baseUrl, token, (f) => {
-      if (f.event === 'ready') ready();
-      if (f.event === 'change' && f.data.type === 'notification.created')
-        waiting.get(f.data.payload.notificationId)?.(f.receivedAt);
-    });
-    await isReady;
+    const stream = await openSse(runtime.baseUrl, token);
+    await stream.next((f) => f.event === 'ready');
     const latencies: number[] = [];
     for (let i = 0; i < WRITES; i++) {
       const started = Date.now();
-      let arrived: (at: number) => void = () => undefined;
-      const frame = new Promise<number>((r) => {
-        arrived = r;
-      });
       const [id] = await notify([
         { recipientId: member.id, kind: 'comment', actorId: null, postId: 'bench', preview: `bench ${i}` },
       ]);
-      waiting.set(id, arrived);
-      const at = await Promise.race([
-        frame,
-        new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`no frame for write ${i}`)), 15_000)),
-      ]);
-      latencies.push(at - started);
+      const frame = await stream.next(
+        isChange('notification.created', (p) => p.notificationId === id),
+        15_000,
+      );
+      latencies.push(frame.receivedAt - started);
     }
     latencies.sort((a, b) => a - b);
     const median = percentile(latencies, 0.5);
@@ -147,7 +101,7 @@ export async function benchLive(): Promise<boolean> {
     );
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     db().middlewareStack.remove('benchIdleCounter');
-    close();
+    stream.close();
     const perMinute = Math.round((requests * 60) / IDLE_SECONDS);
     console.log(`idle stream connection: ${requests} DynamoDB requests in ${IDLE_SECONDS} s = ${perMinute} a minute`);
 

@@ -40,6 +40,11 @@ export async function upload(token: string, bytes: Buffer, name: string, type: s
   return api('POST', '/files/posts', { token, raw: form(bytes, name, type) });
 }
 
+/** Asks for a presigned upload slot (`POST /files/posts/uploads`); the bytes are PUT to its uploadUrl. */
+export async function presign(token: string, name: string, mimeType: string, sizeBytes: number) {
+  return api('POST', '/files/posts/uploads', { token, body: { name, mimeType, sizeBytes } });
+}
+
 export async function notificationsOf(token: string) {
   const res = await api('GET', '/notifications?limit=50', { token });
   expect(res.status).toBe(200);

@@ -4,7 +4,7 @@ import { postUploadKey } from '../../shared/db/keys.ts';
 import { getItem } from '../../shared/db/table.ts';
 import type { UploadItem } from '../../shared/feed/uploads.ts';
 import { api, baseUrl, newMember } from '../support/api.ts';
-import { createPost, image, upload, waitFor } from './helpers.ts';
+import { createPost, image, presign, upload, waitFor } from './helpers.ts';
 
 const idOf = (path: string) => path.split('/').pop()!.split('.')[0];
 
@@ -51,35 +51,11 @@ describe('post media', () => {
 
   it('presigned uploads: wrong type 400, over the limit 413; a video is PUT to the bucket and used in a post', async () => {
     const a = await newMember();
-    expect(
-      (
-        await api('POST', '/files/posts/uploads', {
-          token: a.token,
-          body: { name: 'x.exe', mimeType: 'application/x-msdownload', sizeBytes: 10 },
-        })
-      ).status,
-    ).toBe(400);
-    expect(
-      (
-        await api('POST', '/files/posts/uploads', {
-          token: a.token,
-          body: { name: 'x.mp4', mimeType: 'video/mp4', sizeBytes: 201 * 1024 * 1024 },
-        })
-      ).status,
-    ).toBe(413);
-    expect(
-      (
-        await api('POST', '/files/posts/uploads', {
-          token: a.token,
-          body: { name: 'x.png', mimeType: 'image/png', sizeBytes: 11 * 1024 * 1024 },
-        })
-      ).status,
-    ).toBe(413);
+    expect((await presign(a.token, 'x.exe', 'application/x-msdownload', 10)).status).toBe(400);
+    expect((await presign(a.token, 'x.mp4', 'video/mp4', 201 * 1024 * 1024)).status).toBe(413);
+    expect((await presign(a.token, 'x.png', 'image/png', 11 * 1024 * 1024)).status).toBe(413);
     const bytes = Buffer.from('fake mp4 bytes for the test');
-    const slot = await api('POST', '/files/posts/uploads', {
-      token: a.token,
-      body: { name: 'clip.mp4', mimeType: 'video/mp4', sizeBytes: bytes.length },
-    });
+    const slot = await presign(a.token, 'clip.mp4', 'video/mp4', bytes.length);
     expect(slot.status).toBe(201);
     // Not there yet: a post cannot use it.
     expect((await api('POST', '/posts', { token: a.token, body: { videos: [slot.body.path] } })).status).toBe(400);
@@ -99,10 +75,7 @@ describe('post media', () => {
   it('a presigned image gets its renditions asynchronously once a post uses it', async () => {
     const a = await newMember();
     const bytes = await image(1600, 900, 'png');
-    const slot = await api('POST', '/files/posts/uploads', {
-      token: a.token,
-      body: { name: 'big.png', mimeType: 'image/png', sizeBytes: bytes.length },
-    });
+    const slot = await presign(a.token, 'big.png', 'image/png', bytes.length);
     const put = await fetch(slot.body.uploadUrl, {
       method: 'PUT',
       body: new Uint8Array(bytes),

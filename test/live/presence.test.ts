@@ -13,7 +13,8 @@ import {
 import { sweepPresence } from '../../shared/presence/sweep.ts';
 import { presencesOf } from '../../shared/presence/view.ts';
 import { api, newMember } from '../support/api.ts';
-import { isChange, openStream } from './sse-client.ts';
+import { isChange } from '../support/sse.ts';
+import { openStream } from './sse-client.ts';
 
 const beat = (token: string, connectionId: string, active = true) =>
   api('POST', '/presence/heartbeat', { token, body: { connectionId, active } });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { notify } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
-import { isChange, openStream } from './sse-client.ts';
+import { isChange } from '../support/sse.ts';
+import { openStream } from './sse-client.ts';
 
 const heartbeat = (token: string, active = true) =>
   api('POST', '/presence/heartbeat', { token, body: { connectionId: randomUUID(), active } });

@@ -1,22 +1,10 @@
 import { z } from 'zod';
+import { NOTIFICATION_KINDS } from '../../notifications/kinds.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
-import { Count, Mention, isoDateTime, nullableIso } from '../schemas/common.ts';
+import { Count, isoDateTime, Mention, nullableIso } from '../schemas/common.ts';
 
-export const NotificationKind = z.enum([
-  'mention',
-  'comment',
-  'reply',
-  'reaction',
-  'recognition',
-  'poll_closed',
-  'meeting',
-  'announcement',
-  'grievance',
-  'birthday',
-  'birthday_wish',
-  'birthday_thanks',
-]);
+export const NotificationKind = z.enum(NOTIFICATION_KINDS);
 
 export const Notification = z
   .object({

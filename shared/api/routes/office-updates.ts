@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WEBSITE_STATUSES } from '../../office-updates/website.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
-import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
+import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, nullableIso, page } from '../schemas/common.ts';
 import { RecognitionCategory } from './feed.ts';
 
@@ -88,7 +88,15 @@ export const getWebsiteCounts = defineRoute({
   access: { table: 'read' },
 });
 
-const reason = z.strictObject({ reason: z.string().max(500, 'must be at most 500 characters').nullish() });
+/** Rejecting and unpublishing take the same optional reason and answer the same way. */
+const withReason = {
+  body: z.strictObject({ reason: z.string().max(500, 'must be at most 500 characters').nullish() }),
+  bodyOptional: true,
+  status: 200,
+  response: WebsitePost,
+  errors: [400, 404, 409],
+  access: reviewAccess,
+} satisfies Partial<AnyRoute>;
 
 export const approveWebsitePost = defineRoute({
   name: 'approve-website-post',
@@ -110,12 +118,7 @@ export const rejectWebsitePost = defineRoute({
   path: `${A}/{postId}/reject`,
   auth: 'super_admin',
   summary: 'Keeps a pending or unpublished post off the website, with an optional reason.',
-  body: reason,
-  bodyOptional: true,
-  status: 200,
-  response: WebsitePost,
-  errors: [400, 404, 409],
-  access: reviewAccess,
+  ...withReason,
 });
 
 export const unpublishWebsitePost = defineRoute({
@@ -125,12 +128,7 @@ export const unpublishWebsitePost = defineRoute({
   path: `${A}/{postId}/unpublish`,
   auth: 'super_admin',
   summary: 'Takes an approved post off the website (it stays in the feed), with an optional reason.',
-  body: reason,
-  bodyOptional: true,
-  status: 200,
-  response: WebsitePost,
-  errors: [400, 404, 409],
-  access: reviewAccess,
+  ...withReason,
 });
 
 export const listOfficeUpdates = defineRoute({

@@ -1,0 +1,23 @@
+/**
+ * The notification kinds, declared once: the domain's type, the API's enum and the push filter all
+ * come from here, so a new kind cannot be added to one and missed by another. A module of its own so
+ * that route declarations can use it without loading the notification store.
+ */
+
+/** The kinds that are pushed as well as shown on the bell (spec 6.2, decisions 5). */
+const PUSHED = ['mention', 'comment', 'reply', 'reaction', 'recognition', 'poll_closed'] as const;
+
+/** Every kind; those after the pushed ones stay on the bell. */
+export const NOTIFICATION_KINDS = [
+  ...PUSHED,
+  'meeting',
+  'announcement',
+  'grievance',
+  'birthday',
+  'birthday_wish',
+  'birthday_thanks',
+] as const;
+
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const PUSH_KINDS: ReadonlySet<NotificationKind> = new Set(PUSHED);

@@ -1,0 +1,75 @@
+/**
+ * What the DynamoDB benches (directory, feed, grievances) share: a client that counts requests and
+ * read capacity, the table, bulk seeding, and the environment the domain modules read.
+ */
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ensureTable } from '../../infra/local/dynamodb.ts';
+
+/** DynamoDB Local runs with one shared database (sharedDb), so any credentials see the same tables. */
+const localClient = (endpoint: string) =>
+  new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+  });
+
+/** What a metered client has sent since the last reset: requests, and the read capacity DynamoDB reported. */
+export class Meter {
+  requests = 0;
+  rcu = 0;
+  reset() {
+    this.requests = 0;
+    this.rcu = 0;
+  }
+}
+
+/** A document client on DynamoDB Local whose every request `meter` counts, asking for its consumed capacity. */
+export function meteredClient(endpoint: string, meter: Meter): DynamoDBDocumentClient {
+  const raw = localClient(endpoint);
+  raw.middlewareStack.add(
+    (next) => async (args: any) => {
+      meter.requests++;
+      args.input.ReturnConsumedCapacity = 'TOTAL';
+      const out: any = await next(args);
+      const used = out.output?.ConsumedCapacity;
+      for (const c of Array.isArray(used) ? used : used ? [used] : []) meter.rcu += c.CapacityUnits ?? 0;
+      return out;
+    },
+    { step: 'initialize', name: 'benchMeter' },
+  );
+  return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** Creates `table` with the application's schema on DynamoDB Local. */
+export async function createTable(endpoint: string, table: string): Promise<void> {
+  const admin = localClient(endpoint);
+  try {
+    await ensureTable(admin, table);
+  } finally {
+    admin.destroy();
+  }
+}
+
+/** BatchWrite in chunks of 25, a few in flight (DynamoDB Local is slow per request with seven indexes). */
+export async function batchWrite(doc: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]) {
+  const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  const worker = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      let request: any = { [table]: chunk.map((Item) => ({ PutRequest: { Item } })) };
+      while (request && Object.keys(request).length)
+        request = (await doc.send(new BatchWriteCommand({ RequestItems: request }))).UnprocessedItems;
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+}
+
+/** The region and cursor secret the domain modules need outside a deployment (kept when already set). */
+export function benchEnv(): void {
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.CURSOR_SECRET ??= randomBytes(32).toString('base64url');
+}
+
+/** A random integer in [0, n). */
+export const rnd = (n: number) => randomBytes(4).readUInt32BE() % n;
