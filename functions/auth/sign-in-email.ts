@@ -6,5 +6,9 @@ import { route } from '../../shared/http/route.ts';
 
 export const handler = route(signIn, async (req) => {
   const { token, user } = await signInWithPassword(req.body.email, req.body.password, req.userAgent);
-  return reply(200, { user: toSessionUser(user) }, { headers: { 'set-auth-token': token }, cookies: [sessionCookie(token, req.secure)] });
+  return reply(
+    200,
+    { user: toSessionUser(user) },
+    { headers: { 'set-auth-token': token }, cookies: [sessionCookie(token, req.secure)] },
+  );
 });

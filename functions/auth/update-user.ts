@@ -1,6 +1,6 @@
 import { updateUser } from '../../shared/api/routes/auth.ts';
-import { updateNameAndImage } from '../../shared/people/account-profile.ts';
 import { route } from '../../shared/http/route.ts';
+import { updateNameAndImage } from '../../shared/people/account-profile.ts';
 
 export const handler = route(updateUser, async (req) => {
   await updateNameAndImage(req.caller.userId, req.body);

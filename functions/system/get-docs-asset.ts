@@ -1,5 +1,5 @@
-import { docsAsset } from '../../shared/api/routes/system.ts';
 import { readDocsAsset } from '../../shared/api/docs-assets.ts';
+import { docsAsset } from '../../shared/api/routes/system.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { rawReply } from '../../shared/http/reply.ts';
 import { route } from '../../shared/http/route.ts';

@@ -1,5 +1,5 @@
-import { docsPage } from '../../shared/api/routes/system.ts';
 import { docsHtml } from '../../shared/api/docs-assets.ts';
+import { docsPage } from '../../shared/api/routes/system.ts';
 import { rawReply } from '../../shared/http/reply.ts';
 import { route } from '../../shared/http/route.ts';
 

@@ -2,4 +2,8 @@ import { health } from '../../shared/api/routes/system.ts';
 import { env } from '../../shared/config/env.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(health, async () => ({ status: 'ok', version: env.serviceVersion, time: new Date().toISOString() }));
+export const handler = route(health, async () => ({
+  status: 'ok',
+  version: env.serviceVersion,
+  time: new Date().toISOString(),
+}));

@@ -5,7 +5,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type AnyRoute, handlerFile } from '../../shared/api/route-def.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
 import { buildEvent, compileRoutes, lambdaContext, matchRoute } from './event.ts';
-import { LocalResponseStream, installStreamingShim, isStreamingHandler } from './streaming-shim.ts';
+import { installStreamingShim, isStreamingHandler, LocalResponseStream } from './streaming-shim.ts';
 
 type Handler = (...args: any[]) => Promise<unknown>;
 
@@ -79,7 +79,8 @@ export class LocalApiGateway {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/_local/outbox' && req.method === 'GET') return this.outbox(url, res);
     const body = await readBody(req);
-    if (body === null) return sendJson(res, 413, { statusCode: 413, message: 'Request body too large', error: 'Payload Too Large' });
+    if (body === null)
+      return sendJson(res, 413, { statusCode: 413, message: 'Request body too large', error: 'Payload Too Large' });
     const method = (req.method ?? 'GET').toUpperCase();
     const match = matchRoute(this.compiled, method, url.pathname);
     const def = match?.route.def ?? this.fallback;
@@ -95,7 +96,8 @@ export class LocalApiGateway {
     const started = Date.now();
     const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2 | undefined;
     writeResult(res, result);
-    if (process.env.LOCAL_ACCESS_LOG === 'true') this.log(`${method} ${url.pathname} -> ${result?.statusCode} (${Date.now() - started} ms)`);
+    if (process.env.LOCAL_ACCESS_LOG === 'true')
+      this.log(`${method} ${url.pathname} -> ${result?.statusCode} (${Date.now() - started} ms)`);
   }
 
   private outbox(url: URL, res: ServerResponse) {

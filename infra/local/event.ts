@@ -12,27 +12,33 @@ export interface CompiledRoute {
 }
 
 export function compileRoutes(defs: AnyRoute[]): CompiledRoute[] {
-  return defs
-    .filter((d) => d.path !== '$default')
-    .map((def) => {
-      const params: string[] = [];
-      const pattern = def.path
-        .split('/')
-        .map((seg) => {
-          const m = /^\{(\w+)\}$/.exec(seg);
-          if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          params.push(m[1]);
-          return '([^/]+)';
-        })
-        .join('/');
-      return { def, regex: new RegExp(`^${pattern}$`), params };
-    })
-    // Literal segments win over parameters, as in API Gateway (`/people/skills` before `/people/{userId}`).
-    .sort((a, b) => a.params.length - b.params.length);
+  return (
+    defs
+      .filter((d) => d.path !== '$default')
+      .map((def) => {
+        const params: string[] = [];
+        const pattern = def.path
+          .split('/')
+          .map((seg) => {
+            const m = /^\{(\w+)\}$/.exec(seg);
+            if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+            params.push(m[1]);
+            return '([^/]+)';
+          })
+          .join('/');
+        return { def, regex: new RegExp(`^${pattern}$`), params };
+      })
+      // Literal segments win over parameters, as in API Gateway (`/people/skills` before `/people/{userId}`).
+      .sort((a, b) => a.params.length - b.params.length)
+  );
 }
 
 /** API Gateway's choice: the most specific declared route for this method and path, else none ($default). */
-export function matchRoute(routes: CompiledRoute[], method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | null {
+export function matchRoute(
+  routes: CompiledRoute[],
+  method: string,
+  path: string,
+): { route: CompiledRoute; params: Record<string, string> } | null {
   for (const route of routes) {
     if (route.def.method !== method) continue;
     const m = route.regex.exec(path);
@@ -52,7 +58,11 @@ const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xm
  * The same HTTP API payload format 2.0 event API Gateway builds: lower-case headers (repeats joined
  * with commas), cookies split out, repeated query values joined with commas, binary bodies in base64.
  */
-export function buildEvent(req: IncomingMessage, body: Buffer, match: { route: CompiledRoute; params: Record<string, string> } | null): APIGatewayProxyEventV2 {
+export function buildEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  match: { route: CompiledRoute; params: Record<string, string> } | null,
+): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const headers: Record<string, string> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -64,7 +74,12 @@ export function buildEvent(req: IncomingMessage, body: Buffer, match: { route: C
   headers['x-forwarded-proto'] ??= 'http';
   headers['x-forwarded-for'] ??= req.socket.remoteAddress ?? '127.0.0.1';
   const cookieHeader = req.headers.cookie;
-  const cookies = cookieHeader ? cookieHeader.split(';').map((c) => c.trim()).filter(Boolean) : undefined;
+  const cookies = cookieHeader
+    ? cookieHeader
+        .split(';')
+        .map((c) => c.trim())
+        .filter(Boolean)
+    : undefined;
   const rawQueryString = url.search.startsWith('?') ? url.search.slice(1) : '';
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
@@ -86,7 +101,13 @@ export function buildEvent(req: IncomingMessage, body: Buffer, match: { route: C
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: (headers.host ?? 'localhost').split('.')[0],
-      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey: key,
       stage: '$default',

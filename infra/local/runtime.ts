@@ -43,7 +43,10 @@ export function freePort(): Promise<number> {
 function loadSecrets(dataDir: string): { cursorSecret: string; grievanceSecret: string } {
   const file = join(dataDir, 'secrets.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = { cursorSecret: randomBytes(32).toString('base64url'), grievanceSecret: randomBytes(32).toString('base64url') };
+  const secrets = {
+    cursorSecret: randomBytes(32).toString('base64url'),
+    grievanceSecret: randomBytes(32).toString('base64url'),
+  };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
@@ -81,7 +84,9 @@ export function prepareEnvironment(dataDir: string): void {
  * The whole service offline: DynamoDB Local (or AWS_ENDPOINT_URL_DYNAMODB), the S3 emulator (or
  * AWS_ENDPOINT_URL_S3), the API emulation from the route table, the stream poller and the schedules.
  */
-export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<{ stop: () => Promise<void>; baseUrl: string }> {
+export async function startLocalRuntime(
+  opts: LocalRuntimeOptions,
+): Promise<{ stop: () => Promise<void>; baseUrl: string }> {
   const log = opts.log ?? ((line: string) => console.log(line));
   const dataDir = resolve(opts.dataDir);
   prepareEnvironment(dataDir);
@@ -130,7 +135,9 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions): Promise<{ st
   await gateway.listen(opts.port);
   stops.unshift(() => gateway.close());
   const baseUrl = `http://127.0.0.1:${opts.port}`;
-  log(`API: ${baseUrl}/api/v1 (${routes.length} routes; reference at ${baseUrl}/api/v1/docs; outbox at ${baseUrl}/_local/outbox)`);
+  log(
+    `API: ${baseUrl}/api/v1 (${routes.length} routes; reference at ${baseUrl}/api/v1/docs; outbox at ${baseUrl}/_local/outbox)`,
+  );
   void gateway.warm(routes);
 
   if (opts.withStreams !== false) {

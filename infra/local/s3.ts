@@ -3,7 +3,10 @@ import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/
 import S3rver from 's3rver';
 
 /** Starts the S3 emulator with its objects under `dir`. */
-export async function startS3Emulator(dir: string, port: number): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+export async function startS3Emulator(
+  dir: string,
+  port: number,
+): Promise<{ endpoint: string; stop: () => Promise<void> }> {
   mkdirSync(dir, { recursive: true });
   const server = new S3rver({ port, address: '127.0.0.1', directory: dir, silent: true, resetOnClose: false });
   await server.run();

@@ -6,7 +6,13 @@ import type { Schedule } from '../../shared/api/background.ts';
 export function msUntilDaily(hhmm: string, timeZone: string, now = new Date()): number {
   const [h, m] = hhmm.split(':').map(Number);
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(now)
       .map((p) => [p.type, p.value]),
   );
@@ -29,15 +35,31 @@ export class LocalScheduler {
 
   async start(): Promise<void> {
     for (const s of this.schedules) {
-      const fn = (await import(pathToFileURL(join(this.root, s.handler)).href)).handler as (e: unknown) => Promise<unknown>;
+      const fn = (await import(pathToFileURL(join(this.root, s.handler)).href)).handler as (
+        e: unknown,
+      ) => Promise<unknown>;
       const run = () =>
-        fn({ version: '0', id: crypto.randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.scheduler', time: new Date().toISOString(), detail: {}, resources: [`local:schedule/${s.name}`] }).catch(
-          (e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`),
-        );
+        fn({
+          version: '0',
+          id: crypto.randomUUID(),
+          'detail-type': 'Scheduled Event',
+          source: 'aws.scheduler',
+          time: new Date().toISOString(),
+          detail: {},
+          resources: [`local:schedule/${s.name}`],
+        }).catch((e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`));
       if (s.everySeconds) this.timers.push(setInterval(run, s.everySeconds * 1000));
       if (s.dailyAt) {
         const arm = () => {
-          this.timers.push(setTimeout(() => { void run(); arm(); }, msUntilDaily(s.dailyAt!, this.timeZone)));
+          this.timers.push(
+            setTimeout(
+              () => {
+                void run();
+                arm();
+              },
+              msUntilDaily(s.dailyAt!, this.timeZone),
+            ),
+          );
         };
         arm();
       }

@@ -11,7 +11,10 @@ try {
   const runtime = await startLocalRuntime({
     port,
     dataDir,
-    seedAdmin: { email: process.env.ADMIN_EMAIL ?? 'admin@example.com', password: process.env.ADMIN_PASSWORD ?? 'admin-password-1' },
+    seedAdmin: {
+      email: process.env.ADMIN_EMAIL ?? 'admin@example.com',
+      password: process.env.ADMIN_PASSWORD ?? 'admin-password-1',
+    },
     log: (line) => console.log(`[local] ${line}`),
   });
   console.log(`[local] ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C to stop.`);

@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  type _Record,
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamConsumer } from '../../shared/api/background.ts';
@@ -36,11 +36,25 @@ export class StreamPoller {
   async start(): Promise<void> {
     if (this.consumers.length === 0) return;
     const handlers = await Promise.all(
-      this.consumers.map(async (c) => ({ c, fn: (await import(pathToFileURL(join(this.root, c.handler)).href)).handler as StreamHandler })),
+      this.consumers.map(async (c) => ({
+        c,
+        fn: (await import(pathToFileURL(join(this.root, c.handler)).href)).handler as StreamHandler,
+      })),
     );
-    const creds = { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local' };
-    const ddb = new DynamoDBClient({ endpoint: this.endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: creds });
-    const streams = new DynamoDBStreamsClient({ endpoint: this.endpoint, region: process.env.AWS_REGION ?? 'us-east-1', credentials: creds });
+    const creds = {
+      accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+      secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+    };
+    const ddb = new DynamoDBClient({
+      endpoint: this.endpoint,
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      credentials: creds,
+    });
+    const streams = new DynamoDBStreamsClient({
+      endpoint: this.endpoint,
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      credentials: creds,
+    });
     const table = await ddb.send(new DescribeTableCommand({ TableName: this.tableName }));
     const arn = table.Table?.LatestStreamArn;
     if (!arn) throw new Error(`table ${this.tableName} has no stream`);
@@ -89,7 +103,11 @@ export class StreamPoller {
         continue;
       }
       const it = await streams.send(
-        new GetShardIteratorCommand({ StreamArn: arn, ShardId: id, ShardIteratorType: atStart ? 'LATEST' : 'TRIM_HORIZON' }),
+        new GetShardIteratorCommand({
+          StreamArn: arn,
+          ShardId: id,
+          ShardIteratorType: atStart ? 'LATEST' : 'TRIM_HORIZON',
+        }),
       );
       if (it.ShardIterator) this.iterators.set(id, it.ShardIterator);
     }
@@ -102,7 +120,9 @@ export class StreamPoller {
         return;
       } catch (err) {
         if (attempt >= 3) {
-          this.log(`stream consumer ${name} failed a batch of ${batch.length} three times; skipping it: ${(err as Error).message}`);
+          this.log(
+            `stream consumer ${name} failed a batch of ${batch.length} three times; skipping it: ${(err as Error).message}`,
+          );
           return;
         }
         await sleep(200 * attempt);
@@ -129,7 +149,9 @@ function toLambdaRecord(r: _Record, arn: string): DynamoDBRecord {
     awsRegion: r.awsRegion,
     eventSourceARN: arn,
     dynamodb: {
-      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) : undefined,
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime
+        ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000)
+        : undefined,
       Keys: d.Keys as never,
       NewImage: d.NewImage as never,
       OldImage: d.OldImage as never,

@@ -14,13 +14,123 @@ export interface SeedOptions {
   progress: (done: number, total: number, label: string) => void;
 }
 
-const FIRST = ['Ada', 'Grace', 'Linus', 'Margaret', 'Alan', 'Katherine', 'Dennis', 'Barbara', 'Ken', 'Radia', 'Tim', 'Frances', 'Edsger', 'Hedy', 'John', 'Shafi', 'Donald', 'Adele', 'Guido', 'Anita', 'Bjarne', 'Joan', 'Brian', 'Evelyn', 'Niklaus', 'Mary', 'Leslie', 'Sophie', 'James', 'Lynn'];
-const LAST = ['Lovelace', 'Hopper', 'Torvalds', 'Hamilton', 'Turing', 'Johnson', 'Ritchie', 'Liskov', 'Thompson', 'Perlman', 'Berners-Lee', 'Allen', 'Dijkstra', 'Lamarr', 'McCarthy', 'Goldwasser', 'Knuth', 'Goldberg', 'van Rossum', 'Borg', 'Stroustrup', 'Clarke', 'Kernighan', 'Berezin', 'Wirth', 'Keller', 'Lamport', 'Wilson', 'Gosling', 'Conway'];
-const TITLES = ['Software Engineer', 'Senior Software Engineer', 'Product Manager', 'Product Designer', 'Data Analyst', 'People Partner', 'Account Executive', 'Marketing Lead', 'Finance Analyst', 'Support Specialist', 'Site Reliability Engineer', 'QA Engineer'];
-const DEPARTMENTS = ['engineering', 'engineering', 'product', 'design', 'engineering', 'hr', 'business_development', 'digital_marketing', 'finance', 'support', 'operations', 'engineering'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Linus',
+  'Margaret',
+  'Alan',
+  'Katherine',
+  'Dennis',
+  'Barbara',
+  'Ken',
+  'Radia',
+  'Tim',
+  'Frances',
+  'Edsger',
+  'Hedy',
+  'John',
+  'Shafi',
+  'Donald',
+  'Adele',
+  'Guido',
+  'Anita',
+  'Bjarne',
+  'Joan',
+  'Brian',
+  'Evelyn',
+  'Niklaus',
+  'Mary',
+  'Leslie',
+  'Sophie',
+  'James',
+  'Lynn',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Torvalds',
+  'Hamilton',
+  'Turing',
+  'Johnson',
+  'Ritchie',
+  'Liskov',
+  'Thompson',
+  'Perlman',
+  'Berners-Lee',
+  'Allen',
+  'Dijkstra',
+  'Lamarr',
+  'McCarthy',
+  'Goldwasser',
+  'Knuth',
+  'Goldberg',
+  'van Rossum',
+  'Borg',
+  'Stroustrup',
+  'Clarke',
+  'Kernighan',
+  'Berezin',
+  'Wirth',
+  'Keller',
+  'Lamport',
+  'Wilson',
+  'Gosling',
+  'Conway',
+];
+const TITLES = [
+  'Software Engineer',
+  'Senior Software Engineer',
+  'Product Manager',
+  'Product Designer',
+  'Data Analyst',
+  'People Partner',
+  'Account Executive',
+  'Marketing Lead',
+  'Finance Analyst',
+  'Support Specialist',
+  'Site Reliability Engineer',
+  'QA Engineer',
+];
+const DEPARTMENTS = [
+  'engineering',
+  'engineering',
+  'product',
+  'design',
+  'engineering',
+  'hr',
+  'business_development',
+  'digital_marketing',
+  'finance',
+  'support',
+  'operations',
+  'engineering',
+];
 const LOCATIONS = ['Berlin', 'Lisbon', 'Remote', 'London', 'Toronto', 'Bangalore'];
-const SKILLS = ['TypeScript', 'AWS', 'DynamoDB', 'React', 'Figma', 'SQL', 'Kubernetes', 'Go', 'Python', 'Negotiation', 'Public speaking', 'Accessibility', 'Copywriting', 'Excel'];
-const TEAMS: [string, string][] = [['Platform', 'blue'], ['Growth', 'emerald'], ['Design Studio', 'violet'], ['People Ops', 'amber'], ['Customer Care', 'rose'], ['Finance', 'slate']];
+const SKILLS = [
+  'TypeScript',
+  'AWS',
+  'DynamoDB',
+  'React',
+  'Figma',
+  'SQL',
+  'Kubernetes',
+  'Go',
+  'Python',
+  'Negotiation',
+  'Public speaking',
+  'Accessibility',
+  'Copywriting',
+  'Excel',
+];
+const TEAMS: [string, string][] = [
+  ['Platform', 'blue'],
+  ['Growth', 'emerald'],
+  ['Design Studio', 'violet'],
+  ['People Ops', 'amber'],
+  ['Customer Care', 'rose'],
+  ['Finance', 'slate'],
+];
 const POSTS = [
   'Shipped the new onboarding flow today. Thanks everyone who reviewed it! #shipping #onboarding',
   'Lunch-and-learn on Thursday: how our deploy pipeline works. Bring questions. #learning',
@@ -32,12 +142,36 @@ const POSTS = [
   'Customer feedback this month is the best we have had all year. #customers',
 ];
 const GRIEVANCES: [string, string, string][] = [
-  ['Meeting-free focus time is ignored', 'Several teams keep booking meetings in the agreed focus blocks on Wednesday mornings, which makes deep work impossible.', 'workload'],
-  ['Broken lift on the third floor', 'The lift has been out of order for two weeks and colleagues with reduced mobility cannot reach the meeting rooms.', 'facilities'],
-  ['Unclear on-call compensation', 'The on-call allowance is not described anywhere and seems to differ between teams doing the same rotation.', 'compensation'],
-  ['Inappropriate jokes in the team channel', 'Some jokes in a team channel target colleagues’ backgrounds. It makes people uncomfortable to speak up there.', 'harassment'],
-  ['Parking policy feels unfair', 'The new parking policy gives all spaces to managers, while people with long commutes have no option left.', 'policy'],
-  ['Ventilation in the server room corridor', 'The corridor next to the server room gets very hot in the afternoon and the ventilation seems to be off.', 'workplace_safety'],
+  [
+    'Meeting-free focus time is ignored',
+    'Several teams keep booking meetings in the agreed focus blocks on Wednesday mornings, which makes deep work impossible.',
+    'workload',
+  ],
+  [
+    'Broken lift on the third floor',
+    'The lift has been out of order for two weeks and colleagues with reduced mobility cannot reach the meeting rooms.',
+    'facilities',
+  ],
+  [
+    'Unclear on-call compensation',
+    'The on-call allowance is not described anywhere and seems to differ between teams doing the same rotation.',
+    'compensation',
+  ],
+  [
+    'Inappropriate jokes in the team channel',
+    'Some jokes in a team channel target colleagues’ backgrounds. It makes people uncomfortable to speak up there.',
+    'harassment',
+  ],
+  [
+    'Parking policy feels unfair',
+    'The new parking policy gives all spaces to managers, while people with long commutes have no option left.',
+    'policy',
+  ],
+  [
+    'Ventilation in the server room corridor',
+    'The corridor next to the server room gets very hot in the afternoon and the ventilation seems to be off.',
+    'workplace_safety',
+  ],
 ];
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -62,19 +196,29 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
   const admin = await signIn(o.admin.email, o.admin.password);
 
   // Teams (reused when they exist).
-  const existingTeams = ((await call('GET', '/teams', { token: admin.token })).body ?? []) as { id: string; name: string }[];
+  const existingTeams = ((await call('GET', '/teams', { token: admin.token })).body ?? []) as {
+    id: string;
+    name: string;
+  }[];
   const teamIds: string[] = [];
   for (const [name, color] of TEAMS) {
     const found = existingTeams.find((t) => t.name.toLowerCase() === name.toLowerCase());
     if (found) teamIds.push(found.id);
     else {
-      const res = expect(await call('POST', '/teams', { token: admin.token, body: { name, color } }), [201], `team ${name}`);
+      const res = expect(
+        await call('POST', '/teams', { token: admin.token, body: { name, color } }),
+        [201],
+        `team ${name}`,
+      );
       if (res.status === 201) teamIds.push(res.body.id);
     }
   }
 
   // People: the first few manage the rest.
-  const members = ((await call('GET', '/admin/members', { token: admin.token })).body ?? []) as { id: string; email: string }[];
+  const members = ((await call('GET', '/admin/members', { token: admin.token })).body ?? []) as {
+    id: string;
+    email: string;
+  }[];
   const byEmail = new Map(members.map((m) => [m.email, m.id]));
   const people: { id: string; name: string; email: string; token?: string }[] = [];
   const managers = Math.max(2, Math.round(o.people / 8));
@@ -105,7 +249,10 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
     }
     if (!id) continue;
     people.push({ id, name, email });
-    const birthday = i % 17 === 3 ? `1990-${today().slice(5)}` : `19${80 + (i % 20)}-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}`;
+    const birthday =
+      i % 17 === 3
+        ? `1990-${today().slice(5)}`
+        : `19${80 + (i % 20)}-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 27) + 1).padStart(2, '0')}`;
     expect(
       await call('PATCH', `/people/${id}/profile`, {
         token: admin.token,
@@ -122,9 +269,17 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
       [200],
       `profile ${email}`,
     );
-    const initials = name.split(' ').map((w) => w[0]).slice(0, 2).join('');
+    const initials = name
+      .split(' ')
+      .map((w) => w[0])
+      .slice(0, 2)
+      .join('');
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(await o.avatar(initials, (i * 47) % 360))], { type: 'image/png' }), 'avatar.png');
+    form.append(
+      'file',
+      new Blob([new Uint8Array(await o.avatar(initials, (i * 47) % 360))], { type: 'image/png' }),
+      'avatar.png',
+    );
     expect(await call('POST', `/people/${id}/avatar`, { token: admin.token, form }), [201], `avatar ${email}`);
     o.progress(i + 1, total, 'people and profiles');
   }
@@ -137,29 +292,85 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
   for (let i = 0; i < steps; i++) {
     const author = pick(i * 3);
     const body: Record<string, unknown> = { content: `${POSTS[i % POSTS.length]} @[${pick(i + 1).id}]` };
-    if (i % 7 === 2) body.poll = { question: 'Where should the next offsite be?', options: ['Mountains', 'Seaside', 'City'], closesAt: daysFromNow(3) };
-    if (i % 6 === 4) body.recognition = { recipientId: pick(i + 2).id, category: 'teamwork', message: 'Thanks for jumping in on the release.' };
+    if (i % 7 === 2)
+      body.poll = {
+        question: 'Where should the next offsite be?',
+        options: ['Mountains', 'Seaside', 'City'],
+        closesAt: daysFromNow(3),
+      };
+    if (i % 6 === 4)
+      body.recognition = {
+        recipientId: pick(i + 2).id,
+        category: 'teamwork',
+        message: 'Thanks for jumping in on the release.',
+      };
     const res = expect(await call('POST', '/posts', { token: author.token, body }), [201], 'post');
     if (res.status !== 201) continue;
     postIds.push(res.body.id);
     for (let r = 1; r <= 4; r++) {
       const reaction = ['like', 'celebrate', 'love', 'insightful', 'funny', 'support'][(i + r) % 6];
-      expect(await call('POST', `/posts/${res.body.id}/upvote`, { token: pick(i * 3 + r).token, body: { reaction } }), [200], 'reaction');
+      expect(
+        await call('POST', `/posts/${res.body.id}/upvote`, { token: pick(i * 3 + r).token, body: { reaction } }),
+        [200],
+        'reaction',
+      );
     }
-    const c = expect(await call('POST', `/posts/${res.body.id}/comments`, { token: pick(i + 5).token, body: { content: 'Great news, thank you!' } }), [201], 'comment');
-    if (c.status === 201) expect(await call('POST', `/posts/${res.body.id}/comments`, { token: author.token, body: { content: 'Thanks!', parentId: c.body.id } }), [201], 'reply');
+    const c = expect(
+      await call('POST', `/posts/${res.body.id}/comments`, {
+        token: pick(i + 5).token,
+        body: { content: 'Great news, thank you!' },
+      }),
+      [201],
+      'comment',
+    );
+    if (c.status === 201)
+      expect(
+        await call('POST', `/posts/${res.body.id}/comments`, {
+          token: author.token,
+          body: { content: 'Thanks!', parentId: c.body.id },
+        }),
+        [201],
+        'reply',
+      );
     if (body.poll && res.body.poll?.options?.[0]) {
-      for (let v = 1; v <= 3; v++) expect(await call('POST', `/posts/${res.body.id}/poll/vote`, { token: pick(i + v).token, body: { optionId: res.body.poll.options[v % 3].id } }), [200], 'vote');
+      for (let v = 1; v <= 3; v++)
+        expect(
+          await call('POST', `/posts/${res.body.id}/poll/vote`, {
+            token: pick(i + v).token,
+            body: { optionId: res.body.poll.options[v % 3].id },
+          }),
+          [200],
+          'vote',
+        );
     }
     o.progress(i + 1, steps, 'posts and reactions');
   }
-  expect(await call('POST', '/posts', { token: admin.token, body: { content: 'Welcome to the new intranet! #announcement', isAnnouncement: true } }), [201], 'announcement');
+  expect(
+    await call('POST', '/posts', {
+      token: admin.token,
+      body: { content: 'Welcome to the new intranet! #announcement', isAnnouncement: true },
+    }),
+    [201],
+    'announcement',
+  );
 
   // Calendar and HR.
   const calendarSteps = 6;
   for (let i = 0; i < calendarSteps; i++) {
     const owner = pick(i * 5);
-    expect(await call('POST', '/events', { token: owner.token, body: { title: ['All hands', 'Summer party', 'Hack day', 'Town hall', 'Book club', 'Security training'][i], startsAt: daysFromNow(i + 1, 15), endsAt: daysFromNow(i + 1, 17), location: LOCATIONS[i % LOCATIONS.length] } }), [201], 'event');
+    expect(
+      await call('POST', '/events', {
+        token: owner.token,
+        body: {
+          title: ['All hands', 'Summer party', 'Hack day', 'Town hall', 'Book club', 'Security training'][i],
+          startsAt: daysFromNow(i + 1, 15),
+          endsAt: daysFromNow(i + 1, 17),
+          location: LOCATIONS[i % LOCATIONS.length],
+        },
+      }),
+      [201],
+      'event',
+    );
     expect(
       await call('POST', '/meetings', {
         token: owner.token,
@@ -179,26 +390,66 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
     );
     o.progress(i + 1, calendarSteps, 'events and meetings');
   }
-  for (let i = 0; i < Math.min(people.length, 25); i++) expect(await call('POST', '/attendance/check-in', { token: pick(i).token }), [201, 409], 'check-in');
+  for (let i = 0; i < Math.min(people.length, 25); i++)
+    expect(await call('POST', '/attendance/check-in', { token: pick(i).token }), [201, 409], 'check-in');
   for (let i = 0; i < 6; i++) {
     const requester = pick(managers + i);
     const context = await call('GET', '/leave/context', { token: requester.token });
     const manager = context.body?.managers?.[0]?.id;
     if (manager) {
-      expect(await call('POST', '/leave/requests', { token: requester.token, body: { leaveType: ['Vacation', 'Sick leave', 'Parental leave'][i % 3], fromDate: daysFromNow(10 + i).slice(0, 10), toDate: daysFromNow(12 + i).slice(0, 10), reason: 'Planned time off.', selectedManagerId: manager } }), [201], 'leave');
+      expect(
+        await call('POST', '/leave/requests', {
+          token: requester.token,
+          body: {
+            leaveType: ['Vacation', 'Sick leave', 'Parental leave'][i % 3],
+            fromDate: daysFromNow(10 + i).slice(0, 10),
+            toDate: daysFromNow(12 + i).slice(0, 10),
+            reason: 'Planned time off.',
+            selectedManagerId: manager,
+          },
+        }),
+        [201],
+        'leave',
+      );
     }
   }
 
   // Grievances in every status.
-  const moves: Record<string, string[]> = { open: [], in_review: ['in_review'], resolved: ['in_review', 'resolved'], closed: ['closed'] };
+  const moves: Record<string, string[]> = {
+    open: [],
+    in_review: ['in_review'],
+    resolved: ['in_review', 'resolved'],
+    closed: ['closed'],
+  };
   const statuses = Object.keys(moves);
   for (let i = 0; i < GRIEVANCES.length; i++) {
     const [subject, description, category] = GRIEVANCES[i];
-    const g = expect(await call('POST', '/grievances', { token: pick(i * 4 + 1).token, body: { subject, description, category } }), [201], 'grievance');
+    const g = expect(
+      await call('POST', '/grievances', { token: pick(i * 4 + 1).token, body: { subject, description, category } }),
+      [201],
+      'grievance',
+    );
     if (g.status !== 201) continue;
-    expect(await call('POST', `/grievances/${g.body.id}/replies`, { token: pick(i * 4 + 2).token, body: { body: 'This affects our team too.' } }), [201], 'grievance reply');
+    expect(
+      await call('POST', `/grievances/${g.body.id}/replies`, {
+        token: pick(i * 4 + 2).token,
+        body: { body: 'This affects our team too.' },
+      }),
+      [201],
+      'grievance reply',
+    );
     for (const to of moves[statuses[i % statuses.length]]) {
-      expect(await call('PATCH', `/admin/grievances/${g.body.id}/status`, { token: admin.token, body: { status: to, reason: to === 'in_review' ? 'We are looking into it.' : 'Handled with the teams involved.' } }), [200], 'grievance status');
+      expect(
+        await call('PATCH', `/admin/grievances/${g.body.id}/status`, {
+          token: admin.token,
+          body: {
+            status: to,
+            reason: to === 'in_review' ? 'We are looking into it.' : 'Handled with the teams involved.',
+          },
+        }),
+        [200],
+        'grievance status',
+      );
     }
     o.progress(i + 1, GRIEVANCES.length, 'grievances');
   }

@@ -7,8 +7,9 @@
  * requests and a few grievances in every status. Idempotent enough to run twice: people and teams
  * that exist are reused; content is added again.
  */
-import sharp from 'sharp';
+
 import { parseArgs } from 'node:util';
+import sharp from 'sharp';
 import { createDemoCompany } from './company.ts';
 
 const { values } = parseArgs({
@@ -30,7 +31,11 @@ if (!Number.isInteger(people) || people < 5 || people > 5000) {
 const base = `${values['base-url']!.replace(/\/$/, '')}/api/v1`;
 type Res = { status: number; body: any; headers: Headers };
 
-async function call(method: string, path: string, opts: { token?: string; body?: unknown; form?: FormData } = {}): Promise<Res> {
+async function call(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; form?: FormData } = {},
+): Promise<Res> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: RequestInit['body'];

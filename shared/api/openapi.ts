@@ -13,7 +13,12 @@ type JsonSchema = Record<string, any>;
 export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      reused: 'inline',
+    }) as JsonSchema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
     delete json.$schema;
@@ -22,34 +27,59 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       if (node && typeof node === 'object') {
         const out: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(node)) {
-          out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `#/components/schemas/${v.slice(8)}${io === 'input' ? 'Input' : ''}` : rewrite(v);
+          out[k] =
+            k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')
+              ? `#/components/schemas/${v.slice(8)}${io === 'input' ? 'Input' : ''}`
+              : rewrite(v);
         }
         return out;
       }
       return node;
     };
-    for (const [name, def] of Object.entries(defs)) components[`${name}${io === 'input' ? 'Input' : ''}`] = rewrite(def) as JsonSchema;
+    for (const [name, def] of Object.entries(defs))
+      components[`${name}${io === 'input' ? 'Input' : ''}`] = rewrite(def) as JsonSchema;
     return rewrite(json) as JsonSchema;
   };
   const errorSchema = toSchema(ErrorBody, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of list) {
     if (r.streaming || r.path === '$default' || r.method === 'ANY') continue;
-    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     if (r.query) {
       const q = toSchema(r.query, 'input');
       for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, JsonSchema>)) {
-        params.push({ name, in: 'query', required: (q.required ?? []).includes(name), schema: schema as { type: string } });
+        params.push({
+          name,
+          in: 'query',
+          required: (q.required ?? []).includes(name),
+          schema: schema as { type: string },
+        });
       }
     }
     const responses: Record<string, unknown> = {};
     const success: Record<string, unknown> = { description: r.summary };
     if (r.response) success.content = { 'application/json': { schema: toSchema(r.response, 'output') } };
-    else if (r.raw) success.content = { [r.path.endsWith('.yaml') ? 'application/yaml' : r.path.endsWith('.json') ? 'application/json' : '*/*']: {} };
+    else if (r.raw)
+      success.content = {
+        [r.path.endsWith('.yaml') ? 'application/yaml' : r.path.endsWith('.json') ? 'application/json' : '*/*']: {},
+      };
     responses[String(r.status)] = success;
-    const errorStatuses = new Set([...(r.errors ?? []), ...(r.auth === 'public' ? [] : [401]), ...(r.auth === 'super_admin' ? [403] : []), ...(r.query || r.body ? [400] : [])]);
+    const errorStatuses = new Set([
+      ...(r.errors ?? []),
+      ...(r.auth === 'public' ? [] : [401]),
+      ...(r.auth === 'super_admin' ? [403] : []),
+      ...(r.query || r.body ? [400] : []),
+    ]);
     for (const s of [...errorStatuses].sort()) {
-      responses[String(s)] = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      responses[String(s)] = {
+        description: 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
     }
     const op: Record<string, unknown> = {
       operationId: r.name,
@@ -59,11 +89,19 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       responses,
       security: r.auth === 'public' ? [] : [{ bearer: [] }, { cookie: [] }],
     };
-    if (r.body) op.requestBody = { required: !r.bodyOptional, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
+    if (r.body)
+      op.requestBody = {
+        required: !r.bodyOptional,
+        content: { 'application/json': { schema: toSchema(r.body, 'input') } },
+      };
     if (r.multipart) {
       op.requestBody = {
         required: true,
-        content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } } },
+        content: {
+          'multipart/form-data': {
+            schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+          },
+        },
       };
     }
     const path = r.path;
@@ -76,7 +114,8 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
     info: {
       title: 'Workplace collaboration service',
       version: env.serviceVersion,
-      description: 'The HTTP/JSON API of the internal collaboration platform. The live-update stream (server-sent events) is deliberately not described here.',
+      description:
+        'The HTTP/JSON API of the internal collaboration platform. The live-update stream (server-sent events) is deliberately not described here.',
     },
     servers: [{ url: '/' }],
     paths,

@@ -63,7 +63,9 @@ export type AnyRoute = RouteDef<any, any, any>;
 export const API_PREFIX = '/api/v1';
 
 /** Declares a route; the identity function keeps the literal types for the handler. */
-export function defineRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(def: RouteDef<Q, B, R>): RouteDef<Q, B, R> {
+export function defineRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  def: RouteDef<Q, B, R>,
+): RouteDef<Q, B, R> {
   return def;
 }
 

@@ -1,17 +1,24 @@
-import { hashPassword, verifyPassword } from './passwords.ts';
-import { createSession, DEACTIVATED_MESSAGE, endSessions, type SessionItem } from './sessions.ts';
-import { hashToken } from './tokens.ts';
 import { credentialsKey, emailKey, resetTokenKey, signInThrottleKey, userKey } from '../db/keys.ts';
 import { deleteItem, getItem, getMany, isConditionFailure, putItem, updateItem } from '../db/table.ts';
 import { badRequest, tooManyRequests, unauthorized } from '../http/errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { getUser, type UserItem } from '../people/users.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { createSession, DEACTIVATED_MESSAGE, endSessions, type SessionItem } from './sessions.ts';
+import { hashToken } from './tokens.ts';
 
 export const THROTTLE_LIMIT = 5;
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 
-export const toSessionUser = (u: UserItem) => ({ id: u.id, name: u.name, email: u.email, image: u.image ?? null, role: u.role, status: u.status });
+export const toSessionUser = (u: UserItem) => ({
+  id: u.id,
+  name: u.name,
+  email: u.email,
+  image: u.image ?? null,
+  role: u.role,
+  status: u.status,
+});
 
 interface ThrottleItem {
   windowStart: number;
@@ -22,7 +29,9 @@ async function assertNotThrottled(email: string, now: number): Promise<void> {
   const t = await getItem<ThrottleItem & { pk: string; sk: string }>(signInThrottleKey(email), true);
   if (t && t.failures >= THROTTLE_LIMIT && t.windowStart + THROTTLE_WINDOW_MS > now) {
     const minutes = Math.ceil((t.windowStart + THROTTLE_WINDOW_MS - now) / 60000);
-    throw tooManyRequests(`Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+    throw tooManyRequests(
+      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    );
   }
 }
 
@@ -58,12 +67,18 @@ async function recordFailure(email: string, now: number): Promise<void> {
  * Email and password sign-in (decisions 1): throttled per address, the same 401 for a wrong address
  * or password, the deactivated message only with the right password, pending → active on success.
  */
-export async function signIn(email: string, password: string, userAgent: string | null): Promise<{ token: string; session: SessionItem; user: UserItem }> {
+export async function signIn(
+  email: string,
+  password: string,
+  userAgent: string | null,
+): Promise<{ token: string; session: SessionItem; user: UserItem }> {
   const address = email.trim().toLowerCase();
   const now = Date.now();
   await assertNotThrottled(address, now);
   const owner = await getItem<{ userId: string }>(emailKey(address), true);
-  const found = owner ? await getMany<Record<string, any>>([userKey(owner.userId), credentialsKey(owner.userId)]) : new Map();
+  const found = owner
+    ? await getMany<Record<string, any>>([userKey(owner.userId), credentialsKey(owner.userId)])
+    : new Map();
   const user = owner ? (found.get(`${userKey(owner.userId).pk}|PROFILE`) as UserItem | undefined) : undefined;
   const creds = owner ? found.get(`${credentialsKey(owner.userId).pk}|CREDENTIALS`) : undefined;
   const ok = await verifyPassword(password, creds?.passwordHash as string | undefined);
@@ -80,10 +95,20 @@ export async function signIn(email: string, password: string, userAgent: string 
 
 /** `actorId`: who set it (the change feed's attribution of member.updated); the person themself by default. */
 export async function setPassword(userId: string, password: string, actorId = userId): Promise<void> {
-  await putItem({ ...credentialsKey(userId), entity: 'Credentials', passwordHash: await hashPassword(password), actorId });
+  await putItem({
+    ...credentialsKey(userId),
+    entity: 'Credentials',
+    passwordHash: await hashPassword(password),
+    actorId,
+  });
 }
 
-export async function changePassword(userId: string, current: string, next: string, opts: { revokeOthers: boolean; keepTokenHash: string }) {
+export async function changePassword(
+  userId: string,
+  current: string,
+  next: string,
+  opts: { revokeOthers: boolean; keepTokenHash: string },
+) {
   const creds = await getItem<{ passwordHash: string }>(credentialsKey(userId), true);
   if (!(await verifyPassword(current, creds?.passwordHash))) throw badRequest('The current password is not correct.');
   await setPassword(userId, next);
@@ -97,7 +122,8 @@ export async function changePassword(userId: string, current: string, next: stri
 export async function resetPassword(token: string, next: string): Promise<void> {
   const key = resetTokenKey(hashToken(token));
   const item = await getItem<{ userId: string; expiresAt: string }>(key, true);
-  if (!item || Date.parse(item.expiresAt) <= Date.now()) throw badRequest('This reset link is not valid or has expired.');
+  if (!item || Date.parse(item.expiresAt) <= Date.now())
+    throw badRequest('This reset link is not valid or has expired.');
   await deleteItem(key);
   await setPassword(item.userId, next);
   await endSessions(item.userId);

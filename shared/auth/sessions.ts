@@ -40,7 +40,10 @@ export interface Caller {
 
 const ttlFor = (expiresAt: Date) => Math.floor(expiresAt.getTime() / 1000) + 7 * 24 * 3600;
 
-export async function createSession(userId: string, userAgent: string | null): Promise<{ token: string; session: SessionItem }> {
+export async function createSession(
+  userId: string,
+  userAgent: string | null,
+): Promise<{ token: string; session: SessionItem }> {
   const token = newToken();
   const tokenHash = hashToken(token);
   const now = new Date();
@@ -92,7 +95,16 @@ export async function authenticate(token: string, { refresh }: { refresh: boolea
       ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
     }).catch(() => undefined); // a session ended meanwhile simply stays ended
   }
-  return { userId: user.id, role: user.role, name: user.name, email: user.email, sessionId: session.id, tokenHash, user, session };
+  return {
+    userId: user.id,
+    role: user.role,
+    name: user.name,
+    email: user.email,
+    sessionId: session.id,
+    tokenHash,
+    user,
+    session,
+  };
 }
 
 /** Every live (unexpired, not revoked) session of a person, oldest first. Bounded by their devices. */
@@ -132,5 +144,12 @@ export async function revokeForDeactivation(userId: string): Promise<void> {
 }
 
 export function toSessionView(s: SessionItem, currentId: string) {
-  return { id: s.id, createdAt: s.createdAt, expiresAt: s.expiresAt, updatedAt: s.updatedAt, userAgent: s.userAgent ?? null, current: s.id === currentId };
+  return {
+    id: s.id,
+    createdAt: s.createdAt,
+    expiresAt: s.expiresAt,
+    updatedAt: s.updatedAt,
+    userAgent: s.userAgent ?? null,
+    current: s.id === currentId,
+  };
 }

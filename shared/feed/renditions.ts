@@ -1,4 +1,3 @@
-
 /**
  * Image work for post uploads (sharp: from node_modules locally, from a layer in Lambda). Renditions
  * are WebP re-encodings without metadata (no EXIF location leaves through the website), oriented,

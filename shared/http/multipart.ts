@@ -12,7 +12,11 @@ export interface UploadedFile {
  * Parses a multipart body (API Gateway hands it over base64-encoded) into its files. A file over
  * `maxBytes` is a 413; a body that is not multipart, or has no part named `file`, is a 400.
  */
-export function parseMultipart(body: Buffer, contentType: string | undefined, maxBytes: number): Promise<UploadedFile[]> {
+export function parseMultipart(
+  body: Buffer,
+  contentType: string | undefined,
+  maxBytes: number,
+): Promise<UploadedFile[]> {
   if (!contentType?.toLowerCase().startsWith('multipart/form-data')) {
     return Promise.reject(badRequest(['file: send the upload as multipart/form-data with one part named file']));
   }
@@ -22,7 +26,10 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, ma
     let parser: busboy.Busboy;
     try {
       // busboy reports the limit once a file reaches `fileSize` bytes, so a file of exactly maxBytes needs one more.
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { fileSize: maxBytes + 1, files: 5, fields: 20 } });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { fileSize: maxBytes + 1, files: 5, fields: 20 },
+      });
     } catch {
       reject(badRequest(['file: the multipart body is malformed']));
       return;
@@ -34,7 +41,14 @@ export function parseMultipart(body: Buffer, contentType: string | undefined, ma
         failed = true;
         reject(tooLarge(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
       });
-      stream.on('end', () => files.push({ field, filename: info.filename ?? '', mimeType: info.mimeType ?? '', data: Buffer.concat(chunks) }));
+      stream.on('end', () =>
+        files.push({
+          field,
+          filename: info.filename ?? '',
+          mimeType: info.mimeType ?? '',
+          data: Buffer.concat(chunks),
+        }),
+      );
     });
     parser.on('error', () => {
       if (!failed) reject(badRequest(['file: the multipart body is malformed']));

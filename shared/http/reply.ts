@@ -13,10 +13,17 @@ export class Reply {
   ) {}
 }
 
-export const reply = (status: number, body?: unknown, opts: { headers?: Record<string, string>; cookies?: string[] } = {}) =>
-  new Reply(status, body, opts.headers, opts.cookies);
+export const reply = (
+  status: number,
+  body?: unknown,
+  opts: { headers?: Record<string, string>; cookies?: string[] } = {},
+) => new Reply(status, body, opts.headers, opts.cookies);
 
-export const rawReply = (data: Buffer | string, contentType: string, headers: Record<string, string> = {}, status = 200) =>
-  new Reply(status, undefined, headers, [], { data, contentType });
+export const rawReply = (
+  data: Buffer | string,
+  contentType: string,
+  headers: Record<string, string> = {},
+  status = 200,
+) => new Reply(status, undefined, headers, [], { data, contentType });
 
 export const redirect = (location: string) => new Reply(302, undefined, { location });

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
-import { type RequestContext, newContext } from './context.ts';
+import { newContext, type RequestContext } from './context.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
@@ -13,9 +13,12 @@ import { Reply } from './reply.ts';
 
 export type RouteHandler<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
   req: RequestContext<z.output<Q>, z.output<B>>,
-) => Promise<z.input<R> | Reply | undefined | void>;
+) => Promise<z.input<R> | Reply | undefined>;
 
-export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+export type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Shapes a handler's result into the API Gateway answer; the body goes through the response schema. */
 function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayProxyStructuredResultV2 {
@@ -49,7 +52,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   def: RouteDef<Q, B, R>,
   fn: RouteHandler<Q, B, R>,
 ): LambdaHandler {
-  const base = async (event: APIGatewayProxyEventV2, context: Context) => {
+  const base = async (_event: APIGatewayProxyEventV2, context: Context) => {
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
   };
@@ -69,7 +72,9 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
 }
 
 /** One line and one metric set per request: route, status, duration; the caller's id only outside grievance routes. */
-function accessLog(def: RouteDef<any, any, any>): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
+function accessLog(
+  def: RouteDef<any, any, any>,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
   const log = (request: middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>) => {
     const internal = request.internal as { ctx?: RequestContext; started?: number };
     const status = request.response?.statusCode;

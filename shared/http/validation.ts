@@ -7,7 +7,9 @@ export function fieldErrors(error: z.ZodError, where: 'body' | 'query'): string[
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       const keys = issue.keys.join(', ');
-      return where === 'query' ? `unknown query parameter: ${keys}` : `${field ? `${field}: ` : ''}unknown field: ${keys}`;
+      return where === 'query'
+        ? `unknown query parameter: ${keys}`
+        : `${field ? `${field}: ` : ''}unknown field: ${keys}`;
     }
     return field ? `${field}: ${issue.message}` : issue.message;
   });

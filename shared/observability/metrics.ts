@@ -4,7 +4,10 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
  * CloudWatch metrics in the embedded metric format (Powertools): one set per request, by route. The
  * local runtime turns them off (POWERTOOLS_METRICS_DISABLED) so its log stays readable.
  */
-export const metrics = new Metrics({ namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Workplace', serviceName: 'workplace' });
+export const metrics = new Metrics({
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Workplace',
+  serviceName: 'workplace',
+});
 
 export function recordRequest(route: string, status: number | undefined, ms: number): void {
   metrics.addDimension('route', route);

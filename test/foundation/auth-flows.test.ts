@@ -5,9 +5,10 @@ import { hashToken } from '../../shared/auth/tokens.ts';
 import { sessionKey } from '../../shared/db/keys.ts';
 import { getItem, updateItem } from '../../shared/db/table.ts';
 import { HttpError } from '../../shared/http/errors.ts';
-import { PASSWORD, admin, api, newMember, uniq } from '../support/api.ts';
+import { admin, api, newMember, PASSWORD, uniq } from '../support/api.ts';
 
-const signInRaw = (email: string, password: string) => api('POST', '/auth/sign-in/email', { body: { email, password } });
+const signInRaw = (email: string, password: string) =>
+  api('POST', '/auth/sign-in/email', { body: { email, password } });
 
 describe('sign-in throttling', () => {
   it('answers 429 after five failures for one address, and a success resets the count', async () => {
@@ -32,7 +33,8 @@ describe('sign-in throttling', () => {
     const m = await newMember();
     for (let i = 0; i < THROTTLE_LIMIT - 1; i++) await signInRaw(m.email, 'wrong-password-x');
     expect((await signInRaw(m.email, PASSWORD)).status).toBe(200);
-    for (let i = 0; i < THROTTLE_LIMIT - 1; i++) expect((await signInRaw(m.email, 'wrong-password-x')).status).toBe(401);
+    for (let i = 0; i < THROTTLE_LIMIT - 1; i++)
+      expect((await signInRaw(m.email, 'wrong-password-x')).status).toBe(401);
     expect((await signInRaw(m.email, PASSWORD)).status).toBe(200);
   });
 });
@@ -61,7 +63,11 @@ describe('sessions', () => {
     const key = sessionKey(hashToken(m.token));
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
     const soon = new Date(Date.now() + 3600_000).toISOString();
-    await updateItem({ Key: key, UpdateExpression: 'SET updatedAt = :u, expiresAt = :e', ExpressionAttributeValues: { ':u': twoDaysAgo, ':e': soon } });
+    await updateItem({
+      Key: key,
+      UpdateExpression: 'SET updatedAt = :u, expiresAt = :e',
+      ExpressionAttributeValues: { ':u': twoDaysAgo, ':e': soon },
+    });
     expect((await api('GET', '/users/me/profile', { token: m.token })).status).toBe(200);
     const after = await getItem<SessionItem>(key, true);
     expect(Date.parse(after!.expiresAt)).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
@@ -71,7 +77,11 @@ describe('sessions', () => {
     const m = await newMember();
     const key = sessionKey(hashToken(m.token));
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
-    await updateItem({ Key: key, UpdateExpression: 'SET updatedAt = :u', ExpressionAttributeValues: { ':u': twoDaysAgo } });
+    await updateItem({
+      Key: key,
+      UpdateExpression: 'SET updatedAt = :u',
+      ExpressionAttributeValues: { ':u': twoDaysAgo },
+    });
     await authenticate(m.token, { refresh: false });
     expect((await getItem<SessionItem>(key, true))!.updatedAt).toBe(twoDaysAgo);
   });
@@ -80,18 +90,25 @@ describe('sessions', () => {
     const a = await admin();
     const m = await newMember();
     const { token: second } = await createSession(m.id, 'test');
-    expect((await api('PATCH', `/admin/members/${m.id}/status`, { token: a.token, body: { status: 'deactivated' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/admin/members/${m.id}/status`, { token: a.token, body: { status: 'deactivated' } })).status,
+    ).toBe(200);
     const res = await api('GET', '/users/me/profile', { token: second });
     expect(res.status).toBe(401);
     expect(res.body.message).toBe(DEACTIVATED_MESSAGE);
-    expect((await api('PATCH', `/admin/members/${m.id}/status`, { token: a.token, body: { status: 'active' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/admin/members/${m.id}/status`, { token: a.token, body: { status: 'active' } })).status,
+    ).toBe(200);
     await expect(authenticate(m.token, { refresh: true })).rejects.toBeInstanceOf(HttpError);
     expect((await signInRaw(m.email, PASSWORD)).status).toBe(200);
   });
 
   it('refuses to let a super admin deactivate themselves or demote the last active super admin', async () => {
     const a = await admin();
-    expect((await api('PATCH', `/admin/members/${a.user.id}/status`, { token: a.token, body: { status: 'deactivated' } })).status).toBe(400);
+    expect(
+      (await api('PATCH', `/admin/members/${a.user.id}/status`, { token: a.token, body: { status: 'deactivated' } }))
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -99,15 +116,32 @@ describe('members', () => {
   it('creates nothing when the e-mail is taken, whatever its case', async () => {
     const a = await admin();
     const m = await newMember();
-    const res = await api('POST', '/admin/members', { token: a.token, body: { name: 'Dup', email: m.email.toUpperCase(), password: PASSWORD } });
+    const res = await api('POST', '/admin/members', {
+      token: a.token,
+      body: { name: 'Dup', email: m.email.toUpperCase(), password: PASSWORD },
+    });
     expect(res.status).toBe(409);
   });
 
   it('answers 400 for a manager or team that does not exist and creates nothing', async () => {
     const a = await admin();
     const email = `ghost-${uniq()}@example.com`;
-    expect((await api('POST', '/admin/members', { token: a.token, body: { name: 'G', email, password: PASSWORD, managerId: 'nobody' } })).status).toBe(400);
-    expect((await api('POST', '/admin/members', { token: a.token, body: { name: 'G', email, password: PASSWORD, teamId: 'no-team' } })).status).toBe(400);
+    expect(
+      (
+        await api('POST', '/admin/members', {
+          token: a.token,
+          body: { name: 'G', email, password: PASSWORD, managerId: 'nobody' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await api('POST', '/admin/members', {
+          token: a.token,
+          body: { name: 'G', email, password: PASSWORD, teamId: 'no-team' },
+        })
+      ).status,
+    ).toBe(400);
     expect((await signInRaw(email, PASSWORD)).status).toBe(401);
   });
 
@@ -116,7 +150,10 @@ describe('members', () => {
     const boss = await newMember();
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        api('POST', '/admin/members', { token: a.token, body: { name: `R${i}`, email: `r-${uniq()}@example.com`, password: PASSWORD, managerId: boss.id } }),
+        api('POST', '/admin/members', {
+          token: a.token,
+          body: { name: `R${i}`, email: `r-${uniq()}@example.com`, password: PASSWORD, managerId: boss.id },
+        }),
       ),
     );
     const profile = await api('GET', `/people/${boss.id}`, { token: a.token });

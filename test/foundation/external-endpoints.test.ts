@@ -6,7 +6,7 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
-import { ROOT, freePort } from '../../infra/local/runtime.ts';
+import { freePort, ROOT } from '../../infra/local/runtime.ts';
 import { startS3Emulator } from '../../infra/local/s3.ts';
 
 /**
@@ -42,7 +42,10 @@ describe('npm start against external endpoints', () => {
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     for (let i = 0; i < 120; i++) {
-      const ok = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -64,10 +67,19 @@ describe('npm start against external endpoints', () => {
   });
 
   it('creates its table and bucket there and serves from them', async () => {
-    const client = new DynamoDBClient({ endpoint: ddb.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const client = new DynamoDBClient({
+      endpoint: ddb.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const table = await client.send(new DescribeTableCommand({ TableName: 'external-table' }));
     expect(table.Table?.StreamSpecification?.StreamEnabled).toBe(true);
-    const bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const bucket = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     await expect(bucket.send(new HeadBucketCommand({ Bucket: 'external-bucket' }))).resolves.toBeDefined();
     const signIn = await fetch(`http://127.0.0.1:${port}/api/v1/auth/sign-in/email`, {
       method: 'POST',

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../shared/api/routes/index.ts';
 import { buildEvent, compileRoutes, matchRoute } from '../../infra/local/event.ts';
 import { msUntilDaily } from '../../infra/local/scheduler.ts';
+import { routes } from '../../shared/api/routes/index.ts';
 
 const fakeRequest = (method: string, url: string, headers: [string, string][]): IncomingMessage =>
   ({

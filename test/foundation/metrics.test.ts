@@ -13,7 +13,14 @@ describe('request metrics', () => {
     });
     try {
       const event = buildEvent(
-        { method: 'GET', url: '/api/v1/health', httpVersion: '1.1', rawHeaders: [], headers: {}, socket: { remoteAddress: '127.0.0.1' } } as never,
+        {
+          method: 'GET',
+          url: '/api/v1/health',
+          httpVersion: '1.1',
+          rawHeaders: [],
+          headers: {},
+          socket: { remoteAddress: '127.0.0.1' },
+        } as never,
         Buffer.alloc(0),
         null,
       );
@@ -22,7 +29,15 @@ describe('request metrics', () => {
     } finally {
       spy.mockRestore();
     }
-    const emf = lines.map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((j) => j?._aws?.CloudWatchMetrics);
+    const emf = lines
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return undefined;
+        }
+      })
+      .find((j) => j?._aws?.CloudWatchMetrics);
     expect(emf).toBeDefined();
     expect(emf.route).toBe('get-health');
     expect(emf.Requests).toBe(1);

@@ -23,12 +23,19 @@ describe('notifications core', () => {
 
   it('marks one read idempotently, then all, keeping the count exact under concurrency', async () => {
     const m = await newMember();
-    await Promise.all(Array.from({ length: 30 }, (_, i) => notify([{ recipientId: m.id, kind: 'announcement', actorId: null, preview: `n${i}` }])));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        notify([{ recipientId: m.id, kind: 'announcement', actorId: null, preview: `n${i}` }]),
+      ),
+    );
     expect(await unreadCount(m.id)).toBe(30);
     const [first] = await listNotifications(m.id, 1);
     await Promise.all([markRead(m.id, first.id), markRead(m.id, first.id), markRead(m.id, first.id)]);
     expect(await unreadCount(m.id)).toBe(29);
-    await Promise.all([api('POST', '/notifications/read', { token: m.token }), api('POST', '/notifications/read', { token: m.token, body: {} })]);
+    await Promise.all([
+      api('POST', '/notifications/read', { token: m.token }),
+      api('POST', '/notifications/read', { token: m.token, body: {} }),
+    ]);
     expect(await unreadCount(m.id)).toBe(0);
     expect((await listNotifications(m.id, 50)).every((n) => n.readAt !== null)).toBe(true);
   });

@@ -24,7 +24,9 @@ export async function api<T = any>(
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const url = path.startsWith('http') ? path : `${baseUrl()}${path.startsWith('/_') || path.startsWith('/api/') ? '' : '/api/v1'}${path}`;
+  const url = path.startsWith('http')
+    ? path
+    : `${baseUrl()}${path.startsWith('/_') || path.startsWith('/api/') ? '' : '/api/v1'}${path}`;
   const res = await fetch(url, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
   let parsed: any;
@@ -49,12 +51,17 @@ let adminSession: Promise<{ token: string; user: any }> | undefined;
 export const admin = () => (adminSession ??= signIn('admin@example.com', 'admin-password-1'));
 
 /** Creates a member through the admin route and signs them in. */
-export async function newMember(extra: Record<string, unknown> = {}): Promise<{ id: string; email: string; name: string; token: string }> {
+export async function newMember(
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; email: string; name: string; token: string }> {
   const a = await admin();
   const tag = uniq();
   const email = `test-${tag}@example.com`;
   const name = `Test ${tag}`;
-  const res = await api('POST', '/admin/members', { token: a.token, body: { name, email, password: PASSWORD, ...extra } });
+  const res = await api('POST', '/admin/members', {
+    token: a.token,
+    body: { name, email, password: PASSWORD, ...extra },
+  });
   if (res.status !== 201) throw new Error(`create member: ${res.status} ${res.text}`);
   const { token } = await signIn(email, PASSWORD);
   return { id: res.body.id, email, name, token };

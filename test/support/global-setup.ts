@@ -8,16 +8,36 @@ export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' 
 
 /** Keys of the environment the workers need to reach the same runtime and sign the same cursors. */
 const SHARED_ENV = [
-  'APP_RUNTIME', 'DATA_DIR', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_DYNAMODB',
-  'AWS_ENDPOINT_URL_S3', 'AWS_REQUEST_CHECKSUM_CALCULATION', 'AWS_RESPONSE_CHECKSUM_VALIDATION', 'S3_FORCE_PATH_STYLE',
-  'TABLE_NAME', 'BUCKET_NAME', 'SERVICE_VERSION', 'COMPANY_TIMEZONE', 'ALLOWED_ORIGINS', 'CURSOR_SECRET', 'GRIEVANCE_SECRET',
+  'APP_RUNTIME',
+  'DATA_DIR',
+  'AWS_REGION',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_ENDPOINT_URL_DYNAMODB',
+  'AWS_ENDPOINT_URL_S3',
+  'AWS_REQUEST_CHECKSUM_CALCULATION',
+  'AWS_RESPONSE_CHECKSUM_VALIDATION',
+  'S3_FORCE_PATH_STYLE',
+  'TABLE_NAME',
+  'BUCKET_NAME',
+  'SERVICE_VERSION',
+  'COMPANY_TIMEZONE',
+  'ALLOWED_ORIGINS',
+  'CURSOR_SECRET',
+  'GRIEVANCE_SECRET',
 ];
 
 export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'WARN'; // request lines would drown the test output
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-test-'));
   const port = await freePort();
-  const runtime = await startLocalRuntime({ port, dataDir, seedAdmin: ADMIN, withSchedules: false, log: () => undefined });
+  const runtime = await startLocalRuntime({
+    port,
+    dataDir,
+    seedAdmin: ADMIN,
+    withSchedules: false,
+    log: () => undefined,
+  });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('localEnv', Object.fromEntries(SHARED_ENV.map((k) => [k, process.env[k] ?? ''])));
   return async () => {

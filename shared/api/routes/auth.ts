@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
-import { SessionUser, isoDateTime, password } from '../schemas/common.ts';
+import { isoDateTime, password, SessionUser } from '../schemas/common.ts';
 
 const A = `${API_PREFIX}/auth`;
 
@@ -24,7 +24,11 @@ export const signIn = defineRoute({
   path: `${A}/sign-in/email`,
   auth: 'public',
   summary: 'Signs in; the token comes back in the `set-auth-token` header and as the web cookie.',
-  body: z.strictObject({ email: z.string().max(254), password: z.string().max(200), rememberMe: z.boolean().optional() }),
+  body: z.strictObject({
+    email: z.string().max(254),
+    password: z.string().max(200),
+    rememberMe: z.boolean().optional(),
+  }),
   status: 200,
   response: z.object({ user: SessionUser }),
   errors: [400, 401, 429],
@@ -62,7 +66,11 @@ export const changePassword = defineRoute({
   path: `${A}/change-password`,
   auth: 'session',
   summary: 'Changes the password; optionally ends every other session.',
-  body: z.strictObject({ currentPassword: z.string().max(200), newPassword: password(128), revokeOtherSessions: z.boolean().optional() }),
+  body: z.strictObject({
+    currentPassword: z.string().max(200),
+    newPassword: password(128),
+    revokeOtherSessions: z.boolean().optional(),
+  }),
   status: 200,
   response: z.object({ user: SessionUser }),
   errors: [400],
@@ -104,7 +112,11 @@ export const updateUser = defineRoute({
   auth: 'session',
   summary: 'Changes the name and the image path only.',
   body: z.strictObject({
-    name: z.string().max(120).refine((s) => s.trim().length > 0, 'must not be empty').optional(),
+    name: z
+      .string()
+      .max(120)
+      .refine((s) => s.trim().length > 0, 'must not be empty')
+      .optional(),
     image: z.string().max(500).nullable().optional(),
   }),
   status: 200,
@@ -139,4 +151,14 @@ export const revokeSession = defineRoute({
   access: { table: 'write' },
 });
 
-export const authRoutes = [signIn, signOut, getSession, changePassword, requestPasswordReset, resetPassword, updateUser, listSessionsRoute, revokeSession];
+export const authRoutes = [
+  signIn,
+  signOut,
+  getSession,
+  changePassword,
+  requestPasswordReset,
+  resetPassword,
+  updateUser,
+  listSessionsRoute,
+  revokeSession,
+];

@@ -25,13 +25,17 @@ export const Department = z.enum([
 export const TeamColor = z.enum(['blue', 'emerald', 'violet', 'amber', 'rose', 'cyan', 'orange', 'slate']);
 
 export const Count = z.object({ count: z.number().int() }).meta({ id: 'Count' });
-export const Mention = z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }).meta({ id: 'Mention' });
+export const Mention = z
+  .object({ id: z.string(), name: z.string(), image: z.string().nullable() })
+  .meta({ id: 'Mention' });
 export const Person = z
   .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
   .meta({ id: 'Person' });
 
 export const ProfileTeam = z.object({ id: z.string(), name: z.string(), color: TeamColor }).meta({ id: 'ProfileTeam' });
-export const Manager = z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }).meta({ id: 'Manager' });
+export const Manager = z
+  .object({ id: z.string(), name: z.string(), image: z.string().nullable() })
+  .meta({ id: 'Manager' });
 export const ProjectStatus = z.enum(['in_progress', 'completed', 'on_hold']);
 export const Project = z
   .object({
@@ -49,7 +53,14 @@ export const Project = z
   })
   .meta({ id: 'Project' });
 
-export const LINK_FIELDS = ['photoShare', 'professionalNetwork', 'codeHosting', 'microblog', 'video', 'portfolio'] as const;
+export const LINK_FIELDS = [
+  'photoShare',
+  'professionalNetwork',
+  'codeHosting',
+  'microblog',
+  'video',
+  'portfolio',
+] as const;
 export const FAVOURITE_FIELDS = [
   'favoriteMusic',
   'favoriteMovie',
@@ -97,7 +108,14 @@ export const Profile = z
   .meta({ id: 'Profile' });
 
 export const SessionUser = z
-  .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable(), role: Role, status: AccountStatus })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    image: z.string().nullable(),
+    role: Role,
+    status: AccountStatus,
+  })
   .meta({ id: 'SessionUser' });
 
 export const AdminMember = z
@@ -118,7 +136,8 @@ export const AdminMember = z
   .meta({ id: 'AdminMember' });
 
 /** A cursor page `{ items, nextCursor }`. */
-export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
 /** The common error body (spec part 7). */
 export const ErrorBody = z
@@ -134,4 +153,5 @@ export const nonBlank = (min: number, max: number) =>
     .refine((s) => s.trim().length > 0, 'must not be empty');
 
 export const email = () => z.email('must be a valid e-mail address').max(254);
-export const password = (max: number) => z.string().min(8, 'must be at least 8 characters').max(max, `must be at most ${max} characters`);
+export const password = (max: number) =>
+  z.string().min(8, 'must be at least 8 characters').max(max, `must be at most ${max} characters`);

@@ -29,7 +29,10 @@ export function preflightHeaders(origin: string | undefined): Record<string, str
 
 /** Adds the CORS headers to every answer, errors included. */
 export const cors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => {
-  const add = (request: { event: APIGatewayProxyEventV2; response: APIGatewayProxyStructuredResultV2 | null | undefined }) => {
+  const add = (request: {
+    event: APIGatewayProxyEventV2;
+    response: APIGatewayProxyStructuredResultV2 | null | undefined;
+  }) => {
     if (!request.response) return;
     request.response.headers = { ...(request.response.headers ?? {}), ...corsHeaders(request.event.headers?.origin) };
   };

@@ -3,7 +3,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { logger } from '../../observability/logger.ts';
 import { HttpError, reasonPhrase } from '../errors.ts';
 
-export function errorResponse(status: number, message: string | string[], extraHeaders: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
+export function errorResponse(
+  status: number,
+  message: string | string[],
+  extraHeaders: Record<string, string> = {},
+): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...extraHeaders },

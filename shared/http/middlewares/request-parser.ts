@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyRoute } from '../../api/route-def.ts';
 import type { RequestContext } from '../context.ts';
-import { HttpError, badRequest } from '../errors.ts';
+import { badRequest, HttpError } from '../errors.ts';
 import { parseMultipart } from '../multipart.ts';
 import { parseRawQuery, parseWith } from '../validation.ts';
 
@@ -24,7 +24,8 @@ export const requestParser = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEvent
     const event = request.event;
     const query = parseRawQuery(event.rawQueryString);
     if (def.query) ctx.query = parseWith(def.query, query, 'query');
-    else if (Object.keys(query).length > 0) throw badRequest([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
+    else if (Object.keys(query).length > 0)
+      throw badRequest([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
 
     const bytes = rawBody(event);
     const contentType = event.headers?.['content-type'];
@@ -44,7 +45,10 @@ export const requestParser = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEvent
     }
     if (def.body) {
       ctx.body = parseWith(def.body, parsed ?? {}, 'body');
-    } else if (parsed !== undefined && !(parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 0)) {
+    } else if (
+      parsed !== undefined &&
+      !(parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 0)
+    ) {
       throw badRequest(['this route takes no request body']);
     }
   },

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyRoute } from '../../api/route-def.ts';
 import { authenticate } from '../../auth/sessions.ts';
 import type { RequestContext } from '../context.ts';
-import { SESSION_COOKIE, readCookie } from '../cookies.ts';
+import { readCookie, SESSION_COOKIE } from '../cookies.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import { originAllowed } from './cors.ts';
 
@@ -30,7 +30,10 @@ export function findToken(event: APIGatewayProxyEventV2): { token: string; via: 
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
     return m ? { token: m[1].trim(), via: 'bearer' } : { token: '', via: 'bearer' };
   }
-  const cookie = readCookie(event.cookies ?? (event.headers?.cookie ? [event.headers.cookie] : undefined), SESSION_COOKIE);
+  const cookie = readCookie(
+    event.cookies ?? (event.headers?.cookie ? [event.headers.cookie] : undefined),
+    SESSION_COOKIE,
+  );
   return cookie ? { token: cookie, via: 'cookie' } : null;
 }
 
