@@ -6,6 +6,7 @@ import {
   isConditionFailure,
   keyString,
   queryPage,
+  retryOnConflict,
   type TransactItem,
   transact,
 } from '../db/table.ts';
@@ -236,7 +237,7 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
 
 /** Comment votes: the vote already held is taken back; a different one switches. */
 export async function voteOnComment(caller: Viewer, commentId: string, vote: 'like' | 'dislike') {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnConflict(async () => {
     const { comment, post } = await readableComment(caller, commentId);
     const key = commentVoteKey(commentId, caller.userId);
     const current = await getItem<CommentVoteItem>(key, true);
@@ -247,42 +248,37 @@ export async function voteOnComment(caller: Viewer, commentId: string, vote: 'li
     const heldCondition = held
       ? { ConditionExpression: 'vote = :held', ExpressionAttributeValues: { ':held': held } }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
-    try {
-      await transact([
-        next
-          ? ({
-              Put: {
-                Item: {
-                  ...key,
-                  entity: 'CommentVote',
-                  commentId,
-                  postId: comment.postId,
-                  userId: caller.userId,
-                  vote: next,
-                  actorId: caller.userId,
-                },
-                ...heldCondition,
+    await transact([
+      next
+        ? ({
+            Put: {
+              Item: {
+                ...key,
+                entity: 'CommentVote',
+                commentId,
+                postId: comment.postId,
+                userId: caller.userId,
+                vote: next,
+                actorId: caller.userId,
               },
-            } as TransactItem)
-          : ({ Delete: { Key: key, ...heldCondition } } as TransactItem),
-        {
-          Update: {
-            Key: commentKey(commentId),
-            UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: {
-              ':a': caller.userId,
-              ...(next ? { ':one': 1 } : {}),
-              ...(held ? { ':minus': -1 } : {}),
+              ...heldCondition,
             },
+          } as TransactItem)
+        : ({ Delete: { Key: key, ...heldCondition } } as TransactItem),
+      {
+        Update: {
+          Key: commentKey(commentId),
+          UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':a': caller.userId,
+            ...(next ? { ':one': 1 } : {}),
+            ...(held ? { ':minus': -1 } : {}),
           },
-        } as TransactItem,
-        postOpenCheck(comment.postId, isPrivileged(caller, post.authorId)),
-      ]);
-    } catch (err) {
-      if (!isConditionFailure(err) || attempt >= 4) throw err;
-      continue;
-    }
+        },
+      } as TransactItem,
+      postOpenCheck(comment.postId, isPrivileged(caller, post.authorId)),
+    ]);
     const after = await getItem<CommentItem>(commentKey(commentId), true);
     return {
       commentId,
@@ -290,7 +286,7 @@ export async function voteOnComment(caller: Viewer, commentId: string, vote: 'li
       dislikeCount: Math.max(0, after?.dislikeCount ?? 0),
       viewerVote: next,
     };
-  }
+  });
 }
 
 /** A post's top-level comments, oldest first: one Query, then the views' batch reads. */

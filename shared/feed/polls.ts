@@ -4,6 +4,7 @@ import {
   isConditionFailure,
   queryAll,
   queryPage,
+  retryOnConflict,
   type TransactItem,
   transact,
   updateItem,
@@ -32,7 +33,7 @@ const statsOf = async (postId: string) =>
   (await getItem<PostStatsItem>(postStatsKey(postId), true)) ?? emptyStats(postId);
 
 export async function vote(caller: Viewer, postId: string, optionId: string): Promise<PollView> {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnConflict(async () => {
     const post = await pollPost(caller, postId);
     if (isPollClosed(post.poll)) throw conflict('The poll is closed.');
     if (!post.poll.options.some((o) => o.id === optionId)) throw badRequest(['optionId: no such option in this poll']);
@@ -79,14 +80,9 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
         },
       } as TransactItem,
     ];
-    try {
-      await transact(writes);
-    } catch (err) {
-      if (!isConditionFailure(err) || attempt >= 4) throw err;
-      continue;
-    }
+    await transact(writes);
     return pollView(post.poll, await statsOf(postId), next);
-  }
+  });
 }
 
 /** Ends voting early; author only (403), a closed poll is a 409. Voters are told (the author is the actor). */

@@ -6,6 +6,7 @@ import {
   getMany,
   isConditionFailure,
   keyString,
+  retryOnConflict,
   type TransactItem,
   transact,
   updateItem,
@@ -41,19 +42,6 @@ export interface PostInput {
   poll?: { question: string; description?: string; options: string[]; closesAt: string };
   recognition?: { recipientId: string; category: RecognitionCategory; message?: string };
   isAnnouncement?: boolean;
-}
-
-const RETRIES = 4;
-
-/** Runs a read-check-write step again when its transaction lost a race (a failed condition). */
-async function retrying<T>(step: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await step();
-    } catch (err) {
-      if (!isConditionFailure(err) || attempt >= RETRIES) throw err;
-    }
-  }
 }
 
 /** A post as one reader may see it: 404 when missing, or hidden from them (decisions 8). */
@@ -270,7 +258,7 @@ export async function createPost(caller: Viewer, input: PostInput): Promise<Post
  * to pending. People mentioned for the first time are told.
  */
 export async function updatePost(caller: Viewer, postId: string, input: PostInput): Promise<PostItem> {
-  const { post, newlyMentioned } = await retrying(async () => {
+  const { post, newlyMentioned } = await retryOnConflict(async () => {
     const before = await readablePost(caller, postId, true);
     if (before.authorId !== caller.userId) throw forbidden('Only the author can edit a post.');
     const now = new Date().toISOString();
@@ -359,7 +347,7 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
   }).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
-  await retrying(async () => {
+  await retryOnConflict(async () => {
     const post = await getItem<PostItem>(postKey(postId), true);
     if (!post) return;
     const entry = post.sharedPostId ? undefined : await getWebsiteEntry(postId);
@@ -441,7 +429,7 @@ export async function sharePost(caller: Viewer, postId: string, content: string)
 
 /** Hides or unhides a post (super admins): off every list and the website while hidden. */
 export async function setHidden(caller: Viewer, postId: string, hidden: boolean): Promise<PostItem> {
-  return retrying(async () => {
+  return retryOnConflict(async () => {
     const before = looksLikeId(postId) ? await getItem<PostItem>(postKey(postId), true) : undefined;
     if (!before) throw notFound('No such post.');
     if (before.hidden === hidden) return before;

@@ -1,5 +1,5 @@
 import { postReactionKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import { getItem, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
 import type { PostItem, Reaction, ReactionItem } from './model.ts';
 import { notifyReaction } from './notify.ts';
@@ -17,7 +17,7 @@ const scores = (r: Reaction | null | undefined) => !!r && r !== 'dislike';
  * is told once per reacting person, whatever they change to later.
  */
 export async function setReaction(caller: Viewer, postId: string, reaction: Reaction | null): Promise<PostItem> {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnConflict(async () => {
     const post = await readablePost(caller, postId, true);
     const key = postReactionKey(postId, caller.userId);
     const current = await getItem<ReactionItem>(key, true);
@@ -57,14 +57,8 @@ export async function setReaction(caller: Viewer, postId: string, reaction: Reac
       postOpenCheck(postId, isPrivileged(caller, post.authorId)),
       ...scoreWrites(score, caller.userId),
     ];
-    try {
-      await transact(writes);
-    } catch (err) {
-      // Another change of this person's reaction (or of the post) came first: look again.
-      if (!isConditionFailure(err) || attempt >= 4) throw err;
-      continue;
-    }
+    await transact(writes);
     if (firstEver) await notifyReaction(post, caller.userId);
     return post;
-  }
+  });
 }

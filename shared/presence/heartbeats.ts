@@ -1,5 +1,5 @@
 import { presenceConnectionKey, presenceConnectionsPrefix, presenceKey } from '../db/keys.ts';
-import { deleteItem, getItem, isConditionFailure, putItem, queryAll, updateItem } from '../db/table.ts';
+import { deleteItem, getItem, putItem, queryAll, retryOnConflict, updateItem } from '../db/table.ts';
 import { ACTIVE_MS, ONLINE_MS, type PresenceItem, type PresenceState, presenceItem } from './model.ts';
 
 /**
@@ -28,24 +28,21 @@ async function updatePresence(
   userId: string,
   next: (current: PresenceItem | undefined) => Promise<PresenceState | null>,
 ): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const current = await getItem<PresenceItem>(presenceKey(userId), true);
-    const state = await next(current);
-    if (!state) return;
-    const item = presenceItem(userId, state, (current?.version ?? 0) + 1, Date.now());
-    try {
+  await retryOnConflict(
+    async () => {
+      const current = await getItem<PresenceItem>(presenceKey(userId), true);
+      const state = await next(current);
+      if (!state) return;
+      const item = presenceItem(userId, state, (current?.version ?? 0) + 1, Date.now());
       await putItem(
         item,
         current
           ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': current.version } }
           : { ConditionExpression: 'attribute_not_exists(pk)' },
       );
-      return;
-    } catch (err) {
-      if (!isConditionFailure(err) || attempt >= MAX_ATTEMPTS) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
-    }
-  }
+    },
+    { attempts: MAX_ATTEMPTS },
+  );
 }
 
 export async function recordHeartbeat(

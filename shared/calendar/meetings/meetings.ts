@@ -1,6 +1,6 @@
 import { newSortableId } from '../../db/ids.ts';
 import { meetingKey, meetingSeatKey } from '../../db/keys.ts';
-import { isConditionFailure, type TransactItem } from '../../db/table.ts';
+import { retryOnConflict, type TransactItem } from '../../db/table.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { logger } from '../../observability/logger.ts';
 import { getUsers, type UserItem } from '../../people/users.ts';
@@ -70,18 +70,11 @@ function replaceWrite(next: MeetingItem, previous: MeetingItem, now: Date, anyTi
 }
 
 /** Re-runs a read-decide-write step when another write got there first. */
-async function retryOnRace<T>(step: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (err) {
-      if (!isConditionFailure(err) || attempt >= ATTEMPTS) {
-        if (isConditionFailure(err)) throw conflict('The meeting changed while this request ran. Try again.');
-        throw err;
-      }
-    }
-  }
-}
+const retryOnRace = <T>(step: () => Promise<T>) =>
+  retryOnConflict(step, {
+    attempts: ATTEMPTS,
+    exhausted: () => conflict('The meeting changed while this request ran. Try again.'),
+  });
 
 /** Tells invitees after the change is stored; a failure here is logged, the change stands. */
 async function tell(work: () => Promise<void>, meetingId: string, what: string): Promise<void> {
