@@ -11,7 +11,7 @@ import {
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { sharpLayerDir } from '../../layers/sharp/index.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
@@ -27,8 +27,9 @@ import { routes } from '../../shared/api/routes/index.ts';
  *   the functions run with `--enable-source-maps`).
  * - A `createRequire` banner gives the ESM bundle a `require`, so bundled CommonJS dependencies that
  *   `require()` Node built-ins keep working.
- * - `@aws-sdk/*` is left out: the Lambda Node.js 22 runtime ships the AWS SDK v3. `sharp` is left out
- *   too: its native binary comes from a Lambda layer (`layers/sharp/`).
+ * - `@aws-sdk/*` is left out: the Lambda Node.js 22 runtime ships the AWS SDK v3 clients. The SDK's
+ *   utility packages the runtime may lack are bundled (`BUNDLED_AWS_SDK`). `sharp` is left out too:
+ *   its native binary comes from a Lambda layer (`layers/sharp/`).
  */
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,6 +39,20 @@ const STAMP = join(DIST_FUNCTIONS, '.bundle.json');
 const LOCK = join(DIST, '.bundle.lock');
 
 export const EXTERNAL = ['sharp', '@aws-sdk/*'];
+/** `@aws-sdk/*` packages bundled all the same (not guaranteed in the Lambda runtime). */
+export const BUNDLED_AWS_SDK = ['@aws-sdk/cloudfront-signer'];
+
+/** Resolves the `BUNDLED_AWS_SDK` imports before the `@aws-sdk/*` external rule applies. */
+const bundleAwsSdkUtilities: Plugin = {
+  name: 'bundle-aws-sdk-utilities',
+  setup(b) {
+    const filter = new RegExp(`^(${BUNDLED_AWS_SDK.map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter }, (args) => ({
+      path: createRequire(join(args.resolveDir, 'index.js')).resolve(args.path),
+      external: false,
+    }));
+  },
+};
 
 /**
  * Non-route entry points (project-relative handler modules), bundled like the routes. The background
@@ -143,6 +158,7 @@ export async function bundle(options: BundleOptions = {}): Promise<BundleSize[]>
     sourcesContent: false,
     legalComments: 'none',
     external: EXTERNAL,
+    plugins: [bundleAwsSdkUtilities],
     logLevel: 'warning',
     metafile: true,
   });

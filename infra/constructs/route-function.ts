@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, SecretValue, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, SecretValue, Stack } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -22,7 +22,7 @@ import { Construct } from 'constructs';
 import { type AnyRoute, handlerFile, type RouteAccess, routeKey } from '../../shared/api/route-def.ts';
 import { INDEXES } from '../../shared/db/table-definition.ts';
 import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
-import type { DeployConfig } from '../stacks/config.ts';
+import { type DeployConfig, mediaSigningParameterName } from '../stacks/config.ts';
 import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
 
@@ -180,6 +180,31 @@ export class ServiceFunction extends Construct {
       });
     }
 
+    // Public media URLs (shared/storage/public-urls.ts): with the edge stack and a signing key, the
+    // function reads the private key (one secret) and the edge stack's signing parameter at run time.
+    const media = access.publicMedia && config.edge ? config.mediaSigning : undefined;
+    const mediaParameter = mediaSigningParameterName(config.prefix);
+    if (media) {
+      statements.push(
+        {
+          statement: new PolicyStatement({
+            sid: 'MediaSigningKey',
+            actions: ['secretsmanager:GetSecretValue'],
+            resources: [secretArnOf(stack, media.secret)],
+          }),
+        },
+        {
+          statement: new PolicyStatement({
+            sid: 'MediaSigningParameter',
+            actions: ['ssm:GetParameter'],
+            resources: [
+              stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: mediaParameter.slice(1) }),
+            ],
+          }),
+        },
+      );
+    }
+
     statements.push(...(props.statements ?? []));
 
     // An inline policy on a role of its own (no AWS managed policy): exactly the statements above.
@@ -212,6 +237,7 @@ export class ServiceFunction extends Construct {
       ...(access.sns && config.push.apnsApplicationArn
         ? { PUSH_APNS_APPLICATION_ARN: config.push.apnsApplicationArn }
         : {}),
+      ...(media ? { MEDIA_SIGNING_SECRET: media.secret, MEDIA_SIGNING_PARAMETER: mediaParameter } : {}),
       ...(functionExtras[props.handler]?.environment ?? {}),
       ...(props.environment ?? {}),
     };
@@ -350,6 +376,20 @@ export class RouteFunction extends Construct {
       );
     }
   }
+}
+
+/**
+ * A secret given by ARN, or by name: then any of its versions' ARNs (Secrets Manager appends six
+ * random characters to the name).
+ */
+export function secretArnOf(stack: Stack, secret: string): string {
+  if (secret.startsWith('arn:')) return secret;
+  return stack.formatArn({
+    service: 'secretsmanager',
+    resource: 'secret',
+    resourceName: `${secret}-??????`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
 }
 
 /** Text CloudFormation accepts in descriptions (Latin-1), typographic quotes and dashes made plain. */

@@ -29,6 +29,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * |                               |                    | exists (password generated in Secrets Manager)      |
  * | `workplace:edge`              | `true`             | `false` leaves out the CloudFront stack (LocalStack |
  * |                               |                    | community has no CloudFront)                        |
+ * | `workplace:mediaSigningPublicKey` | unset          | PEM of the CloudFront public key that verifies the  |
+ * |                               |                    | public feed's media URLs (with the edge stack)      |
+ * | `workplace:mediaSigningPublicKeyParameter` | unset | or: an SSM String parameter holding that PEM      |
+ * | `workplace:mediaSigningSecret` | unset             | name or ARN of the Secrets Manager secret holding   |
+ * |                               |                    | the private key PEM (docs/deployment.md); without   |
+ * |                               |                    | the pair, media URLs are S3 presigned (short-lived) |
  *
  * SERVICE_VERSION is package.json's version.
  */
@@ -48,7 +54,15 @@ export interface DeployConfig {
   adminEmail?: string;
   /** Deploy the CloudFront distribution (`<prefix>-Edge`). */
   edge: boolean;
+  /**
+   * The key pair of the public feed's CloudFront signed media URLs: the public key PEM (a value or a
+   * `{{resolve:ssm:...}}` reference) and the secret (name or ARN) holding the private key PEM.
+   */
+  mediaSigning?: { publicKey: string; secret: string };
 }
+
+/** The SSM parameter the edge stack writes for the media signer: `{"baseUrl","keyPairId"}`. */
+export const mediaSigningParameterName = (prefix: string) => `/${prefix}/media-signing`;
 
 /** A CloudFormation dynamic reference to a plain SSM String parameter (resolved at deploy time). */
 export const ssmReference = (parameterName: string) => `{{resolve:ssm:${parameterName}}}`;
@@ -83,6 +97,14 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
       throw new Error(`Give workplace:${platform}PlatformApplicationArn or ...Parameter, not both.`);
     return arn ?? (parameter ? ssmReference(parameter) : undefined);
   };
+  const mediaPublicKey = ctx(scope, 'mediaSigningPublicKey');
+  const mediaPublicKeyParameter = ctx(scope, 'mediaSigningPublicKeyParameter');
+  const mediaSecret = ctx(scope, 'mediaSigningSecret');
+  if (mediaPublicKey && mediaPublicKeyParameter)
+    throw new Error('Give workplace:mediaSigningPublicKey or ...PublicKeyParameter, not both.');
+  const publicKey = mediaPublicKey ?? (mediaPublicKeyParameter ? ssmReference(mediaPublicKeyParameter) : undefined);
+  if (!!publicKey !== !!mediaSecret)
+    throw new Error('workplace:mediaSigningPublicKey (or ...Parameter) and workplace:mediaSigningSecret go together.');
   const config: DeployConfig = {
     prefix: ctx(scope, 'prefix') ?? 'Workplace',
     allowedOrigins: origins,
@@ -96,6 +118,7 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     alarmEmail: ctx(scope, 'alarmEmail'),
     adminEmail: ctx(scope, 'adminEmail'),
     edge: ctx(scope, 'edge') !== 'false',
+    mediaSigning: publicKey && mediaSecret ? { publicKey, secret: mediaSecret } : undefined,
     ...overrides,
   };
   return config;

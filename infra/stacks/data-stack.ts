@@ -1,5 +1,6 @@
-import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, type ILayerVersion, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -31,6 +32,13 @@ export interface SharedData {
   /** The generated password of the first super admin (only with `workplace:adminEmail`). */
   adminPasswordSecretArn?: string;
 }
+
+/**
+ * The bucket key prefixes the public Office Updates feed links to (shared/office-updates/public-view.ts):
+ * post files with their renditions (`posts/<id>/...`) and avatars (`avatars/<key>`). The edge stack
+ * serves each at the same path (`/<prefix>*`), so a media URL's path is the object key.
+ */
+export const PUBLIC_MEDIA_PREFIXES = ['posts/', 'avatars/'] as const;
 
 const SHARED_KEYS = {
   tableName: 'TableName',
@@ -109,6 +117,25 @@ export class DataStack extends Stack {
       ],
       lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });
+    // The public feed's media, through the edge stack's distribution (origin access control, signed
+    // URLs only): reads of the prefixes the feed links to (post files and renditions, avatars). The
+    // distribution is created after this stack (it needs the API), so its ARN cannot be named here:
+    // the condition admits CloudFront distributions of this account, and only those with an origin
+    // access control for this bucket can sign requests at all.
+    if (config.edge && config.mediaSigning) {
+      this.bucket.addToResourcePolicy(
+        new PolicyStatement({
+          sid: 'PublicMediaThroughCloudFront',
+          principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+          actions: ['s3:GetObject'],
+          resources: PUBLIC_MEDIA_PREFIXES.map((prefix) => this.bucket.arnForObjects(`${prefix}*`)),
+          conditions: {
+            StringEquals: { 'AWS:SourceAccount': Aws.ACCOUNT_ID },
+            ArnLike: { 'AWS:SourceArn': `arn:${Aws.PARTITION}:cloudfront::${Aws.ACCOUNT_ID}:distribution/*` },
+          },
+        }),
+      );
+    }
     acknowledge(
       this.bucket,
       'AwsSolutions-S1',

@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -11,19 +11,24 @@ import {
   FunctionEventType,
   FunctionRuntime,
   HttpVersion,
+  KeyGroup,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
+  PublicKey,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
 import { CLIENT_AUTHORIZATION_HEADER } from '../../shared/http/middlewares/session.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
-import type { DeployConfig } from './config.ts';
+import { type DeployConfig, mediaSigningParameterName } from './config.ts';
+import { PUBLIC_MEDIA_PREFIXES } from './data-stack.ts';
 
 export interface StreamingOrigin {
   route: AnyRoute;
@@ -35,6 +40,8 @@ export interface EdgeStackProps extends StackProps {
   httpApi: IHttpApi;
   /** The streaming routes and their Function URLs (RESPONSE_STREAM, AWS_IAM). */
   streaming: StreamingOrigin[];
+  /** The media bucket (the data stack's imports); its public media are served with `config.mediaSigning`. */
+  media?: { bucketName: string; bucketArn: string };
 }
 
 /**
@@ -108,6 +115,37 @@ export class EdgeStack extends Stack {
       };
     }
 
+    // The public feed's media (shared/storage/public-urls.ts): one behaviour per bucket prefix the
+    // feed links to (`/posts/*`, `/avatars/*`, so a URL's path is the object key and nothing is
+    // rewritten), from the bucket through origin access control, answering only CloudFront signed URLs
+    // of the key group. Cached (the objects never change: every upload and rendition has a new key);
+    // range requests pass to S3 (video seeking).
+    let mediaKey: PublicKey | undefined;
+    if (config.mediaSigning && props.media) {
+      mediaKey = new PublicKey(this, 'MediaPublicKey', {
+        encodedKey: config.mediaSigning.publicKey,
+        comment: `${config.prefix}: verifies the public feed's signed media URLs`,
+      });
+      const keyGroup = new KeyGroup(this, 'MediaKeyGroup', {
+        items: [mediaKey],
+        comment: `${config.prefix}: signers of the public feed's media URLs`,
+      });
+      const bucket = Bucket.fromBucketAttributes(this, 'MediaBucket', {
+        bucketName: props.media.bucketName,
+        bucketArn: props.media.bucketArn,
+      });
+      const mediaOrigin = S3BucketOrigin.withOriginAccessControl(bucket);
+      for (const prefix of PUBLIC_MEDIA_PREFIXES) {
+        additionalBehaviors[`/${prefix}*`] = {
+          origin: mediaOrigin,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          trustedKeyGroups: [keyGroup],
+        };
+      }
+    }
+
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${config.prefix}: the service's one base address`,
       defaultBehavior: { ...uncached, origin: apiOrigin, allowedMethods: AllowedMethods.ALLOW_ALL },
@@ -122,6 +160,12 @@ export class EdgeStack extends Stack {
           }
         : {}),
     });
+    if (mediaKey) {
+      Annotations.of(this.distribution).acknowledgeWarning(
+        '@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac',
+        'The data stack owns the bucket policy and grants CloudFront read access to the public media prefixes itself (infra/stacks/data-stack.ts).',
+      );
+    }
     if (!config.domain) {
       acknowledge(
         this.distribution,
@@ -150,6 +194,14 @@ export class EdgeStack extends Stack {
       value: this.baseUrl,
       description: 'The base address of every route, the live-update stream included ({base_url}).',
     });
+    if (mediaKey) {
+      // Read by the office-updates functions at run time (they are deployed before this stack).
+      new StringParameter(this, 'MediaSigning', {
+        parameterName: mediaSigningParameterName(config.prefix),
+        description: 'Base URL and key pair id of the public feed media URLs (shared/storage/public-urls.ts).',
+        stringValue: this.toJsonString({ baseUrl: this.baseUrl, keyPairId: mediaKey.publicKeyId }),
+      });
+    }
     if (config.domain) {
       new CfnOutput(this, 'DistributionDomainName', {
         value: this.distribution.distributionDomainName,

@@ -113,6 +113,7 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
         env,
         config,
         httpApi: api.httpApi,
+        media: { bucketName: data.shared.bucketName, bucketArn: data.shared.bucketArn },
         streaming: areas
           .flatMap((a) => a.routeFunctions)
           .filter((f) => f.functionUrl)
@@ -120,6 +121,7 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
         description: 'Workplace collaboration service: CloudFront distribution (one base address).',
       })
     : undefined;
+  edge?.addStackDependency(data);
   const stacks: Stack[] = [data, api, ...areas, background, ...(edge ? [edge] : [])];
 
   Tags.of(app).add('service', 'workplace');

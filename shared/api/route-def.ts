@@ -12,6 +12,11 @@ export interface RouteAccess {
   bucket?: { prefix: string; actions: ('read' | 'write' | 'delete')[] }[];
   sns?: boolean;
   ses?: boolean;
+  /**
+   * Signs public media URLs (shared/storage/public-urls.ts): deployed with a media signing key, the
+   * function reads the private key secret and the edge stack's signing parameter.
+   */
+  publicMedia?: boolean;
 }
 
 /**

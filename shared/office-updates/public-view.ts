@@ -3,16 +3,17 @@ import { getMany, keyString } from '../db/table.ts';
 import type { PostItem, RecognitionCategory } from '../feed/model.ts';
 import { mentionNames } from '../feed/people.ts';
 import { mentionIds, renderMentions } from '../feed/text.ts';
-import { signedObjectUrl, uploadsFor } from '../feed/uploads.ts';
+import { uploadsFor } from '../feed/uploads.ts';
 import { notFound } from '../http/errors.ts';
 import { AVATARS_PREFIX, avatarPath } from '../people/avatars.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
+import { publicMediaUrl } from '../storage/public-urls.ts';
 import { isPublic, type WebsiteEntry } from './website.ts';
 
 /**
  * The public shapes of spec 2.5. They name people only by name, title and image; content is plain
  * text with mentions rendered as names; media are signed URLs valid about a day (they work without a
- * session); polls and documents are left out (the admin view lists them in `notShownPublicly`).
+ * session: CloudFront signed URLs when deployed, shared/storage/public-urls.ts); polls and documents are left out (the admin view lists them in `notShownPublicly`).
  */
 const SIGNED_SECONDS = 24 * 3600;
 
@@ -48,7 +49,7 @@ const avatarObjectKey = (image: string) =>
 async function publicPerson(u: UserItem | undefined): Promise<PublicPerson> {
   if (!u) return { name: 'Former member', title: '', image: null };
   const key = u.image ? avatarObjectKey(u.image) : null;
-  return { name: u.name, title: u.title ?? '', image: key ? await signedObjectUrl(key, SIGNED_SECONDS) : null };
+  return { name: u.name, title: u.title ?? '', image: key ? await publicMediaUrl(key, SIGNED_SECONDS) : null };
 }
 
 /** Builds the public views of these posts: one batch read of people and one of upload records. */
@@ -67,8 +68,8 @@ async function build(posts: PostItem[]): Promise<Map<string, OfficeUpdate>> {
         const small = u.renditions.w400;
         return [
           (async () => ({
-            url: await signedObjectUrl(large?.key ?? u.objectKey, SIGNED_SECONDS),
-            thumbnailUrl: small ? await signedObjectUrl(small.key, SIGNED_SECONDS) : null,
+            url: await publicMediaUrl(large?.key ?? u.objectKey, SIGNED_SECONDS),
+            thumbnailUrl: small ? await publicMediaUrl(small.key, SIGNED_SECONDS) : null,
             width: large?.width ?? u.width,
             height: large?.height ?? u.height,
           }))(),
@@ -81,7 +82,7 @@ async function build(posts: PostItem[]): Promise<Map<string, OfficeUpdate>> {
         return u
           ? [
               (async () => ({
-                url: await signedObjectUrl(u.objectKey, SIGNED_SECONDS),
+                url: await publicMediaUrl(u.objectKey, SIGNED_SECONDS),
                 mimeType: u.mimeType,
                 posterUrl: null,
               }))(),

@@ -15,8 +15,8 @@ const media = [
   { prefix: 'posts/', actions: ['read' as const] },
   { prefix: 'avatars/', actions: ['read' as const] },
 ];
-const reviewAccess: RouteAccess = { table: 'write', bucket: media };
-const publicAccess: RouteAccess = { table: 'read', bucket: media };
+const reviewAccess: RouteAccess = { table: 'write', bucket: media, publicMedia: true };
+const publicAccess: RouteAccess = { table: 'read', bucket: media, publicMedia: true };
 
 export const PublicPerson = z
   .object({ name: z.string(), title: z.string(), image: z.string().nullable() })
@@ -66,7 +66,7 @@ export const listWebsitePosts = defineRoute({
   query: z.strictObject({ status: WebsiteStatus.optional().default('pending'), ...pageQuery() }),
   status: 200,
   response: page(WebsitePost),
-  access: { table: 'read', bucket: media },
+  access: { table: 'read', bucket: media, publicMedia: true },
 });
 
 export const getWebsiteCounts = defineRoute({

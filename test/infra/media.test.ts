@@ -1,0 +1,161 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../shared/api/routes/index.ts';
+import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+
+/**
+ * The public feed's media through CloudFront (shared/storage/public-urls.ts): with a signing key pair
+ * configured, the edge stack serves `/posts/*` and `/avatars/*` from the bucket (origin access control,
+ * signed URLs of the key group only, cached), the bucket lets CloudFront read just those prefixes, and
+ * the office-updates functions may read the private key secret and the signing parameter.
+ */
+const SECRET = 'workplace/media-signing-key';
+const publicKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .publicKey.export({ type: 'spki', format: 'pem' })
+  .toString();
+const MEDIA_CONTEXT = { 'workplace:mediaSigningPublicKey': publicKeyPem, 'workplace:mediaSigningSecret': SECRET };
+const signers = routes.filter((r) => r.area === 'office-updates' && r.access?.publicMedia);
+const probeRoutes = routes.filter((r) => r.area === 'office-updates' || r.area === 'system');
+
+describe('public media through CloudFront', () => {
+  let s: Synthesized;
+  beforeAll(async () => {
+    s = await synthesize({ routes: probeRoutes }, { context: { ...FULL_CONTEXT, ...MEDIA_CONTEXT } });
+  });
+  const template = (name: string) => s.templates.get(`Workplace-${name}`)!;
+
+  it('creates the public key from context and a key group of it', () => {
+    const edge = template('Edge');
+    edge.hasResourceProperties('AWS::CloudFront::PublicKey', {
+      PublicKeyConfig: Match.objectLike({ EncodedKey: publicKeyPem }),
+    });
+    const [[publicKeyId]] = resourcesOf(edge, 'AWS::CloudFront::PublicKey');
+    edge.hasResourceProperties('AWS::CloudFront::KeyGroup', {
+      KeyGroupConfig: Match.objectLike({ Items: [{ Ref: publicKeyId }] }),
+    });
+  });
+
+  it('serves /posts/* and /avatars/* from the bucket through origin access control, signed URLs only, cached', () => {
+    const edge = template('Edge');
+    edge.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    edge.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }),
+    });
+    const [[keyGroupId]] = resourcesOf(edge, 'AWS::CloudFront::KeyGroup');
+    const [[, distribution]] = resourcesOf(edge, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties!.DistributionConfig;
+    const s3Origins = config.Origins.filter((o: any) => o.S3OriginConfig);
+    expect(s3Origins).toHaveLength(1);
+    expect(s3Origins[0].OriginAccessControlId).toBeDefined();
+    expect(JSON.stringify(s3Origins[0].DomainName)).toContain('Workplace-BucketName');
+    for (const pattern of ['/posts/*', '/avatars/*']) {
+      const behaviour = config.CacheBehaviors.find((b: any) => b.PathPattern === pattern);
+      expect(behaviour, pattern).toBeDefined();
+      expect(behaviour.TargetOriginId).toBe(s3Origins[0].Id);
+      expect(behaviour.TrustedKeyGroups).toEqual([{ Ref: keyGroupId }]);
+      expect(behaviour.AllowedMethods).toEqual(['GET', 'HEAD']);
+      // CachingOptimized: cached, query strings (the signature) out of the cache key.
+      expect(behaviour.CachePolicyId).toBe('658327ea-f89d-4fab-a63d-7e88639e58f6');
+      expect(behaviour.ViewerProtocolPolicy).toBe('https-only');
+    }
+    // The API behaviour stays unsigned and uncached.
+    expect(config.DefaultCacheBehavior.TrustedKeyGroups).toBeUndefined();
+  });
+
+  it('writes the base URL and key pair id to the signing parameter', () => {
+    const edge = template('Edge');
+    const [[publicKeyId]] = resourcesOf(edge, 'AWS::CloudFront::PublicKey');
+    const [[, parameter]] = resourcesOf(edge, 'AWS::SSM::Parameter');
+    expect(parameter.Properties!.Name).toBe('/Workplace/media-signing');
+    const value = JSON.stringify(parameter.Properties!.Value);
+    expect(value).toContain('https://workplace.example.org');
+    expect(value).toContain(publicKeyId);
+  });
+
+  it('lets CloudFront (this account, origin access control) read only the public media prefixes', () => {
+    const data = template('Data');
+    const [[, policy]] = resourcesOf(data, 'AWS::S3::BucketPolicy');
+    const statements = policy.Properties!.PolicyDocument.Statement as any[];
+    const media = statements.filter((st) => st.Principal?.Service === 'cloudfront.amazonaws.com');
+    expect(media).toHaveLength(1);
+    expect(media[0].Effect).toBe('Allow');
+    expect(media[0].Action).toBe('s3:GetObject');
+    const resources = JSON.stringify(media[0].Resource);
+    expect(resources).toContain('/posts/*');
+    expect(resources).toContain('/avatars/*');
+    expect(media[0].Resource).toHaveLength(2);
+    expect(media[0].Condition.StringEquals['AWS:SourceAccount']).toEqual({ Ref: 'AWS::AccountId' });
+    expect(JSON.stringify(media[0].Condition.ArnLike['AWS:SourceArn'])).toContain(':distribution/*');
+  });
+
+  it('grants the office-updates functions the one secret and the parameter, and passes their names', () => {
+    const stack = template('Routes-OfficeUpdates');
+    expect(signers.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        'list-office-updates',
+        'get-office-update',
+        'list-website-posts',
+        'approve-website-post',
+      ]),
+    );
+    const functions = resourcesOf(stack, 'AWS::Lambda::Function').filter(
+      ([, fn]) => fn.Properties!.Environment.Variables.MEDIA_SIGNING_SECRET,
+    );
+    expect(functions).toHaveLength(signers.length);
+    for (const [, fn] of functions) {
+      const vars = fn.Properties!.Environment.Variables;
+      expect(vars.MEDIA_SIGNING_SECRET).toBe(SECRET);
+      expect(vars.MEDIA_SIGNING_PARAMETER).toBe('/Workplace/media-signing');
+    }
+    const roles = resourcesOf(stack, 'AWS::IAM::Role').filter(([, role]) =>
+      JSON.stringify(role).includes('MediaSigningKey'),
+    );
+    expect(roles).toHaveLength(signers.length);
+    for (const [, role] of roles) {
+      const statements = role.Properties!.Policies[0].PolicyDocument.Statement as any[];
+      const secret = statements.find((st) => st.Sid === 'MediaSigningKey');
+      expect(secret.Action).toBe('secretsmanager:GetSecretValue');
+      expect(JSON.stringify(secret.Resource)).toContain(`:secret:${SECRET}-??????`);
+      const parameter = statements.find((st) => st.Sid === 'MediaSigningParameter');
+      expect(parameter.Action).toBe('ssm:GetParameter');
+      expect(JSON.stringify(parameter.Resource)).toContain(':parameter/Workplace/media-signing');
+    }
+    // Nobody else reads the secret.
+    for (const name of ['Routes-System', 'Background']) {
+      expect(JSON.stringify(template(name).toJSON())).not.toContain('secretsmanager:GetSecretValue');
+    }
+  });
+
+  it('is clean under cdk-nag', () => {
+    const { violations } = new AwsSolutionsChecks(s.app).validateScope(s.app);
+    expect(
+      violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+    ).toEqual([]);
+  });
+});
+
+describe('public media without a signing key', () => {
+  it('synthesises without the media behaviours, grants or parameter (S3 presigned fallback)', async () => {
+    const s = await synthesize({ routes: probeRoutes }, { cfnValidation: false });
+    const edge = s.templates.get('Workplace-Edge')!;
+    edge.resourceCountIs('AWS::CloudFront::PublicKey', 0);
+    edge.resourceCountIs('AWS::CloudFront::KeyGroup', 0);
+    edge.resourceCountIs('AWS::CloudFront::OriginAccessControl', 0);
+    edge.resourceCountIs('AWS::SSM::Parameter', 0);
+    const routesStack = JSON.stringify(s.templates.get('Workplace-Routes-OfficeUpdates')!.toJSON());
+    expect(routesStack).not.toContain('MEDIA_SIGNING');
+    expect(routesStack).not.toContain('secretsmanager:GetSecretValue');
+    expect(JSON.stringify(s.templates.get('Workplace-Data')!.toJSON())).not.toContain('cloudfront.amazonaws.com');
+  });
+
+  it('needs the public key and the secret together', async () => {
+    await expect(
+      synthesize(
+        { routes: probeRoutes },
+        { cfnValidation: false, context: { 'workplace:mediaSigningSecret': SECRET } },
+      ),
+    ).rejects.toThrow(/go together/);
+  });
+});
