@@ -7,9 +7,9 @@ import { z } from 'zod';
 export const limitParam = (cap = 50, fallback = 20) =>
   z
     .string()
-    .regex(/^[0-9]+$/, 'limit must be a whole number of at least 1')
+    .regex(/^[0-9]+$/, 'must be a whole number of at least 1')
     .transform(Number)
-    .refine((n) => n >= 1, 'limit must be a whole number of at least 1')
+    .refine((n) => n >= 1, 'must be a whole number of at least 1')
     .transform((n) => Math.min(n, cap))
     .optional()
     .transform((n) => n ?? fallback);
