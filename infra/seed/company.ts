@@ -14,7 +14,8 @@ export interface SeedOptions {
   progress: (done: number, total: number, label: string) => void;
 }
 
-const FIRST = [
+/** Demo names, also used by the directory bench to seed believable people. */
+export const FIRST_NAMES = [
   'Ada',
   'Grace',
   'Linus',
@@ -46,7 +47,7 @@ const FIRST = [
   'James',
   'Lynn',
 ];
-const LAST = [
+export const LAST_NAMES = [
   'Lovelace',
   'Hopper',
   'Torvalds',
@@ -224,7 +225,7 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
   const managers = Math.max(2, Math.round(o.people / 8));
   const total = o.people;
   for (let i = 0; i < total; i++) {
-    const name = `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}${i >= FIRST.length ? ` ${Math.floor(i / FIRST.length) + 1}` : ''}`;
+    const name = `${FIRST_NAMES[i % FIRST_NAMES.length]} ${LAST_NAMES[(i * 7) % LAST_NAMES.length]}${i >= FIRST_NAMES.length ? ` ${Math.floor(i / FIRST_NAMES.length) + 1}` : ''}`;
     const email = `demo-${i + 1}@example.com`;
     let id = byEmail.get(email);
     if (!id) {

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
+import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import { teamKey, teamsIndex } from '../../shared/db/keys.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
@@ -24,50 +25,6 @@ export const MAX_PROJECTION_REQUESTS = 5;
 export const MAX_RCU_PER_1000 = 45;
 const SIZES = [10, 10_000];
 
-const FIRST = [
-  'Ada',
-  'Grace',
-  'Linus',
-  'Margaret',
-  'Alan',
-  'Barbara',
-  'Dennis',
-  'Frances',
-  'Ken',
-  'Radia',
-  'Tim',
-  'Hedy',
-  'Edsger',
-  'Joan',
-  'Niklaus',
-  'Sophie',
-  'Yukihiro',
-  'Anders',
-  'Guido',
-  'Bjarne',
-];
-const LAST = [
-  'Lovelace',
-  'Hopper',
-  'Torvalds',
-  'Hamilton',
-  'Turing',
-  'Liskov',
-  'Ritchie',
-  'Allen',
-  'Thompson',
-  'Perlman',
-  'Berners-Lee',
-  'Lamarr',
-  'Dijkstra',
-  'Clarke',
-  'Wirth',
-  'Wilson',
-  'Matsumoto',
-  'Hejlsberg',
-  'van Rossum',
-  'Stroustrup',
-];
 const TITLES = Array.from(
   { length: 30 },
   (_, i) =>
@@ -107,7 +64,7 @@ function person(i: number, teams: string[]): UserItem {
     ...blankProfile(),
     id,
     email: `bench-${i}@example.com`,
-    name: `${pick(FIRST, rnd(1000))} ${pick(LAST, rnd(1000))} ${i}`,
+    name: `${pick(FIRST_NAMES, rnd(1000))} ${pick(LAST_NAMES, rnd(1000))} ${i}`,
     role: 'member',
     status: i === 0 ? 'active' : i === 1 ? 'pending' : roll === 0 ? 'deactivated' : roll < 5 ? 'pending' : 'active',
     title: pick(TITLES, rnd(1000)),
