@@ -1,7 +1,8 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { fanOut } from '../../shared/feed/fan-out.ts';
+import { backgroundHandler } from '../../shared/observability/instrumented.ts';
 
 /** The feed's stream consumer (filters in shared/feed/fan-out.ts): announcements to everybody, renditions. */
-export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
+export const handler = backgroundHandler('feed', async (event: DynamoDBStreamEvent): Promise<void> => {
   await fanOut(event.Records);
-};
+});

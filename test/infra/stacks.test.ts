@@ -191,6 +191,16 @@ describe('functions', () => {
       expect(template.toJSON().Resources[groupId].Properties.RetentionInDays).toBeGreaterThan(0);
     }
   });
+
+  it('traces every function of the service with X-Ray (active tracing)', () => {
+    for (const template of s.templates.values()) {
+      for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+        // CDK's own helper functions (log retention, custom resource providers) are not the service's.
+        if (!fn.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME) continue;
+        expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+      }
+    }
+  });
 });
 
 describe('least privilege', () => {
