@@ -1,11 +1,19 @@
 import { changePassword } from '../../shared/api/routes/auth.ts';
 import { changePassword as change, toSessionUser } from '../../shared/auth/accounts.ts';
+import { sessionCookie } from '../../shared/http/cookies.ts';
+import { reply } from '../../shared/http/reply.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(changePassword, async (req) => {
-  const user = await change(req.caller.userId, req.body.currentPassword, req.body.newPassword, {
+  const { token, user } = await change(req.caller, req.body.currentPassword, req.body.newPassword, {
     revokeOthers: req.body.revokeOtherSessions === true,
-    keepTokenHash: req.caller.tokenHash,
+    receivedAt: req.receivedAt,
+    userAgent: req.userAgent,
   });
-  return { user: toSessionUser(user) };
+  // A rotated session (spec part 5): `set-auth-token` replaces the stored token, and the web client's
+  // cookie follows when the request came with it.
+  const rotated = token
+    ? { headers: { 'set-auth-token': token }, cookies: req.via === 'cookie' ? [sessionCookie(token, req.secure)] : [] }
+    : {};
+  return reply(200, { token, user: toSessionUser(user) }, rotated);
 });

@@ -1,11 +1,12 @@
 import { revokeSession } from '../../shared/api/routes/auth.ts';
-import { endSession, listSessions } from '../../shared/auth/sessions.ts';
-import { notFound } from '../../shared/http/errors.ts';
+import { revokeSession as revoke } from '../../shared/auth/sessions.ts';
+import { clearSessionCookie } from '../../shared/http/cookies.ts';
+import { reply } from '../../shared/http/reply.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(revokeSession, async (req) => {
-  const target = (await listSessions(req.caller.userId)).find((s) => s.id === req.body.id);
-  if (!target) throw notFound('No such session.');
-  await endSession(target.pk.slice('SESSION#'.length));
-  return { status: true as const };
+  const ended = await revoke(req.caller.userId, req.body);
+  // Revoking the calling session is a sign-out: the web client's cookie goes with it.
+  const cookies = ended.id === req.caller.sessionId ? [clearSessionCookie(req.secure)] : [];
+  return reply(200, { status: true }, { cookies });
 });

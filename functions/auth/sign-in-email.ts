@@ -5,10 +5,10 @@ import { reply } from '../../shared/http/reply.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(signIn, async (req) => {
-  const { token, user } = await signInWithPassword(req.body.email, req.body.password, req.userAgent);
+  const { token, user } = await signInWithPassword(req.body.email, req.body.password, req.userAgent, req.receivedAt);
   return reply(
     200,
-    { user: toSessionUser(user) },
+    { redirect: false, token, user: toSessionUser(user) },
     { headers: { 'set-auth-token': token }, cookies: [sessionCookie(token, req.secure)] },
   );
 });

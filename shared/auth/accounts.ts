@@ -1,14 +1,20 @@
-import { credentialsKey, emailKey, resetTokenKey, signInThrottleKey, userKey } from '../db/keys.ts';
-import { deleteItem, getItem, getMany, isConditionFailure, putItem, updateItem } from '../db/table.ts';
-import { badRequest, tooManyRequests, unauthorized } from '../http/errors.ts';
+import {
+  credentialsKey,
+  emailKey,
+  passwordCheckThrottleKey,
+  resetTokenKey,
+  signInThrottleKey,
+  userKey,
+} from '../db/keys.ts';
+import { deleteItem, getItem, getMany, putItem } from '../db/table.ts';
+import { badRequest, unauthorized } from '../http/errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { createSession, DEACTIVATED_MESSAGE, endSessions, type SessionItem } from './sessions.ts';
+import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions, type SessionItem } from './sessions.ts';
+import { forgiveAttempts, takeAttempt } from './throttle.ts';
 import { hashToken } from './tokens.ts';
 
-export const THROTTLE_LIMIT = 5;
-export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 
 export const toSessionUser = (u: UserItem) => ({
@@ -18,63 +24,26 @@ export const toSessionUser = (u: UserItem) => ({
   image: u.image ?? null,
   role: u.role,
   status: u.status,
+  // A super admin provisioned the address, so it counts as verified (README, "better-auth's client").
+  emailVerified: true,
+  createdAt: u.joinedAt,
+  updatedAt: u.updatedAt ?? u.joinedAt,
 });
 
-interface ThrottleItem {
-  windowStart: number;
-  failures: number;
-}
-
-async function assertNotThrottled(email: string, now: number): Promise<void> {
-  const t = await getItem<ThrottleItem & { pk: string; sk: string }>(signInThrottleKey(email), true);
-  if (t && t.failures >= THROTTLE_LIMIT && t.windowStart + THROTTLE_WINDOW_MS > now) {
-    const minutes = Math.ceil((t.windowStart + THROTTLE_WINDOW_MS - now) / 60000);
-    throw tooManyRequests(
-      `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    );
-  }
-}
-
-/** Counts a failure inside the current window, or opens a new window; atomic under concurrency. */
-async function recordFailure(email: string, now: number): Promise<void> {
-  const key = signInThrottleKey(email);
-  const ttl = Math.floor((now + THROTTLE_WINDOW_MS) / 1000) + 3600;
-  try {
-    await updateItem({
-      Key: key,
-      UpdateExpression: 'ADD failures :one SET #ttl = :ttl',
-      ConditionExpression: 'windowStart > :cutoff',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':one': 1, ':cutoff': now - THROTTLE_WINDOW_MS, ':ttl': ttl },
-    });
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    await putItem(
-      { ...key, entity: 'SignInThrottle', windowStart: now, failures: 1, ttl },
-      {
-        ConditionExpression: 'attribute_not_exists(windowStart) OR windowStart <= :cutoff',
-        ExpressionAttributeValues: { ':cutoff': now - THROTTLE_WINDOW_MS },
-      },
-    ).catch(async (e) => {
-      // Another failure opened the window meanwhile: count this one in it.
-      if (!isConditionFailure(e)) throw e;
-      await updateItem({ Key: key, UpdateExpression: 'ADD failures :one', ExpressionAttributeValues: { ':one': 1 } });
-    });
-  }
-}
-
 /**
- * Email and password sign-in (decisions 1): throttled per address, the same 401 for a wrong address
- * or password, the deactivated message only with the right password, pending → active on success.
+ * Email and password sign-in (README, "Security"): one password evaluation taken per address before
+ * comparing, the same 401 for a wrong address or password, the deactivated message only with the
+ * right password, pending → active on success. `receivedAt`: when the request arrived.
  */
 export async function signIn(
   email: string,
   password: string,
   userAgent: string | null,
+  receivedAt: number,
 ): Promise<{ token: string; session: SessionItem; user: UserItem }> {
   const address = email.trim().toLowerCase();
-  const now = Date.now();
-  await assertNotThrottled(address, now);
+  const throttle = signInThrottleKey(address);
+  await takeAttempt(throttle, receivedAt, 'Too many failed sign-in attempts.');
   const owner = await getItem<{ userId: string }>(emailKey(address), true);
   const found = owner
     ? await getMany<Record<string, any>>([userKey(owner.userId), credentialsKey(owner.userId)])
@@ -82,12 +51,9 @@ export async function signIn(
   const user = owner ? (found.get(`${userKey(owner.userId).pk}|PROFILE`) as UserItem | undefined) : undefined;
   const creds = owner ? found.get(`${credentialsKey(owner.userId).pk}|CREDENTIALS`) : undefined;
   const ok = await verifyPassword(password, creds?.passwordHash as string | undefined);
-  if (!ok || !user) {
-    await recordFailure(address, now);
-    throw unauthorized(INVALID_CREDENTIALS);
-  }
-  if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE);
-  await deleteItem(signInThrottleKey(address));
+  if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
+  if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
+  await forgiveAttempts(throttle);
   if (user.status === 'pending') user.status = (await activateOnFirstSignIn(user.id)).status;
   const { token, session } = await createSession(user.id, userAgent);
   return { token, session, user };
@@ -103,19 +69,32 @@ export async function setPassword(userId: string, password: string, actorId = us
   });
 }
 
+/**
+ * Changes a signed-in person's password after checking the current one, throttled per account like
+ * sign-in. With `revokeOthers`, every session of the person ends and the caller gets a new one (its
+ * token is returned; a token that may have leaked stops working too); otherwise `token` is null.
+ */
 export async function changePassword(
-  userId: string,
+  caller: { userId: string; tokenHash: string },
   current: string,
   next: string,
-  opts: { revokeOthers: boolean; keepTokenHash: string },
-) {
-  const creds = await getItem<{ passwordHash: string }>(credentialsKey(userId), true);
-  if (!(await verifyPassword(current, creds?.passwordHash))) throw badRequest('The current password is not correct.');
-  await setPassword(userId, next);
-  if (opts.revokeOthers) await endSessions(userId, opts.keepTokenHash);
-  const user = await getUser(userId, true);
+  opts: { revokeOthers: boolean; receivedAt: number; userAgent: string | null },
+): Promise<{ token: string | null; user: UserItem }> {
+  const throttle = passwordCheckThrottleKey(caller.userId);
+  await takeAttempt(throttle, opts.receivedAt, 'Too many wrong passwords.');
+  const creds = await getItem<{ passwordHash: string }>(credentialsKey(caller.userId), true);
+  if (!(await verifyPassword(current, creds?.passwordHash)))
+    throw badRequest('The current password is not correct.', 'INVALID_PASSWORD');
+  await forgiveAttempts(throttle);
+  await setPassword(caller.userId, next);
+  let token: string | null = null;
+  if (opts.revokeOthers) {
+    token = (await createSession(caller.userId, opts.userAgent)).token;
+    await endSessions(caller.userId, hashToken(token));
+  }
+  const user = await getUser(caller.userId, true);
   if (!user) throw unauthorized();
-  return user;
+  return { token, user };
 }
 
 /** Reset links: no e-mail provider is wired, so tokens are only ever created by operators (none today). */
@@ -123,7 +102,7 @@ export async function resetPassword(token: string, next: string): Promise<void> 
   const key = resetTokenKey(hashToken(token));
   const item = await getItem<{ userId: string; expiresAt: string }>(key, true);
   if (!item || Date.parse(item.expiresAt) <= Date.now())
-    throw badRequest('This reset link is not valid or has expired.');
+    throw badRequest('This reset link is not valid or has expired.', 'INVALID_TOKEN');
   await deleteItem(key);
   await setPassword(item.userId, next);
   await endSessions(item.userId);

@@ -1,15 +1,15 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '../db/client.ts';
+import { createHash } from 'node:crypto';
 import { newId } from '../db/ids.ts';
 import { sessionKey, sessionsIndex } from '../db/keys.ts';
-import { getItem, putItem, queryAll, updateItem } from '../db/table.ts';
-import { unauthorized } from '../http/errors.ts';
+import { deleteItem, getItem, putItem, queryAll, updateItem } from '../db/table.ts';
+import { notFound, unauthorized } from '../http/errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export const SESSION_DAYS = 7;
 const DAY_MS = 24 * 3600 * 1000;
 export const DEACTIVATED_MESSAGE = 'This account has been deactivated. Contact a super admin.';
+export const DEACTIVATED_CODE = 'ACCOUNT_DEACTIVATED';
 
 export interface SessionItem {
   pk: string;
@@ -76,12 +76,13 @@ export async function authenticate(token: string, { refresh }: { refresh: boolea
   const tokenHash = hashToken(token);
   const session = await getItem<SessionItem>(sessionKey(tokenHash), true);
   if (!session) throw unauthorized();
-  if (session.revoked === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE);
+  if (session.revoked === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   const now = new Date();
-  if (Date.parse(session.expiresAt) <= now.getTime()) throw unauthorized('Your session has expired. Sign in again.');
+  if (Date.parse(session.expiresAt) <= now.getTime())
+    throw unauthorized('Your session has expired. Sign in again.', 'SESSION_EXPIRED');
   const user = await getUser(session.userId, true);
   if (!user) throw unauthorized();
-  if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE);
+  if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   if (refresh && now.getTime() - Date.parse(session.updatedAt) > DAY_MS) {
     const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
     session.updatedAt = now.toISOString();
@@ -119,14 +120,32 @@ async function allSessions(userId: string): Promise<SessionItem[]> {
 }
 
 export async function endSession(tokenHash: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(tokenHash) }));
+  await deleteItem(sessionKey(tokenHash));
+}
+
+/**
+ * The session's revocation handle (`Session.token`): a one-way function of the token's hash, so it is
+ * stable, needs no storage, and is never a credential: a presented bearer is looked up by its own
+ * hash, which no handle matches. The bearer token itself is never shown again after sign-in.
+ */
+export const sessionHandle = (s: Pick<SessionItem, 'pk'>): string =>
+  createHash('sha256').update(`revocation-handle:${s.pk}`).digest('base64url');
+
+/** Ends one of the person's live sessions, named by its id or its handle; 404 when it is not theirs. */
+export async function revokeSession(userId: string, target: { id?: string; token?: string }): Promise<SessionItem> {
+  const found = (await listSessions(userId)).find((s) =>
+    target.id !== undefined ? s.id === target.id : sessionHandle(s) === target.token,
+  );
+  if (!found) throw notFound('No such session.', 'SESSION_NOT_FOUND');
+  await deleteItem({ pk: found.pk, sk: found.sk });
+  return found;
 }
 
 /** Ends every session of a person except (optionally) one, e.g. after a password change. */
 export async function endSessions(userId: string, keepTokenHash?: string): Promise<void> {
   for (const s of await allSessions(userId)) {
     if (s.pk === sessionKey(keepTokenHash ?? '').pk) continue;
-    await db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: s.pk, sk: s.sk } }));
+    await deleteItem({ pk: s.pk, sk: s.sk });
   }
 }
 
@@ -146,10 +165,14 @@ export async function revokeForDeactivation(userId: string): Promise<void> {
 export function toSessionView(s: SessionItem, currentId: string) {
   return {
     id: s.id,
+    token: sessionHandle(s),
+    userId: s.userId,
     createdAt: s.createdAt,
     expiresAt: s.expiresAt,
     updatedAt: s.updatedAt,
     userAgent: s.userAgent ?? null,
+    // Addresses are not recorded.
+    ipAddress: null,
     current: s.id === currentId,
   };
 }

@@ -44,8 +44,10 @@ export const sessionsIndex = {
   pk: (userId: string) => `SESSIONS#${userId}`,
   sk: (createdAt: string, sessionId: string) => `${createdAt}#${sessionId}`,
 };
-/** Failed sign-in attempts per e-mail address within the throttling window. */
+/** Password evaluations of sign-ins per e-mail address within the throttling window (shared/auth/throttle.ts). */
 export const signInThrottleKey = (email: string): Key => ({ pk: `SIGNIN#${email.toLowerCase()}`, sk: 'THROTTLE' });
+/** Evaluations of a signed-in person's current password (change-password) within the throttling window. */
+export const passwordCheckThrottleKey = (userId: string): Key => ({ pk: `PWCHECK#${userId}`, sk: 'THROTTLE' });
 /** A password-reset token, addressed by its hash. */
 export const resetTokenKey = (tokenHash: string): Key => ({ pk: `RESET#${tokenHash}`, sk: 'RESET' });
 

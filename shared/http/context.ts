@@ -18,6 +18,8 @@ export interface RequestContext<Q = any, B = any> {
   /** The signed-in caller; only public routes can reach a handler without one. */
   readonly caller: Caller;
   userAgent: string | null;
+  /** When the request arrived (epoch ms): API Gateway's receipt time, earlier than the handler's start. */
+  receivedAt: number;
   /** Whether the client reached us over https (sets Secure on cookies). */
   secure: boolean;
 }
@@ -39,6 +41,7 @@ export function newContext(event: APIGatewayProxyEventV2): RequestContext {
       return this.callerOrNull;
     },
     userAgent: headers['user-agent'] ?? null,
+    receivedAt: event.requestContext?.timeEpoch ?? Date.now(),
     secure: (headers['x-forwarded-proto'] ?? 'https') === 'https',
   };
 }

@@ -3,6 +3,8 @@ export interface ErrorBody {
   statusCode: number;
   message: string | string[];
   error: string;
+  /** Authentication routes only: an UPPER_SNAKE_CASE reason, as better-auth's client reads it. */
+  code?: string;
 }
 
 const REASONS: Record<number, string> = {
@@ -28,20 +30,26 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: string | string[],
+    /** A machine-readable reason (shown on authentication routes) and headers the answer carries. */
+    readonly extra: { code?: string; headers?: Record<string, string> } = {},
   ) {
     super(Array.isArray(body) ? body.join('; ') : body);
     this.name = 'HttpError';
   }
 
-  toBody(): ErrorBody {
-    return { statusCode: this.statusCode, message: this.body, error: reasonPhrase(this.statusCode) };
+  /** The reason code: the one given, else the reason phrase in UPPER_SNAKE_CASE (`Not Found` → `NOT_FOUND`). */
+  get code(): string {
+    return this.extra.code ?? reasonPhrase(this.statusCode).toUpperCase().replace(/\W+/g, '_');
   }
 }
 
-export const badRequest = (message: string | string[]) => new HttpError(400, message);
-export const unauthorized = (message = 'Sign in to continue.') => new HttpError(401, message);
-export const forbidden = (message = 'You are not allowed to do this.') => new HttpError(403, message);
-export const notFound = (message = 'Not found.') => new HttpError(404, message);
+export const badRequest = (message: string | string[], code?: string) => new HttpError(400, message, { code });
+export const unauthorized = (message = 'Sign in to continue.', code?: string) => new HttpError(401, message, { code });
+export const forbidden = (message = 'You are not allowed to do this.', code?: string) =>
+  new HttpError(403, message, { code });
+export const notFound = (message = 'Not found.', code?: string) => new HttpError(404, message, { code });
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooLarge = (message: string) => new HttpError(413, message);
-export const tooManyRequests = (message: string) => new HttpError(429, message);
+/** `retryAfterSeconds`: when trying again can succeed, sent as `Retry-After`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError(429, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });

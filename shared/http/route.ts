@@ -66,7 +66,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     })
     .use(accessLog(def))
     .use(cors())
-    .use(httpErrors())
+    .use(httpErrors(def))
     .use(session(def))
     .use(requestParser(def));
   return handler as unknown as LambdaHandler;

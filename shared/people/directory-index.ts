@@ -323,7 +323,12 @@ export function personWrites(before: UserItem, after: UserItem, opts: PersonWrit
   if (Object.keys(set).length === 0 && remove.length === 0) return [];
   const rev = revCondition(before.rev);
   const update = updateExpression(
-    { ...set, rev: (before.rev ?? 0) + 1, ...(opts.actorId ? { actorId: opts.actorId } : {}) },
+    {
+      ...set,
+      rev: (before.rev ?? 0) + 1,
+      updatedAt: new Date().toISOString(),
+      ...(opts.actorId ? { actorId: opts.actorId } : {}),
+    },
     remove,
   );
   return [

@@ -54,6 +54,8 @@ export type UserItem = {
   rev?: number;
   /** Who made the latest change (the change feed's attribution). */
   actorId?: string;
+  /** When the person last changed (absent until the first change after creation: `joinedAt` then). */
+  updatedAt?: string;
 } & Record<(typeof LINK_FIELDS)[number] | (typeof FAVOURITE_FIELDS)[number], string> &
   Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { THROTTLE_LIMIT } from '../../shared/auth/accounts.ts';
 import { authenticate, createSession, DEACTIVATED_MESSAGE, type SessionItem } from '../../shared/auth/sessions.ts';
+import { THROTTLE_LIMIT } from '../../shared/auth/throttle.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { sessionKey } from '../../shared/db/keys.ts';
 import { getItem, updateItem } from '../../shared/db/table.ts';

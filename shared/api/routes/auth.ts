@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { boolParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, password, SessionUser } from '../schemas/common.ts';
 
@@ -7,15 +8,20 @@ const A = `${API_PREFIX}/auth`;
 export const Session = z
   .object({
     id: z.string(),
+    token: z.string().describe('An opaque revocation handle for revoke-session; never a credential'),
+    userId: z.string(),
     createdAt: isoDateTime(),
     expiresAt: isoDateTime(),
     updatedAt: isoDateTime(),
     userAgent: z.string().nullable(),
+    ipAddress: z.null().describe('Always null: addresses are not recorded'),
     current: z.boolean(),
   })
   .meta({ id: 'Session' });
 
 const StatusTrue = z.object({ status: z.literal(true) });
+/** A new bearer token, also in `set-auth-token`, when the answer rotated the caller's session; else null. */
+const NewToken = z.string().nullable();
 
 export const signIn = defineRoute({
   name: 'sign-in-email',
@@ -27,10 +33,15 @@ export const signIn = defineRoute({
   body: z.strictObject({
     email: z.string().max(254),
     password: z.string().max(200),
-    rememberMe: z.boolean().optional(),
+    rememberMe: z.boolean().optional().describe('Accepted for better-auth clients; every session lasts 7 days'),
+    callbackURL: z
+      .string()
+      .max(2000)
+      .optional()
+      .describe('Accepted for better-auth clients and ignored: nothing redirects'),
   }),
   status: 200,
-  response: z.object({ user: SessionUser }),
+  response: z.object({ redirect: z.literal(false), token: z.string(), user: SessionUser }),
   errors: [400, 401, 429],
   access: { table: 'write' },
 });
@@ -54,6 +65,10 @@ export const getSession = defineRoute({
   path: `${A}/get-session`,
   auth: 'session',
   summary: 'Validates a token and answers the session and its person.',
+  query: z.strictObject({
+    disableCookieCache: boolParam().describe('Accepted for better-auth clients; without effect'),
+    disableRefresh: boolParam().describe('Accepted for better-auth clients; without effect'),
+  }),
   status: 200,
   response: z.object({ session: Session, user: SessionUser }),
   access: { table: 'write' },
@@ -65,15 +80,16 @@ export const changePassword = defineRoute({
   method: 'POST',
   path: `${A}/change-password`,
   auth: 'session',
-  summary: 'Changes the password; optionally ends every other session.',
+  summary:
+    'Changes the password. With revokeOtherSessions every other session ends and the caller gets a new token. Throttled per account like sign-in.',
   body: z.strictObject({
     currentPassword: z.string().max(200),
     newPassword: password(128),
     revokeOtherSessions: z.boolean().optional(),
   }),
   status: 200,
-  response: z.object({ user: SessionUser }),
-  errors: [400],
+  response: z.object({ token: NewToken, user: SessionUser }),
+  errors: [400, 429],
   access: { table: 'write' },
 });
 
@@ -143,11 +159,37 @@ export const revokeSession = defineRoute({
   method: 'POST',
   path: `${A}/revoke-session`,
   auth: 'session',
-  summary: "Signs one of the caller's sessions out.",
-  body: z.strictObject({ id: z.string().max(200) }),
+  summary: "Signs one of the caller's sessions out, named by its id or by its handle (Session.token): exactly one.",
+  body: z
+    .strictObject({ id: z.string().max(200).optional(), token: z.string().max(200).optional() })
+    .refine((b) => (b.id === undefined) !== (b.token === undefined), 'send exactly one of id and token'),
   status: 200,
   response: StatusTrue,
   errors: [400, 404],
+  access: { table: 'write' },
+});
+
+export const revokeOtherSessions = defineRoute({
+  name: 'revoke-other-sessions',
+  area: 'auth',
+  method: 'POST',
+  path: `${A}/revoke-other-sessions`,
+  auth: 'session',
+  summary: 'Ends every session of the caller but this one.',
+  status: 200,
+  response: StatusTrue,
+  access: { table: 'write' },
+});
+
+export const revokeSessions = defineRoute({
+  name: 'revoke-sessions',
+  area: 'auth',
+  method: 'POST',
+  path: `${A}/revoke-sessions`,
+  auth: 'session',
+  summary: 'Ends every session of the caller, this one included.',
+  status: 200,
+  response: StatusTrue,
   access: { table: 'write' },
 });
 
@@ -161,4 +203,6 @@ export const authRoutes = [
   updateUser,
   listSessionsRoute,
   revokeSession,
+  revokeOtherSessions,
+  revokeSessions,
 ];

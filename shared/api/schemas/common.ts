@@ -115,6 +115,9 @@ export const SessionUser = z
     image: z.string().nullable(),
     role: Role,
     status: AccountStatus,
+    emailVerified: z.boolean(),
+    createdAt: isoDateTime(),
+    updatedAt: isoDateTime(),
   })
   .meta({ id: 'SessionUser' });
 
@@ -141,7 +144,15 @@ export const page = <T extends z.ZodType>(item: T) =>
 
 /** The common error body (spec part 7). */
 export const ErrorBody = z
-  .object({ statusCode: z.number().int(), message: z.union([z.string(), z.array(z.string())]), error: z.string() })
+  .object({
+    statusCode: z.number().int(),
+    message: z.union([z.string(), z.array(z.string())]),
+    error: z.string(),
+    code: z
+      .string()
+      .optional()
+      .describe('Authentication routes only: an UPPER_SNAKE_CASE reason such as INVALID_EMAIL_OR_PASSWORD'),
+  })
   .meta({ id: 'Error' });
 
 /** Text that must not be only white space where emptiness is an error (decisions 8). */

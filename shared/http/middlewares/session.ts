@@ -57,7 +57,7 @@ export const session = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2> =>
     ctx.token = found.token;
     ctx.via = found.via;
     if (found.via === 'cookie' && !SAFE_METHODS.has(def.method) && !originAllowed(request.event.headers?.origin)) {
-      throw forbidden('This request must come from an allowed origin.');
+      throw forbidden('This request must come from an allowed origin.', 'INVALID_ORIGIN');
     }
     if (def.auth === 'super_admin' && caller.role !== 'super_admin') throw forbidden('Only a super admin can do this.');
   },

@@ -1,0 +1,95 @@
+import type { Key } from '../db/keys.ts';
+import { getItem, isConditionFailure, putItem, updateItem } from '../db/table.ts';
+import { tooManyRequests } from '../http/errors.ts';
+
+/** At most this many password evaluations per key in one window (README, "Security"). */
+export const THROTTLE_LIMIT = 5;
+export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * One throttle item per key. `taken` counts every evaluation of the window (taken before the password
+ * is compared); `sinceReset` counts those since the last success, which sets `resetAt`. The window is
+ * fixed from its first attempt: attempts while it is full do not extend it, so nobody can lock a
+ * person out for longer than one window at a time.
+ */
+interface ThrottleItem {
+  windowStart: number;
+  taken: number;
+  sinceReset: number;
+  resetAt?: number;
+}
+
+const minutes = (ms: number) => {
+  const m = Math.max(1, Math.ceil(ms / 60000));
+  return `${m} minute${m === 1 ? '' : 's'}`;
+};
+
+/**
+ * Takes one password evaluation for `key` before the caller compares the password, or throws 429 with
+ * `Retry-After`. The count moves atomically (a conditional ADD), so concurrent attempts cannot all read
+ * a count below the limit and all be evaluated: a burst gets at most `THROTTLE_LIMIT` evaluations.
+ *
+ * `receivedAt` is when the request arrived. A success forgives the attempts before it, but only for
+ * attempts that arrived after it answered; attempts already under way (sent in the same burst) are
+ * judged against the whole window's count, so a right guess inside a burst frees no slots for the rest.
+ */
+export async function takeAttempt(key: Key, receivedAt: number, refusal: string): Promise<void> {
+  const now = Date.now();
+  const cutoff = now - THROTTLE_WINDOW_MS;
+  // Two rounds always settle it: a failed open means a live window now exists, which the next
+  // update either counts in or refuses.
+  for (let round = 0; round < 3; round++) {
+    try {
+      await updateItem({
+        Key: key,
+        UpdateExpression: 'ADD taken :one, sinceReset :one',
+        ConditionExpression:
+          'windowStart > :cutoff AND (taken < :limit OR (resetAt < :received AND sinceReset < :limit))',
+        ExpressionAttributeValues: { ':one': 1, ':cutoff': cutoff, ':limit': THROTTLE_LIMIT, ':received': receivedAt },
+        ReturnValues: 'NONE',
+      });
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+    const live = await getItem<ThrottleItem & Key>(key, true);
+    if (live && live.windowStart > cutoff) {
+      // Read the clock again: another request may have opened the window after this one began.
+      const wait = Math.min(live.windowStart + THROTTLE_WINDOW_MS - Date.now(), THROTTLE_WINDOW_MS);
+      throw tooManyRequests(`${refusal} Try again in ${minutes(wait)}.`, wait / 1000);
+    }
+    try {
+      await putItem(
+        {
+          ...key,
+          entity: 'AttemptThrottle',
+          windowStart: now,
+          taken: 1,
+          sinceReset: 1,
+          ttl: Math.floor((now + THROTTLE_WINDOW_MS) / 1000) + 3600,
+        },
+        {
+          ConditionExpression: 'attribute_not_exists(pk) OR windowStart <= :cutoff',
+          ExpressionAttributeValues: { ':cutoff': cutoff },
+        },
+      );
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  throw tooManyRequests(`${refusal} Try again in a minute.`, 60);
+}
+
+/** After a right password: the attempts of the window so far no longer count for attempts arriving from now on. */
+export async function forgiveAttempts(key: Key): Promise<void> {
+  await updateItem({
+    Key: key,
+    UpdateExpression: 'SET sinceReset = :zero, resetAt = :now',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':zero': 0, ':now': Date.now() },
+    ReturnValues: 'NONE',
+  }).catch((err) => {
+    if (!isConditionFailure(err)) throw err;
+  });
+}
