@@ -5,6 +5,7 @@ import type { RouteDef } from '../api/route-def.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { newContext, type RequestContext } from './context.ts';
+import { withDeadline } from './deadline.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
@@ -56,7 +57,8 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
   };
-  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base)
+  // middy's own early timeout covers only the route's function; withDeadline covers the whole request.
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 })
     .before((request) => {
       const ctx = newContext(request.event);
       (request.internal as Record<string, unknown>).ctx = ctx;
@@ -68,7 +70,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     .use(httpErrors())
     .use(session(def))
     .use(requestParser(def));
-  return handler as unknown as LambdaHandler;
+  return withDeadline(def, handler as unknown as LambdaHandler);
 }
 
 /** One line and one metric set per request: route, status, duration; the caller's id only outside grievance routes. */

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { isDependencyUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../../db/unavailable.ts';
 import { logger } from '../../observability/logger.ts';
 import { HttpError, reasonPhrase } from '../errors.ts';
 
@@ -15,19 +16,28 @@ export function errorResponse(
   };
 }
 
+/** The answer when the table or the bucket is unavailable, throttling or too slow: retry shortly. */
+export const unavailableResponse = (): APIGatewayProxyStructuredResultV2 =>
+  errorResponse(503, UNAVAILABLE_MESSAGE, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+
 /**
- * Every failure becomes the common error body. HttpErrors are the client's; anything else is a bug:
- * logged with its stack and answered 500 without details.
+ * Every failure becomes the common error body. HttpErrors are the client's; a dependency that is
+ * unavailable, throttling or timing out is a 503 with Retry-After; anything else is a bug: logged
+ * with its stack and answered 500 without details.
  */
+export function answerForError(err: unknown): APIGatewayProxyStructuredResultV2 {
+  if (err instanceof HttpError) return errorResponse(err.statusCode, err.body);
+  if (isDependencyUnavailable(err)) {
+    logger.warn('dependency unavailable', { error: err as Error });
+    return unavailableResponse();
+  }
+  logger.error('unhandled error', { error: err as Error });
+  return errorResponse(500, 'Something went wrong on our side.');
+}
+
 export const httpErrors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => ({
   name: 'http-errors',
   onError: (request) => {
-    const err = request.error;
-    if (err instanceof HttpError) {
-      request.response = errorResponse(err.statusCode, err.body);
-      return;
-    }
-    logger.error('unhandled error', { error: err as Error });
-    request.response = errorResponse(500, 'Something went wrong on our side.');
+    request.response = answerForError(request.error);
   },
 });
