@@ -70,7 +70,11 @@ function pointAt(which: 'table' | 'bucket', endpoint: string | undefined) {
   };
 }
 
-async function call(method: string, path: string, opts: { token?: string; body?: RequestInit['body']; type?: string } = {}) {
+async function call(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: RequestInit['body']; type?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.type) headers['content-type'] = opts.type;
