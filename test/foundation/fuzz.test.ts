@@ -66,6 +66,7 @@ const NASTY_STRINGS = [
   'POST#1',
   'USER#admin',
   '{"a":1}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, meant literally
   '${jndi:ldap://x}',
   'admin@example.com',
   'not-an-address@',
