@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type AnyRoute, handlerFile } from '../../shared/api/route-def.ts';
+import { type AnyRoute, DEFAULT_ROUTE_TIMEOUT_SECONDS, handlerFile } from '../../shared/api/route-def.ts';
+import { reasonPhrase } from '../../shared/http/errors.ts';
+import { errorResponse } from '../../shared/http/middlewares/http-errors.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
-import { buildEvent, compileRoutes, lambdaContext, matchRoute } from './event.ts';
+import { buildEvent, compileRoutes, isValidPathEncoding, lambdaContext, matchRoute } from './event.ts';
 import { installStreamingShim, isStreamingHandler, LocalResponseStream } from './streaming-shim.ts';
 
 type Handler = (...args: any[]) => Promise<unknown>;
@@ -55,10 +58,11 @@ export class LocalApiGateway {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err) => {
         this.log(`local gateway error: ${err?.stack ?? err}`);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ statusCode: 500, message: 'Internal Server Error', error: 'Internal Server Error' }));
+        if (res.headersSent) res.end();
+        else writeResult(res, errorResponse(500, 'Internal Server Error'));
       });
     });
+    this.server.on('clientError', answerClientError);
     this.server.keepAliveTimeout = 65_000;
     this.server.requestTimeout = 0; // streams stay open
     return new Promise((resolve, reject) => {
@@ -78,15 +82,17 @@ export class LocalApiGateway {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/_local/outbox' && req.method === 'GET') return this.outbox(url, res);
+    // API Gateway refuses a path it cannot decode itself, before any route, authorizer or function.
+    if (!isValidPathEncoding(url.pathname))
+      return writeResult(res, errorResponse(400, 'The request path is not valid URL encoding.'));
     const body = await readBody(req);
-    if (body === null)
-      return sendJson(res, 413, { statusCode: 413, message: 'Request body too large', error: 'Payload Too Large' });
+    if (body === null) return writeResult(res, errorResponse(413, 'Request body too large'));
     const method = (req.method ?? 'GET').toUpperCase();
     const match = matchRoute(this.compiled, method, url.pathname);
     const def = match?.route.def ?? this.fallback;
     const event = buildEvent(req, body, match);
     const handler = await this.load(def);
-    const context = lambdaContext(def.name, (def.timeout ?? 29) * 1000);
+    const context = lambdaContext(def.name, (def.timeout ?? DEFAULT_ROUTE_TIMEOUT_SECONDS) * 1000);
     if (isStreamingHandler(handler)) {
       const stream = new LocalResponseStream(res);
       await handler(event, stream, context);
@@ -120,6 +126,24 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
     req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before there is a request (headers over its 16 KB limit,
+ * malformed request lines) would get a bare status line; they get the common error body instead.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const answer = errorResponse(status, status === 431 ? 'The request headers are too large.' : 'Malformed request.');
+  const body = answer.body ?? '';
+  socket.end(
+    `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown) {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -31,6 +32,16 @@ export function compileRoutes(defs: AnyRoute[]): CompiledRoute[] {
       // Literal segments win over parameters, as in API Gateway (`/people/skills` before `/people/{userId}`).
       .sort((a, b) => a.params.length - b.params.length)
   );
+}
+
+/** Whether every percent-escape of a path decodes (to UTF-8); API Gateway answers 400 itself otherwise. */
+export function isValidPathEncoding(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** API Gateway's choice: the most specific declared route for this method and path, else none ($default). */
@@ -84,7 +95,9 @@ export function buildEvent(
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = query[k] === undefined ? v : `${query[k]},${v}`;
   const method = (req.method ?? 'GET').toUpperCase();
-  const isText = TEXT_TYPES.test(headers['content-type'] ?? '');
+  // A "text" body that is not UTF-8 travels base64-encoded, so the function sees the bytes that were
+  // sent (and can refuse them) rather than text with U+FFFD put in place of the bad bytes.
+  const isText = TEXT_TYPES.test(headers['content-type'] ?? '') && isUtf8(body);
   const now = new Date();
   const key = match ? routeKey(match.route.def) : '$default';
   return {

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { awsClientBounds } from '../config/aws-client-bounds.ts';
 import { env } from '../config/env.ts';
 
 /**
@@ -9,7 +10,7 @@ import { env } from '../config/env.ts';
 let client: DynamoDBDocumentClient | undefined;
 
 export function db(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: env.region, maxAttempts: 6 }), {
+  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: env.region, ...awsClientBounds(3_000) }), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
   return client;

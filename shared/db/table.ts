@@ -16,6 +16,7 @@ import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { Key } from './keys.ts';
 import type { IndexName } from './table-definition.ts';
+import { throttled } from './unavailable.ts';
 
 /**
  * The table module's small vocabulary over the document client. Domain code builds keys with
@@ -42,7 +43,9 @@ export async function getMany<T extends Item = Item>(keys: Key[], consistent = f
     let request: Record<string, any> | undefined = {
       [tableName()]: { Keys: unique.slice(i, i + 100), ...(consistent ? { ConsistentRead: true } : {}) },
     };
-    for (let attempt = 0; request && Object.keys(request).length > 0 && attempt < 8; attempt++) {
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      // Keys still unprocessed are not missing items: the table is throttling (503), not answering "absent".
+      if (attempt >= 8) throw throttled('BatchGet: keys left unprocessed after 8 attempts');
       const out: any = await db().send(new BatchGetCommand({ RequestItems: request }));
       for (const item of out.Responses?.[tableName()] ?? []) found.set(`${item.pk}|${item.sk}`, item as T);
       request = out.UnprocessedKeys;
@@ -60,7 +63,7 @@ export async function putMany(items: Item[]): Promise<void> {
       [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })),
     };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt >= 8) throw new Error('BatchWrite: items left unprocessed after 8 attempts');
+      if (attempt >= 8) throw throttled('BatchWrite: items left unprocessed after 8 attempts');
       const out: any = await db().send(new BatchWriteCommand({ RequestItems: request }));
       request = out.UnprocessedItems;
       if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));

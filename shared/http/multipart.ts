@@ -34,8 +34,15 @@ export function parseMultipart(
       reject(badRequest(['file: the multipart body is malformed']));
       return;
     }
+    const malformed = () => {
+      if (!failed) reject(badRequest(['file: the multipart body is malformed']));
+      failed = true;
+    };
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
+      // busboy fails a part cut short ("Unexpected end of form") on the part's own stream: an
+      // 'error' nobody listens to would be thrown out of the event loop and end the process.
+      stream.on('error', malformed);
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
         failed = true;
@@ -50,10 +57,7 @@ export function parseMultipart(
         }),
       );
     });
-    parser.on('error', () => {
-      if (!failed) reject(badRequest(['file: the multipart body is malformed']));
-      failed = true;
-    });
+    parser.on('error', malformed);
     parser.on('close', () => {
       if (!failed) resolve(files);
     });

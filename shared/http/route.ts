@@ -6,6 +6,7 @@ import { instrument } from '../observability/instrumented.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { newContext, type RequestContext } from './context.ts';
+import { withDeadline } from './deadline.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
@@ -57,7 +58,11 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
   };
-  const handler = instrument(middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base), def.area)
+  // middy's own early timeout covers only the route's function; withDeadline covers the whole request.
+  const handler = instrument(
+    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 }),
+    def.area,
+  )
     .before((request) => {
       const ctx = newContext(request.event);
       (request.internal as Record<string, unknown>).ctx = ctx;
@@ -69,7 +74,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     .use(httpErrors(def))
     .use(session(def))
     .use(requestParser(def));
-  return handler as unknown as LambdaHandler;
+  return withDeadline(def, handler as unknown as LambdaHandler);
 }
 
 /**

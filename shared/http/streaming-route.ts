@@ -3,8 +3,9 @@ import type { APIGatewayProxyEventV2, StreamifyHandler } from 'aws-lambda';
 import type { AnyRoute } from '../api/route-def.ts';
 import { authenticate, type Caller } from '../auth/sessions.ts';
 import { logger } from '../observability/logger.ts';
-import { badRequest, HttpError, reasonPhrase, unauthorized } from './errors.ts';
+import { badRequest, unauthorized } from './errors.ts';
 import { corsHeaders } from './middlewares/cors.ts';
+import { answerForError } from './middlewares/http-errors.ts';
 import { findToken } from './middlewares/session.ts';
 import { parseRawQuery } from './validation.ts';
 
@@ -71,12 +72,15 @@ function sinkOver(stream: Writable): ResponseSink {
   };
 }
 
-function answerError(responseStream: Writable, err: HttpError, origin: string | undefined): void {
+/** Answers, before any event is sent, the same error the buffered routes would (the common body). */
+function answerError(responseStream: Writable, err: unknown, origin: string | undefined): number {
+  const answer = answerForError(err);
   const out = runtime().HttpResponseStream.from(responseStream, {
-    statusCode: err.statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(origin) },
+    statusCode: answer.statusCode,
+    headers: { ...answer.headers, 'cache-control': 'no-store', ...corsHeaders(origin) },
   });
-  out.end(JSON.stringify({ statusCode: err.statusCode, message: err.body, error: reasonPhrase(err.statusCode) }));
+  out.end(answer.body);
+  return answer.statusCode ?? 500;
 }
 
 export function streamingRoute(
@@ -98,15 +102,8 @@ export function streamingRoute(
       token = found.token;
       caller = await authenticate(token, { refresh: true });
     } catch (err) {
-      const httpError = err instanceof HttpError ? err : new HttpError(500, 'Something went wrong on our side.');
-      if (!(err instanceof HttpError)) logger.error('unhandled error', { error: err as Error });
-      answerError(responseStream, httpError, origin);
-      logger.info('request', {
-        route: def.name,
-        method: def.method,
-        status: httpError.statusCode,
-        ms: Date.now() - started,
-      });
+      const status = answerError(responseStream, err, origin);
+      logger.info('request', { route: def.name, method: def.method, status, ms: Date.now() - started });
       return;
     }
     const out = runtime().HttpResponseStream.from(responseStream, {

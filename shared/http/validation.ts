@@ -27,7 +27,8 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
  * parameter is a 400.
  */
 export function parseRawQuery(raw: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Without a prototype, `__proto__=x` is a parameter like any other (an unknown one), not a setter.
+  const out: Record<string, string> = Object.create(null);
   if (!raw) return out;
   for (const part of raw.split('&')) {
     if (!part) continue;

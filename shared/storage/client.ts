@@ -1,4 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
+import { awsClientBounds } from '../config/aws-client-bounds.ts';
 import { env } from '../config/env.ts';
 
 /**
@@ -11,8 +12,15 @@ export function s3(): S3Client {
   client ??= new S3Client({
     region: env.region,
     forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+    // Objects are up to a few MB (larger ones go straight to S3 through presigned URLs).
+    ...awsClientBounds(8_000),
   });
   return client;
+}
+
+/** Lets tests install a client of their own (a failing endpoint); undefined goes back to the default. */
+export function setS3Client(c: S3Client | undefined): void {
+  client = c;
 }
 
 export const bucketName = () => env.bucketName;

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyRoute } from '../../api/route-def.ts';
 import type { RequestContext } from '../context.ts';
-import { badRequest, HttpError } from '../errors.ts';
+import { badRequest, HttpError, notFound } from '../errors.ts';
 import { parseMultipart } from '../multipart.ts';
 import { parseRawQuery, parseWith } from '../validation.ts';
 
@@ -14,7 +14,39 @@ const rawBody = (event: APIGatewayProxyEventV2): Buffer | null => {
 const isJson = (ct: string | undefined) => !ct || /^application\/([\w.+-]+\+)?json\b/i.test(ct.trim());
 
 /**
- * Parses and validates the query (from `rawQueryString`, so repeats show) and the body against the
+ * No identifier of the service comes near this (UUIDs, sortable ids, file keys, push tokens of at most
+ * 500 characters), and DynamoDB refuses keys over 2,048 bytes (1,024 for sort keys) with a
+ * ValidationException: a longer path parameter names nothing, which is a 404 decided here.
+ */
+export const MAX_PATH_PARAMETER_BYTES = 512;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** A lone UTF-16 surrogate (`"\ud800"` in JSON) is not text; with the u flag a proper pair never matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+class NotWellFormed extends Error {}
+
+/** JSON.parse of well-formed UTF-8 whose strings (keys included) are all well-formed Unicode; else a 400. */
+function parseJsonBody(bytes: Buffer): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text, (key, value) => {
+      if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value)))
+        throw new NotWellFormed();
+      return value;
+    });
+  } catch (err) {
+    if (err instanceof NotWellFormed) throw badRequest('The request body contains an unpaired UTF-16 surrogate.');
+    throw badRequest('The request body is not valid JSON.');
+  }
+}
+
+/**
+ * Bounds the path parameters, parses and validates the query (from `rawQueryString`, so repeats show) and the body against the
  * route's schemas. Unknown parameters and fields are 400s; bad JSON is a 400, not a 500.
  */
 export const requestParser = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2> => ({
@@ -22,6 +54,8 @@ export const requestParser = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEvent
   before: async (request) => {
     const ctx = (request.internal as { ctx: RequestContext }).ctx;
     const event = request.event;
+    for (const value of Object.values(ctx.params))
+      if (Buffer.byteLength(value) > MAX_PATH_PARAMETER_BYTES) throw notFound();
     const query = parseRawQuery(event.rawQueryString);
     if (def.query) ctx.query = parseWith(def.query, query, 'query');
     else if (Object.keys(query).length > 0)
@@ -37,14 +71,11 @@ export const requestParser = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEvent
     let parsed: unknown;
     if (bytes) {
       if (!isJson(contentType)) throw new HttpError(415, 'Send the body as application/json.');
-      try {
-        parsed = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        throw badRequest('The request body is not valid JSON.');
-      }
+      parsed = parseJsonBody(bytes);
     }
     if (def.body) {
-      ctx.body = parseWith(def.body, parsed ?? {}, 'body');
+      // Only an absent body stands for `{}`; a JSON `null` is a body, and not an object.
+      ctx.body = parseWith(def.body, parsed === undefined ? {} : parsed, 'body');
     } else if (
       parsed !== undefined &&
       !(parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 0)
