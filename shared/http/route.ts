@@ -5,6 +5,7 @@ import type { RouteDef } from '../api/route-def.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { newContext, type RequestContext } from './context.ts';
+import { idempotent } from './idempotency.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
@@ -56,7 +57,8 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
   };
-  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base)
+  // Idempotency wraps the work itself, inside every middleware (see idempotency.ts for why).
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(idempotent(def, base))
     .before((request) => {
       const ctx = newContext(request.event);
       (request.internal as Record<string, unknown>).ctx = ctx;
