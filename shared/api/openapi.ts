@@ -1,10 +1,28 @@
 import { z } from 'zod';
 import { env } from '../config/env.ts';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
 import type { AnyRoute } from './route-def.ts';
 import { routes } from './routes/index.ts';
 import { ErrorBody } from './schemas/common.ts';
 
 type JsonSchema = Record<string, any>;
+
+/** The optional header of every creating route (`idempotent` in the route table). */
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+  description: [
+    'Makes a retry safe: send a fresh unique value (a UUID) with each new request and the same value when',
+    'retrying it. The first successful answer is kept for',
+    `${IDEMPOTENCY_TTL_SECONDS / 3600} hours per caller and key; a retry with the same key, path and body gets`,
+    `that answer again (with \`${REPLAYED_HEADER}: true\`) without creating anything twice. The same key with`,
+    'another path or body is a 422; a retry while the first request is still running is a 409 (retry',
+    'later). Errors are not kept: after a 4xx or 5xx the same key runs the request again. Keys are',
+    "per person: another person's identical key is unrelated.",
+  ].join(' '),
+};
 
 /**
  * The OpenAPI 3.1 document, generated from the route table. Schemas with a `meta({ id })` become
@@ -44,12 +62,13 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of list) {
     if (r.streaming || r.path === '$default' || r.method === 'ANY') continue;
-    const params = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    const params: Record<string, unknown>[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
       name: m[1],
       in: 'path',
       required: true,
       schema: { type: 'string' },
     }));
+    if (r.idempotent) params.push(idempotencyKeyParameter);
     if (r.query) {
       const q = toSchema(r.query, 'input');
       for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, JsonSchema>)) {
@@ -74,6 +93,7 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       ...(r.auth === 'public' ? [] : [401]),
       ...(r.auth === 'super_admin' ? [403] : []),
       ...(r.query || r.body ? [400] : []),
+      ...(r.idempotent ? [400, 409, 422] : []),
     ]);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {

@@ -53,6 +53,12 @@ export interface RouteDef<
    * user id (no session refresh, no user id in log lines).
    */
   anonymous?: boolean;
+  /**
+   * A route that creates something: it honours the `Idempotency-Key` header (shared/http/idempotency.ts),
+   * so a client's retry of a request whose answer it lost replays the first outcome instead of
+   * creating a second one. The OpenAPI document describes the header and its 409 and 422.
+   */
+  idempotent?: boolean;
   /** Answers through Lambda response streaming; kept out of the OpenAPI document. */
   streaming?: boolean;
   /** Serves raw bytes (files, the reference page) rather than JSON. */

@@ -7,6 +7,7 @@ import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { newContext, type RequestContext } from './context.ts';
 import { withDeadline } from './deadline.ts';
+import { idempotent } from './idempotency.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
@@ -58,9 +59,12 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
   };
+  // Idempotency wraps the work itself, inside every middleware (see idempotency.ts for why).
   // middy's own early timeout covers only the route's function; withDeadline covers the whole request.
   const handler = instrument(
-    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 }),
+    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(idempotent(def, base), {
+      timeoutEarlyInMillis: 0,
+    }),
     def.area,
   )
     .before((request) => {

@@ -24,6 +24,28 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths).some((p) => p.includes('realtime'))).toBe(false);
   });
 
+  it('documents the Idempotency-Key header with its 409 and 422 on exactly the routes that honour it', () => {
+    const doc = openapiDocument();
+    const creating = routes.filter((r) => r.idempotent).map((r) => r.name);
+    expect(creating).toEqual(
+      expect.arrayContaining(['create-post', 'raise-grievance', 'create-meeting', 'create-member', 'upload-post-file']),
+    );
+    for (const r of routes) {
+      const op = doc.paths[r.path]?.[r.method.toLowerCase()];
+      if (!op) continue;
+      const header = (op.parameters ?? []).find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+      if (!r.idempotent) {
+        expect(header, r.name).toBeUndefined();
+        continue;
+      }
+      expect(header, r.name).toMatchObject({ required: false, schema: { type: 'string', maxLength: 255 } });
+      expect(header.description).toContain('422');
+      for (const status of ['400', '409', '422']) expect(op.responses[status], `${r.name} ${status}`).toBeDefined();
+      // The function writes its idempotency records: deployed, it needs the table write grant.
+      expect(r.access?.table, r.name).toBe('write');
+    }
+  });
+
   it('is served as JSON and YAML with a session, and the docs page loads its own assets', async () => {
     const { token } = await admin();
     const json = await api('GET', '/openapi.json', { token });

@@ -60,6 +60,7 @@ export const sendBirthdayWish = defineRoute({
   summary:
     'Wishes somebody on their birthday (not yourself). One wish per person per birthday: a second rewords it; only the first notifies.',
   body: z.strictObject({ message: nonBlank(1, 500) }),
+  idempotent: true,
   status: 204,
   errors: [400, 404],
   access: { table: 'write' },

@@ -43,6 +43,7 @@ export const createEvent = defineRoute({
     endsAt: offsetDateTime().nullable().optional(),
     location: z.string().max(120, 'must be at most 120 characters').optional(),
   }),
+  idempotent: true,
   status: 201,
   response: CompanyEvent,
   errors: [400],

@@ -92,6 +92,7 @@ export const createLeaveRequest = defineRoute({
     reason: nonBlank(1, 500),
     selectedManagerId: z.string().min(1).max(200),
   }),
+  idempotent: true,
   status: 201,
   response: LeaveRequest,
   errors: [400],

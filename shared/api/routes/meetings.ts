@@ -86,6 +86,7 @@ export const createMeeting = defineRoute({
     internalParticipantIds: fields.internalParticipantIds.optional().default([]),
     externalEmails: fields.externalEmails.optional().default([]),
   }),
+  idempotent: true,
   status: 201,
   response: Meeting,
   errors: [400],

@@ -35,6 +35,7 @@ export const createMember = defineRoute({
     teamId: z.string().max(200).nullable().optional(),
     role: Role.optional(),
   }),
+  idempotent: true,
   status: 201,
   response: Profile,
   errors: [400, 409],

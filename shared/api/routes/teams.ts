@@ -28,6 +28,7 @@ export const createTeam = defineRoute({
   auth: 'super_admin',
   summary: 'Creates a team; names are unique case-insensitively (409); the colour defaults to slate.',
   body: z.strictObject({ name: nonBlank(1, 60), color: TeamColor.optional() }),
+  idempotent: true,
   status: 201,
   response: Team,
   errors: [400, 409],

@@ -11,7 +11,7 @@ export function corsHeaders(origin: string | undefined): Record<string, string> 
   return {
     'access-control-allow-origin': origin!,
     'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': 'set-auth-token',
+    'access-control-expose-headers': 'set-auth-token,idempotent-replayed',
     vary: 'Origin',
   };
 }
@@ -22,7 +22,7 @@ export function preflightHeaders(origin: string | undefined): Record<string, str
   return {
     ...corsHeaders(origin),
     'access-control-allow-methods': 'GET,POST,PUT,PATCH,DELETE,OPTIONS',
-    'access-control-allow-headers': 'authorization,content-type,last-event-id,x-requested-with',
+    'access-control-allow-headers': 'authorization,content-type,idempotency-key,last-event-id,x-requested-with',
     'access-control-max-age': '600',
   };
 }
