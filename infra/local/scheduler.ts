@@ -24,6 +24,9 @@ export function msUntilDaily(hhmm: string, timeZone: string, now = new Date()): 
   return delta * 1000;
 }
 
+/** Seconds between local runs: the schedule's local period when it has one (docs/deployment.md). */
+export const localPeriodSeconds = (s: Schedule): number | undefined => s.localEverySeconds ?? s.everySeconds;
+
 /** Plays EventBridge: runs each scheduled handler on its rate or daily time, with the same event shape. */
 export class LocalScheduler {
   private readonly timers: NodeJS.Timeout[] = [];
@@ -41,8 +44,11 @@ export class LocalScheduler {
         e: unknown,
         context: Context,
       ) => Promise<unknown>;
-      const run = () =>
-        fn(
+      // A run still going when the next tick comes is not started again (runs of one schedule could
+      // pile up on a loaded machine at a one-second period); the handlers are safe to overlap anyway.
+      let running: Promise<unknown> | null = null;
+      const run = () => {
+        running ??= fn(
           {
             version: '0',
             id: crypto.randomUUID(),
@@ -53,8 +59,15 @@ export class LocalScheduler {
             resources: [`local:schedule/${s.name}`],
           },
           lambdaContext(s.name),
-        ).catch((e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`));
-      if (s.everySeconds) this.timers.push(setInterval(run, s.everySeconds * 1000));
+        )
+          .catch((e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`))
+          .finally(() => {
+            running = null;
+          });
+        return running;
+      };
+      const every = localPeriodSeconds(s);
+      if (every) this.timers.push(setInterval(run, every * 1000));
       if (s.dailyAt) {
         const arm = () => {
           this.timers.push(

@@ -35,6 +35,12 @@ export interface Schedule extends BackgroundFunctionSettings {
   handler: string;
   /** Every this many seconds (EventBridge `rate(...)`, at least 60). */
   everySeconds?: number;
+  /**
+   * The local runtime's period instead of `everySeconds`, for schedules whose delay users wait for:
+   * EventBridge rates start at a minute, the local runtime (and the conformance suite) need seconds.
+   * Listed in docs/deployment.md (local vs deployed).
+   */
+  localEverySeconds?: number;
   /** Or a daily time in the company's timezone, `HH:MM` (an EventBridge Scheduler cron with a timezone). */
   dailyAt?: string;
 }
@@ -72,5 +78,13 @@ export const schedules: Schedule[] = [
     handler: 'functions/feed/announce-closed-polls.ts',
     everySeconds: 60,
     access: { table: 'write', sns: true }, // poll_closed notifications (push)
+  },
+  // Delivers grievance notifications in batches apart from the events that caused them (shared/grievances/notice-delivery.ts).
+  {
+    name: 'grievance-notice-delivery',
+    handler: 'functions/schedules/deliver-grievance-notices.ts',
+    everySeconds: 60,
+    localEverySeconds: 1,
+    access: { table: 'write', sns: true }, // mentions are pushed
   },
 ];

@@ -19,5 +19,16 @@ export function newSortableId(at: Date = new Date()): string {
   return time + rand;
 }
 
+/**
+ * The creation time (ms) a time-sortable id carries, or null when `id` is not one. For checks that
+ * no stored id dates something it must not (test/grievances/anonymity-at-rest.test.ts).
+ */
+export function sortableIdTime(id: string): number | null {
+  if (!/^[0-9a-hjkmnp-tv-z]{22}$/.test(id)) return null;
+  let t = 0;
+  for (const c of id.slice(0, 10)) t = t * 32 + ALPHABET.indexOf(c);
+  return t;
+}
+
 /** An opaque random identifier for things whose order does not matter. */
 export const newId = (): string => randomUUID();

@@ -126,6 +126,18 @@ export const grievanceTotalsKey = (): Key => ({ pk: 'GRIEVANCE_TOTALS', sk: 'TOT
 export const grievanceReadKey = (readTag: string): Key => ({ pk: `GRIEVANCE_READ#${readTag}`, sk: 'READ' });
 /** How many grievances a person raised or marked read (unread = all − this), addressed by tag(person). */
 export const grievanceSeenKey = (personTag: string): Key => ({ pk: `GRIEVANCE_SEEN#${personTag}`, sk: 'COUNT' });
+/**
+ * Grievance notifications waiting for their delivery batch, so that no notification's time or order
+ * matches the event that caused it (docs/data-model.md, Grievances). A fixed number of shards (a
+ * notice picks one at random) keeps the queue off a single partition; the sort key starts with the
+ * event's time, so a batch reads exactly the notices that are due: one Query per shard.
+ */
+export const GRIEVANCE_NOTICE_SHARDS = 4;
+export const grievanceNoticeQueue = (shard: number) => `GRIEVANCE_NOTICES#${shard}`;
+export const grievanceNoticeKey = (shard: number, eventAt: string, noticeId: string): Key => ({
+  pk: grievanceNoticeQueue(shard),
+  sk: `${eventAt}#${noticeId}`,
+});
 
 // ---------------------------------------------------------------- people, teams (issue: people)
 /*

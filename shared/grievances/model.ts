@@ -97,6 +97,7 @@ export const sealContexts = {
   handlerReply: (grievanceId: string, replyId: string) => `grievance-handler-reply:${grievanceId}:${replyId}`,
   replyContent: (grievanceId: string, replyId: string) => `grievance-reply-content:${grievanceId}:${replyId}`,
   changedBy: (grievanceId: string, changeId: string) => `grievance-status-change:${grievanceId}:${changeId}`,
+  noticeRecipient: (grievanceId: string, noticeId: string) => `grievance-notice:${grievanceId}:${noticeId}`,
 };
 
 /** Ids are time-sortable ids (shared/db/ids.ts); anything else names nothing and is a 404 without a read. */

@@ -1,43 +1,84 @@
+import { randomInt } from 'node:crypto';
+import { newId } from '../db/ids.ts';
+import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeKey } from '../db/keys.ts';
 import { type TransactItem, transact } from '../db/table.ts';
-import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
-import { deliverPush } from '../push/delivery.ts';
-import { unseal } from './anonymity.ts';
-import { type GrievanceItem, sealContexts } from './model.ts';
+import type { NewNotification } from '../notifications/notifications.ts';
+import { seal, unseal } from './anonymity.ts';
+import { ANON, type GrievanceItem, sealContexts } from './model.ts';
 
 /**
- * Grievance notifications (decisions 2 and 8): no actor, no post or comment, nothing that names the
- * grievance in the clear (the preview is sealed at rest), and kept off the change feed (`anonymous`).
+ * Who hears of a grievance event: the raiser (kind `grievance`) or a tagged person (kind `mention`).
+ * Both are queued with the event and delivered by a later batch (`notice-delivery.ts`), never written
+ * to the recipient's own items at the event's time: a raiser's notification stamped with the time of
+ * the reply or move that caused it would name the raiser to anyone who can read the table, and a
+ * raiser tagged in a reply gets a mention instead (docs/data-model.md, Grievances).
  */
-const base = { actorId: null, postId: null, commentId: null, anonymous: true, sealPreview: true } as const;
+export interface GrievanceNotice {
+  recipientId: string;
+  kind: 'grievance' | 'mention';
+}
+
+/** A notice as queued: in the anonymous part of the table, the recipient sealed. */
+export interface QueuedNoticeItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceNotice';
+  id: string;
+  grievanceId: string;
+  kind: GrievanceNotice['kind'];
+  recipientSeal: string;
+}
 
 /** The person who raised `g`, recovered from its seal; null if the seal does not open (another secret). */
 export const raiserOf = (g: GrievanceItem): string | null => unseal(g.raiserSeal, sealContexts.raiser(g.id));
 
-/** Kind `grievance` to the raiser: preview = the subject. */
-export const raiserNotice = (raiserId: string, g: GrievanceItem): NewNotification => ({
-  ...base,
-  recipientId: raiserId,
-  kind: 'grievance',
-  preview: g.subject,
-});
-
-/** Kind `mention`: says the person was mentioned in an anonymous grievance, then the subject. */
-export const mentionNotice = (recipientId: string, g: GrievanceItem): NewNotification => ({
-  ...base,
-  recipientId,
-  kind: 'mention',
-  preview: `You were mentioned in an anonymous grievance: ${g.subject}`,
-});
+export const raiserNotice = (raiserId: string): GrievanceNotice => ({ recipientId: raiserId, kind: 'grievance' });
+export const mentionNotice = (recipientId: string): GrievanceNotice => ({ recipientId, kind: 'mention' });
 
 /**
- * Commits `items` and the notifications in one transaction, then pushes those of a push kind (a
- * grievance mention is a `mention`; kind `grievance` stays on the bell).
+ * The notification a queued notice becomes (decisions 2 and 8): no actor, no post or comment, nothing
+ * that names the grievance in the clear (the preview is sealed at rest), kept off the change feed.
+ * `grievance`: preview = the subject; `mention`: says the person was mentioned in an anonymous
+ * grievance, then the subject.
  */
+export function noticeNotification(recipientId: string, kind: GrievanceNotice['kind'], g: GrievanceItem) {
+  return {
+    recipientId,
+    kind,
+    actorId: null,
+    postId: null,
+    commentId: null,
+    anonymous: true,
+    sealPreview: true,
+    preview: kind === 'grievance' ? g.subject : `You were mentioned in an anonymous grievance: ${g.subject}`,
+  } satisfies NewNotification;
+}
+
+/** The queue entry of one notice, written in the event's transaction. */
+export function queuedNoticeWrite(grievanceId: string, n: GrievanceNotice, eventAt: Date): TransactItem {
+  const id = newId(); // random: the delivery order follows it, not the events'
+  const item: QueuedNoticeItem = {
+    ...grievanceNoticeKey(randomInt(GRIEVANCE_NOTICE_SHARDS), eventAt.toISOString(), id),
+    ...ANON,
+    entity: 'GrievanceNotice',
+    id,
+    grievanceId,
+    kind: n.kind,
+    recipientSeal: seal(n.recipientId, sealContexts.noticeRecipient(grievanceId, id)),
+  };
+  return { Put: { Item: item } } as TransactItem;
+}
+
+/** Opens a queued notice's recipient; null when the seal does not open. */
+export const recipientOf = (q: QueuedNoticeItem): string | null =>
+  unseal(q.recipientSeal, sealContexts.noticeRecipient(q.grievanceId, q.id));
+
+/** Commits an event's `items` and queues its notices, in one transaction. */
 export async function transactWithNotices(
   items: TransactItem[],
-  notices: NewNotification[],
-  at = new Date(),
+  grievanceId: string,
+  notices: GrievanceNotice[],
+  eventAt: Date,
 ): Promise<void> {
-  await transact([...items, ...notices.flatMap((n) => notificationWrites(n, at).items)]);
-  await deliverPush(notices);
+  await transact([...items, ...notices.map((n) => queuedNoticeWrite(grievanceId, n, eventAt))]);
 }

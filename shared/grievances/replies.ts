@@ -2,7 +2,6 @@ import { newSortableId } from '../db/ids.ts';
 import { grievanceKey, grievanceRepliesPrefix, grievanceReplyKey } from '../db/keys.ts';
 import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../http/errors.ts';
-import type { NewNotification } from '../notifications/notifications.ts';
 import { replyAuthorTag, sameTag, seal } from './anonymity.ts';
 import { loadGrievance } from './grievances.ts';
 import { resolveMentions } from './mentions.ts';
@@ -15,7 +14,7 @@ import {
   sealContexts,
   sealReplyContent,
 } from './model.ts';
-import { mentionNotice, raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
+import { type GrievanceNotice, mentionNotice, raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
 import { isRaiser } from './read-state.ts';
 import { type ReplyViewOf, replyViews } from './views.ts';
 
@@ -56,6 +55,7 @@ export async function createReply<AsHandler extends boolean>(
       { Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
       replyCountWrite(g.id, 1),
     ],
+    g.id,
     replyNotices(callerId, g, mentionIds),
     now,
   );
@@ -66,10 +66,10 @@ export async function createReply<AsHandler extends boolean>(
  * Who hears of a new reply (decisions 2 and 8): each tagged person once (kind mention); the raiser
  * (kind grievance) unless they wrote it or are tagged in it (one notification per reply).
  */
-function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]): NewNotification[] {
-  const notices = mentionIds.map((id) => mentionNotice(id, g));
+function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]): GrievanceNotice[] {
+  const notices = mentionIds.map(mentionNotice);
   const raiserId = raiserOf(g);
-  if (raiserId && raiserId !== authorId && !mentionIds.includes(raiserId)) notices.push(raiserNotice(raiserId, g));
+  if (raiserId && raiserId !== authorId && !mentionIds.includes(raiserId)) notices.push(raiserNotice(raiserId));
   return notices;
 }
 
@@ -140,7 +140,8 @@ export async function editReply(callerId: string, grievanceId: string, replyId: 
             },
           } as TransactItem,
         ],
-        newlyTagged.map((id) => mentionNotice(id, g)),
+        g.id,
+        newlyTagged.map(mentionNotice),
         now,
       );
     } catch (err) {

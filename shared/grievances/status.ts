@@ -26,9 +26,10 @@ const MAX_ATTEMPTS = 10;
 
 /**
  * A handler moves a grievance (spec 3.1, decisions 2: any status to any, the same one included), with
- * a reason. The grievance update, its history entry, the board totals and the raiser's notification
- * are one transaction conditioned on the move counter read, so concurrent moves each leave exactly one
- * entry, in commit order; a move that lost the race re-reads and applies on top.
+ * a reason. The grievance update, its history entry, the board totals and the raiser's queued notice
+ * (delivered by a later batch: notices.ts) are one transaction conditioned on the move counter read,
+ * so concurrent moves each leave exactly one entry, in commit order; a move that lost the race
+ * re-reads and applies on top.
  */
 export async function moveStatus(handlerId: string, grievanceId: string, to: Status, reason: string) {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -67,7 +68,7 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
       ...(totals ? [totals] : []),
     ];
     try {
-      await transactWithNotices(items, raiserId && raiserId !== handlerId ? [raiserNotice(raiserId, g)] : [], now);
+      await transactWithNotices(items, g.id, raiserId && raiserId !== handlerId ? [raiserNotice(raiserId)] : [], now);
     } catch (err) {
       if (isConditionFailure(err)) continue;
       throw err;

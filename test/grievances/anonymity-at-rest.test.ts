@@ -10,7 +10,21 @@ import { ANON_ATTRIBUTE, sessionKey } from '../../shared/db/keys.ts';
 import { changeMappers } from '../../shared/live/mappers.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { api, newMember } from '../support/api.ts';
-import { expectStatus, mentions, move, type Person, raise, reply, scanTable, world } from './helpers.ts';
+import {
+  changes,
+  deliverQueuedNotices,
+  expectStatus,
+  mentions,
+  move,
+  type Person,
+  personalItems,
+  raise,
+  reply,
+  scanTable,
+  settled,
+  timesIn,
+  world,
+} from './helpers.ts';
 
 const identity = (p: Person) => [p.id, p.email, p.name];
 
@@ -61,10 +75,59 @@ describe('grievances: anonymity at rest', () => {
         ).toEqual([]);
       }
     }
-    // The notifications were recorded (sealed) and read back in clear for their recipient.
+    // The notifications, once delivered, were recorded (sealed) and read back in clear for their recipient.
+    await deliverQueuedNotices();
     const raiserNotes = (await api('GET', '/notifications?limit=50', { token: raiser.token })).body;
     expect(raiserNotes.map((n: any) => n.preview)).toContain(g.subject);
     expect(raiserNotes.every((n: any) => n.actor === null)).toBe(true);
+  });
+
+  it('no personal item written because of a grievance event carries a time within a second of that event', async () => {
+    const { raiser, other, handler } = await world();
+    const tagged = await newMember();
+    const people = [raiser, other, handler, tagged];
+    const before = new Map(await settled(() => personalItems(people)));
+    const g = await raise(raiser);
+    const fromOther = await reply(other, g.id, `A colleague asks @[${tagged.id}]`);
+    const fromHandler = await reply(handler, g.id, `The team asks @[${raiser.id}]`, { admin: true });
+    const edited = expectStatus(
+      await api('PATCH', `/grievances/${g.id}/replies/${fromOther.id}`, {
+        token: other.token,
+        body: { body: `A colleague asks @[${tagged.id}] and @[${raiser.id}]` },
+      }),
+      200,
+    );
+    await move(handler, g.id, 'in_review', 'The team picked it up');
+    await reply(other, g.id, 'A second colleague reply');
+    await move(handler, g.id, 'resolved', 'Sorted out');
+    const events = [
+      g.createdAt,
+      fromOther.createdAt,
+      fromHandler.createdAt,
+      edited.editedAt,
+      ...(await changes(other, g.id)).map((c: any) => c.createdAt),
+    ].map((t: string) => Date.parse(t));
+    expect(events.every(Number.isFinite)).toBe(true);
+
+    await deliverQueuedNotices();
+    const after = await settled(() => personalItems(people));
+    // What the flow wrote or changed for these people: their notifications and unread counters.
+    const written = after.filter(([key, json]) => before.get(key) !== json).map(([, json]) => JSON.parse(json));
+    const notes = written.filter((i) => i.entity === 'Notification');
+    // The raiser: 2 replies by others + 2 moves (kind grievance), tagged by the handler's reply and by
+    // the edit (kind mention); the tagged colleague: 1 mention.
+    expect(notes.filter((n) => n.recipientId === raiser.id)).toHaveLength(6);
+    expect(notes.filter((n) => n.recipientId === tagged.id)).toHaveLength(1);
+    for (const item of written) {
+      for (const t of timesIn(item)) {
+        for (const e of events) {
+          expect(
+            Math.abs(t - e),
+            `${item.pk}/${item.sk}: ${new Date(t).toISOString()} is that of an event`,
+          ).toBeGreaterThan(1000);
+        }
+      }
+    }
   });
 
   it('grievance entities have no change mapper (nothing reaches the live stream)', () => {
@@ -75,6 +138,7 @@ describe('grievances: anonymity at rest', () => {
       'GrievanceRead',
       'GrievanceSeen',
       'GrievanceTotals',
+      'GrievanceNotice',
     ]) {
       expect(changeMappers[entity]).toBeUndefined();
     }
@@ -92,24 +156,9 @@ describe('grievances: anonymity at rest', () => {
         ExpressionAttributeValues: { ':u': twoDaysAgo },
       }),
     );
-    const read = async () =>
-      new Map(
-        (await scanTable())
-          .filter((i) => mentions(JSON.stringify(i), [m.id, m.email]).length > 0)
-          .map((i) => [`${i.pk}|${i.sk}`, JSON.stringify(i)]),
-      );
-    // The change feed writes its events a moment after the change (e.g. the sign-in that activated the
-    // member): read until two reads a second apart agree, so only this test's requests remain to compare.
-    const snapshot = async () => {
-      let last = await read();
-      for (let i = 0; i < 10; i++) {
-        await new Promise((r) => setTimeout(r, 1000));
-        const next = await read();
-        if (JSON.stringify([...next]) === JSON.stringify([...last])) return next;
-        last = next;
-      }
-      return last;
-    };
+    // Settled: the change feed writes its events a moment after the change (e.g. the sign-in that
+    // activated the member), so only this test's requests remain to compare.
+    const snapshot = async () => new Map(await settled(() => personalItems([m])));
     const before = await snapshot();
     const g = await raise(m);
     const r = await reply(m, g.id, 'My own follow-up');

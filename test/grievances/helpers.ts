@@ -1,6 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
+import { sortableIdTime } from '../../shared/db/ids.ts';
+import { deliverGrievanceNotices, MIN_NOTICE_DELAY_MS } from '../../shared/grievances/notice-delivery.ts';
 import { api, newMember, uniq } from '../support/api.ts';
 
 /** Shared steps of the grievance tests (over HTTP, against the run's local runtime). */
@@ -95,4 +97,63 @@ export function expectClientError(res: { status: number; body: any; text: string
   expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
   expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
   expect(res.body, what).toMatchObject({ statusCode: res.status, error: expect.any(String) });
+}
+
+/**
+ * Runs the notice delivery as its schedule would once every notice queued so far is due (the test
+ * runtime runs no schedules): the batch clock is set past the minimum delay after now.
+ */
+export const deliverQueuedNotices = () => deliverGrievanceNotices(new Date(Date.now() + MIN_NOTICE_DELAY_MS + 1000));
+
+/**
+ * Reads `read()` until two reads a second apart agree (at most ~10 s): the change feed writes its events
+ * a moment after the change that caused them, so a comparison must start from a settled table.
+ */
+export async function settled<T>(read: () => Promise<T>): Promise<T> {
+  let last = await read();
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const next = await read();
+    if (JSON.stringify(next) === JSON.stringify(last)) return next;
+    last = next;
+  }
+  return last;
+}
+
+/** Every item that names one of `people` (id or e-mail), by `pk|sk`, as JSON: their personal items. */
+export async function personalItems(people: Person[]): Promise<[string, string][]> {
+  const needles = people.flatMap((p) => [p.id, p.email]);
+  return (await scanTable())
+    .filter((i) => mentions(JSON.stringify(i), needles).length > 0)
+    .map((i) => [`${i.pk}|${i.sk}`, JSON.stringify(i)] as [string, string])
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
+const isKeyAttribute = (name: string) => /(?:^|gsi\d)(?:pk|sk)$/.test(name);
+const isIdAttribute = (name: string) => name === 'id' || name.endsWith('Id');
+
+/**
+ * Every time an item carries, in ms: ISO times in any attribute (nested too), epoch numbers (seconds
+ * or ms), and the creation time of time-sortable ids in id attributes and in key segments.
+ */
+export function timesIn(item: unknown): number[] {
+  const out: number[] = [];
+  const visit = (name: string, v: unknown) => {
+    if (typeof v === 'string') {
+      for (const m of v.match(ISO_TIME) ?? []) out.push(Date.parse(m));
+      const ids = isKeyAttribute(name) ? v.split('#') : isIdAttribute(name) ? [v] : [];
+      for (const id of ids) {
+        const t = sortableIdTime(id);
+        if (t !== null) out.push(t);
+      }
+    } else if (typeof v === 'number') {
+      if (v > 1e12 && v < 1e13) out.push(v);
+      else if (v > 1e9 && v < 1e10) out.push(v * 1000);
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) visit(k, x);
+    }
+  };
+  visit('', item);
+  return out;
 }

@@ -1,0 +1,56 @@
+import { GRIEVANCE_NOTICE_SHARDS, grievanceKey, grievanceNoticeQueue } from '../db/keys.ts';
+import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
+import { deliverPush } from '../push/delivery.ts';
+import type { GrievanceItem } from './model.ts';
+import { noticeNotification, type QueuedNoticeItem, recipientOf } from './notices.ts';
+
+/**
+ * How long a notice waits at least, counted from its event to the batch time. Batch times are whole
+ * seconds, so every notification lies more than a second after its event (the anonymity-at-rest
+ * test checks that gap on every personal item).
+ */
+export const MIN_NOTICE_DELAY_MS = 1500;
+/** Notices read per shard and run; a longer backlog drains over the next runs. */
+const PER_SHARD = 100;
+
+/**
+ * Delivers the queued grievance notices that are due (docs/data-model.md, Grievances): one Query per
+ * queue shard for the notices of events at least `MIN_NOTICE_DELAY_MS` before the batch time, then
+ * one transaction per notice that removes it from the queue (conditionally, so overlapping runs
+ * deliver each notice once) and records the notification with the recipient's unread counter. Every
+ * notification of a batch carries the batch time, rounded down to the second, and the batch is
+ * written in the order of the notices' random ids: neither time nor order tells events apart. A
+ * notice whose grievance no longer exists, or whose recipient seal does not open, is dropped.
+ * Answers how many notifications were recorded.
+ */
+export async function deliverGrievanceNotices(now = new Date()): Promise<number> {
+  const batchAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const dueBefore = new Date(batchAt.getTime() - MIN_NOTICE_DELAY_MS).toISOString();
+  const pages = await Promise.all(
+    Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, shard) =>
+      queryPage<QueuedNoticeItem>({ pk: grievanceNoticeQueue(shard), skBefore: dueBefore, limit: PER_SHARD }),
+    ),
+  );
+  const due = pages.flatMap((p) => p.items).sort((a, b) => (a.id < b.id ? -1 : 1));
+  if (due.length === 0) return 0;
+  const grievances = await getMany<GrievanceItem>(due.map((q) => grievanceKey(q.grievanceId)));
+  const recorded: NewNotification[] = [];
+  for (const q of due) {
+    const g = grievances.get(keyString(grievanceKey(q.grievanceId)));
+    const recipientId = recipientOf(q);
+    const notice = g && recipientId ? noticeNotification(recipientId, q.kind, g) : null;
+    const dequeue = {
+      Delete: { Key: { pk: q.pk, sk: q.sk }, ConditionExpression: 'attribute_exists(pk)' },
+    } as TransactItem;
+    try {
+      await transact([dequeue, ...(notice ? notificationWrites(notice, batchAt).items : [])]);
+    } catch (err) {
+      if (isConditionFailure(err)) continue; // an overlapping run delivered it
+      throw err;
+    }
+    if (notice) recorded.push(notice);
+  }
+  await deliverPush(recorded);
+  return recorded.length;
+}
