@@ -36,28 +36,10 @@ const minutes = (ms: number) => {
 export async function takeAttempt(key: Key, receivedAt: number, refusal: string): Promise<void> {
   const now = Date.now();
   const cutoff = now - THROTTLE_WINDOW_MS;
-  // Two rounds always settle it: a failed open means a live window now exists, which the next
-  // update either counts in or refuses.
+  // The usual case first: no window under way (none yet, or an ended one TTL has not removed), so
+  // this attempt opens one. Then counting in the live window; then the refusal. A window that ends
+  // between those steps only sends the loop round again.
   for (let round = 0; round < 3; round++) {
-    try {
-      await updateItem({
-        Key: key,
-        UpdateExpression: 'ADD taken :one, sinceReset :one',
-        ConditionExpression:
-          'windowStart > :cutoff AND (taken < :limit OR (resetAt < :received AND sinceReset < :limit))',
-        ExpressionAttributeValues: { ':one': 1, ':cutoff': cutoff, ':limit': THROTTLE_LIMIT, ':received': receivedAt },
-        ReturnValues: 'NONE',
-      });
-      return;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-    const live = await getItem<ThrottleItem & Key>(key, true);
-    if (live && live.windowStart > cutoff) {
-      // Read the clock again: another request may have opened the window after this one began.
-      const wait = Math.min(live.windowStart + THROTTLE_WINDOW_MS - Date.now(), THROTTLE_WINDOW_MS);
-      throw tooManyRequests(`${refusal} Try again in ${minutes(wait)}.`, wait / 1000);
-    }
     try {
       await putItem(
         {
@@ -76,6 +58,25 @@ export async function takeAttempt(key: Key, receivedAt: number, refusal: string)
       return;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
+    }
+    try {
+      await updateItem({
+        Key: key,
+        UpdateExpression: 'ADD taken :one, sinceReset :one',
+        ConditionExpression:
+          'windowStart > :cutoff AND (taken < :limit OR (resetAt < :received AND sinceReset < :limit))',
+        ExpressionAttributeValues: { ':one': 1, ':cutoff': cutoff, ':limit': THROTTLE_LIMIT, ':received': receivedAt },
+        ReturnValues: 'NONE',
+      });
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+    const live = await getItem<ThrottleItem & Key>(key, true);
+    if (live && live.windowStart > cutoff) {
+      // Read the clock again: another request may have opened the window after this one began.
+      const wait = Math.min(live.windowStart + THROTTLE_WINDOW_MS - Date.now(), THROTTLE_WINDOW_MS);
+      throw tooManyRequests(`${refusal} Try again in ${minutes(wait)}.`, wait / 1000);
     }
   }
   throw tooManyRequests(`${refusal} Try again in a minute.`, 60);
