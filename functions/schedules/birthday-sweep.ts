@@ -1,5 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { sweepBirthdays } from '../../shared/calendar/birthdays/today.ts';
+import { loadSecrets } from '../../shared/config/secrets.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
@@ -8,6 +9,7 @@ import { logger } from '../../shared/observability/logger.ts';
  * whose sender stopped half way.
  */
 export const handler = async (_event: ScheduledEvent): Promise<void> => {
+  await loadSecrets(); // deployed: the secrets this function is granted (shared/config/secrets.ts)
   const result = await sweepBirthdays();
   logger.info('birthday sweep', result);
 };

@@ -1,4 +1,5 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { loadSecrets } from '../../shared/config/secrets.ts';
 import { recordChanges } from '../../shared/live/change-feed.ts';
 
 /**
@@ -7,5 +8,6 @@ import { recordChanges } from '../../shared/live/change-feed.ts';
  * item changes into live-update events and appends them to the event log that stream connections poll.
  */
 export const handler = async (event: DynamoDBStreamEvent): Promise<void> => {
+  await loadSecrets(); // deployed: the secrets this function is granted (shared/config/secrets.ts)
   await recordChanges(event.Records);
 };

@@ -1,5 +1,6 @@
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { handler as startEpoch } from '../../functions/stream/start-epoch.ts';
+import { fetchSecret } from '../../shared/config/secrets.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
 
@@ -10,7 +11,8 @@ import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
  * - starts a new change-feed epoch, so live-update ids handed out by the previous code resync
  *   (spec 6.1 rule 3; functions/stream/start-epoch.ts);
  * - creates the first super admin when none exists (ADMIN_EMAIL, with the password generated in
- *   Secrets Manager and passed as ADMIN_PASSWORD), so the service is usable right after `cdk deploy`.
+ *   Secrets Manager, read here from the secret ADMIN_PASSWORD_SECRET_ARN names), so the service is
+ *   usable right after `cdk deploy`.
  *
  * A plain Lambda-backed custom resource (no CDK provider framework, so no extra functions and roles):
  * it answers CloudFormation itself by PUTting the result to the presigned `ResponseURL`.
@@ -29,9 +31,11 @@ export const handler = async (event: CloudFormationCustomResourceEvent, context:
 async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string, string>> {
   const { Data } = await startEpoch({ RequestType: requestType });
   const email = process.env.ADMIN_EMAIL;
-  const password = process.env.ADMIN_PASSWORD;
+  const passwordSecret = process.env.ADMIN_PASSWORD_SECRET_ARN;
   let adminCreated = false;
-  if (email && password) ({ created: adminCreated } = await ensureFirstSuperAdmin(email, password));
+  if (email && passwordSecret) {
+    ({ created: adminCreated } = await ensureFirstSuperAdmin(email, await fetchSecret(passwordSecret)));
+  }
   logger.info('deploy hook', { epoch: Data?.epoch, adminCreated });
   return { epoch: String(Data?.epoch ?? ''), adminCreated: String(adminCreated) };
 }

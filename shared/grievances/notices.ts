@@ -1,14 +1,14 @@
 import { type TransactItem, transact } from '../db/table.ts';
 import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
-import { unseal } from './anonymity.ts';
+import { seal, unseal } from './anonymity.ts';
 import { type GrievanceItem, sealContexts } from './model.ts';
 
 /**
  * Grievance notifications (decisions 2 and 8): no actor, no post or comment, nothing that names the
  * grievance in the clear (the preview is sealed at rest), and kept off the change feed (`anonymous`).
  */
-const base = { actorId: null, postId: null, commentId: null, anonymous: true, sealPreview: true } as const;
+const base = { actorId: null, postId: null, commentId: null, anonymous: true, sealPreview: seal } as const;
 
 /** The person who raised `g`, recovered from its seal; null if the seal does not open (another secret). */
 export const raiserOf = (g: GrievanceItem): string | null => unseal(g.raiserSeal, sealContexts.raiser(g.id));
