@@ -1,10 +1,8 @@
 import { uploadPostFile } from '../../shared/api/routes/feed.ts';
 import { storeDirectUpload } from '../../shared/feed/uploads.ts';
-import { badRequest } from '../../shared/http/errors.ts';
 import { route } from '../../shared/http/route.ts';
+import { uploadedFile } from '../../shared/http/uploaded-file.ts';
 
-export const handler = route(uploadPostFile, async (req) => {
-  const file = req.files.find((f) => f.field === 'file');
-  if (!file) throw badRequest(['file: a part named file is required']);
-  return storeDirectUpload(req.caller.userId, file);
-});
+export const handler = route(uploadPostFile, async (req) =>
+  storeDirectUpload(req.caller.userId, uploadedFile(req.files)),
+);

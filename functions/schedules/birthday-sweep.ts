@@ -1,6 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { sweepBirthdays } from '../../shared/calendar/birthdays/today.ts';
-import { loadSecrets } from '../../shared/config/secrets.ts';
+import { backgroundHandler } from '../../shared/observability/instrumented.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
@@ -8,8 +8,7 @@ import { logger } from '../../shared/observability/logger.ts';
  * announces today's birthdays unless a `GET /birthdays/today` did first. Also resumes an announcement
  * whose sender stopped half way.
  */
-export const handler = async (_event: ScheduledEvent): Promise<void> => {
-  await loadSecrets(); // deployed: the secrets this function is granted (shared/config/secrets.ts)
+export const handler = backgroundHandler('birthdays', async (_event: ScheduledEvent): Promise<void> => {
   const result = await sweepBirthdays();
   logger.info('birthday sweep', result);
-};
+});

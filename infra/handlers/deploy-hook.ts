@@ -1,6 +1,7 @@
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
-import { handler as startEpoch } from '../../functions/stream/start-epoch.ts';
 import { fetchSecret } from '../../shared/config/secrets.ts';
+import { startNewEpoch } from '../../shared/live/event-log.ts';
+import { backgroundHandler } from '../../shared/observability/instrumented.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
 
@@ -9,7 +10,7 @@ import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
  * on every deployment, so CloudFormation calls this function once per deploy, after the new code of
  * every route is live (the background stack depends on the route stacks):
  * - starts a new change-feed epoch, so live-update ids handed out by the previous code resync
- *   (spec 6.1 rule 3; functions/stream/start-epoch.ts);
+ *   (a stream's `Last-Event-ID` from before the deploy answers `resync`);
  * - creates the first super admin when none exists (ADMIN_EMAIL, with the password generated in
  *   Secrets Manager, read here from the secret ADMIN_PASSWORD_SECRET_ARN names), so the service is
  *   usable right after `cdk deploy`.
@@ -17,27 +18,30 @@ import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
  * A plain Lambda-backed custom resource (no CDK provider framework, so no extra functions and roles):
  * it answers CloudFormation itself by PUTting the result to the presigned `ResponseURL`.
  */
-export const handler = async (event: CloudFormationCustomResourceEvent, context: Context): Promise<void> => {
-  let result: { Status: 'SUCCESS' | 'FAILED'; Reason?: string; Data?: Record<string, string> };
-  try {
-    result = { Status: 'SUCCESS', Data: event.RequestType === 'Delete' ? {} : await onDeploy(event.RequestType) };
-  } catch (error) {
-    logger.error('deploy hook failed', { error: error as Error });
-    result = { Status: 'FAILED', Reason: `${(error as Error).message} (log stream ${context.logStreamName})` };
-  }
-  await respond(event, result);
-};
+export const handler = backgroundHandler(
+  'deploy',
+  async (event: CloudFormationCustomResourceEvent, context: Context): Promise<void> => {
+    let result: { Status: 'SUCCESS' | 'FAILED'; Reason?: string; Data?: Record<string, string> };
+    try {
+      result = { Status: 'SUCCESS', Data: event.RequestType === 'Delete' ? {} : await onDeploy(event.RequestType) };
+    } catch (error) {
+      logger.error('deploy hook failed', { error: error as Error });
+      result = { Status: 'FAILED', Reason: `${(error as Error).message} (log stream ${context.logStreamName})` };
+    }
+    await respond(event, result);
+  },
+);
 
 async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string, string>> {
-  const { Data } = await startEpoch({ RequestType: requestType });
+  const { epoch } = await startNewEpoch();
   const email = process.env.ADMIN_EMAIL;
   const passwordSecret = process.env.ADMIN_PASSWORD_SECRET_ARN;
   let adminCreated = false;
   if (email && passwordSecret) {
     ({ created: adminCreated } = await ensureFirstSuperAdmin(email, await fetchSecret(passwordSecret)));
   }
-  logger.info('deploy hook', { epoch: Data?.epoch, adminCreated });
-  return { epoch: String(Data?.epoch ?? ''), adminCreated: String(adminCreated) };
+  logger.info('deploy hook', { requestType, epoch, adminCreated });
+  return { epoch: String(epoch), adminCreated: String(adminCreated) };
 }
 
 /** CloudFormation's custom resource response (the presigned URL is signed without a content type). */

@@ -76,6 +76,8 @@ export function prepareEnvironment(dataDir: string): void {
     GRIEVANCE_SECRET: secrets.grievanceSecret,
     POWERTOOLS_DEV: 'false',
     POWERTOOLS_METRICS_DISABLED: 'true',
+    // Lambda sets it in every on-demand environment; Powertools reports cold starts only with it.
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
   };
   for (const [k, v] of Object.entries(defaults)) if (!process.env[k]) process.env[k] = v;
 }

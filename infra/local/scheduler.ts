@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Context } from 'aws-lambda';
 import type { Schedule } from '../../shared/api/background.ts';
+import { lambdaContext } from './event.ts';
 
 /** Milliseconds until the next `HH:MM` in a timezone. */
 export function msUntilDaily(hhmm: string, timeZone: string, now = new Date()): number {
@@ -37,17 +39,21 @@ export class LocalScheduler {
     for (const s of this.schedules) {
       const fn = (await import(pathToFileURL(join(this.root, s.handler)).href)).handler as (
         e: unknown,
+        context: Context,
       ) => Promise<unknown>;
       const run = () =>
-        fn({
-          version: '0',
-          id: crypto.randomUUID(),
-          'detail-type': 'Scheduled Event',
-          source: 'aws.scheduler',
-          time: new Date().toISOString(),
-          detail: {},
-          resources: [`local:schedule/${s.name}`],
-        }).catch((e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`));
+        fn(
+          {
+            version: '0',
+            id: crypto.randomUUID(),
+            'detail-type': 'Scheduled Event',
+            source: 'aws.scheduler',
+            time: new Date().toISOString(),
+            detail: {},
+            resources: [`local:schedule/${s.name}`],
+          },
+          lambdaContext(s.name),
+        ).catch((e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`));
       if (s.everySeconds) this.timers.push(setInterval(run, s.everySeconds * 1000));
       if (s.dailyAt) {
         const arm = () => {

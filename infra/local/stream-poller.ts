@@ -8,11 +8,12 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamConsumer } from '../../shared/api/background.ts';
+import { lambdaContext } from './event.ts';
 import { matchesAny } from './filter-pattern.ts';
 
-type StreamHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
+type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
 
 /**
  * Plays the part of the Lambda event source mapping: reads the table's DynamoDB stream (one reader,
@@ -116,7 +117,7 @@ export class StreamPoller {
   private async deliver(name: string, fn: StreamHandler, batch: DynamoDBRecord[]) {
     for (let attempt = 1; ; attempt++) {
       try {
-        await fn({ Records: batch });
+        await fn({ Records: batch }, lambdaContext(name));
         return;
       } catch (err) {
         if (attempt >= 3) {

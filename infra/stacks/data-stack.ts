@@ -13,6 +13,7 @@ import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
 import { operatorAlarm } from '../constructs/alarms.ts';
+import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/route-function.ts';
 import type { DeployConfig } from './config.ts';
 
 /**
@@ -237,7 +238,7 @@ export class DataStack extends Stack {
 
   /**
    * The alarms on what the whole service shares (docs/deployment.md, "Alarms"): the account's Lambda
-   * concurrency, the table's throttled requests and the SES sending reputation.
+   * concurrency, the table's throttled requests, failed background runs and the SES sending reputation.
    */
   private accountAlarms(config: DeployConfig) {
     const topicArn = this.alarmTopic.topicArn;
@@ -260,6 +261,18 @@ export class DataStack extends Stack {
       threshold: 1,
       description:
         'DynamoDB throttled requests of the table (on demand: a partition above its per-key limit, or a sudden surge past the previous peak). Requests were retried and may have answered 503; look for a hot key in CloudWatch Contributor Insights.',
+    });
+    operatorAlarm(this, 'BackgroundFailuresAlarm', topicArn, {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'BackgroundFailures',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      description:
+        'A background run failed (stream consumer batch, schedule run or the deploy hook; the BackgroundFailures metric of shared/observability/instrumented.ts). It is retried; the failed-batches, failed-runs and iterator-age alarms say whether it recovered. The functions of the Background stack log the error.',
     });
     const ses = (metricName: string) =>
       new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });

@@ -3,8 +3,9 @@ import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { mentionOf } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
-import { isSuperAdmin, mentionOf, type Viewer } from './people.ts';
+import { isSuperAdmin, type Viewer } from './people.ts';
 import { type Instant, instant } from './time.ts';
 
 /**

@@ -11,10 +11,11 @@ import {
   transact,
 } from '../db/table.ts';
 import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { type CommentItem, type CommentVoteItem, looksLikeId, type PostItem } from './model.ts';
 import { notifyComment, notifyCommentMentions } from './notify.ts';
-import { isPrivileged, type MentionView, mentionable, personOf, resolveMentions, type Viewer } from './people.ts';
+import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
 import { scoreWrites } from './scores.ts';
 import { mentionIds } from './text.ts';
@@ -67,7 +68,7 @@ export async function commentViews(
     parentId: c.parentId,
     content: c.content,
     mentions: resolveMentions(mentionIds(c.content), users),
-    author: personOf(users, c.authorId),
+    author: mentionIn(users, c.authorId),
     likeCount: Math.max(0, c.likeCount ?? 0),
     dislikeCount: Math.max(0, c.dislikeCount ?? 0),
     viewerVote: votes.get(keyString(commentVoteKey(c.id, viewer.userId)))?.vote ?? null,

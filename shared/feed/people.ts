@@ -1,30 +1,10 @@
+import { type MentionView, mentionOf } from '../people/person-views.ts';
 import type { UserItem } from '../people/users.ts';
-
-/** How the feed names people: Mention (`{ id, name, image }`), resolved on every read. */
-export interface MentionView {
-  id: string;
-  name: string;
-  image: string | null;
-}
 
 export interface Viewer {
   userId: string;
   role: 'member' | 'super_admin';
 }
-
-export const mentionOf = (u: Pick<UserItem, 'id' | 'name' | 'image'>): MentionView => ({
-  id: u.id,
-  name: u.name,
-  image: u.image ?? null,
-});
-
-/** Someone whose account is gone still needs a name on what they wrote. */
-export const unknownPerson = (id: string): MentionView => ({ id, name: 'Former member', image: null });
-
-export const personOf = (users: Map<string, UserItem>, id: string): MentionView => {
-  const u = users.get(id);
-  return u ? mentionOf(u) : unknownPerson(id);
-};
 
 /** Whether a person can be mentioned (decisions 3: deactivated people are left out of mention resolution). */
 export const mentionable = (u: UserItem | undefined): u is UserItem => !!u && u.status !== 'deactivated';

@@ -10,11 +10,12 @@ import {
   updateItem,
 } from '../db/table.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
 import type { PostItem, PostStatsItem, VoteItem } from './model.ts';
 import { notifyPollClosed } from './notify.ts';
-import { isPrivileged, type MentionView, personOf, type Viewer } from './people.ts';
+import { isPrivileged, type Viewer } from './people.ts';
 import { emptyStats, isPollClosed, type PollView, pollView } from './post-view.ts';
 import { readablePost } from './posts.ts';
 
@@ -132,7 +133,7 @@ export async function pollVoters(
   const users = await getUsers(votes.map((v) => v.userId));
   return post.poll.options.map((o) => ({
     optionId: o.id,
-    voters: votes.filter((v) => v.optionId === o.id).map((v) => personOf(users, v.userId)),
+    voters: votes.filter((v) => v.optionId === o.id).map((v) => mentionIn(users, v.userId)),
   }));
 }
 

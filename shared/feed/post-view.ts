@@ -1,5 +1,6 @@
 import { postKey, postListKey, postLists, postReactionKey, postStatsKey, postVoteKey } from '../db/keys.ts';
 import { getMany, keyString } from '../db/table.ts';
+import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import {
   type PollItem,
@@ -12,7 +13,7 @@ import {
   type VoteItem,
   zeroReactions,
 } from './model.ts';
-import { isPrivileged, type MentionView, personOf, resolveMentions, type Viewer } from './people.ts';
+import { isPrivileged, resolveMentions, type Viewer } from './people.ts';
 import { mentionIds } from './text.ts';
 
 /** The Post of decisions 6, computed for one reader. */
@@ -179,7 +180,7 @@ function viewOf(p: PostItem, ctx: Context, withShared: boolean): PostView {
   }
   return {
     id: p.id,
-    author: { ...personOf(ctx.users, p.authorId), title: author?.title ?? '' },
+    author: { ...mentionIn(ctx.users, p.authorId), title: author?.title ?? '' },
     content: p.content,
     mentions: resolveMentions(mentionIds(p.content), ctx.users),
     tags: p.tags,
@@ -189,7 +190,7 @@ function viewOf(p: PostItem, ctx: Context, withShared: boolean): PostView {
     poll: p.poll ? pollView(p.poll, stats, vote?.optionId ?? null) : null,
     recognition: p.recognition
       ? {
-          recipient: personOf(ctx.users, p.recognition.recipientId),
+          recipient: mentionIn(ctx.users, p.recognition.recipientId),
           category: p.recognition.category,
           message: p.recognition.message,
         }

@@ -1,4 +1,6 @@
+import { type PersonView, personOf } from '../people/person-views.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
+
 import { replyAuthorTag, sameTag, unseal } from './anonymity.ts';
 import {
   ANONYMOUS_NAME,
@@ -13,12 +15,7 @@ import {
 } from './model.ts';
 
 /** The shapes of spec 2.1 as answered; admin routes add `author` and `changedBy`. */
-export interface Person {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-}
+export type Person = PersonView;
 export interface Mention {
   id: string;
   name: string;
@@ -76,8 +73,7 @@ export interface AdminStatusChangeView extends StatusChangeView {
 }
 export type StatusChangeViewOf<Admin extends boolean> = Admin extends true ? AdminStatusChangeView : StatusChangeView;
 
-const personOf = (u: UserItem | undefined): Person | null =>
-  u ? { id: u.id, name: u.name, email: u.email, image: u.image ?? null } : null;
+const personOrNull = (u: UserItem | undefined): PersonView | null => (u ? personOf(u) : null);
 const handlerOf = (r: ReplyItem) =>
   r.handlerSeal ? unseal(r.handlerSeal, sealContexts.handlerReply(r.grievanceId, r.id)) : null;
 
@@ -115,7 +111,7 @@ export async function replyViews<Admin extends boolean>(
     };
     if (!admin) return view as ReplyViewOf<Admin>;
     const handlerId = handlers.get(r.id);
-    const author = r.authorRole === 'handler' && handlerId ? personOf(people.get(handlerId)) : null;
+    const author = r.authorRole === 'handler' && handlerId ? personOrNull(people.get(handlerId)) : null;
     return { ...view, author } as ReplyViewOf<Admin>;
   });
 }
@@ -146,6 +142,9 @@ export async function statusChangeViews<Admin extends boolean>(
       createdAt: c.createdAt,
     };
     if (!admin) return view as StatusChangeViewOf<Admin>;
-    return { ...view, changedBy: changedById ? personOf(people.get(changedById)) : null } as StatusChangeViewOf<Admin>;
+    return {
+      ...view,
+      changedBy: changedById ? personOrNull(people.get(changedById)) : null,
+    } as StatusChangeViewOf<Admin>;
   });
 }

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { z } from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { loadSecrets } from '../config/secrets.ts';
+import { instrument } from '../observability/instrumented.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { newContext, type RequestContext } from './context.ts';
@@ -57,7 +58,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
   };
-  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base)
+  const handler = instrument(middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base), def.area)
     .before((request) => {
       const ctx = newContext(request.event);
       (request.internal as Record<string, unknown>).ctx = ctx;
@@ -74,7 +75,10 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   return handler as unknown as LambdaHandler;
 }
 
-/** One line and one metric set per request: route, status, duration; the caller's id only outside grievance routes. */
+/**
+ * One line and one metric set per request: route, status, duration; the caller's id only outside
+ * grievance routes. The Lambda context (request id, cold start) comes with every line (instrument()).
+ */
 function accessLog(
   def: RouteDef<any, any, any>,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
@@ -85,7 +89,7 @@ function accessLog(
     const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms };
     if (!def.anonymous && internal.ctx?.callerOrNull) fields.userId = internal.ctx.callerOrNull.userId;
     logger.info('request', fields);
-    recordRequest(def.name, status, ms);
+    recordRequest(status);
   };
   return { name: 'access-log', after: log, onError: log };
 }

@@ -1,19 +1,28 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
 /**
- * CloudWatch metrics in the embedded metric format (Powertools): one set per request, by route. The
- * local runtime turns them off (POWERTOOLS_METRICS_DISABLED) so its log stays readable.
+ * CloudWatch metrics in the embedded metric format (Powertools), flushed by the `logMetrics` middleware
+ * of every function (shared/observability/instrumented.ts). The local runtime turns them off
+ * (POWERTOOLS_METRICS_DISABLED) so its log stays readable.
+ *
+ * Every custom metric has only the `service` dimension (and `function_name` = the area for ColdStart),
+ * so the series stay a few dozen however many routes there are (a series costs $0.30 a month). What
+ * Lambda and API Gateway already measure per function — invocations, errors, duration, throttles — is
+ * not repeated here. docs/deployment.md lists what each metric is for.
  */
 export const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Workplace',
   serviceName: 'workplace',
 });
 
-export function recordRequest(route: string, status: number | undefined, ms: number): void {
-  metrics.addDimension('route', route);
+/** The metrics of one answered request: counted by class of status, never by route or caller. */
+export function recordRequest(status: number | undefined): void {
+  // Requests: the denominator of the error rates below, across all routes.
   metrics.addMetric('Requests', MetricUnit.Count, 1);
+  // ClientErrors: a rise after a release means clients and server disagree (validation, auth).
   if (status !== undefined && status >= 400 && status < 500) metrics.addMetric('ClientErrors', MetricUnit.Count, 1);
-  if (status === undefined || status >= 500) metrics.addMetric('ServerErrors', MetricUnit.Count, 1);
-  metrics.addMetric('Latency', MetricUnit.Milliseconds, ms);
-  metrics.publishStoredMetrics();
+  // DependencyUnavailable: 503s, the table or bucket throttled, failing or slow (clients retry).
+  if (status === 503) metrics.addMetric('DependencyUnavailable', MetricUnit.Count, 1);
+  // ServerErrors: bugs (500) and everything else unanswered; the operators' alarm watches it.
+  else if (status === undefined || status >= 500) metrics.addMetric('ServerErrors', MetricUnit.Count, 1);
 }

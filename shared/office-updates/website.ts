@@ -1,13 +1,5 @@
 import { officeUpdatesIndex, postKey, websiteCountsKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
-import {
-  getItem,
-  getMany,
-  isConditionFailure,
-  keyString,
-  queryPage,
-  type TransactItem,
-  transact,
-} from '../db/table.ts';
+import { getItem, getMany, keyString, queryPage, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import type { PostItem } from '../feed/model.ts';
 import { conflict, notFound } from '../http/errors.ts';
 
@@ -157,28 +149,27 @@ export async function decide(
   reviewer: { userId: string; name: string },
   reason: string | null,
 ): Promise<{ entry: WebsiteEntry; post: PostItem }> {
-  for (let attempt = 0; ; attempt++) {
-    const found = await getMany([websiteEntryKey(postId), postKey(postId)], true);
-    const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntry | undefined;
-    const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
-    if (!entry || !post || post.hidden || entry.hidden) throw notFound('No such post.');
-    if (!ALLOWED[decision].includes(entry.status)) throw conflict(refusal(decision, entry.status));
-    const now = new Date().toISOString();
-    const next: WebsiteEntry = {
-      ...entry,
-      status: TARGET[decision],
-      review: { reviewedAt: now, reviewer: reviewer.name, reason: decision === 'approve' ? null : reason },
-      publishedAt: decision === 'approve' ? now : null,
-      actorId: reviewer.userId,
-    };
-    try {
+  // Somebody moved it meanwhile: decide again from what it is now.
+  return retryOnConflict(
+    async () => {
+      const found = await getMany([websiteEntryKey(postId), postKey(postId)], true);
+      const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntry | undefined;
+      const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
+      if (!entry || !post || post.hidden || entry.hidden) throw notFound('No such post.');
+      if (!ALLOWED[decision].includes(entry.status)) throw conflict(refusal(decision, entry.status));
+      const now = new Date().toISOString();
+      const next: WebsiteEntry = {
+        ...entry,
+        status: TARGET[decision],
+        review: { reviewedAt: now, reviewer: reviewer.name, reason: decision === 'approve' ? null : reason },
+        publishedAt: decision === 'approve' ? now : null,
+        actorId: reviewer.userId,
+      };
       await transact(websiteWrites(entry, next));
       return { entry: next, post };
-    } catch (err) {
-      // Somebody moved it meanwhile: decide again from what it is now.
-      if (!isConditionFailure(err) || attempt >= 3) throw err;
-    }
-  }
+    },
+    { attempts: 4 },
+  );
 }
 
 export async function websiteCounts(): Promise<Record<WebsiteStatus, number>> {

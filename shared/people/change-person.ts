@@ -1,5 +1,5 @@
 import { teamKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, transact } from '../db/table.ts';
+import { getItem, retryOnConflict, transact } from '../db/table.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { personWrites } from './directory-index.ts';
 import type { TeamItem } from './profile.ts';
@@ -54,22 +54,21 @@ export async function changePerson(
   apply: (current: UserItem) => UserItem | Promise<UserItem>,
   opts: ChangeOptions,
 ): Promise<UserItem> {
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const before = await getUser(userId, true);
-    if (!before) throw notFound('No such person.');
-    const after = await apply(before);
-    const managerChanged = !!after.managerId && after.managerId !== before.managerId;
-    const chain = managerChanged ? await managerChain(userId, after.managerId!) : undefined;
-    if (after.teamId && after.teamId !== before.teamId && after.teamId !== opts.teamGone)
-      await assertTeamOpen(after.teamId);
-    const items = personWrites(before, after, { actorId: opts.actorId, chain, teamGone: opts.teamGone });
-    if (items.length === 0) return before;
-    try {
+  // A lost race (or a reference that vanished meanwhile) fails a condition: read again and decide again.
+  return retryOnConflict(
+    async () => {
+      const before = await getUser(userId, true);
+      if (!before) throw notFound('No such person.');
+      const after = await apply(before);
+      const managerChanged = !!after.managerId && after.managerId !== before.managerId;
+      const chain = managerChanged ? await managerChain(userId, after.managerId!) : undefined;
+      if (after.teamId && after.teamId !== before.teamId && after.teamId !== opts.teamGone)
+        await assertTeamOpen(after.teamId);
+      const items = personWrites(before, after, { actorId: opts.actorId, chain, teamGone: opts.teamGone });
+      if (items.length === 0) return before;
       await transact(items);
       return { ...after, rev: (before.rev ?? 0) + 1 };
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err; // lost a race (or a reference vanished): read again
-    }
-  }
-  throw conflict('The profile changed while this request ran. Try again.');
+    },
+    { attempts: 6, exhausted: () => conflict('The profile changed while this request ran. Try again.') },
+  );
 }

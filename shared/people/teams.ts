@@ -6,6 +6,7 @@ import {
   getItem,
   isConditionFailure,
   queryAll,
+  retryOnConflict,
   type TransactItem,
   transact,
   updateItem,
@@ -85,45 +86,47 @@ export async function updateTeam(
   teamId: string,
   input: { name?: string; color?: TeamColor },
 ): Promise<TeamItem> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const team = await openTeam(teamId);
-    const name = input.name?.trim() ?? team.name;
-    const color = input.color ?? team.color;
-    if (name === team.name && color === team.color) return team;
-    const next = { ...team, ...nameAttributes(teamId, name), color, actorId };
-    const items: TransactItem[] = [
-      {
-        Update: {
-          Key: teamKey(teamId),
-          UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
-          ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
-          ExpressionAttributeValues: {
-            ':n': name,
-            ':l': next.nameLower,
-            ':sk': teamsIndex.sk(next.nameLower, teamId),
-            ':c': color,
-            ':a': actorId,
-            ':old': team.nameLower,
+  // The team changed (or went) meanwhile: read it again and decide again.
+  return retryOnConflict(
+    async () => {
+      const team = await openTeam(teamId);
+      const name = input.name?.trim() ?? team.name;
+      const color = input.color ?? team.color;
+      if (name === team.name && color === team.color) return team;
+      const next = { ...team, ...nameAttributes(teamId, name), color, actorId };
+      const items: TransactItem[] = [
+        {
+          Update: {
+            Key: teamKey(teamId),
+            UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
+            ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
+            ExpressionAttributeValues: {
+              ':n': name,
+              ':l': next.nameLower,
+              ':sk': teamsIndex.sk(next.nameLower, teamId),
+              ':c': color,
+              ':a': actorId,
+              ':old': team.nameLower,
+            },
           },
-        },
-      } as TransactItem,
-    ];
-    if (next.nameLower !== team.nameLower) {
-      items.push(claim(next.nameLower, teamId, actorId), {
-        Delete: { Key: teamNameKey(team.nameLower) },
-      } as TransactItem);
-    }
-    try {
-      await transact(items);
+        } as TransactItem,
+      ];
+      if (next.nameLower !== team.nameLower) {
+        items.push(claim(next.nameLower, teamId, actorId), {
+          Delete: { Key: teamNameKey(team.nameLower) },
+        } as TransactItem);
+      }
+      try {
+        await transact(items);
+      } catch (err) {
+        if (isConditionFailure(err) && failedConditions(err).includes(1)) throw nameTaken();
+        throw err;
+      }
       return next;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      if (failedConditions(err).includes(1)) throw nameTaken();
-      // the team changed (or went) meanwhile: read it again
-    }
-  }
-  throw conflict('The team changed while this request ran. Try again.');
+    },
+    { exhausted: () => conflict('The team changed while this request ran. Try again.') },
+  );
 }
 
 /**

@@ -177,6 +177,16 @@ describe('functions', () => {
       expect(template.toJSON().Resources[groupId].Properties.RetentionInDays).toBeGreaterThan(0);
     }
   });
+
+  it('traces every function of the service with X-Ray (active tracing)', () => {
+    for (const template of s.templates.values()) {
+      for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+        // CDK's own helper functions (log retention, custom resource providers) are not the service's.
+        if (!fn.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME) continue;
+        expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+      }
+    }
+  });
 });
 
 describe('least privilege', () => {
@@ -705,10 +715,10 @@ describe('alarms that mean something', () => {
 
   it('has a few alarms, each notifying the operators and saying what it means', () => {
     const all = alarms();
-    // API 5xx, 2 per streaming route, 4 shared (concurrency, table throttles, bounces, complaints),
-    // 2 per stream consumer, failed schedule runs, CloudFront 5xx.
+    // API 5xx, 2 per streaming route, 5 shared (concurrency, table throttles, background failures,
+    // bounces, complaints), 2 per stream consumer, failed schedule runs, CloudFront 5xx.
     const streaming = routes.filter((r) => r.streaming).length;
-    expect(all).toHaveLength(1 + 2 * streaming + 4 + 2 * streamConsumers.length + 1 + 1);
+    expect(all).toHaveLength(1 + 2 * streaming + 5 + 2 * streamConsumers.length + 1 + 1);
     for (const a of all) {
       expect(a.props.AlarmActions, a.id).toHaveLength(1);
       expect(String(a.props.AlarmDescription).length, a.id).toBeGreaterThan(40);
@@ -762,6 +772,16 @@ describe('alarms that mean something', () => {
     }
     const queueAlarm = alarms().find((a) => JSON.stringify(a.props.Dimensions ?? []).includes(queueId));
     expect(queueAlarm?.props).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1 });
+  });
+
+  it('watches the failures of every background run (one metric for all of them)', () => {
+    const [failures] = find('BackgroundFailures');
+    expect(failures.props).toMatchObject({
+      Namespace: 'Workplace',
+      Dimensions: [{ Name: 'service', Value: 'workplace' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
   });
 
   it('watches SES bounces and complaints', () => {

@@ -1,5 +1,6 @@
+import { personOf } from '../../people/person-views.ts';
 import { getUsers } from '../../people/users.ts';
-import { isSuperAdmin, personOf, type Viewer } from '../people.ts';
+import { isSuperAdmin, type Viewer } from '../people.ts';
 
 /** Meeting types and derived statuses (spec 2.3, 3.3; decisions 4). */
 export const MEETING_TYPES = ['project', 'internal', 'client', 'general'] as const;
