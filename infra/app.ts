@@ -6,9 +6,11 @@
  * and friends. `-c workplace:nag=true` runs the cdk-nag AwsSolutions checks at synthesis (synthesis
  * then fails on any finding that is not acknowledged in the code; the infra tests run them too).
  *
- * Secrets: CURSOR_SECRET and GRIEVANCE_SECRET are generated in Secrets Manager by the data stack and
- * passed to the functions as CloudFormation dynamic references, resolved at deploy time (see
- * infra/constructs/route-function.ts for what that implies).
+ * Secrets: CURSOR_SECRET and GRIEVANCE_SECRET are generated in Secrets Manager by the data stack; a
+ * function gets only the ARNs of those its bundle reads and fetches the values at run time
+ * (shared/config/secrets.ts, infra/constructs/secret-grants.ts).
+ *
+ * Synthesis fails when a bundle imports sharp and layers/sharp is not built (`npm run build:layers`).
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { ensureBundled } from './build/bundle.ts';

@@ -16,6 +16,7 @@ import { sharpLayerDir } from '../../layers/sharp/index.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
+import { SECRET_NAMES, SECRETS, type SecretName } from '../../shared/config/secrets.ts';
 
 /**
  * Bundles every function of the service with ONE esbuild run: each route of the route table (and each
@@ -183,7 +184,14 @@ export async function bundle(options: BundleOptions = {}): Promise<BundleSize[]>
       .map((i) => packageName(i.path));
     if (used.length) externals[e] = [...new Set(used)].sort();
   }
-  writeFileSync(STAMP, JSON.stringify({ builtAt: new Date().toISOString(), entries, externals }, null, 2));
+  // Which application secrets each bundle reads: those whose reading module is in it (code that
+  // survived tree shaking). Only these functions are granted the secret (infra/constructs/secret-grants.ts).
+  const secrets: Record<string, SecretName[]> = {};
+  for (const e of entries) {
+    const inputs = result.metafile?.outputs[`dist/${entryDir(e)}/index.mjs`]?.inputs ?? {};
+    secrets[e] = SECRET_NAMES.filter((name) => (inputs[SECRETS[name].readBy]?.bytesInOutput ?? 0) > 0);
+  }
+  writeFileSync(STAMP, JSON.stringify({ builtAt: new Date().toISOString(), entries, externals, secrets }, null, 2));
   const sizes = bundleSizes();
   log(`Bundled ${entries.length} functions in ${Date.now() - started} ms into ${relative(ROOT, DIST_FUNCTIONS)}/`);
   log(formatSizes(sizes));
@@ -242,20 +250,37 @@ export function formatSizes(sizes: BundleSize[]): string {
   return lines.join('\n');
 }
 
+interface Stamp {
+  entries?: string[];
+  externals?: Record<string, string[]>;
+  secrets?: Record<string, SecretName[]>;
+}
+
+/** The last bundle run's record (dist/functions/.bundle.json), re-read when it changes. */
+function stamp(): Stamp {
+  if (!existsSync(STAMP)) return {};
+  const mtime = statSync(STAMP).mtimeMs;
+  if (!stampCache || stampCache.mtime !== mtime) {
+    stampCache = { mtime, stamp: JSON.parse(readFileSync(STAMP, 'utf8')) as Stamp };
+  }
+  return stampCache.stamp;
+}
+let stampCache: { mtime: number; stamp: Stamp } | undefined;
+
 /**
  * The packages a bundled function imports from outside its bundle (besides Node and the AWS SDK),
  * e.g. `['sharp']`; read from the last bundle run.
  */
 export function bundleExternals(handler: string): string[] {
-  if (!existsSync(STAMP)) return [];
-  const mtime = statSync(STAMP).mtimeMs;
-  if (!externalsCache || externalsCache.mtime !== mtime) {
-    const stamp = JSON.parse(readFileSync(STAMP, 'utf8')) as { externals?: Record<string, string[]> };
-    externalsCache = { mtime, externals: stamp.externals ?? {} };
-  }
-  return externalsCache.externals[handler] ?? [];
+  return stamp().externals?.[handler] ?? [];
 }
-let externalsCache: { mtime: number; externals: Record<string, string[]> } | undefined;
+
+/** The application secrets a bundled function reads (shared/config/secrets.ts); from the last bundle run. */
+export function bundleSecrets(handler: string): SecretName[] {
+  const secrets = stamp().secrets?.[handler];
+  if (!secrets) throw new Error(`No bundle record of ${handler}'s secrets: run \`npm run bundle\` first.`);
+  return secrets;
+}
 
 /**
  * The Lambda layers that provide the packages left out of the bundles (besides the AWS SDK): the
@@ -296,14 +321,16 @@ function newestInput(): number {
 /** dist/functions holds a bundle of exactly the current entries, newer than every input. */
 export function isBundleFresh(): boolean {
   if (!existsSync(STAMP)) return false;
-  let stamp: { entries?: string[] };
+  let recorded: Stamp;
   try {
-    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+    recorded = JSON.parse(readFileSync(STAMP, 'utf8'));
   } catch {
     return false;
   }
   const entries = allEntries();
-  if (JSON.stringify(stamp.entries) !== JSON.stringify(entries)) return false;
+  if (JSON.stringify(recorded.entries) !== JSON.stringify(entries)) return false;
+  // A bundle recorded before the secrets were.
+  if (!recorded.secrets) return false;
   if (!entries.every((e) => existsSync(join(assetDir(e), 'index.mjs')))) return false;
   return statSync(STAMP).mtimeMs >= newestInput();
 }

@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArnFormat, Duration, SecretValue, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
   Architecture,
@@ -18,7 +16,6 @@ import {
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import {
   type AnyRoute,
@@ -32,6 +29,7 @@ import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
 import { type DeployConfig, mediaSigningParameterName } from '../stacks/config.ts';
 import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
+import { secretGrants } from './secret-grants.ts';
 
 export const DEFAULT_MEMORY_MB = 512;
 
@@ -74,6 +72,8 @@ export interface ServiceFunctionProps {
   layers?: Record<string, ILayerVersion>;
   /** Variables besides the service's own (the deploy hook's first admin). */
   environment?: Record<string, string>;
+  /** Reserved concurrency (the streaming routes: their executions cannot starve the other functions). */
+  reservedConcurrency?: number;
   /** Statements besides those `access` implies (a stream consumer's stream reads), with the reason for any wildcard. */
   statements?: GrantedStatement[];
 }
@@ -88,12 +88,8 @@ export interface GrantedStatement {
  * One Lambda function of the service from the bundle in dist/ (`infra/build/bundle.ts`): Node.js 22
  * on arm64, its own log group with retention, and a role holding exactly what `access` declares.
  *
- * CURSOR_SECRET and GRIEVANCE_SECRET are CloudFormation dynamic references
- * (`{{resolve:secretsmanager:...}}`) to the secrets of the data stack: CloudFormation reads them at
- * deploy time and writes the values into the function's configuration, so the handlers read them from
- * the environment synchronously (shared/config/env.ts) and the functions need no Secrets Manager
- * permission. The values are therefore visible to anyone allowed lambda:GetFunctionConfiguration, and a
- * changed secret reaches the functions on the next deploy.
+ * The application secrets are not in the configuration: a function whose bundle reads one gets its
+ * ARN and may read that secret at run time (infra/constructs/secret-grants.ts, shared/config/secrets.ts).
  */
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
@@ -101,8 +97,6 @@ export class ServiceFunction extends Construct {
   readonly logGroup: LogGroup;
   /** Packages the bundle imports at run time for which no layer was given (the function cannot start). */
   readonly missingLayers: string[] = [];
-  /** Errors and Throttles. */
-  readonly alarms: Alarm[];
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -211,7 +205,8 @@ export class ServiceFunction extends Construct {
       );
     }
 
-    statements.push(...(props.statements ?? []));
+    const secrets = secretGrants(props.handler, data);
+    statements.push(...secrets.statements, ...(props.statements ?? []));
 
     // An inline policy on a role of its own (no AWS managed policy): exactly the statements above.
     this.role = new Role(this, 'Role', {
@@ -223,7 +218,6 @@ export class ServiceFunction extends Construct {
       if (wildcardReason) acknowledgeWildcards(this.role, statement, wildcardReason);
     }
 
-    const secret = (arn: string) => SecretValue.secretsManager(arn).unsafeUnwrap();
     const environment: Record<string, string> = {
       TABLE_NAME: data.tableName,
       BUCKET_NAME: data.bucketName,
@@ -231,8 +225,7 @@ export class ServiceFunction extends Construct {
       COMPANY_TIMEZONE: config.companyTimezone,
       ALLOWED_ORIGINS: config.allowedOrigins.join(','),
       LOG_LEVEL: config.logLevel,
-      CURSOR_SECRET: secret(data.cursorSecretArn),
-      GRIEVANCE_SECRET: secret(data.grievanceSecretArn),
+      ...secrets.environment,
       NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
@@ -273,6 +266,7 @@ export class ServiceFunction extends Construct {
       logGroup: this.logGroup,
       environment,
       layers: layers.length ? layers : undefined,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       // X-Ray traces of every invocation (Lambda's own segments: init, invocation, overhead) at no bundle
       // cost; the Powertools Tracer's SDK subsegments are left out for the cold start (README).
       tracing: Tracing.ACTIVE,
@@ -287,33 +281,7 @@ export class ServiceFunction extends Construct {
       'AwsSolutions-L1',
       'Node.js 22 is the runtime the service is built and tested for (package.json engines, esbuild target node22); moving to a newer runtime is a deliberate upgrade.',
     );
-
-    // Any error or throttle in a five-minute period notifies the alarm topic.
-    const action = alarmAction(this, data.alarmTopicArn);
-    this.alarms = [
-      ['Errors', this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })],
-      ['Throttles', this.function.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' })],
-    ].map(([name, metric]) => {
-      const alarm = new Alarm(this, `${name}Alarm`, {
-        metric: metric as ReturnType<LambdaFunction['metricErrors']>,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: cfnText(`${name} of ${props.handler}`, 1024),
-      });
-      alarm.addAlarmAction(action);
-      return alarm;
-    });
   }
-}
-
-/** The alarm topic as an alarm action, one import per stack. */
-export function alarmAction(scope: Construct, topicArn: string): SnsAction {
-  const stack = Stack.of(scope);
-  const id = 'AlarmTopicImport';
-  const topic = (stack.node.tryFindChild(id) as ITopic | undefined) ?? Topic.fromTopicArn(stack, id, topicArn);
-  return new SnsAction(topic);
 }
 
 export interface RouteFunctionProps {
@@ -351,6 +319,9 @@ export class RouteFunction extends Construct {
       access: route.access,
       timeoutSeconds: route.timeout,
       memoryMb: route.memory,
+      // One execution per open stream, for up to 15 minutes: capped, so open tabs cannot take the
+      // account's whole pool from the other routes.
+      reservedConcurrency: route.streaming ? props.config.streamReservedConcurrency : undefined,
       data: props.data,
       config: props.config,
     });

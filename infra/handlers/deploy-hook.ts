@@ -1,4 +1,5 @@
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
+import { fetchSecret } from '../../shared/config/secrets.ts';
 import { startNewEpoch } from '../../shared/live/event-log.ts';
 import { backgroundHandler } from '../../shared/observability/instrumented.ts';
 import { logger } from '../../shared/observability/logger.ts';
@@ -11,7 +12,8 @@ import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
  * - starts a new change-feed epoch, so live-update ids handed out by the previous code resync
  *   (a stream's `Last-Event-ID` from before the deploy answers `resync`);
  * - creates the first super admin when none exists (ADMIN_EMAIL, with the password generated in
- *   Secrets Manager and passed as ADMIN_PASSWORD), so the service is usable right after `cdk deploy`.
+ *   Secrets Manager, read here from the secret ADMIN_PASSWORD_SECRET_ARN names), so the service is
+ *   usable right after `cdk deploy`.
  *
  * A plain Lambda-backed custom resource (no CDK provider framework, so no extra functions and roles):
  * it answers CloudFormation itself by PUTting the result to the presigned `ResponseURL`.
@@ -33,9 +35,11 @@ export const handler = backgroundHandler(
 async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string, string>> {
   const { epoch } = await startNewEpoch();
   const email = process.env.ADMIN_EMAIL;
-  const password = process.env.ADMIN_PASSWORD;
+  const passwordSecret = process.env.ADMIN_PASSWORD_SECRET_ARN;
   let adminCreated = false;
-  if (email && password) ({ created: adminCreated } = await ensureFirstSuperAdmin(email, password));
+  if (email && passwordSecret) {
+    ({ created: adminCreated } = await ensureFirstSuperAdmin(email, await fetchSecret(passwordSecret)));
+  }
   logger.info('deploy hook', { requestType, epoch, adminCreated });
   return { epoch: String(epoch), adminCreated: String(adminCreated) };
 }

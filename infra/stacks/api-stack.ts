@@ -1,10 +1,10 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { ApiMapping, DomainName, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { alarmAction } from '../constructs/route-function.ts';
+import { operatorAlarm } from '../constructs/alarms.ts';
 import type { DeployConfig } from './config.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -14,7 +14,16 @@ export interface ApiStackProps extends StackProps {
 }
 
 /**
- * The HTTP API (payload format 2.0) and its `$default` stage. Routes are added by the per-area stacks
+ * The HTTP API (payload format 2.0) and its `$default` stage, throttled (`workplace:apiRateLimit`,
+ * `workplace:apiBurstLimit`) so a flood of requests is refused at the stage rather than taking every
+ * Lambda execution of the account.
+ *
+ * With a custom domain and `workplace:apiCertificateArn` (a certificate for the same name in this
+ * region), the API gets that name as a regional custom domain and its default execute-api endpoint is
+ * disabled: CloudFront reaches the custom domain's regional endpoint and forwards the viewer's Host,
+ * which is the one name API Gateway answers for (TLS SNI and Host both carry it), so the distribution
+ * is the only way in. Without it, the execute-api endpoint is CloudFront's origin and stays enabled
+ * (warned at synthesis); with `workplace:edge=false` (LocalStack) it is the API's only address. Routes are added by the per-area stacks
  * (`AreaRoutesStack`), so this stack stays small however many routes the service grows. No CORS
  * configuration on the API: preflights fall through to the `$default` route, whose function answers
  * them from ALLOWED_ORIGINS, and every function adds the CORS headers to its own answers.
@@ -22,15 +31,19 @@ export interface ApiStackProps extends StackProps {
 export class ApiStack extends Stack {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
+  /** The regional endpoint of the API's custom domain, when the execute-api endpoint is disabled. */
+  readonly originDomainName?: string;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config } = props;
+    const customDomain = config.edge && config.domain && config.apiCertificateArn ? config.domain.name : undefined;
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
       apiName: `${config.prefix}-api`,
       description: 'Workplace collaboration service API (one Lambda function per route).',
       createDefaultStage: false,
+      disableExecuteApiEndpoint: !!customDomain,
     });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -55,21 +68,36 @@ export class ApiStack extends Stack {
       stageName: '$default',
       autoDeploy: true,
       accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format },
+      throttle: config.apiThrottle,
     });
+
+    if (customDomain) {
+      const domainName = new DomainName(this, 'Domain', {
+        domainName: customDomain,
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', config.apiCertificateArn!),
+      });
+      new ApiMapping(this, 'Mapping', { api: this.httpApi, domainName, stage: this.stage });
+      this.originDomainName = domainName.regionalDomainName;
+    } else if (config.edge) {
+      Annotations.of(this).addWarningV2(
+        'workplace:executeApiEndpoint',
+        "The HTTP API's execute-api endpoint stays enabled (it is CloudFront's origin), so clients can bypass the distribution. Set workplace:domainName with workplace:apiCertificateArn to disable it.",
+      );
+    }
 
     // Any 5xx answer: an unhandled error in a function, or an integration failure (timeout, throttle).
-    new Alarm(this, 'ServerErrorsAlarm', {
+    operatorAlarm(this, 'ServerErrorsAlarm', props.alarmTopicArn, {
       metric: this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
       threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'The HTTP API answered 5xx.',
-    }).addAlarmAction(alarmAction(this, props.alarmTopicArn));
-
-    new CfnOutput(this, 'ApiUrl', {
-      value: this.httpApi.apiEndpoint,
-      description: 'The HTTP API itself (clients use the distribution: the BaseUrl of the edge stack).',
+      description:
+        'The HTTP API answered 5xx: a route function failed (its log group has the error), timed out or was throttled (see the concurrency alarm).',
     });
+
+    if (!customDomain) {
+      new CfnOutput(this, 'ApiUrl', {
+        value: this.httpApi.apiEndpoint,
+        description: 'The HTTP API itself (clients use the distribution: the BaseUrl of the edge stack).',
+      });
+    }
   }
 }

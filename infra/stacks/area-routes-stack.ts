@@ -1,8 +1,9 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
+import { operatorAlarm } from '../constructs/alarms.ts';
 import { RouteFunction } from '../constructs/route-function.ts';
 import type { DeployConfig } from './config.ts';
 import type { SharedData } from './data-stack.ts';
@@ -41,15 +42,29 @@ export class AreaRoutesStack extends Stack {
     this.area = props.area;
     for (const route of props.routes) {
       if (route.area !== props.area) throw new Error(`Route ${route.name} belongs to ${route.area}, not ${props.area}`);
-      this.routeFunctions.push(
-        new RouteFunction(this, pascal(route.name), {
-          route,
-          data: props.data,
-          config: props.config,
-          httpApi: props.httpApi,
-          layers: props.layers,
-        }),
-      );
+      const routeFunction = new RouteFunction(this, pascal(route.name), {
+        route,
+        data: props.data,
+        config: props.config,
+        httpApi: props.httpApi,
+        layers: props.layers,
+      });
+      this.routeFunctions.push(routeFunction);
+      // The routes behind the HTTP API are watched by its 5xx alarm; a streaming route is not behind it.
+      if (route.streaming) {
+        const fn = routeFunction.function;
+        const period = Duration.minutes(5);
+        operatorAlarm(routeFunction, 'StreamErrorsAlarm', props.data.alarmTopicArn, {
+          metric: fn.metricErrors({ period, statistic: 'Sum' }),
+          threshold: 1,
+          description: `${route.name} failed (its log group has the error): live-update streams were cut.`,
+        });
+        operatorAlarm(routeFunction, 'StreamThrottlesAlarm', props.data.alarmTopicArn, {
+          metric: fn.metricThrottles({ period, statistic: 'Sum' }),
+          threshold: 1,
+          description: `${route.name} reached its reserved concurrency (workplace:streamReservedConcurrency): new live-update streams were refused. Raise it if the account's concurrency allows.`,
+        });
+      }
     }
   }
 }

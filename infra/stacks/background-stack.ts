@@ -1,7 +1,6 @@
-import { CustomResource, Duration, SecretValue, Stack, type StackProps, TimeZone } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { CustomResource, Duration, Stack, type StackProps, TimeZone } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, type ILayerVersion, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { EventInvokeConfig, EventSourceMapping, type ILayerVersion, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import {
   ContextAttribute,
@@ -15,7 +14,8 @@ import type { Construct } from 'constructs';
 import type { BackgroundFunctionSettings, Schedule, StreamConsumer } from '../../shared/api/background.ts';
 import type { RouteAccess } from '../../shared/api/route-def.ts';
 import { acknowledge, acknowledgeWildcards } from '../constructs/acknowledge.ts';
-import { alarmAction, cfnText, ServiceFunction, type ServiceFunctionProps } from '../constructs/route-function.ts';
+import { operatorAlarm } from '../constructs/alarms.ts';
+import { cfnText, ServiceFunction, type ServiceFunctionProps } from '../constructs/route-function.ts';
 import { pascal } from './area-routes-stack.ts';
 import type { DeployConfig } from './config.ts';
 import type { SharedData } from './data-stack.ts';
@@ -26,6 +26,10 @@ export const DEFAULT_BACKGROUND_TIMEOUT_SECONDS = 60;
 /** A failing batch is split (bisect) and retried this often before its position goes to the DLQ. */
 export const STREAM_RETRY_ATTEMPTS = 5;
 export const DEFAULT_STREAM_BATCH_SIZE = 100;
+/** A stream consumer this far behind (the age of the last record it read) makes live updates late. */
+export const ITERATOR_AGE_ALARM_MS = 60_000;
+/** Lambda's retries of a failed asynchronous invocation (a schedule's run) before it goes to the failure queue. */
+export const SCHEDULE_RETRY_ATTEMPTS = 2;
 export const DEPLOY_HOOK_HANDLER = 'infra/handlers/deploy-hook.ts';
 
 export interface BackgroundStackProps extends StackProps {
@@ -74,12 +78,14 @@ export class BackgroundStack extends Stack {
     dlq: Queue;
   }[] = [];
   readonly schedules: { schedule: Schedule; service: ServiceFunction; target: EventBridgeSchedule }[] = [];
+  /** Runs of a schedule that failed: not delivered by the scheduler, or failing every Lambda retry. */
+  readonly scheduleFailures: Queue;
   readonly deployHook: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: BackgroundStackProps) {
     super(scope, id, props);
     const { data, config } = props;
-    const action = alarmAction(this, data.alarmTopicArn);
+    const period = Duration.minutes(5);
     const service = (
       name: string,
       handler: string,
@@ -135,14 +141,17 @@ export class BackgroundStack extends Stack {
         onFailure: new SqsDlq(dlq),
         filters: consumer.filters.map((pattern) => ({ pattern: JSON.stringify(pattern) })),
       });
-      new Alarm(fn, 'FailedBatchesAlarm', {
-        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      operatorAlarm(fn, 'FailedBatchesAlarm', data.alarmTopicArn, {
+        metric: dlq.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
         threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `Stream batches that ${consumer.name} could not process (positions in the queue).`,
-      }).addAlarmAction(action);
+        description: `Stream batches that ${consumer.name} could not process after every retry: their positions are in the queue (inspect, fix, replay).`,
+      });
+      operatorAlarm(fn, 'IteratorAgeAlarm', data.alarmTopicArn, {
+        metric: fn.function.metric('IteratorAge', { period, statistic: 'Maximum' }),
+        threshold: ITERATOR_AGE_ALARM_MS,
+        evaluationPeriods: 2,
+        description: `${consumer.name} is more than ${ITERATOR_AGE_ALARM_MS / 1000} s behind the table's stream for 10 minutes (errors retried, throttled, or too slow): live updates are late. Check its log group and the concurrency alarm.`,
+      });
       this.consumers.push({ consumer, service: fn, mapping, dlq });
     }
 
@@ -153,9 +162,45 @@ export class BackgroundStack extends Stack {
       }),
       description: 'Lets EventBridge Scheduler invoke the service schedule functions.',
     });
+    // One queue for every failed schedule run: runs the scheduler could not deliver (its dead-letter
+    // queue) and runs whose function failed every retry (the function's asynchronous on-failure
+    // destination: the scheduler invokes asynchronously, so a function error is not a delivery error).
+    this.scheduleFailures = new Queue(this, 'ScheduleFailures', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    acknowledge(
+      this.scheduleFailures,
+      'AwsSolutions-SQS3',
+      'This queue is itself the dead-letter queue of the schedules and the on-failure destination of their functions.',
+    );
+    operatorAlarm(this.scheduleFailures, 'Alarm', data.alarmTopicArn, {
+      metric: this.scheduleFailures.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+      threshold: 1,
+      description:
+        'A scheduled sweep (presence, birthdays, poll closing) failed every retry or was not delivered: the failed runs are in the queue; the function log group has the error. The next run catches up.',
+    });
+    const failureDestination = this.scheduleFailures.queueArn;
     for (const schedule of props.schedules) {
       const expression = scheduleExpression(schedule, config.companyTimezone);
-      const fn = service(schedule.name, schedule.handler, `Schedule ${schedule.name}`, schedule);
+      const fn = service(schedule.name, schedule.handler, `Schedule ${schedule.name}`, schedule, {
+        statements: [
+          {
+            statement: new PolicyStatement({
+              sid: 'FailedRuns',
+              actions: ['sqs:SendMessage'],
+              resources: [failureDestination],
+            }),
+          },
+        ],
+      });
+      // The destination is granted in the function's own policy above, not by CDK's SqsDestination.
+      new EventInvokeConfig(fn, 'AsyncInvoke', {
+        function: fn.function,
+        retryAttempts: SCHEDULE_RETRY_ATTEMPTS,
+        onFailure: { bind: () => ({ destination: failureDestination }) },
+      });
       const target = new EventBridgeSchedule(fn, 'Schedule', {
         schedule: expression,
         description: `${schedule.name} (${schedule.everySeconds ? `every ${schedule.everySeconds} s` : `daily at ${schedule.dailyAt} ${config.companyTimezone}`})`,
@@ -171,6 +216,7 @@ export class BackgroundStack extends Stack {
           }),
           retryAttempts: 2,
           maxEventAge: Duration.minutes(schedule.everySeconds ? 5 : 60),
+          deadLetterQueue: this.scheduleFailures,
         }),
       });
       // LambdaInvoke grants the function and its versions (`<arn>:*`): CDK's grantInvoke.
@@ -184,19 +230,27 @@ export class BackgroundStack extends Stack {
 
     // The deploy hook: new change-feed epoch, first super admin. `deployedAt` changes on every
     // synthesis, so every deployment of this stack calls it (after the route stacks, see buildApp).
-    const adminEnvironment: Record<string, string> =
-      config.adminEmail && data.adminPasswordSecretArn
-        ? {
-            ADMIN_EMAIL: config.adminEmail,
-            ADMIN_PASSWORD: SecretValue.secretsManager(data.adminPasswordSecretArn).unsafeUnwrap(),
-          }
-        : {};
+    // The first admin's password stays in Secrets Manager: the hook reads it at run time.
+    const adminPassword = config.adminEmail ? data.adminPasswordSecretArn : undefined;
     this.deployHook = service(
       'deploy-hook',
       DEPLOY_HOOK_HANDLER,
       'Deploy hook: starts a new change-feed epoch and creates the first super admin when none exists.',
       { access: { table: 'write' }, timeout: 60 },
-      { environment: adminEnvironment },
+      adminPassword
+        ? {
+            environment: { ADMIN_EMAIL: config.adminEmail!, ADMIN_PASSWORD_SECRET_ARN: adminPassword },
+            statements: [
+              {
+                statement: new PolicyStatement({
+                  sid: 'AdminPassword',
+                  actions: ['secretsmanager:GetSecretValue'],
+                  resources: [adminPassword],
+                }),
+              },
+            ],
+          }
+        : {},
     );
     new CustomResource(this, 'DeployHookRun', {
       serviceToken: this.deployHook.function.functionArn,

@@ -24,7 +24,19 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:apnsPlatformApplicationArn` | unset     | PUSH_APNS_APPLICATION_ARN (ios push)                |
  * | `workplace:fcmPlatformApplicationParameter`  | unset | or: an SSM String parameter holding that ARN      |
  * | `workplace:apnsPlatformApplicationParameter` | unset | (resolved by CloudFormation at deploy time)       |
- * | `workplace:alarmEmail`        | unset              | e-mail subscribed to the alarm topic                |
+ * | `workplace:alarmEmail`        | unset              | e-mail subscribed to the operators' alarm topic     |
+ * | `workplace:alarmTopicArn`     | unset              | an existing SNS topic for the alarms instead of the |
+ * |                               |                    | one the data stack creates (same region)            |
+ * | `workplace:streamReservedConcurrency` | `400`      | reserved concurrency of each streaming function: at |
+ * |                               |                    | most this many open live-update streams at once     |
+ * | `workplace:apiRateLimit`      | `500`              | HTTP API stage throttling: steady requests/second   |
+ * | `workplace:apiBurstLimit`     | `1000`             | and burst                                           |
+ * | `workplace:accountConcurrencyLimit` | `1000`       | the account's Lambda concurrency quota (the alarm   |
+ * |                               |                    | fires at 80 % of it)                                |
+ * | `workplace:apiCertificateArn` | unset              | a certificate for `workplace:domainName` in the     |
+ * |                               |                    | stack's region: the API gets that custom domain and |
+ * |                               |                    | its execute-api endpoint is disabled (CloudFront    |
+ * |                               |                    | is then the only way in)                            |
  * | `workplace:adminEmail`        | unset              | the first super admin, created at deploy when none  |
  * |                               |                    | exists (password generated in Secrets Manager)      |
  * | `workplace:edge`              | `true`             | `false` leaves out the CloudFront stack (LocalStack |
@@ -51,7 +63,20 @@ export interface DeployConfig {
   /** SNS platform application ARNs (values, or `{{resolve:ssm:...}}` dynamic references). */
   push: { fcmApplicationArn?: string; apnsApplicationArn?: string };
   alarmEmail?: string;
+  /** An existing operators' topic for every alarm (else the data stack creates one). */
+  alarmTopicArn?: string;
   adminEmail?: string;
+  /** Reserved concurrency of each streaming function (one execution per open stream). */
+  streamReservedConcurrency: number;
+  /** Stage throttling of the HTTP API (requests per second, burst). */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+  /** The account's Lambda concurrent executions quota (the concurrency alarm's reference). */
+  accountConcurrencyLimit: number;
+  /**
+   * A certificate in the stack's region for `domain.name`: the HTTP API gets the same custom domain,
+   * CloudFront reaches it by that name, and the default execute-api endpoint is disabled.
+   */
+  apiCertificateArn?: string;
   /** Deploy the CloudFront distribution (`<prefix>-Edge`). */
   edge: boolean;
   /**
@@ -71,6 +96,18 @@ const ctx = (scope: Construct, key: string): string | undefined => {
   const v = scope.node.tryGetContext(`workplace:${key}`);
   if (v === undefined || v === null || v === '') return undefined;
   return Array.isArray(v) ? v.join(',') : String(v);
+};
+
+/** Lambda's minimum of unreserved concurrent executions per account and region. */
+export const UNRESERVED_MINIMUM = 100;
+
+/** A whole number of at least `min` from context, or the default. */
+const count = (scope: Construct, key: string, fallback: number, min = 1): number => {
+  const raw = ctx(scope, key);
+  const n = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`workplace:${key}=${raw} must be a whole number of at least ${min}`);
+  return n;
 };
 
 export const packageVersion = (): string =>
@@ -105,6 +142,11 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
   const publicKey = mediaPublicKey ?? (mediaPublicKeyParameter ? ssmReference(mediaPublicKeyParameter) : undefined);
   if (!!publicKey !== !!mediaSecret)
     throw new Error('workplace:mediaSigningPublicKey (or ...Parameter) and workplace:mediaSigningSecret go together.');
+  const apiCertificateArn = ctx(scope, 'apiCertificateArn');
+  if (apiCertificateArn && !domainName)
+    throw new Error(
+      'workplace:apiCertificateArn is the certificate of workplace:domainName in the stack region: set both.',
+    );
   const config: DeployConfig = {
     prefix: ctx(scope, 'prefix') ?? 'Workplace',
     allowedOrigins: origins,
@@ -116,10 +158,21 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,
     push: { fcmApplicationArn: platformApplication('fcm'), apnsApplicationArn: platformApplication('apns') },
     alarmEmail: ctx(scope, 'alarmEmail'),
+    alarmTopicArn: ctx(scope, 'alarmTopicArn'),
     adminEmail: ctx(scope, 'adminEmail'),
+    streamReservedConcurrency: count(scope, 'streamReservedConcurrency', 400),
+    apiThrottle: { rateLimit: count(scope, 'apiRateLimit', 500), burstLimit: count(scope, 'apiBurstLimit', 1000) },
+    accountConcurrencyLimit: count(scope, 'accountConcurrencyLimit', 1000),
+    apiCertificateArn,
     edge: ctx(scope, 'edge') !== 'false',
     mediaSigning: publicKey && mediaSecret ? { publicKey, secret: mediaSecret } : undefined,
     ...overrides,
   };
+  // Lambda keeps at least 100 executions of the account unreserved (deployment fails otherwise).
+  if (config.streamReservedConcurrency > config.accountConcurrencyLimit - UNRESERVED_MINIMUM) {
+    throw new Error(
+      `workplace:streamReservedConcurrency=${config.streamReservedConcurrency} leaves fewer than ${UNRESERVED_MINIMUM} of the account's ${config.accountConcurrencyLimit} Lambda executions (workplace:accountConcurrencyLimit) to the other functions: lower it or raise the account's quota.`,
+    );
+  }
   return config;
 }

@@ -1,16 +1,19 @@
 import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { AttributeType, BillingMode, Operation, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, type ILayerVersion, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
+import { operatorAlarm } from '../constructs/alarms.ts';
+import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/route-function.ts';
 import type { DeployConfig } from './config.ts';
 
 /**
@@ -68,7 +71,8 @@ export class DataStack extends Stack {
   readonly bucket: Bucket;
   readonly cursorSecret: Secret;
   readonly grievanceSecret: Secret;
-  readonly alarmTopic: Topic;
+  /** The operators' topic: `workplace:alarmTopicArn`, or the one created here. */
+  readonly alarmTopic: ITopic;
   readonly adminPasswordSecret?: Secret;
   readonly mailIdentity?: EmailIdentity;
   /** The values above as imports, for use in OTHER stacks. */
@@ -177,14 +181,21 @@ export class DataStack extends Stack {
       );
     }
 
-    // Every alarm of the service notifies this topic (subscribe on-call e-mail, chat or paging to it).
-    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `${config.prefix} alarms`, enforceSSL: true });
-    acknowledge(
-      this.alarmTopic,
-      'AwsSolutions-SNS2',
-      'Alarm notifications carry no personal data (alarm names and metric values); CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key, and a customer managed key would cost more than the alarms.',
-    );
+    // Every alarm of the service notifies the operators' topic (subscribe on-call e-mail, chat or
+    // paging to it), an existing one from context or this one.
+    if (config.alarmTopicArn) {
+      this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn);
+    } else {
+      const topic = new Topic(this, 'AlarmTopic', { displayName: `${config.prefix} alarms`, enforceSSL: true });
+      acknowledge(
+        topic,
+        'AwsSolutions-SNS2',
+        'Alarm notifications carry no personal data (alarm names and metric values); CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key, and a customer managed key would cost more than the alarms.',
+      );
+      this.alarmTopic = topic;
+    }
     if (config.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(config.alarmEmail));
+    this.accountAlarms(config);
 
     // The sender of the service's e-mail: SES sends a verification message to the address at deploy.
     const mailAddress = config.mailFrom ? mailAddressOf(config.mailFrom) : undefined;
@@ -224,7 +235,74 @@ export class DataStack extends Stack {
     }
     this.shared = shared as SharedData;
   }
+
+  /**
+   * The alarms on what the whole service shares (docs/deployment.md, "Alarms"): the account's Lambda
+   * concurrency, the table's throttled requests, failed background runs and the SES sending reputation.
+   */
+  private accountAlarms(config: DeployConfig) {
+    const topicArn = this.alarmTopic.topicArn;
+    operatorAlarm(this, 'ConcurrencyAlarm', topicArn, {
+      metric: new Metric({
+        namespace: 'AWS/Lambda',
+        metricName: 'ConcurrentExecutions',
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+      }),
+      threshold: Math.floor(config.accountConcurrencyLimit * 0.8),
+      evaluationPeriods: 3,
+      description: `Lambda executions of the account at 80 % of its quota (workplace:accountConcurrencyLimit=${config.accountConcurrencyLimit}) for 3 minutes: at the quota every function is throttled (API 5xx). Find the busy function (CloudWatch ConcurrentExecutions by function); request a higher quota or lower workplace:streamReservedConcurrency.`,
+    });
+    operatorAlarm(this, 'TableThrottlesAlarm', topicArn, {
+      metric: this.table.metricThrottledRequestsForOperations({
+        operations: TABLE_OPERATIONS,
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      description:
+        'DynamoDB throttled requests of the table (on demand: a partition above its per-key limit, or a sudden surge past the previous peak). Requests were retried and may have answered 503; look for a hot key in CloudWatch Contributor Insights.',
+    });
+    operatorAlarm(this, 'BackgroundFailuresAlarm', topicArn, {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'BackgroundFailures',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      description:
+        'A background run failed (stream consumer batch, schedule run or the deploy hook; the BackgroundFailures metric of shared/observability/instrumented.ts). It is retried; the failed-batches, failed-runs and iterator-age alarms say whether it recovered. The functions of the Background stack log the error.',
+    });
+    const ses = (metricName: string) =>
+      new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });
+    operatorAlarm(this, 'MailBouncesAlarm', topicArn, {
+      metric: ses('Reputation.BounceRate'),
+      threshold: 0.05,
+      description:
+        "SES bounce rate of the account at 5 % (SES reviews the account from 5 % and may pause sending at 10 %): invitations go to addresses that do not exist. Check the members' e-mail addresses.",
+    });
+    operatorAlarm(this, 'MailComplaintsAlarm', topicArn, {
+      metric: ses('Reputation.ComplaintRate'),
+      threshold: 0.001,
+      description:
+        'SES complaint rate of the account at 0.1 % (SES reviews the account from 0.1 % and may pause sending at 0.5 %): recipients mark the service e-mail as spam.',
+    });
+  }
 }
+
+/** The DynamoDB operations the service calls (its throttled-requests alarm sums them; at most 10 metrics). */
+export const TABLE_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.TRANSACT_GET_ITEMS,
+];
 
 /** `Workplace <no-reply@example.com>` → `no-reply@example.com` (a bare address is returned as it is). */
 export function mailAddressOf(mailFrom: string): string {

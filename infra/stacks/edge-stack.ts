@@ -10,12 +10,15 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   KeyGroup,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
   PublicKey,
+  ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -29,6 +32,7 @@ import { CLIENT_AUTHORIZATION_HEADER } from '../../shared/http/middlewares/sessi
 import { acknowledge } from '../constructs/acknowledge.ts';
 import { type DeployConfig, mediaSigningParameterName } from './config.ts';
 import { PUBLIC_MEDIA_PREFIXES } from './data-stack.ts';
+import { distributionErrorsAlarm } from './edge-alarms-stack.ts';
 
 export interface StreamingOrigin {
   route: AnyRoute;
@@ -38,6 +42,11 @@ export interface StreamingOrigin {
 export interface EdgeStackProps extends StackProps {
   config: DeployConfig;
   httpApi: IHttpApi;
+  /**
+   * The regional endpoint of the API's custom domain (the API stack's `originDomainName`): CloudFront
+   * then forwards the viewer's Host (the custom domain) instead of reaching execute-api.
+   */
+  apiOriginDomainName?: string;
   /** The streaming routes and their Function URLs (RESPONSE_STREAM, AWS_IAM). */
   streaming: StreamingOrigin[];
   /** The media bucket (the data stack's imports); its public media are served with `config.mediaSigning`. */
@@ -65,6 +74,18 @@ export const clientAuthorizationFunctionCode = `function handler(event) {
   return request;
 }`;
 
+/**
+ * The security headers CloudFront sets on every answer (overriding the origin's): HSTS for two years
+ * with subdomains (the service is HTTPS-only), `nosniff` (uploaded media are served with their
+ * declared type only), no Referer leaving the service (URLs carry ids), and no framing (clickjacking).
+ */
+export const SECURITY_HEADERS = {
+  strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
+  contentTypeOptions: { override: true },
+  referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+  frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+};
+
 /** `/api/v1/things/{id}/stream` → `/api/v1/things/*\/stream` (CloudFront path patterns). */
 export const pathPattern = (path: string) => path.replace(/\{[^}]+\}/g, '*');
 
@@ -84,19 +105,32 @@ export class EdgeStack extends Stack {
     super(scope, id, props);
     const { config } = props;
 
+    // Security headers on every answer of every behaviour (the API's JSON, the reference page, the
+    // stream, the public media), whatever the origin sent.
+    const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: `${config.prefix}: HSTS, nosniff, no referrer, no framing`,
+      securityHeadersBehavior: SECURITY_HEADERS,
+    });
+
     // Every method, no cache: the API's answers are per person. Authorization is forwarded too: with
     // caching disabled, the all-viewer origin request policies pass it to the origin.
     const uncached = {
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      responseHeadersPolicy: securityHeaders,
     } satisfies Partial<BehaviorOptions>;
 
-    const apiOrigin = new HttpOrigin(`${props.httpApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
-      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-      // API Gateway's own integration limit is 30 s.
-      readTimeout: Duration.seconds(30),
-    });
+    // API Gateway's own integration limit is 30 s.
+    const originOptions = { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, readTimeout: Duration.seconds(30) };
+    const apiOrigin = new HttpOrigin(
+      props.apiOriginDomainName ?? `${props.httpApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`,
+      originOptions,
+    );
+    // Through the API's custom domain, the Host (and so the TLS SNI) must be that domain: the viewer's.
+    const apiBehaviour = props.apiOriginDomainName
+      ? { ...uncached, originRequestPolicy: OriginRequestPolicy.ALL_VIEWER }
+      : uncached;
 
     const clientAuthorization = props.streaming.length
       ? new CloudFrontFunction(this, 'ClientAuthorization', {
@@ -141,6 +175,7 @@ export class EdgeStack extends Stack {
           allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
           cachePolicy: CachePolicy.CACHING_OPTIMIZED,
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          responseHeadersPolicy: securityHeaders,
           trustedKeyGroups: [keyGroup],
         };
       }
@@ -148,7 +183,7 @@ export class EdgeStack extends Stack {
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `${config.prefix}: the service's one base address`,
-      defaultBehavior: { ...uncached, origin: apiOrigin, allowedMethods: AllowedMethods.ALLOW_ALL },
+      defaultBehavior: { ...apiBehaviour, origin: apiOrigin, allowedMethods: AllowedMethods.ALLOW_ALL },
       additionalBehaviors,
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
@@ -208,5 +243,10 @@ export class EdgeStack extends Stack {
         description: `Point ${config.domain.name} (CNAME, or a Route 53 alias) at this.`,
       });
     }
+  }
+
+  /** The distribution's 5xx alarm, here (only in us-east-1, where CloudFront's metrics are). */
+  addErrorAlarm(topicArn: string) {
+    return distributionErrorsAlarm(this, this.distribution.distributionId, topicArn);
   }
 }

@@ -1,4 +1,4 @@
-import { Annotations, type App, CfnResource, type Environment, type Stack, Tags } from 'aws-cdk-lib';
+import { Annotations, type App, CfnResource, type Environment, type Stack, Tags, Token } from 'aws-cdk-lib';
 import {
   streamConsumers as consumerTable,
   type Schedule,
@@ -12,6 +12,7 @@ import { AreaRoutesStack, pascal } from './area-routes-stack.ts';
 import { BackgroundStack } from './background-stack.ts';
 import { type DeployConfig, readConfig } from './config.ts';
 import { DataStack } from './data-stack.ts';
+import { EDGE_METRICS_REGION, EdgeAlarmsStack } from './edge-alarms-stack.ts';
 import { EdgeStack } from './edge-stack.ts';
 
 /** CloudFormation's limit is 500 resources per stack; synthesis fails at the limit and warns near it. */
@@ -41,6 +42,8 @@ export interface WorkplaceApp {
   background: BackgroundStack;
   /** Absent with `workplace:edge=false`. */
   edge?: EdgeStack;
+  /** The CloudFront alarms in us-east-1 (where CloudFront's metrics are), when the edge stack is elsewhere. */
+  edgeAlarms?: EdgeAlarmsStack;
   /** Every stack, in deployment order. */
   stacks: Stack[];
 }
@@ -113,6 +116,7 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
         env,
         config,
         httpApi: api.httpApi,
+        apiOriginDomainName: api.originDomainName,
         media: { bucketName: data.shared.bucketName, bucketArn: data.shared.bucketArn },
         streaming: areas
           .flatMap((a) => a.routeFunctions)
@@ -122,7 +126,15 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
       })
     : undefined;
   edge?.addStackDependency(data);
-  const stacks: Stack[] = [data, api, ...areas, background, ...(edge ? [edge] : [])];
+  const edgeAlarms = edge ? edgeAlarmsStack(app, edge, config, data.shared.alarmTopicArn) : undefined;
+  const stacks: Stack[] = [
+    data,
+    api,
+    ...areas,
+    background,
+    ...(edge ? [edge] : []),
+    ...(edgeAlarms ? [edgeAlarms] : []),
+  ];
 
   Tags.of(app).add('service', 'workplace');
   if (config.allowedOrigins.includes('*')) {
@@ -139,14 +151,43 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
   for (const { name, service } of services) {
     for (const pkg of service.missingLayers) missing.set(pkg, [...(missing.get(pkg) ?? []), name]);
   }
+  // An error, not a warning: the CLI then refuses to synthesise or deploy (`npx cdk deploy --all`
+  // without `npm run deploy` would otherwise ship functions that cannot start).
   for (const [pkg, names] of missing) {
-    Annotations.of(data).addWarningV2(
-      `workplace:missingLayer:${pkg}`,
-      `${names.length} function(s) import ${pkg} at run time but layers/${pkg} is not built (nodejs/node_modules/${pkg} for linux-arm64): they would fail to start. ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}`,
+    Annotations.of(data).addError(
+      `${names.length} function(s) import ${pkg} at run time but layers/${pkg} is not built (nodejs/node_modules/${pkg} for linux-arm64), so they could not start: run \`npm run build:layers\` first (\`npm run deploy\` does). ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}`,
     );
   }
   for (const stack of stacks) checkResourceCount(stack);
-  return { config, data, api, areas, background, edge, stacks };
+  return { config, data, api, areas, background, edge, edgeAlarms, stacks };
+}
+
+/**
+ * CloudFront publishes its metrics in us-east-1 only, and an alarm watches metrics of its own region:
+ * the distribution's 5xx alarm lives in the edge stack when that is in us-east-1, otherwise in a small
+ * `<prefix>-EdgeAlarms` stack there (which reads the distribution id across regions, and notifies a
+ * topic of its own region). An environment-agnostic synthesis cannot place it (warned).
+ */
+function edgeAlarmsStack(app: App, edge: EdgeStack, config: DeployConfig, topicArn: string) {
+  if (Token.isUnresolved(edge.region)) {
+    Annotations.of(edge).addWarningV2(
+      'workplace:edgeAlarms',
+      'No CloudFront 5xx alarm: its region (us-east-1) is only known when the app is synthesised for an explicit account and region (deploy with credentials).',
+    );
+    return undefined;
+  }
+  if (edge.region === EDGE_METRICS_REGION) {
+    edge.addErrorAlarm(topicArn);
+    return undefined;
+  }
+  const stack = new EdgeAlarmsStack(app, `${config.prefix}-EdgeAlarms`, {
+    env: { account: Token.isUnresolved(edge.account) ? undefined : edge.account, region: EDGE_METRICS_REGION },
+    config,
+    distributionId: edge.distribution.distributionId,
+    description: 'Workplace collaboration service: CloudFront alarms (us-east-1, where its metrics are).',
+  });
+  stack.addStackDependency(edge);
+  return stack;
 }
 
 /** The CloudFormation resources a stack will hold (every resource is created at construction here). */

@@ -27,14 +27,6 @@ export const env = {
       .map((s) => s.trim())
       .filter(Boolean);
   },
-  /** Signs cursors (and other opaque values handed to clients). */
-  get cursorSecret() {
-    return required('CURSOR_SECRET');
-  },
-  /** Keys the per-person, per-grievance hashes that keep grievance authors anonymous at rest. */
-  get grievanceSecret() {
-    return required('GRIEVANCE_SECRET');
-  },
   get logLevel() {
     return read('LOG_LEVEL', 'INFO');
   },
@@ -62,9 +54,3 @@ export const env = {
     return read('SERVICE_VERSION', '0.0.0');
   },
 };
-
-function required(name: string): string {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set`);
-  return v;
-}

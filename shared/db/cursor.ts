@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { env } from '../config/env.ts';
+import { secret } from '../config/secrets.ts';
 import { badRequest } from '../http/errors.ts';
 
 /**
@@ -9,7 +9,10 @@ import { badRequest } from '../http/errors.ts';
  */
 type Sealed = { s: string; k: Record<string, unknown> };
 
-const key = () => createHash('sha256').update(`cursor:${env.cursorSecret}`).digest();
+const key = () =>
+  createHash('sha256')
+    .update(`cursor:${secret('cursor')}`)
+    .digest();
 
 export function encodeCursor(scope: string, lastKey: Record<string, unknown> | undefined): string | null {
   if (!lastKey) return null;

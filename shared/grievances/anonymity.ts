@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { env } from '../config/env.ts';
+import { secret as secretValue } from '../config/secrets.ts';
 
 /**
  * The two tools that keep grievance authors anonymous at rest, both keyed by GRIEVANCE_SECRET (kept
- * outside the table):
+ * outside the table; shared/config/secrets.ts):
  * - tags: HMAC-SHA256 of a person and one grievance (or reply). The service recomputes a tag for the
  *   caller and compares; a table reader without the secret can neither invert a tag nor tell that two
  *   tags belong to one person.
@@ -17,7 +17,7 @@ const derived = new Map<string, Buffer>();
 
 /** Separate keys per purpose, derived with HKDF (memoised per secret: a pure function of it). */
 function keyFor(purpose: Purpose): Buffer {
-  const secret = env.grievanceSecret;
+  const secret = secretValue('grievance');
   const id = `${purpose}\u0000${secret}`;
   let key = derived.get(id);
   if (!key) {

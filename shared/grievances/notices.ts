@@ -49,7 +49,7 @@ export function noticeNotification(recipientId: string, kind: GrievanceNotice['k
     postId: null,
     commentId: null,
     anonymous: true,
-    sealPreview: true,
+    sealPreview: seal,
     preview: kind === 'grievance' ? g.subject : `You were mentioned in an anonymous grievance: ${g.subject}`,
   } satisfies NewNotification;
 }

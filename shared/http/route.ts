@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
+import { loadSecrets } from '../config/secrets.ts';
 import { instrument } from '../observability/instrumented.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
@@ -76,6 +77,8 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     .use(accessLog(def))
     .use(cors())
     .use(httpErrors(def))
+    // Deployed: the secrets this function is granted, fetched on first use and cached (shared/config/secrets.ts).
+    .before(() => loadSecrets())
     .use(session(def))
     .use(requestParser(def));
   return withDeadline(def, handler as unknown as LambdaHandler);

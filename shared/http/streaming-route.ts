@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import type { APIGatewayProxyEventV2, StreamifyHandler } from 'aws-lambda';
 import type { AnyRoute } from '../api/route-def.ts';
 import { authenticate, type Caller } from '../auth/sessions.ts';
+import { loadSecrets } from '../config/secrets.ts';
 import { logger } from '../observability/logger.ts';
 import { badRequest, unauthorized } from './errors.ts';
 import { corsHeaders } from './middlewares/cors.ts';
@@ -97,6 +98,7 @@ export function streamingRoute(
       const query = parseRawQuery(event.rawQueryString);
       if (Object.keys(query).length > 0)
         throw badRequest([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
+      await loadSecrets();
       const found = findToken(event);
       if (!found?.token) throw unauthorized();
       token = found.token;

@@ -9,7 +9,7 @@ import {
   unreadNotificationsIndex,
 } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, type TransactItem, transact } from '../db/table.ts';
-import { seal, unseal } from '../grievances/anonymity.ts';
+import { unseal } from '../grievances/anonymity.ts';
 import { notFound } from '../http/errors.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
@@ -29,10 +29,11 @@ export interface NewNotification {
    */
   anonymous?: boolean;
   /**
-   * Store the preview encrypted (it would tie the recipient to a grievance in a table export); it is
-   * decrypted when listed.
+   * Store the preview encrypted with this seal (the grievance area's `seal`: a plain preview would tie
+   * the recipient to a grievance in a table export); it is decrypted when listed. Passed in rather
+   * than imported, so only the functions that send grievance notifications hold the grievance secret.
    */
-  sealPreview?: boolean;
+  sealPreview?: (text: string, context: string) => string;
 }
 
 export interface NotificationItem {
@@ -74,7 +75,7 @@ export function notificationWrites(n: NewNotification, at = new Date()): { id: s
     postId: n.postId ?? null,
     commentId: n.commentId ?? null,
     preview: n.sealPreview ? '' : previewOf(n.preview),
-    ...(n.sealPreview ? { sealedPreview: seal(previewOf(n.preview), sealContext(n.recipientId, id)) } : {}),
+    ...(n.sealPreview ? { sealedPreview: n.sealPreview(previewOf(n.preview), sealContext(n.recipientId, id)) } : {}),
     readAt: null,
     createdAt: at.toISOString(),
     [`${unreadNotificationsIndex.index}pk`]: unreadNotificationsIndex.pk(n.recipientId),

@@ -3,6 +3,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { loadSecrets } from '../config/secrets.ts';
 import { logger } from './logger.ts';
 import { metrics } from './metrics.ts';
 
@@ -28,6 +29,8 @@ export function instrument<E, R>(handler: middy.MiddyfiedHandler<E, R, Error, Co
 export function backgroundHandler<E, R>(area: string, fn: (event: E, context: Context) => Promise<R>) {
   const counted = async (event: E, context: Context): Promise<R> => {
     try {
+      // Deployed: the secrets this function is granted, fetched on first use (shared/config/secrets.ts).
+      await loadSecrets();
       const result = await fn(event, context);
       metrics.addMetric('BackgroundFailures', MetricUnit.Count, 0);
       return result;

@@ -125,7 +125,7 @@ describe('grievances: sealed notification previews', () => {
         actorId: null,
         preview: 'Secret subject line',
         anonymous: true,
-        sealPreview: true,
+        sealPreview: seal,
       },
     ]);
     await notify([{ recipientId: m.id, kind: 'announcement', actorId: null, preview: 'Plain preview' }]);

@@ -39,6 +39,37 @@ describe('deployment settings from context', () => {
     ).toThrow(/not both/);
   });
 
+  it('reads the stream reservation, the API throttling and the concurrency quota, with defaults', () => {
+    expect(config({})).toMatchObject({
+      streamReservedConcurrency: 400,
+      apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+      accountConcurrencyLimit: 1000,
+    });
+    expect(
+      config({
+        'workplace:streamReservedConcurrency': '250',
+        'workplace:apiRateLimit': 50,
+        'workplace:apiBurstLimit': '80',
+        'workplace:accountConcurrencyLimit': '3000',
+      }),
+    ).toMatchObject({
+      streamReservedConcurrency: 250,
+      apiThrottle: { rateLimit: 50, burstLimit: 80 },
+      accountConcurrencyLimit: 3000,
+    });
+    expect(() => config({ 'workplace:streamReservedConcurrency': '0' })).toThrow(/at least 1/);
+    // Lambda keeps 100 executions unreserved.
+    expect(() => config({ 'workplace:streamReservedConcurrency': '901' })).toThrow(/fewer than 100/);
+    expect(config({ 'workplace:streamReservedConcurrency': '900' }).streamReservedConcurrency).toBe(900);
+    expect(() => config({ 'workplace:apiRateLimit': 'many' })).toThrow(/whole number/);
+  });
+
+  it('takes the API certificate only with the custom domain', () => {
+    expect(() => config({ 'workplace:apiCertificateArn': 'arn:aws:acm:eu-west-1:1:certificate/y' })).toThrow(
+      /domainName/,
+    );
+  });
+
   it('leaves the edge stack out for LocalStack', () => {
     expect(config({ 'workplace:edge': 'false' }).edge).toBe(false);
     expect(config({ 'workplace:edge': false }).edge).toBe(false);

@@ -122,9 +122,10 @@ describe('public media through CloudFront', () => {
       expect(parameter.Action).toBe('ssm:GetParameter');
       expect(JSON.stringify(parameter.Resource)).toContain(':parameter/Workplace/media-signing');
     }
-    // Nobody else reads the secret.
+    // Nobody else reads the secret (other functions read the application secrets, never this one).
     for (const name of ['Routes-System', 'Background']) {
-      expect(JSON.stringify(template(name).toJSON())).not.toContain('secretsmanager:GetSecretValue');
+      expect(JSON.stringify(template(name).toJSON())).not.toContain(SECRET);
+      expect(JSON.stringify(template(name).toJSON())).not.toContain('MediaSigningKey');
     }
   });
 
@@ -146,7 +147,8 @@ describe('public media without a signing key', () => {
     edge.resourceCountIs('AWS::SSM::Parameter', 0);
     const routesStack = JSON.stringify(s.templates.get('Workplace-Routes-OfficeUpdates')!.toJSON());
     expect(routesStack).not.toContain('MEDIA_SIGNING');
-    expect(routesStack).not.toContain('secretsmanager:GetSecretValue');
+    // No grant of a media signing key (the paged lists still read the cursor secret).
+    expect(routesStack).not.toContain('MediaSigningKey');
     expect(JSON.stringify(s.templates.get('Workplace-Data')!.toJSON())).not.toContain('cloudfront.amazonaws.com');
   });
 

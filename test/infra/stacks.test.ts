@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   assetDir,
   bundleExternals,
+  bundleSecrets,
   bundleSizes,
   DIST_FUNCTIONS,
   entryDir,
@@ -13,10 +13,13 @@ import {
 } from '../../infra/build/bundle.ts';
 import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/route-function.ts';
 import { pascal } from '../../infra/stacks/area-routes-stack.ts';
+import { DEPLOY_HOOK_HANDLER, ITERATOR_AGE_ALARM_MS } from '../../infra/stacks/background-stack.ts';
+import { EDGE_METRICS_REGION } from '../../infra/stacks/edge-alarms-stack.ts';
 import { MAX_RESOURCES_PER_STACK, resourceCount, routesByArea } from '../../infra/stacks/workplace-app.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { type AnyRoute, handlerFile, routeKey } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
+import { SECRET_NAMES, SECRETS, secretArnVariable } from '../../shared/config/secrets.ts';
 import { INDEXES, indexKeys, sortKeyType, TTL_ATTRIBUTE } from '../../shared/db/table-definition.ts';
 import { FULL_CONTEXT, type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
@@ -50,18 +53,10 @@ function actionsOf(template: Template, fn: Resource): string[] {
   );
 }
 
-/** A stand-in for a built layers/sharp, so the layer wiring is checked whatever the checkout holds. */
-function fakeSharpLayer(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sharp-layer-'));
-  mkdirSync(join(dir, 'nodejs', 'node_modules', 'sharp'), { recursive: true });
-  writeFileSync(join(dir, 'nodejs', 'node_modules', 'sharp', 'package.json'), '{"name":"sharp"}');
-  return dir;
-}
-
 beforeAll(async () => {
   // Every optional context value set (custom domain, push, mail, alarms, first admin): the nag test
   // synthesises the defaults.
-  s = await synthesize({ layerDirs: { sharp: fakeSharpLayer() } }, { context: FULL_CONTEXT });
+  s = await synthesize({}, { context: FULL_CONTEXT });
 });
 
 describe('bundles', () => {
@@ -94,6 +89,8 @@ describe('stacks', () => {
         ...areas.map(areaStackName),
         `${prefix()}-Background`,
         `${prefix()}-Edge`,
+        // CloudFront's metrics are in us-east-1 only; the test app is in eu-west-1.
+        `${prefix()}-EdgeAlarms`,
       ].sort(),
     );
   });
@@ -140,21 +137,10 @@ describe('functions', () => {
     for (const r of routes) {
       const [, fn] = functionOf(r);
       const vars = fn.Properties!.Environment.Variables;
-      for (const key of [
-        'TABLE_NAME',
-        'BUCKET_NAME',
-        'SERVICE_VERSION',
-        'COMPANY_TIMEZONE',
-        'ALLOWED_ORIGINS',
-        'CURSOR_SECRET',
-        'GRIEVANCE_SECRET',
-      ]) {
+      for (const key of ['TABLE_NAME', 'BUCKET_NAME', 'SERVICE_VERSION', 'COMPANY_TIMEZONE', 'ALLOWED_ORIGINS']) {
         expect(vars[key], `${r.name} ${key}`).toBeDefined();
       }
       expect(vars.SERVICE_VERSION).toBe(s.built.config.serviceVersion);
-      // Secrets are dynamic references resolved by CloudFormation, never values in the template.
-      expect(JSON.stringify(vars.CURSOR_SECRET)).toContain('{{resolve:secretsmanager:');
-      expect(JSON.stringify(vars.GRIEVANCE_SECRET)).toContain('{{resolve:secretsmanager:');
     }
     const docs = routes.find((r) => r.name === 'get-docs-asset');
     if (docs)
@@ -478,8 +464,15 @@ describe('deploy hook', () => {
     expect(hook.Properties!.deployedAt).toEqual(expect.any(String));
     const vars = fn.Properties!.Environment.Variables;
     expect(vars.ADMIN_EMAIL).toBe(FULL_CONTEXT['workplace:adminEmail']);
-    expect(JSON.stringify(vars.ADMIN_PASSWORD)).toContain('{{resolve:secretsmanager:');
-    expect(JSON.stringify(vars.ADMIN_PASSWORD)).toContain(`${prefix()}-AdminPasswordSecretArn`);
+    // The password stays in Secrets Manager: the hook gets its ARN and may read that one secret.
+    expect(vars.ADMIN_PASSWORD).toBeUndefined();
+    expect(JSON.stringify(vars.ADMIN_PASSWORD_SECRET_ARN)).toContain(`${prefix()}-AdminPasswordSecretArn`);
+    const role = background().toJSON().Resources[fn.Properties!.Role['Fn::GetAtt'][0]] as Resource;
+    const read = role
+      .Properties!.Policies.flatMap((p: any) => p.PolicyDocument.Statement)
+      .find((st: any) => st.Sid === 'AdminPassword');
+    expect(read.Action).toBe('secretsmanager:GetSecretValue');
+    expect(read.Resource).toEqual(vars.ADMIN_PASSWORD_SECRET_ARN);
     // It runs after every route stack is deployed.
     const deps = s.built.background.dependencies.map((d) => d.stackName);
     for (const area of s.built.areas) expect(deps).toContain(area.stackName);
@@ -614,24 +607,12 @@ describe('observability', () => {
     }
   });
 
-  it('alarms on errors and throttles of every function, to the alarm topic', () => {
-    for (const { t, id } of allFunctions()) {
-      const alarms = resourcesOf(t, 'AWS::CloudWatch::Alarm').filter(([, a]) =>
-        JSON.stringify(a.Properties!.Dimensions ?? []).includes(`"Ref":"${id}"`),
-      );
-      expect(alarms.map(([, a]) => a.Properties!.MetricName).sort(), id).toEqual(['Errors', 'Throttles']);
-      for (const [, a] of alarms) {
-        expect(a.Properties!.Namespace).toBe('AWS/Lambda');
-        expect(JSON.stringify(a.Properties!.AlarmActions)).toContain(`${prefix()}-AlarmTopicArn`);
-      }
-    }
-  });
-
   it('alarms on failed stream batches and on API 5xx; e-mails the alarm topic', () => {
     const queueAlarms = resourcesOf(background(), 'AWS::CloudWatch::Alarm').filter(
       ([, a]) => a.Properties!.Namespace === 'AWS/SQS',
     );
-    expect(queueAlarms).toHaveLength(streamConsumers.length);
+    // Each consumer's failed batches, and the failed schedule runs.
+    expect(queueAlarms).toHaveLength(streamConsumers.length + 1);
     s.templates.get(`${prefix()}-Api`)!.hasResourceProperties('AWS::CloudWatch::Alarm', {
       Namespace: 'AWS/ApiGateway',
       MetricName: '5xx',
@@ -639,5 +620,199 @@ describe('observability', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
     data.resourceCountIs('AWS::SNS::Topic', 1);
     data.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.org' });
+  });
+});
+
+// ------------------------------------------------------------------ production fidelity
+
+/** Every statement of a function's role (its inline policies). */
+function statementsOf(template: Template, fn: Resource): any[] {
+  const role = template.toJSON().Resources[fn.Properties!.Role['Fn::GetAtt'][0]] as Resource;
+  return (role.Properties?.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);
+}
+
+describe('the stream cannot starve the API', () => {
+  it('reserves concurrency for each streaming function, from context with a default, and for no other', () => {
+    const streaming = routes.filter((r) => r.streaming);
+    expect(streaming.length).toBeGreaterThan(0);
+    expect(s.built.config.streamReservedConcurrency).toBe(400);
+    for (const r of routes) {
+      const [, fn] = functionOf(r);
+      expect(fn.Properties!.ReservedConcurrentExecutions, r.name).toBe(r.streaming ? 400 : undefined);
+    }
+  });
+
+  it('throttles the HTTP API stage', () => {
+    s.templates.get(`${prefix()}-Api`)!.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 },
+    });
+  });
+});
+
+describe('secrets out of function configuration', () => {
+  const everyFunction = () =>
+    [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function').map(([, fn]) => ({ t, fn })));
+  /** The bundle a function deploys (asset metadata: dist/<handler module>). */
+  const handlerOf = (fn: Resource) => {
+    const path = String(fn.Metadata?.['aws:asset:path']).replace(/\\/g, '/');
+    return `${path.slice(path.indexOf('/dist/') + 6)}.ts`;
+  };
+
+  it('puts no secret value, nor a reference CloudFormation would resolve into one, in any function', () => {
+    const all = everyFunction();
+    expect(all.length).toBeGreaterThan(routes.length);
+    for (const { fn } of all) {
+      const vars = JSON.stringify(fn.Properties!.Environment.Variables);
+      expect(vars).not.toContain('resolve:secretsmanager');
+      for (const name of SECRET_NAMES)
+        expect(fn.Properties!.Environment.Variables[SECRETS[name].variable]).toBeUndefined();
+    }
+  });
+
+  it('gives each secret (its ARN and GetSecretValue on it) exactly to the functions whose bundle reads it', () => {
+    const exportOf = { cursor: 'CursorSecretArn', grievance: 'GrievanceSecretArn' } as const;
+    for (const { t, fn } of everyFunction()) {
+      const handler = handlerOf(fn);
+      const reads = bundleSecrets(handler);
+      const vars = fn.Properties!.Environment.Variables;
+      const grant = statementsOf(t, fn).find((st) => st.Sid === 'Secrets');
+      for (const name of SECRET_NAMES) {
+        const arn = vars[secretArnVariable(name)];
+        if (reads.includes(name)) {
+          expect(JSON.stringify(arn), `${handler} ${name}`).toContain(`${prefix()}-${exportOf[name]}`);
+          expect(grant.Action, handler).toBe('secretsmanager:GetSecretValue');
+          expect(JSON.stringify(grant.Resource)).toContain(`${prefix()}-${exportOf[name]}`);
+        } else {
+          expect(arn, `${handler} ${name}`).toBeUndefined();
+          expect(JSON.stringify(grant?.Resource ?? ''), handler).not.toContain(exportOf[name]);
+        }
+      }
+    }
+  });
+
+  it('grants the grievance secret to the grievance routes and the notification list only, and nothing to health', () => {
+    const readers = (name: 'cursor' | 'grievance') =>
+      routes.filter((r) => bundleSecrets(handlerFile(r)).includes(name)).map((r) => `${r.area}/${r.name}`);
+    const grievanceReaders = readers('grievance');
+    for (const r of routes.filter((x) => x.area === 'grievances'))
+      expect(grievanceReaders).toContain(`grievances/${r.name}`);
+    expect(grievanceReaders.filter((n) => !n.startsWith('grievances/'))).toEqual(['notifications/list-notifications']);
+    expect(bundleSecrets('functions/system/get-health.ts')).toEqual([]);
+    // Paged lists seal cursors; the deploy hook and the change feed read no application secret.
+    expect(readers('cursor').length).toBeGreaterThan(0);
+    expect(bundleSecrets(DEPLOY_HOOK_HANDLER)).toEqual([]);
+    expect(bundleSecrets('functions/stream/change-feed.ts')).toEqual([]);
+  });
+});
+
+describe('alarms that mean something', () => {
+  const alarms = () =>
+    [...s.templates.entries()].flatMap(([stack, t]) =>
+      resourcesOf(t, 'AWS::CloudWatch::Alarm').map(([id, a]) => ({ stack, id, props: a.Properties! })),
+    );
+  const find = (metricName: string) => alarms().filter((a) => a.props.MetricName === metricName);
+
+  it('has a few alarms, each notifying the operators and saying what it means', () => {
+    const all = alarms();
+    // API 5xx, 2 per streaming route, 5 shared (concurrency, table throttles, background failures,
+    // bounces, complaints), 2 per stream consumer, failed schedule runs, CloudFront 5xx.
+    const streaming = routes.filter((r) => r.streaming).length;
+    expect(all).toHaveLength(1 + 2 * streaming + 5 + 2 * streamConsumers.length + 1 + 1);
+    for (const a of all) {
+      expect(a.props.AlarmActions, a.id).toHaveLength(1);
+      expect(String(a.props.AlarmDescription).length, a.id).toBeGreaterThan(40);
+    }
+    // No per-function Errors alarm behind the HTTP API (its 5xx alarm covers the routes).
+    expect(find('Errors')).toHaveLength(streaming);
+  });
+
+  it('watches the stream consumers’ iterator age', () => {
+    const ages = find('IteratorAge');
+    expect(ages).toHaveLength(streamConsumers.length);
+    for (const a of ages) expect(a.props).toMatchObject({ Statistic: 'Maximum', Threshold: ITERATOR_AGE_ALARM_MS });
+  });
+
+  it('watches the account’s concurrent executions near the limit', () => {
+    const [concurrency] = find('ConcurrentExecutions');
+    expect(concurrency.props).toMatchObject({ Namespace: 'AWS/Lambda', Threshold: 800, Statistic: 'Maximum' });
+    expect(concurrency.props.Dimensions).toBeUndefined(); // the account, not one function
+  });
+
+  it('watches the table’s throttled requests', () => {
+    const [throttles] = alarms().filter((a) => JSON.stringify(a.props.Metrics ?? []).includes('ThrottledRequests'));
+    expect(throttles.stack).toBe(`${prefix()}-Data`);
+    // One metric per operation the service calls, summed (at most 10 metrics in an alarm).
+    const metrics = throttles.props.Metrics as any[];
+    const operations = metrics
+      .filter((m) => m.MetricStat)
+      .map((m) => m.MetricStat.Metric.Dimensions.find((d: any) => d.Name === 'Operation').Value);
+    expect(operations).toEqual(expect.arrayContaining(['GetItem', 'Query', 'PutItem', 'TransactWriteItems']));
+    expect(operations.length).toBeLessThanOrEqual(10);
+  });
+
+  it('sends failed schedule runs to a dead-letter queue and alarms on it', () => {
+    const t = background();
+    const [[queueId]] = resourcesOf(t, 'AWS::SQS::Queue').filter(([id]) => id.startsWith('ScheduleFailures'));
+    const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+    for (const schedule of schedules) {
+      const [fnId, fn] = backgroundFunction(`Schedule ${schedule.name}`);
+      // Not delivered by the scheduler ...
+      const [[, target]] = resourcesOf(t, 'AWS::Scheduler::Schedule').filter(
+        ([, x]) => x.Properties!.Target.Arn['Fn::GetAtt'][0] === fnId,
+      );
+      expect(target.Properties!.Target.DeadLetterConfig).toEqual({ Arn: queueArn });
+      // ... or failing every retry of the function's asynchronous invocation.
+      const [[, invoke]] = resourcesOf(t, 'AWS::Lambda::EventInvokeConfig').filter(
+        ([, x]) => x.Properties!.FunctionName.Ref === fnId,
+      );
+      expect(invoke.Properties!.DestinationConfig).toEqual({ OnFailure: { Destination: queueArn } });
+      const send = statementsOf(t, fn).find((st) => st.Sid === 'FailedRuns');
+      expect(send).toMatchObject({ Action: 'sqs:SendMessage', Resource: queueArn });
+    }
+    const queueAlarm = alarms().find((a) => JSON.stringify(a.props.Dimensions ?? []).includes(queueId));
+    expect(queueAlarm?.props).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1 });
+  });
+
+  it('watches the failures of every background run (one metric for all of them)', () => {
+    const [failures] = find('BackgroundFailures');
+    expect(failures.props).toMatchObject({
+      Namespace: 'Workplace',
+      Dimensions: [{ Name: 'service', Value: 'workplace' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
+  });
+
+  it('watches SES bounces and complaints', () => {
+    expect(find('Reputation.BounceRate')[0].props).toMatchObject({ Namespace: 'AWS/SES', Threshold: 0.05 });
+    expect(find('Reputation.ComplaintRate')[0].props).toMatchObject({ Namespace: 'AWS/SES', Threshold: 0.001 });
+  });
+
+  it('watches CloudFront 5xx from us-east-1, where its metrics are, e-mailing the operators there', () => {
+    const [cf] = find('5xxErrorRate');
+    expect(cf.stack).toBe(`${prefix()}-EdgeAlarms`);
+    expect(s.built.edgeAlarms!.region).toBe(EDGE_METRICS_REGION);
+    expect(cf.props.Namespace).toBe('AWS/CloudFront');
+    // The distribution id, read across regions from the edge stack at deploy time.
+    expect(JSON.stringify(cf.props.Dimensions)).toContain('Fn::GetStackOutput');
+    const t = s.templates.get(`${prefix()}-EdgeAlarms`)!;
+    t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.org' });
+  });
+});
+
+describe('edge headers', () => {
+  it('sets HSTS, nosniff, Referrer-Policy and a frame policy on every behaviour', () => {
+    const [[policyId, policy]] = resourcesOf(edge(), 'AWS::CloudFront::ResponseHeadersPolicy');
+    expect(policy.Properties!.ResponseHeadersPolicyConfig.SecurityHeadersConfig).toEqual({
+      StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true },
+      ContentTypeOptions: { Override: true },
+      ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
+      FrameOptions: { FrameOption: 'DENY', Override: true },
+    });
+    const config = resourcesOf(edge(), 'AWS::CloudFront::Distribution')[0][1].Properties!.DistributionConfig;
+    const behaviours = [config.DefaultCacheBehavior, ...config.CacheBehaviors];
+    for (const b of behaviours)
+      expect(b.ResponseHeadersPolicyId, b.PathPattern ?? 'default').toEqual({ Ref: policyId });
   });
 });

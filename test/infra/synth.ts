@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ensureBundled, ROOT } from '../../infra/build/bundle.ts';
+import { builtLayerDir, ensureBundled, externalLayers, ROOT } from '../../infra/build/bundle.ts';
 import { type BuildAppOptions, buildApp, type WorkplaceApp } from '../../infra/stacks/workplace-app.ts';
 
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' };
@@ -22,6 +23,25 @@ export const FULL_CONTEXT = {
   'workplace:adminEmail': 'admin@workplace.example.org',
   'workplace:companyTimezone': 'Europe/Berlin',
 };
+
+/**
+ * The layers to synthesise with: the built folder, or a stand-in holding only the package's
+ * package.json, so the layer wiring is checked on a fresh clone too. (Synthesis without a built layer
+ * fails for real: the nag test checks that error.)
+ */
+export function layerDirsForTests(): Record<string, string> {
+  const dirs: Record<string, string> = {};
+  for (const pkg of Object.keys(externalLayers)) {
+    let dir = builtLayerDir(pkg);
+    if (!dir) {
+      dir = mkdtempSync(join(tmpdir(), `${pkg}-layer-`));
+      mkdirSync(join(dir, 'nodejs', 'node_modules', pkg), { recursive: true });
+      writeFileSync(join(dir, 'nodejs', 'node_modules', pkg, 'package.json'), JSON.stringify({ name: pkg }));
+    }
+    dirs[pkg] = dir;
+  }
+  return dirs;
+}
 
 export interface Synthesized {
   app: App;
@@ -51,7 +71,7 @@ export async function synthesize(
       ...context,
     },
   });
-  const built = buildApp(app, { env: TEST_ENV, ...options });
+  const built = buildApp(app, { env: TEST_ENV, layerDirs: layerDirsForTests(), ...options });
   app.synth();
   const templates = new Map<string, Template>();
   for (const stack of built.stacks) templates.set(stack.stackName, Template.fromStack(stack));

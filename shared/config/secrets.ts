@@ -1,0 +1,70 @@
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+
+/**
+ * The application secrets and the one module that reads each. Which functions may read a secret is
+ * derived from that: a function whose bundle contains the reading module is granted the secret
+ * (infra/build/bundle.ts records it, infra/constructs/secret-grants.ts grants it), and no other.
+ *
+ * - Locally (`npm start`, tests) the value is in the environment (`CURSOR_SECRET`, ...), generated
+ *   into `DATA_DIR/secrets.json` by the local runtime.
+ * - Deployed, the function's configuration holds only the secret's ARN (`CURSOR_SECRET_ARN`, ...);
+ *   the value stays in Secrets Manager, read by the function's own role on its first invocation
+ *   (`loadSecrets`, awaited by the handler wrappers) and cached by Powertools Parameters, never at
+ *   module load. Nobody reads it with `lambda:GetFunctionConfiguration`.
+ */
+export const SECRETS = {
+  /** Seals paging cursors. */
+  cursor: { variable: 'CURSOR_SECRET', readBy: 'shared/db/cursor.ts' },
+  /** Keys the hashes and seals that keep grievance authors anonymous. */
+  grievance: { variable: 'GRIEVANCE_SECRET', readBy: 'shared/grievances/anonymity.ts' },
+} as const;
+
+export type SecretName = keyof typeof SECRETS;
+export const SECRET_NAMES = Object.keys(SECRETS) as SecretName[];
+
+/** The variable that carries a secret's ARN on a deployed function granted it. */
+export const secretArnVariable = (name: SecretName) => `${SECRETS[name].variable}_ARN`;
+
+/**
+ * How long a fetched value is reused (Powertools' cache). The secrets are never rotated (docs/deployment.md),
+ * so this only bounds how long a function instance keeps a value in memory.
+ */
+export const SECRET_CACHE_SECONDS = 900;
+
+const loaded = new Map<SecretName, string>();
+
+/** One secret's string value from Secrets Manager, cached. */
+export async function fetchSecret(arn: string): Promise<string> {
+  const value = await getSecret(arn, { maxAge: SECRET_CACHE_SECONDS });
+  if (typeof value !== 'string' || value === '') throw new Error(`The secret ${arn} holds no string value.`);
+  return value;
+}
+
+/**
+ * Fetches the secrets this function is granted (the ARNs in its environment) that the environment does
+ * not already hold; a no-op locally. The handler wrappers await it before the handler body, so the
+ * synchronous `secret()` can be used anywhere below them.
+ */
+export async function loadSecrets(): Promise<void> {
+  for (const name of SECRET_NAMES) {
+    const arn = process.env[secretArnVariable(name)];
+    if (!arn || process.env[SECRETS[name].variable]) continue;
+    loaded.set(name, await fetchSecret(arn));
+  }
+}
+
+/**
+ * A secret's value: from the environment locally, from what `loadSecrets` fetched when deployed.
+ * Throws when the function was not granted it, rather than running with a missing key.
+ */
+export function secret(name: SecretName): string {
+  const { variable, readBy } = SECRETS[name];
+  const value = process.env[variable] || loaded.get(name);
+  if (value) return value;
+  if (process.env[secretArnVariable(name)]) {
+    throw new Error(`${variable} is not loaded: the handler wrapper must await loadSecrets() first.`);
+  }
+  throw new Error(
+    `${variable} is not available to this function: neither the value nor ${secretArnVariable(name)} is set (deployed, only functions whose bundle contains ${readBy} are granted it).`,
+  );
+}
