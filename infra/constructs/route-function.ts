@@ -17,13 +17,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import {
-  type AnyRoute,
-  DEFAULT_ROUTE_TIMEOUT_SECONDS,
-  handlerFile,
-  type RouteAccess,
-  routeKey,
-} from '../../shared/api/route-def.ts';
+import { type AnyRoute, handlerFile, type RouteAccess, routeKey } from '../../shared/api/route-def.ts';
 import { INDEXES } from '../../shared/db/table-definition.ts';
 import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
 import { type DeployConfig, mediaSigningParameterName } from '../stacks/config.ts';
@@ -31,6 +25,7 @@ import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
 import { secretGrants } from './secret-grants.ts';
 
+export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const DEFAULT_MEMORY_MB = 512;
 
 /** Every function reads: each request resolves a session. Transactions need no action of their own. */
@@ -260,7 +255,7 @@ export class ServiceFunction extends Construct {
       code: Code.fromAsset(bundleDir),
       handler: 'index.handler',
       description: cfnText(props.description, 256),
-      timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_ROUTE_TIMEOUT_SECONDS),
+      timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
       memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
       role: this.role,
       logGroup: this.logGroup,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type AnyRoute, DEFAULT_ROUTE_TIMEOUT_SECONDS, handlerFile } from '../../shared/api/route-def.ts';
+import { type AnyRoute, handlerFile } from '../../shared/api/route-def.ts';
 import { reasonPhrase } from '../../shared/http/errors.ts';
 import { errorResponse } from '../../shared/http/middlewares/http-errors.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
@@ -13,6 +13,7 @@ import { installStreamingShim, isStreamingHandler, LocalResponseStream } from '.
 type Handler = (...args: any[]) => Promise<unknown>;
 
 const MAX_BODY = 10 * 1024 * 1024; // HTTP API's payload limit
+const LOCAL_ROUTE_TIMEOUT_SECONDS = 29; // HTTP API's integration timeout
 
 /**
  * The local API Gateway (HTTP API, payload format 2.0), built from the route table: each request
@@ -92,7 +93,9 @@ export class LocalApiGateway {
     const def = match?.route.def ?? this.fallback;
     const event = buildEvent(req, body, match);
     const handler = await this.load(def);
-    const context = lambdaContext(def.name, (def.timeout ?? DEFAULT_ROUTE_TIMEOUT_SECONDS) * 1000);
+    // API Gateway's own limit rather than the function's: the emulators on a shared machine are far
+    // slower than AWS, and the request deadline (shared/http/deadline.ts) follows this context.
+    const context = lambdaContext(def.name, (def.timeout ?? LOCAL_ROUTE_TIMEOUT_SECONDS) * 1000);
     if (isStreamingHandler(handler)) {
       const stream = new LocalResponseStream(res);
       await handler(event, stream, context);

@@ -73,9 +73,6 @@ export type AnyRoute = RouteDef<any, any, any>;
 
 export const API_PREFIX = '/api/v1';
 
-/** A route function's time limit when the route sets none (seconds); the local runtime applies the same. */
-export const DEFAULT_ROUTE_TIMEOUT_SECONDS = 10;
-
 /** Declares a route; the identity function keeps the literal types for the handler. */
 export function defineRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   def: RouteDef<Q, B, R>,

@@ -10,7 +10,7 @@ import { env } from '../config/env.ts';
 let client: DynamoDBDocumentClient | undefined;
 
 export function db(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: env.region, ...awsClientBounds(3_000) }), {
+  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: env.region, ...awsClientBounds(2_000) }), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
   return client;

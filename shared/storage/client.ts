@@ -13,7 +13,7 @@ export function s3(): S3Client {
     region: env.region,
     forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
     // Objects are up to a few MB (larger ones go straight to S3 through presigned URLs).
-    ...awsClientBounds(8_000),
+    ...awsClientBounds(5_000),
   });
   return client;
 }
