@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { env } from '../config/env.ts';
 import type { AnyRoute } from './route-def.ts';
 import { routes } from './routes/index.ts';

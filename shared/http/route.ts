@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
