@@ -9,6 +9,7 @@ import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
 import { session } from './middlewares/session.ts';
+import type { parseMultipart } from './multipart.ts';
 import { Reply } from './reply.ts';
 
 export type RouteHandler<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
@@ -43,6 +44,11 @@ function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayPr
   return { statusCode: r.status, headers, body, cookies: r.cookies.length ? r.cookies : undefined };
 }
 
+export interface RouteOptions {
+  /** The multipart parser, for routes whose definition has `multipart` (see `uploadRoute`). */
+  parseMultipart?: typeof parseMultipart;
+}
+
 /**
  * Wraps a route's function into a Lambda handler: errors → common body, CORS, session and role,
  * query and body validation, structured access log. Handlers only parse nothing, authorise what the
@@ -51,7 +57,13 @@ function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayPr
 export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   def: RouteDef<Q, B, R>,
   fn: RouteHandler<Q, B, R>,
+  options: RouteOptions = {},
 ): LambdaHandler {
+  if (def.multipart && !options.parseMultipart) {
+    throw new Error(
+      `${def.name} takes a multipart upload: export its handler with uploadRoute (shared/http/upload-route.ts)`,
+    );
+  }
   const base = async (_event: APIGatewayProxyEventV2, context: Context) => {
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
@@ -67,7 +79,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     .use(cors())
     .use(httpErrors())
     .use(session(def))
-    .use(requestParser(def));
+    .use(requestParser(def, options.parseMultipart));
   return handler as unknown as LambdaHandler;
 }
 
