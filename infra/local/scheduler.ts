@@ -1,6 +1,5 @@
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Schedule } from '../../shared/api/background.ts';
+import { handlerModuleUrl } from './handler-module.ts';
 
 /** Milliseconds until the next `HH:MM` in a timezone. */
 export function msUntilDaily(hhmm: string, timeZone: string, now = new Date()): number {
@@ -35,9 +34,7 @@ export class LocalScheduler {
 
   async start(): Promise<void> {
     for (const s of this.schedules) {
-      const fn = (await import(pathToFileURL(join(this.root, s.handler)).href)).handler as (
-        e: unknown,
-      ) => Promise<unknown>;
+      const fn = (await import(handlerModuleUrl(s.handler, this.root))).handler as (e: unknown) => Promise<unknown>;
       const run = () =>
         fn({
           version: '0',
