@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +18,7 @@ describe('bundle contents', () => {
   const carrying = (pkg: string) => routes.filter((r) => bundledPackages(handlerFile(r)).includes(pkg));
 
   it('records the packages of every route bundle', () => {
-    for (const r of routes) expect(bundledPackages(handlerFile(r)), r.name).toContain('zod');
+    for (const r of routes) expect(bundledPackages(handlerFile(r)).length, r.name).toBeGreaterThan(0);
   });
 
   it('carries no zod locale but English (zod imported as a namespace)', () => {
@@ -77,12 +78,23 @@ describe('bundled mode of the local runtime', () => {
     expect(res.statusCode).toBe(200);
   });
 
-  it('fails to load a package that is neither bundled nor provided, as Lambda would', async () => {
+  it('fails to load a package that is neither bundled nor provided, as Lambda would', () => {
+    // In a plain Node process: vitest's own loader would resolve bare imports from the project.
     const dir = join(process.env.LOCAL_BUNDLE_DIR!, 'functions', 'probe');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'missing.mjs'), "export { z } from 'zod';\n");
     writeFileSync(join(dir, 'layer.mjs'), "export { default } from 'sharp';\n");
-    await expect(import(pathToFileURL(join(dir, 'missing.mjs')).href)).rejects.toThrow(/Cannot find package 'zod'/);
-    await expect(import(pathToFileURL(join(dir, 'layer.mjs')).href)).resolves.toHaveProperty('default');
+    const load = (file: string) =>
+      spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(file).href)})`],
+        {
+          encoding: 'utf8',
+        },
+      );
+    const missing = load(join(dir, 'missing.mjs'));
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr).toMatch(/Cannot find package 'zod'/);
+    expect(load(join(dir, 'layer.mjs')).status).toBe(0);
   });
 });
