@@ -11,7 +11,7 @@ import {
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 import { sharpLayerDir } from '../../layers/sharp/index.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
@@ -24,13 +24,14 @@ import { SECRET_NAMES, SECRETS, type SecretName } from '../../shared/config/secr
  * turns into that function's Lambda asset (`lambda.Code.fromAsset`). `npm run bundle` runs this file;
  * `infra/app.ts` calls `ensureBundled()` so `cdk synth` works from a clean checkout.
  *
- * - ESM for Node 22, minified, with an external source map (no sources content, so assets stay small;
- *   the functions run with `--enable-source-maps`).
+ * - ESM for Node 22, minified, with an external source map shipped next to the code (no sources
+ *   content). The functions do not load it unless the `workplace:sourceMaps` context value asks
+ *   (`--enable-source-maps` costs init time on every cold start).
  * - A `createRequire` banner gives the ESM bundle a `require`, so bundled CommonJS dependencies that
  *   `require()` Node built-ins keep working.
- * - `@aws-sdk/*` is left out: the Lambda Node.js 22 runtime ships the AWS SDK v3 clients. The SDK's
- *   utility packages the runtime may lack are bundled (`BUNDLED_AWS_SDK`). `sharp` is left out too:
- *   its native binary comes from a Lambda layer (`layers/sharp/`).
+ * - The AWS SDK: see `SDK_MODE` (the README's "Cold starts" section has the measurements).
+ *   `sharp` is left out: its native binary comes from a Lambda layer (`layers/sharp/`).
+ * - The bench (`test/bench/cold-start.ts`) holds the size and init-time budgets these bundles meet.
  */
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -39,21 +40,75 @@ export const DIST_FUNCTIONS = join(DIST, 'functions');
 const STAMP = join(DIST_FUNCTIONS, '.bundle.json');
 const LOCK = join(DIST, '.bundle.lock');
 
-export const EXTERNAL = ['sharp', '@aws-sdk/*'];
-/** `@aws-sdk/*` packages bundled all the same (not guaranteed in the Lambda runtime). */
-export const BUNDLED_AWS_SDK = ['@aws-sdk/cloudfront-signer'];
+/**
+ * How the functions get the AWS SDK v3. `bundled`: each bundle carries the clients it uses,
+ * tree-shaken and minified, the version the tests ran. `runtime`: `@aws-sdk/*` is left out and
+ * loaded from the Lambda Node.js 22 runtime's own copy (a version the tests never ran), except the
+ * `RUNTIME_MISSING_AWS_SDK` packages. `npm run bench` with `BENCH_SDK=both` measures both against the
+ * floor; `bundled` was the faster (README, "Cold starts").
+ */
+export type SdkMode = 'bundled' | 'runtime';
+export const SDK_MODE: SdkMode = 'bundled';
 
-/** Resolves the `BUNDLED_AWS_SDK` imports before the `@aws-sdk/*` external rule applies. */
+/** Packages every function gets from outside its bundle, by SDK mode (layers, the runtime). */
+export const externalsFor = (sdk: SdkMode): string[] => (sdk === 'runtime' ? ['sharp', '@aws-sdk/*'] : ['sharp']);
+/** `@aws-sdk/*` packages bundled even in `runtime` mode (the Lambda runtime does not ship them). */
+export const RUNTIME_MISSING_AWS_SDK = ['@aws-sdk/cloudfront-signer'];
+
+const escapeRe = (s: string) => s.replace(/[/.]/g, '\\$&');
+
+/** Resolves the `RUNTIME_MISSING_AWS_SDK` imports before the `@aws-sdk/*` external rule applies. */
 const bundleAwsSdkUtilities: Plugin = {
   name: 'bundle-aws-sdk-utilities',
   setup(b) {
-    const filter = new RegExp(`^(${BUNDLED_AWS_SDK.map((p) => p.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const filter = new RegExp(`^(${RUNTIME_MISSING_AWS_SDK.map(escapeRe).join('|')})$`);
     b.onResolve({ filter }, (args) => ({
       path: createRequire(join(args.resolveDir, 'index.js')).resolve(args.path),
       external: false,
     }));
   },
 };
+
+/**
+ * `yaml` as ES modules: its `node` export is CommonJS, which esbuild cannot tree-shake (112 KB in the
+ * YAML route); the package's ESM build (the same code, its `default` export) keeps only `stringify`.
+ */
+const yamlAsEsm: Plugin = {
+  name: 'yaml-as-esm',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, (args) => ({
+      path: join(
+        dirname(createRequire(join(args.resolveDir, 'index.js')).resolve('yaml/package.json')),
+        'browser/dist/index.js',
+      ),
+    }));
+  },
+};
+
+/** The esbuild settings every function bundle (and the bench's floor bundle) is built with. */
+export function bundleOptions(sdk: SdkMode = SDK_MODE): BuildOptions {
+  return {
+    absWorkingDir: ROOT,
+    bundle: true,
+    splitting: false, // each folder must stand alone as its function's asset
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    mainFields: ['module', 'main'],
+    banner: {
+      js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
+    },
+    minify: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    legalComments: 'none',
+    external: externalsFor(sdk),
+    plugins: sdk === 'runtime' ? [bundleAwsSdkUtilities, yamlAsEsm] : [yamlAsEsm],
+    logLevel: 'warning',
+    metafile: true,
+  };
+}
 
 /**
  * Non-route entry points (project-relative handler modules), bundled like the routes. The background
@@ -129,71 +184,78 @@ export interface BundleSize {
 export interface BundleOptions {
   /** Progress and the size table; defaults to stdout. */
   log?: (line: string) => void;
+  /** Defaults to `SDK_MODE`; the bench builds the other mode elsewhere to compare. */
+  sdk?: SdkMode;
+  /** Where `functions/**` goes; defaults to dist/ (the bench's comparison builds use another folder). */
+  outDir?: string;
 }
 
 /** Bundles every function into dist/functions (replacing what was there) and returns their sizes. */
 export async function bundle(options: BundleOptions = {}): Promise<BundleSize[]> {
   const log = options.log ?? ((line: string) => console.log(line));
+  const sdk = options.sdk ?? SDK_MODE;
+  const outDir = options.outDir ?? DIST;
+  const functionsDir = join(outDir, 'functions');
   const entries = allEntries();
   const missing = entries.filter((e) => !existsSync(join(ROOT, e)));
   if (missing.length) throw new Error(`Handler modules missing:\n  ${missing.join('\n  ')}`);
 
   const started = Date.now();
-  rmSync(DIST_FUNCTIONS, { recursive: true, force: true });
+  rmSync(functionsDir, { recursive: true, force: true });
   const result = await build({
-    absWorkingDir: ROOT,
+    ...bundleOptions(sdk),
     entryPoints: entries.map((e) => ({ in: e, out: `${entryDir(e)}/index` })),
-    outdir: DIST,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: false, // each folder must stand alone as its function's asset
-    platform: 'node',
-    target: 'node22',
-    format: 'esm',
-    mainFields: ['module', 'main'],
-    banner: {
-      js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
-    },
-    minify: true,
-    sourcemap: 'linked',
-    sourcesContent: false,
-    legalComments: 'none',
-    external: EXTERNAL,
-    plugins: [bundleAwsSdkUtilities],
-    logLevel: 'warning',
-    metafile: true,
+    outdir: outDir,
   });
   if (result.errors.length) throw new Error(`esbuild failed with ${result.errors.length} error(s)`);
 
   for (const [handler, extras] of Object.entries(functionExtras)) {
     if (!entries.includes(handler)) continue;
     for (const { from, to } of extras.copy) {
-      const target = join(assetDir(handler), to);
+      const target = join(outDir, entryDir(handler), to);
       mkdirSync(dirname(target), { recursive: true });
       copyFileSync(packageFile(from), target);
     }
   }
 
-  // Which packages each bundle imports at run time without carrying them (sharp: the function then
-  // needs the sharp layer). Node built-ins and the runtime's AWS SDK are left out.
+  // Per function: the packages it imports at run time without carrying them (sharp: the function
+  // then needs the sharp layer; Node built-ins and, in `runtime` mode, the runtime's AWS SDK left
+  // out), and the packages it carries (the tests check heavy ones stay where they are used).
   const externals: Record<string, string[]> = {};
+  const packages: Record<string, string[]> = {};
   for (const e of entries) {
-    const output = result.metafile?.outputs[`dist/${entryDir(e)}/index.mjs`];
-    const used = (output?.imports ?? [])
-      .filter((i) => i.external && !i.path.startsWith('node:') && !i.path.startsWith('@aws-sdk/') && !isBuiltin(i.path))
+    const output = result.metafile?.outputs[`${relative(ROOT, outDir).replace(/\\/g, '/')}/${entryDir(e)}/index.mjs`];
+    if (!output) throw new Error(`esbuild wrote no bundle for ${e}`);
+    const used = output.imports
+      .filter((i) => i.external && !i.path.startsWith('node:') && !isBuiltin(i.path))
+      .filter((i) => sdk === 'bundled' || !i.path.startsWith('@aws-sdk/'))
       .map((i) => packageName(i.path));
     if (used.length) externals[e] = [...new Set(used)].sort();
+    packages[e] = [
+      ...new Set(
+        Object.keys(output.inputs).flatMap((f) => {
+          const m = f.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)(.*)$/);
+          if (!m) return [];
+          // A zod locale other than English means the whole library came along (see biome.json).
+          return m[2].includes('locales/') && !m[2].endsWith('locales/en.js') ? [m[1], `${m[1]}/locales`] : [m[1]];
+        }),
+      ),
+    ].sort();
   }
   // Which application secrets each bundle reads: those whose reading module is in it (code that
   // survived tree shaking). Only these functions are granted the secret (infra/constructs/secret-grants.ts).
   const secrets: Record<string, SecretName[]> = {};
   for (const e of entries) {
-    const inputs = result.metafile?.outputs[`dist/${entryDir(e)}/index.mjs`]?.inputs ?? {};
+    const inputs =
+      result.metafile?.outputs[`${relative(ROOT, outDir).replace(/\\/g, '/')}/${entryDir(e)}/index.mjs`]?.inputs ?? {};
     secrets[e] = SECRET_NAMES.filter((name) => (inputs[SECRETS[name].readBy]?.bytesInOutput ?? 0) > 0);
   }
-  writeFileSync(STAMP, JSON.stringify({ builtAt: new Date().toISOString(), entries, externals, secrets }, null, 2));
-  const sizes = bundleSizes();
-  log(`Bundled ${entries.length} functions in ${Date.now() - started} ms into ${relative(ROOT, DIST_FUNCTIONS)}/`);
+  writeFileSync(
+    join(functionsDir, '.bundle.json'),
+    JSON.stringify({ builtAt: new Date().toISOString(), sdk, entries, externals, packages, secrets }, null, 2),
+  );
+  const sizes = bundleSizes(functionsDir);
+  log(`Bundled ${entries.length} functions in ${Date.now() - started} ms into ${relative(ROOT, functionsDir)}/`);
   log(formatSizes(sizes));
   return sizes;
 }
@@ -251,13 +313,15 @@ export function formatSizes(sizes: BundleSize[]): string {
 }
 
 interface Stamp {
+  sdk?: SdkMode;
   entries?: string[];
   externals?: Record<string, string[]>;
+  packages?: Record<string, string[]>;
   secrets?: Record<string, SecretName[]>;
 }
 
-/** The last bundle run's record (dist/functions/.bundle.json), re-read when it changes. */
-function stamp(): Stamp {
+/** What the last bundle run wrote about itself (dist/functions/.bundle.json). */
+export function bundleStamp(): Stamp {
   if (!existsSync(STAMP)) return {};
   const mtime = statSync(STAMP).mtimeMs;
   if (!stampCache || stampCache.mtime !== mtime) {
@@ -268,16 +332,17 @@ function stamp(): Stamp {
 let stampCache: { mtime: number; stamp: Stamp } | undefined;
 
 /**
- * The packages a bundled function imports from outside its bundle (besides Node and the AWS SDK),
- * e.g. `['sharp']`; read from the last bundle run.
+ * The packages a bundled function imports from outside its bundle (besides Node and the runtime's
+ * AWS SDK), e.g. `['sharp']`; read from the last bundle run.
  */
-export function bundleExternals(handler: string): string[] {
-  return stamp().externals?.[handler] ?? [];
-}
+export const bundleExternals = (handler: string): string[] => bundleStamp().externals?.[handler] ?? [];
+
+/** The npm packages bundled into a function (`zod/locales` when a locale other than English came along). */
+export const bundledPackages = (handler: string): string[] => bundleStamp().packages?.[handler] ?? [];
 
 /** The application secrets a bundled function reads (shared/config/secrets.ts); from the last bundle run. */
 export function bundleSecrets(handler: string): SecretName[] {
-  const secrets = stamp().secrets?.[handler];
+  const secrets = bundleStamp().secrets?.[handler];
   if (!secrets) throw new Error(`No bundle record of ${handler}'s secrets: run \`npm run bundle\` first.`);
   return secrets;
 }
@@ -328,6 +393,7 @@ export function isBundleFresh(): boolean {
     return false;
   }
   const entries = allEntries();
+  if (recorded.sdk !== SDK_MODE || !recorded.packages) return false;
   if (JSON.stringify(recorded.entries) !== JSON.stringify(entries)) return false;
   // A bundle recorded before the secrets were.
   if (!recorded.secrets) return false;

@@ -221,7 +221,8 @@ export class ServiceFunction extends Construct {
       ALLOWED_ORIGINS: config.allowedOrigins.join(','),
       LOG_LEVEL: config.logLevel,
       ...secrets.environment,
-      NODE_OPTIONS: '--enable-source-maps',
+      // The maps ship with every bundle; loading them is opt-in (README, "Cold starts").
+      ...(config.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
       POWERTOOLS_SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       ...(access.ses && config.mailFrom ? { MAIL_FROM: config.mailFrom } : {}),

@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type AnyRoute, handlerFile } from '../../shared/api/route-def.ts';
 import { reasonPhrase } from '../../shared/http/errors.ts';
 import { errorResponse } from '../../shared/http/middlewares/http-errors.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
 import { buildEvent, compileRoutes, isValidPathEncoding, lambdaContext, matchRoute } from './event.ts';
+import { handlerModuleUrl } from './handler-module.ts';
 import { installStreamingShim, isStreamingHandler, LocalResponseStream } from './streaming-shim.ts';
 
 type Handler = (...args: any[]) => Promise<unknown>;
@@ -41,7 +40,7 @@ export class LocalApiGateway {
     const file = handlerFile(def);
     let p = this.handlers.get(file);
     if (!p) {
-      p = import(pathToFileURL(join(this.root, file)).href).then((m) => {
+      p = import(handlerModuleUrl(file, this.root)).then((m) => {
         if (typeof m.handler !== 'function') throw new Error(`${file} does not export a handler`);
         return m.handler as Handler;
       });

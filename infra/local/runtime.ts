@@ -8,6 +8,7 @@ import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { LocalApiGateway } from './api-gateway.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { stageBundles } from './handler-module.ts';
 import { ensureBucket, startS3Emulator } from './s3.ts';
 import { LocalScheduler } from './scheduler.ts';
 import { StreamPoller } from './stream-poller.ts';
@@ -22,6 +23,8 @@ export interface LocalRuntimeOptions {
   withStreams?: boolean;
   withSchedules?: boolean;
   seedAdmin?: { email: string; password: string };
+  /** Serve the esbuild bundles (dist/functions) instead of the TypeScript sources (see handler-module.ts). */
+  bundled?: boolean;
 }
 
 /** A free TCP port on the loopback interface. */
@@ -133,6 +136,7 @@ export async function startLocalRuntime(
     if (created) log(`created the first super admin ${opts.seedAdmin.email}`);
   }
 
+  if (opts.bundled) stops.push(await stageBundles(log));
   const gateway = new LocalApiGateway(ROOT, routes, log);
   await gateway.listen(opts.port);
   stops.unshift(() => gateway.close());

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
 import type { Schedule } from '../../shared/api/background.ts';
 import { lambdaContext } from './event.ts';
+import { handlerModuleUrl } from './handler-module.ts';
 
 /** Milliseconds until the next `HH:MM` in a timezone. */
 export function msUntilDaily(hhmm: string, timeZone: string, now = new Date()): number {
@@ -40,7 +39,7 @@ export class LocalScheduler {
 
   async start(): Promise<void> {
     for (const s of this.schedules) {
-      const fn = (await import(pathToFileURL(join(this.root, s.handler)).href)).handler as (
+      const fn = (await import(handlerModuleUrl(s.handler, this.root))).handler as (
         e: unknown,
         context: Context,
       ) => Promise<unknown>;

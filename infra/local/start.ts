@@ -1,6 +1,9 @@
 /**
  * `npm start`: the whole service offline. Ctrl-C stops everything cleanly; data stays in DATA_DIR.
+ * `npm start -- --bundled` (or `LOCAL_BUNDLED=true`) serves the deployed esbuild bundles instead of
+ * the TypeScript sources.
  */
+import { bundledModeRequested } from './handler-module.ts';
 import { startLocalRuntime } from './runtime.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -11,6 +14,7 @@ try {
   const runtime = await startLocalRuntime({
     port,
     dataDir,
+    bundled: bundledModeRequested(),
     seedAdmin: {
       email: process.env.ADMIN_EMAIL ?? 'admin@example.com',
       password: process.env.ADMIN_PASSWORD ?? 'admin-password-1',

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   type _Record,
@@ -12,6 +10,7 @@ import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamConsumer } from '../../shared/api/background.ts';
 import { lambdaContext } from './event.ts';
 import { matchesAny } from './filter-pattern.ts';
+import { handlerModuleUrl } from './handler-module.ts';
 
 type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
 
@@ -39,7 +38,7 @@ export class StreamPoller {
     const handlers = await Promise.all(
       this.consumers.map(async (c) => ({
         c,
-        fn: (await import(pathToFileURL(join(this.root, c.handler)).href)).handler as StreamHandler,
+        fn: (await import(handlerModuleUrl(c.handler, this.root))).handler as StreamHandler,
       })),
     );
     const creds = {

@@ -16,6 +16,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:companyTimezone`   | `UTC`              | COMPANY_TIMEZONE                                    |
  * | `workplace:logRetentionDays`  | `30`               | retention of every function's and the API's logs   |
  * | `workplace:logLevel`          | `INFO`             | LOG_LEVEL                                           |
+ * | `workplace:sourceMaps`        | `false`            | `true`: NODE_OPTIONS=--enable-source-maps (stack    |
+ * |                               |                    | traces mapped to sources, at a cold-start cost)     |
  * | `workplace:mailFrom`          | unset              | MAIL_FROM of the functions that send e-mail (SES)   |
  * |                               |                    | and the SES e-mail identity the data stack creates  |
  * | `workplace:domainName`        | unset              | custom domain of the CloudFront distribution        |
@@ -56,6 +58,8 @@ export interface DeployConfig {
   companyTimezone: string;
   logRetention: RetentionDays;
   logLevel: string;
+  /** Load the shipped source maps at run time (`--enable-source-maps`); off by default: it slows init. */
+  sourceMaps: boolean;
   mailFrom?: string;
   serviceVersion: string;
   /** Custom domain of the distribution, with its ACM certificate (us-east-1). */
@@ -153,6 +157,7 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     companyTimezone: ctx(scope, 'companyTimezone') ?? 'UTC',
     logRetention: days as RetentionDays,
     logLevel: ctx(scope, 'logLevel') ?? 'INFO',
+    sourceMaps: ctx(scope, 'sourceMaps') === 'true',
     mailFrom: ctx(scope, 'mailFrom'),
     serviceVersion: packageVersion(),
     domain: domainName && certificateArn ? { name: domainName, certificateArn } : undefined,

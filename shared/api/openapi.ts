@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { env } from '../config/env.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
 import type { AnyRoute } from './route-def.ts';

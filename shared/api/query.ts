@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Query parameters arrive as strings. These builders turn them into typed values with field errors

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { loadSecrets } from '../config/secrets.ts';
 import { instrument } from '../observability/instrumented.ts';
@@ -13,6 +13,7 @@ import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
 import { session } from './middlewares/session.ts';
+import type { parseMultipart } from './multipart.ts';
 import { Reply } from './reply.ts';
 
 export type RouteHandler<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
@@ -47,6 +48,11 @@ function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayPr
   return { statusCode: r.status, headers, body, cookies: r.cookies.length ? r.cookies : undefined };
 }
 
+export interface RouteOptions {
+  /** The multipart parser, for routes whose definition has `multipart` (see `uploadRoute`). */
+  parseMultipart?: typeof parseMultipart;
+}
+
 /**
  * Wraps a route's function into a Lambda handler: errors → common body, CORS, session and role,
  * query and body validation, structured access log. Handlers only parse nothing, authorise what the
@@ -55,7 +61,13 @@ function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayPr
 export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   def: RouteDef<Q, B, R>,
   fn: RouteHandler<Q, B, R>,
+  options: RouteOptions = {},
 ): LambdaHandler {
+  if (def.multipart && !options.parseMultipart) {
+    throw new Error(
+      `${def.name} takes a multipart upload: export its handler with uploadRoute (shared/http/upload-route.ts)`,
+    );
+  }
   const base = async (_event: APIGatewayProxyEventV2, context: Context) => {
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
@@ -80,7 +92,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     // Deployed: the secrets this function is granted, fetched on first use and cached (shared/config/secrets.ts).
     .before(() => loadSecrets())
     .use(session(def))
-    .use(requestParser(def));
+    .use(requestParser(def, options.parseMultipart));
   return withDeadline(def, handler as unknown as LambdaHandler);
 }
 

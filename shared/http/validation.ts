@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { badRequest } from './errors.ts';
 
 /** Turns zod issues into the field errors clients show as given (`message` as an array). */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { FAVOURITE_FIELDS, LINK_FIELDS, type Profile } from '../api/schemas/common.ts';
 import { teamKey } from '../db/keys.ts';
 import { getMany } from '../db/table.ts';

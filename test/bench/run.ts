@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: every benchmark section in turn; exits non-zero when any section breaches its
- * budget. Add a section by appending to `sections`.
+ * budget. `npm run bench -- cold feed` runs only the sections whose name contains one of the words
+ * (case-insensitive). Add a section by appending to `sections`.
  */
-import { benchBundleSizes } from './bundle-sizes.ts';
+import { benchColdStarts } from './cold-start.ts';
 import { directoryBench } from './directory.ts';
 import { feedBench } from './feed.ts';
 import { benchGrievances } from './grievances.ts';
@@ -16,8 +17,8 @@ interface Section {
 
 const sections: Section[] = [
   {
-    name: 'Bundle sizes per function',
-    run: async () => (await benchBundleSizes()).overBudget.length === 0,
+    name: 'Bundle sizes and cold starts: code per function, cold import against the floor',
+    run: () => benchColdStarts(),
   },
   {
     name: 'Grievances: requests and read capacity at 10 and 10,000 grievances',
@@ -28,8 +29,15 @@ const sections: Section[] = [
   { name: 'Live updates: write-to-frame latency, idle stream cost, cost per client-hour', run: benchLive },
 ];
 
+const only = process.argv.slice(2).map((w) => w.toLowerCase());
+const chosen = only.length ? sections.filter((s) => only.some((w) => s.name.toLowerCase().includes(w))) : sections;
+if (!chosen.length) {
+  console.error(`no bench section matches ${only.join(', ')}`);
+  process.exit(1);
+}
+
 let failed = 0;
-for (const section of sections) {
+for (const section of chosen) {
   console.log(`\n== ${section.name} ==`);
   try {
     if (!(await section.run())) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildEvent, lambdaContext } from '../../infra/local/event.ts';
 import { defineRoute } from '../../shared/api/route-def.ts';
 import { ANON_ATTRIBUTE, idempotencyRecordKey } from '../../shared/db/keys.ts';

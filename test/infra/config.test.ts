@@ -15,6 +15,12 @@ describe('deployment settings from context', () => {
     expect(c.adminEmail).toBeUndefined();
   });
 
+  it('loads source maps at run time only when workplace:sourceMaps is true (they slow every cold start)', () => {
+    expect(config({}).sourceMaps).toBe(false);
+    expect(config({ 'workplace:sourceMaps': 'false' }).sourceMaps).toBe(false);
+    expect(config({ 'workplace:sourceMaps': 'true' }).sourceMaps).toBe(true);
+  });
+
   it('takes the custom domain only with its certificate', () => {
     expect(() => config({ 'workplace:domainName': 'w.example.org' })).toThrow(/certificateArn/);
     expect(

@@ -71,6 +71,15 @@ describe('bundles', () => {
     expect(DIST_FUNCTIONS.endsWith(join('dist', 'functions'))).toBe(true);
   });
 
+  it('ships the source maps but no function loads them (workplace:sourceMaps unset)', () => {
+    expect(bundleSizes().every((b) => b.mapBytes > 0)).toBe(true);
+    for (const template of s.templates.values()) {
+      for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function')) {
+        expect(fn.Properties?.Environment?.Variables?.NODE_OPTIONS, id).toBeUndefined();
+      }
+    }
+  });
+
   it('ships the Swagger UI files with the docs asset function', () => {
     const dir = join(assetDir('functions/system/get-docs-asset.ts'), 'docs-assets');
     for (const f of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js']) {

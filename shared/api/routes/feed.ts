@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REACTIONS, RECOGNITION_CATEGORIES } from '../../feed/model.ts';
 import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';

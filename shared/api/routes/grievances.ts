@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CATEGORIES, REPLY_ROLES, STATUSES } from '../../grievances/model.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';

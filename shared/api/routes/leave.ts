@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { calendarDate } from '../../calendar/time.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, Manager, nonBlank, nullableIso } from '../schemas/common.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/model.ts';
 import { offsetDateTime } from '../../calendar/time.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';

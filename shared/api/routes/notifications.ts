@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NOTIFICATION_KINDS } from '../../notifications/kinds.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WEBSITE_STATUSES } from '../../office-updates/website.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
 import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';

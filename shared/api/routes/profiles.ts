@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nonBlank, TeamColor } from '../schemas/common.ts';
 

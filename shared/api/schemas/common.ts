@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Shapes shared by several areas' responses (spec part 2). Responses are parsed through these, so
  * they are exactly what the OpenAPI document says. */

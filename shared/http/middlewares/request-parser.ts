@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyRoute } from '../../api/route-def.ts';
 import type { RequestContext } from '../context.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
-import { parseMultipart } from '../multipart.ts';
+import type { parseMultipart } from '../multipart.ts';
 import { parseRawQuery, parseWith } from '../validation.ts';
 
 const rawBody = (event: APIGatewayProxyEventV2): Buffer | null => {
@@ -47,9 +47,13 @@ function parseJsonBody(bytes: Buffer): unknown {
 
 /**
  * Bounds the path parameters, parses and validates the query (from `rawQueryString`, so repeats show) and the body against the
- * route's schemas. Unknown parameters and fields are 400s; bad JSON is a 400, not a 500.
+ * route's schemas. Unknown parameters and fields are 400s; bad JSON is a 400, not a 500. The multipart
+ * parser is handed in only by the upload routes (`uploadRoute`), so the other bundles leave it out.
  */
-export const requestParser = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2> => ({
+export const requestParser = (
+  def: AnyRoute,
+  multipart?: typeof parseMultipart,
+): MiddlewareObj<APIGatewayProxyEventV2> => ({
   name: 'request-parser',
   before: async (request) => {
     const ctx = (request.internal as { ctx: RequestContext }).ctx;
@@ -63,9 +67,9 @@ export const requestParser = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEvent
 
     const bytes = rawBody(event);
     const contentType = event.headers?.['content-type'];
-    if (def.multipart) {
+    if (def.multipart && multipart) {
       if (!bytes) throw badRequest(['file: a part named file is required']);
-      ctx.files = await parseMultipart(bytes, contentType, def.multipart.maxBytes);
+      ctx.files = await multipart(bytes, contentType, def.multipart.maxBytes);
       return;
     }
     let parsed: unknown;

@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledPackages, ensureBundled, ROOT } from '../../infra/build/bundle.ts';
+import { handlerModuleUrl, stageBundles } from '../../infra/local/handler-module.ts';
+import { handlerFile } from '../../shared/api/route-def.ts';
+import { routes } from '../../shared/api/routes/index.ts';
+import { route } from '../../shared/http/route.ts';
+
+/** What each function bundle carries: heavy modules only where a route uses them (cold starts). */
+describe('bundle contents', () => {
+  beforeAll(async () => {
+    await ensureBundled({ log: () => undefined });
+  }, 300_000);
+
+  const carrying = (pkg: string) => routes.filter((r) => bundledPackages(handlerFile(r)).includes(pkg));
+
+  it('records the packages of every route bundle', () => {
+    for (const r of routes) expect(bundledPackages(handlerFile(r)).length, r.name).toBeGreaterThan(0);
+  });
+
+  it('carries no zod locale but English (zod imported as a namespace)', () => {
+    expect(carrying('zod/locales').map((r) => r.name)).toEqual([]);
+  });
+
+  it('carries the multipart parser only in the upload routes', () => {
+    const uploads = routes.filter((r) => r.multipart).map((r) => r.name);
+    expect(uploads.length).toBeGreaterThan(0);
+    expect(
+      carrying('busboy')
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(uploads.sort());
+  });
+
+  it('carries the YAML library only in the YAML description route', () => {
+    expect(carrying('yaml').map((r) => handlerFile(r))).toEqual(['functions/system/get-openapi-yaml.ts']);
+  });
+});
+
+describe('the handler wrapper', () => {
+  it('refuses a multipart route built without the upload wrapper (which brings the parser)', () => {
+    const upload = routes.find((r) => r.multipart)!;
+    expect(() => route(upload, async () => undefined)).toThrow(/uploadRoute/);
+  });
+});
+
+/** The local runtime's bundled mode: the bundles run where only the Lambda environment's packages resolve. */
+describe('bundled mode of the local runtime', () => {
+  let unstage: () => void;
+  beforeAll(async () => {
+    unstage = await stageBundles(() => undefined);
+  }, 300_000);
+  afterAll(() => unstage?.());
+
+  it('maps a handler to its staged bundle, outside the project', () => {
+    const url = handlerModuleUrl('functions/system/get-health.ts');
+    expect(url).toBe(pathToFileURL(join(process.env.LOCAL_BUNDLE_DIR!, 'functions/system/get-health/index.mjs')).href);
+    expect(url.startsWith(pathToFileURL(ROOT).href)).toBe(false);
+  });
+
+  it('answers from a staged bundle', async () => {
+    const { handler } = await import(handlerModuleUrl('functions/system/get-health.ts'));
+    const res = await handler(
+      {
+        version: '2.0',
+        routeKey: 'GET /api/v1/health',
+        rawPath: '/api/v1/health',
+        rawQueryString: '',
+        headers: {},
+        requestContext: { http: { method: 'GET', path: '/api/v1/health' }, requestId: 'r' },
+        isBase64Encoded: false,
+      },
+      { awsRequestId: 'r', functionName: 'get-health', getRemainingTimeInMillis: () => 1000 },
+    );
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('fails to load a package that is neither bundled nor provided, as Lambda would', () => {
+    // In a plain Node process: vitest's own loader would resolve bare imports from the project.
+    const dir = join(process.env.LOCAL_BUNDLE_DIR!, 'functions', 'probe');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'missing.mjs'), "export { z } from 'zod';\n");
+    writeFileSync(join(dir, 'layer.mjs'), "export { default } from 'sharp';\n");
+    const load = (file: string) =>
+      spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(file).href)})`],
+        {
+          encoding: 'utf8',
+        },
+      );
+    const missing = load(join(dir, 'missing.mjs'));
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr).toMatch(/Cannot find package 'zod'/);
+    expect(load(join(dir, 'layer.mjs')).status).toBe(0);
+  });
+});
