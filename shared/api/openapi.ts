@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { env } from '../config/env.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
+import { queryParamDocs } from './query.ts';
 import type { AnyRoute } from './route-def.ts';
-import { routes } from './routes/index.ts';
+import { areaDescriptions, routes } from './routes/index.ts';
 import { ErrorBody } from './schemas/common.ts';
 
 type JsonSchema = Record<string, any>;
@@ -36,6 +37,13 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       io,
       unrepresentable: 'any',
       reused: 'inline',
+      override: ({ zodSchema, jsonSchema }) => {
+        const documented = queryParamDocs.get(zodSchema);
+        if (!documented) return;
+        const { description } = jsonSchema;
+        for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
+        Object.assign(jsonSchema, documented, description ? { description } : {});
+      },
     }) as JsonSchema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
@@ -58,7 +66,9 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       components[`${name}${io === 'input' ? 'Input' : ''}`] = rewrite(def) as JsonSchema;
     return rewrite(json) as JsonSchema;
   };
-  const errorSchema = toSchema(ErrorBody, 'output');
+  // The error body carries an id, so converting it registers `components.schemas.Error` and returns
+  // the reference every error response uses.
+  const errorRef = toSchema(ErrorBody, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of list) {
     if (r.streaming || r.path === '$default' || r.method === 'ANY') continue;
@@ -92,18 +102,20 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       ...(r.errors ?? []),
       ...(r.auth === 'public' ? [] : [401]),
       ...(r.auth === 'super_admin' ? [403] : []),
-      ...(r.query || r.body ? [400] : []),
+      // Every route validates its query (a route without one rejects any parameter) and path parameters.
+      400,
       ...(r.idempotent ? [400, 409, 422] : []),
     ]);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {
         description: 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        content: { 'application/json': { schema: errorRef } },
       };
     }
     const op: Record<string, unknown> = {
       operationId: r.name,
       summary: r.summary,
+      description: r.summary,
       tags: [r.area],
       parameters: params.length ? params : undefined,
       responses,
@@ -128,16 +140,22 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = op;
   }
-  components.Error = errorSchema;
+  const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op: any) => op.tags)))];
   return {
     openapi: '3.1.0',
     info: {
       title: 'Workplace collaboration service',
       version: env.serviceVersion,
+      contact: { name: 'Platform engineering team' },
       description:
         'The HTTP/JSON API of the internal collaboration platform. The live-update stream (server-sent events) is deliberately not described here.',
     },
     servers: [{ url: '/' }],
+    tags: tags.map((name) => {
+      const description = areaDescriptions[name];
+      if (!description) throw new Error(`route area ${name} has no description in areaDescriptions`);
+      return { name, description };
+    }),
     paths,
     components: {
       schemas: components,

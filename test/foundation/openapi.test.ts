@@ -1,6 +1,14 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from '../../shared/api/openapi.ts';
+import { boolParam, limitParam } from '../../shared/api/query.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { admin, api } from '../support/api.ts';
 
@@ -59,5 +67,98 @@ describe('OpenAPI document', () => {
       expect((await api('GET', asset, { token })).status, asset).toBe(200);
     }
     expect((await api('GET', '/docs/nope.js', { token })).status).toBe(404);
+  });
+
+  describe('the served document works with client generators and linters', () => {
+    const served = async () => {
+      const { token } = await admin();
+      const res = await api('GET', '/openapi.json', { token });
+      expect(res.status).toBe(200);
+      return res.body as Record<string, any>;
+    };
+
+    it('passes `redocly lint` (recommended rules) without errors', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+      const file = join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(await served()));
+      // Offline: no telemetry, no update check. Exit code 1 = errors, which execFile reports by throwing.
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['node_modules/@redocly/cli/bin/cli.js', 'lint', '--format=json', file],
+        { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+      ).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+      const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
+      const errors = report.problems.filter((p: { severity: string }) => p.severity === 'error');
+      expect(errors).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+      // The warning it gave before (`/health` without a 4xx response) is gone too.
+      expect(report.problems.map((p: { ruleId: string }) => p.ruleId)).not.toContain('operation-4xx-response');
+    });
+
+    it('has no component schema that only refers to itself, and ajv compiles every component schema', async () => {
+      const doc = await served();
+      const schemas = doc.components.schemas as Record<string, Record<string, unknown>>;
+      expect(schemas.Error).toMatchObject({ type: 'object', required: ['statusCode', 'message', 'error'] });
+      const refName = (s: Record<string, unknown>) =>
+        Object.keys(s).length === 1 && typeof s.$ref === 'string' ? s.$ref.replace('#/components/schemas/', '') : null;
+      for (const name of Object.keys(schemas)) {
+        // Follow chains of schemas that are nothing but a reference: none may come back to where it began.
+        const seen = new Set<string>();
+        for (let at: string | null = name; at && schemas[at]; at = refName(schemas[at])) {
+          expect(seen.has(at), `${name} is a reference cycle through ${[...seen].join(' → ')}`).toBe(false);
+          seen.add(at);
+        }
+      }
+      // JSON Schema 2020-12 (OpenAPI 3.1): every component compiles, references resolved among the components.
+      const ajv = new Ajv2020.default({ strict: true, allErrors: true });
+      addFormats.default(ajv);
+      const defs = JSON.parse(JSON.stringify(schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
+      for (const name of Object.keys(schemas)) {
+        expect(() => ajv.compile({ $defs: defs, $ref: `#/$defs/${name}` }), name).not.toThrow();
+      }
+      const validateError = ajv.compile({ $defs: defs, $ref: '#/$defs/Error' });
+      expect(validateError({ statusCode: 401, message: 'no', error: 'Unauthorized', code: 'X' })).toBe(true);
+      expect(validateError('string')).toBe(false);
+    });
+
+    it('describes every operation, declares every tag it uses, and names a contact', async () => {
+      const doc = await served();
+      expect(doc.info.contact?.name).toBeTruthy();
+      const declared = new Map((doc.tags as { name: string; description: string }[]).map((t) => [t.name, t]));
+      for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+        for (const [method, op] of Object.entries(ops)) {
+          expect(op.description, `${method} ${path}`).toBeTruthy();
+          expect(
+            Object.keys(op.responses).some((s) => s.startsWith('4')),
+            `${method} ${path} 4xx`,
+          ).toBe(true);
+          for (const tag of op.tags) expect(declared.get(tag)?.description, tag).toBeTruthy();
+        }
+      }
+    });
+
+    it('types numeric and boolean query parameters as integer and boolean', async () => {
+      const doc = await served();
+      const param = (path: string, name: string) =>
+        doc.paths[`/api/v1${path}`].get.parameters.find((p: { name: string }) => p.name === name);
+      expect(param('/posts', 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
+      expect(param('/posts', 'following').schema).toEqual({ type: 'boolean' });
+      expect(param('/auth/get-session', 'disableRefresh').schema).toMatchObject({ type: 'boolean' });
+      for (const ops of Object.values(doc.paths as Record<string, Record<string, any>>))
+        for (const op of Object.values(ops))
+          for (const p of op.parameters ?? [])
+            if (p.in === 'query' && ['limit', 'bookmarked', 'following'].includes(p.name))
+              expect(p.schema.type, p.name).not.toBe('string');
+    });
+  });
+
+  it('still parses the query strictly: a limit must be the text of a whole number of at least 1', () => {
+    const limit = limitParam(50, 20);
+    expect(limit.parse('5')).toBe(5);
+    expect(limit.parse(undefined)).toBe(20);
+    expect(limit.parse('900')).toBe(50);
+    for (const bad of ['abc', '1.5', '', '0', '-1', '5 ']) expect(limit.safeParse(bad).success, bad).toBe(false);
+    expect(boolParam().parse('true')).toBe(true);
+    expect(boolParam().safeParse('1').success).toBe(false);
   });
 });

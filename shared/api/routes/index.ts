@@ -42,3 +42,28 @@ export const routes: AnyRoute[] = [
   ...feedRoutes,
   ...officeUpdateRoutes,
 ];
+
+/**
+ * What each `area` of the route table covers: the OpenAPI document declares every area as a tag with
+ * this text, so generated clients and reference pages group and explain the operations.
+ */
+export const areaDescriptions: Record<string, string> = {
+  system: 'Health check and this description of the API.',
+  auth: 'Sign-in, sessions and passwords.',
+  grievances: 'The anonymous grievance channel: grievances, replies and the board.',
+  members: 'Accounts of the company: invitations, roles and deactivation (super admins).',
+  profiles: "People's profiles and the directory.",
+  teams: 'Teams and their members.',
+  files: 'Uploaded files and images.',
+  notifications: "The caller's notifications.",
+  push: 'Push notification subscriptions.',
+  presence: 'Who is active, away or offline.',
+  realtime: 'The live-update stream.',
+  events: 'Company events.',
+  meetings: 'Meetings, their participants and schedules.',
+  birthdays: 'Birthdays and work anniversaries.',
+  attendance: 'Check-in and check-out records.',
+  leave: 'Leave requests and their approval.',
+  feed: 'Posts, comments, reactions, polls and bookmarks.',
+  'office-updates': 'Updates from the office and the public website.',
+};
