@@ -16,6 +16,7 @@ const REASONS: Record<number, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export const reasonPhrase = (status: number): string => REASONS[status] ?? 'Error';
@@ -28,6 +29,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: string | string[],
+    /** Response headers that belong to the error (`Retry-After`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(Array.isArray(body) ? body.join('; ') : body);
     this.name = 'HttpError';
@@ -45,3 +48,6 @@ export const notFound = (message = 'Not found.') => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooLarge = (message: string) => new HttpError(413, message);
 export const tooManyRequests = (message: string) => new HttpError(429, message);
+/** Overloaded or a dependency down: the client retries after `retryAfterSeconds` (the `Retry-After` header). */
+export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
+  new HttpError(503, message, { 'retry-after': String(retryAfterSeconds) });

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, StreamifyHandler } from 'aws-lambda';
 import type { AnyRoute } from '../api/route-def.ts';
 import { authenticate, type Caller } from '../auth/sessions.ts';
 import { logger } from '../observability/logger.ts';
-import { badRequest, HttpError, reasonPhrase, unauthorized } from './errors.ts';
+import { badRequest, HttpError, reasonPhrase, serviceUnavailable, unauthorized } from './errors.ts';
 import { corsHeaders } from './middlewares/cors.ts';
 import { findToken } from './middlewares/session.ts';
 import { parseRawQuery } from './validation.ts';
@@ -42,7 +42,11 @@ function runtime(): typeof awslambda {
   return awslambda;
 }
 
-function sinkOver(stream: Writable): ResponseSink {
+/**
+ * The sink over Lambda's response stream. The status line and headers (200, `contentType`) go out
+ * with the first chunk: until then the function may still refuse the request with an error answer.
+ */
+function sinkOver(responseStream: Writable, open: () => Writable): ResponseSink {
   let closed = false;
   let settle: () => void = () => undefined;
   const gone = new Promise<void>((resolve) => {
@@ -52,17 +56,18 @@ function sinkOver(stream: Writable): ResponseSink {
     closed = true;
     settle();
   };
-  stream.on('close', close);
-  stream.on('error', close);
+  responseStream.on('close', close);
+  responseStream.on('error', close);
+  const ended = () => closed || responseStream.destroyed || responseStream.writableEnded;
   return {
     get closed() {
-      return closed || stream.destroyed || stream.writableEnded;
+      return ended();
     },
     gone,
     send(chunk) {
-      if (closed || stream.destroyed || stream.writableEnded) return Promise.resolve(false);
+      if (ended()) return Promise.resolve(false);
       return new Promise((resolve) => {
-        stream.write(chunk, (err) => {
+        open().write(chunk, (err) => {
           if (err) close();
           resolve(!err);
         });
@@ -74,10 +79,18 @@ function sinkOver(stream: Writable): ResponseSink {
 function answerError(responseStream: Writable, err: HttpError, origin: string | undefined): void {
   const out = runtime().HttpResponseStream.from(responseStream, {
     statusCode: err.statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...corsHeaders(origin) },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...err.headers,
+      ...corsHeaders(origin),
+    },
   });
   out.end(JSON.stringify({ statusCode: err.statusCode, message: err.body, error: reasonPhrase(err.statusCode) }));
 }
+
+/** A streaming route that fails before its first chunk for a reason not the client's: retry shortly. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
 
 export function streamingRoute(
   def: AnyRoute,
@@ -87,6 +100,8 @@ export function streamingRoute(
   return runtime().streamifyResponse(async (event, responseStream, context) => {
     const started = Date.now();
     const origin = event.headers?.origin;
+    const logRequest = (status: number, userId?: string) =>
+      logger.info('request', { route: def.name, method: def.method, status, ms: Date.now() - started, userId });
     let caller: Caller;
     let token: string;
     try {
@@ -101,37 +116,47 @@ export function streamingRoute(
       const httpError = err instanceof HttpError ? err : new HttpError(500, 'Something went wrong on our side.');
       if (!(err instanceof HttpError)) logger.error('unhandled error', { error: err as Error });
       answerError(responseStream, httpError, origin);
-      logger.info('request', {
-        route: def.name,
-        method: def.method,
-        status: httpError.statusCode,
-        ms: Date.now() - started,
-      });
+      logRequest(httpError.statusCode);
       return;
     }
-    const out = runtime().HttpResponseStream.from(responseStream, {
-      statusCode: def.status,
-      headers: {
-        'content-type': contentType,
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-        ...corsHeaders(origin),
-      },
-    });
+    let out: Writable | undefined;
+    const open = () =>
+      (out ??= runtime().HttpResponseStream.from(responseStream, {
+        statusCode: def.status,
+        headers: {
+          'content-type': contentType,
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+          ...corsHeaders(origin),
+        },
+      }));
+    let status: number = def.status;
     try {
-      await fn({ event, caller, token, remainingMs: () => context.getRemainingTimeInMillis() }, sinkOver(out));
+      await fn(
+        { event, caller, token, remainingMs: () => context.getRemainingTimeInMillis() },
+        sinkOver(responseStream, open),
+      );
     } catch (err) {
-      // Headers are gone already: end the stream; the client reconnects and resumes.
-      logger.error('streaming route failed', { route: def.name, error: err as Error });
+      if (out) {
+        // Headers are gone already: end the stream; the client reconnects and resumes.
+        logger.error('streaming route failed', { route: def.name, error: err as Error });
+      } else {
+        // Refused before the first chunk: the client's error, or overloaded / a dependency down (503).
+        if (!(err instanceof HttpError))
+          logger.error('streaming route failed', { route: def.name, error: err as Error });
+        const httpError =
+          err instanceof HttpError
+            ? err
+            : serviceUnavailable('The live stream is unavailable right now; retry shortly.', UNAVAILABLE_RETRY_SECONDS);
+        answerError(responseStream, httpError, origin);
+        status = httpError.statusCode;
+      }
     } finally {
-      if (!out.writableEnded) out.end();
-      logger.info('request', {
-        route: def.name,
-        method: def.method,
-        status: def.status,
-        ms: Date.now() - started,
-        userId: caller.userId,
-      });
+      if (status === def.status) {
+        const stream = open();
+        if (!stream.writableEnded) stream.end();
+      }
+      logRequest(status, caller.userId);
     }
   });
 }

@@ -24,7 +24,7 @@ export const httpErrors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayPr
   onError: (request) => {
     const err = request.error;
     if (err instanceof HttpError) {
-      request.response = errorResponse(err.statusCode, err.body);
+      request.response = errorResponse(err.statusCode, err.body, err.headers);
       return;
     }
     logger.error('unhandled error', { error: err as Error });
