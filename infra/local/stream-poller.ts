@@ -17,7 +17,8 @@ type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<u
 /**
  * Plays the part of the Lambda event source mapping: reads the table's DynamoDB stream (one reader,
  * like the deployed change-feed consumer), applies each consumer's filter patterns and hands it
- * batches in order. A failing batch is retried a few times, then skipped with a log line.
+ * batches in order. A failing batch is retried a few times (from the first record a partial batch
+ * response names, like Lambda with `ReportBatchItemFailures`), then skipped with a log line.
  */
 export class StreamPoller {
   private running = false;
@@ -78,7 +79,7 @@ export class StreamPoller {
             any = true;
             for (const { c, fn } of handlers) {
               const batch = records.filter((r) => matchesAny(c.filters, r));
-              if (batch.length) await this.deliver(c.name, fn, batch);
+              if (batch.length) await deliverBatch(c.name, fn, batch, this.log);
             }
           }
           if (!any) await sleep(150);
@@ -113,23 +114,6 @@ export class StreamPoller {
     }
   }
 
-  private async deliver(name: string, fn: StreamHandler, batch: DynamoDBRecord[]) {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await fn({ Records: batch }, lambdaContext(name));
-        return;
-      } catch (err) {
-        if (attempt >= 3) {
-          this.log(
-            `stream consumer ${name} failed a batch of ${batch.length} three times; skipping it: ${(err as Error).message}`,
-          );
-          return;
-        }
-        await sleep(200 * attempt);
-      }
-    }
-  }
-
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
@@ -137,6 +121,57 @@ export class StreamPoller {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Where a retry starts, as Lambda reads a partial batch response: -1 when every record succeeded
+ * (no response, or no failures), else the index of the lowest failed sequence number; an identifier
+ * that names no record of the batch fails the whole batch.
+ */
+export function firstFailure(response: unknown, batch: DynamoDBRecord[]): number {
+  const failures = (response as { batchItemFailures?: { itemIdentifier?: string }[] } | undefined)?.batchItemFailures;
+  if (!failures?.length) return -1;
+  let first = batch.length;
+  for (const f of failures) {
+    const i = batch.findIndex((r) => !!f.itemIdentifier && r.dynamodb?.SequenceNumber === f.itemIdentifier);
+    if (i < 0) return 0;
+    first = Math.min(first, i);
+  }
+  return first;
+}
+
+/**
+ * Hands one batch to a consumer as the event source mapping does: a thrown error retries the whole
+ * batch, a partial batch response retries from the first failed record (the ones before it are
+ * done); after `attempts` tries what is left is skipped with a log line (deployed, its position goes
+ * to the on-failure queue).
+ */
+export async function deliverBatch(
+  name: string,
+  fn: StreamHandler,
+  batch: DynamoDBRecord[],
+  log: (line: string) => void,
+  { attempts = 3, pauseMs = 200 }: { attempts?: number; pauseMs?: number } = {},
+): Promise<void> {
+  let remaining = batch;
+  for (let attempt = 1; ; attempt++) {
+    let from: number;
+    let reason: string;
+    try {
+      from = firstFailure(await fn({ Records: remaining }, lambdaContext(name)), remaining);
+      if (from < 0) return;
+      reason = `record ${remaining[from].dynamodb?.SequenceNumber} reported failed`;
+    } catch (err) {
+      from = 0;
+      reason = (err as Error).message;
+    }
+    remaining = remaining.slice(from);
+    if (attempt >= attempts) {
+      log(`stream consumer ${name} failed ${remaining.length} record(s) ${attempts} times; skipping them: ${reason}`);
+      return;
+    }
+    await sleep(pauseMs * attempt);
+  }
+}
 
 /** The SDK's stream record in the shape a Lambda stream event carries. */
 function toLambdaRecord(r: _Record, arn: string): DynamoDBRecord {

@@ -25,6 +25,11 @@ export const DEFAULT_BACKGROUND_ACCESS: RouteAccess = { table: 'write' };
 export const DEFAULT_BACKGROUND_TIMEOUT_SECONDS = 60;
 /** A failing batch is split (bisect) and retried this often before its position goes to the DLQ. */
 export const STREAM_RETRY_ATTEMPTS = 5;
+/**
+ * A record not processed within this age goes (its position) to the on-failure queue instead of
+ * holding its shard back; the stream keeps records 24 hours, so 23 hours remain to replay it.
+ */
+export const STREAM_MAX_RECORD_AGE = Duration.hours(1);
 export const DEFAULT_STREAM_BATCH_SIZE = 100;
 /** A stream consumer this far behind (the age of the last record it read) makes live updates late. */
 export const ITERATOR_AGE_ALARM_MS = 60_000;
@@ -129,7 +134,7 @@ export class BackgroundStack extends Stack {
       acknowledge(
         dlq,
         'AwsSolutions-SQS3',
-        'This queue is itself the on-failure destination of a stream mapping; it receives the positions of batches that failed every retry, to inspect and replay.',
+        'This queue is itself the on-failure destination of a stream mapping; it receives the positions of batches that failed every retry, to inspect and replay while the stream still holds them (24 hours).',
       );
       const mapping = new EventSourceMapping(fn, 'StreamMapping', {
         target: fn.function,
@@ -138,6 +143,9 @@ export class BackgroundStack extends Stack {
         batchSize: consumer.batchSize ?? DEFAULT_STREAM_BATCH_SIZE,
         bisectBatchOnError: true,
         retryAttempts: STREAM_RETRY_ATTEMPTS,
+        // Consumers may answer a partial batch response (the change feed does); one that returns nothing succeeded.
+        reportBatchItemFailures: true,
+        maxRecordAge: STREAM_MAX_RECORD_AGE,
         onFailure: new SqsDlq(dlq),
         filters: consumer.filters.map((pattern) => ({ pattern: JSON.stringify(pattern) })),
       });

@@ -38,9 +38,33 @@ export const env = {
   get mailFrom() {
     return read('MAIL_FROM', 'Workplace <no-reply@example.com>');
   },
-  /** How often an open live-update stream polls the event log's head, in milliseconds. */
+  /**
+   * How often an open live-update stream polls a replica of the event log's head, in milliseconds
+   * (on average: each wait is jittered). With the replica count it sets the read load per partition
+   * key (docs/data-model.md, "Live updates").
+   */
   get livePollMs(): number {
-    return Number(read('LIVE_POLL_MS', '500'));
+    return Number(read('LIVE_POLL_MS', '1000'));
+  },
+  /**
+   * How many replicas of the event log's head the change feed writes and stream connections poll
+   * (1 to 64). Each replica is its own partition key: the read load per key is the connections'
+   * polls divided by this (docs/data-model.md, "Live updates"); each batch writes every replica.
+   */
+  get liveReplicas(): number {
+    return Math.min(64, Math.max(1, Math.floor(Number(read('LIVE_REPLICAS', '32'))) || 32));
+  },
+  /**
+   * Whether stream connections in one process share identical reads (`shared/live/coalesced-reads.ts`).
+   * `false` makes every local stream read as its own Lambda execution environment does when deployed
+   * (the bench's stream-scale scenario).
+   */
+  get liveCoalescedReads(): boolean {
+    return read('LIVE_COALESCED_READS', 'true') !== 'false';
+  },
+  /** How many live streams one person may hold open at once; one more answers 503 with Retry-After. */
+  get liveStreamsPerPerson(): number {
+    return Number(read('LIVE_STREAMS_PER_PERSON', '10'));
   },
   /** SNS platform application for FCM (web and android push); deployed only. */
   get pushFcmApplicationArn(): string | undefined {

@@ -420,9 +420,24 @@ export const leaveSeenKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk
  * consumer's event-source filter can drop the log's own writes by `Keys.pk`). The head holds the
  * current epoch and the last sequence number handed out (`ADD`); events sort by epoch, then by a
  * zero-padded seq, so "after seq N" is one range Query.
+ *
+ * Stream connections do not poll that head: the consumer copies it, with the newest events inline,
+ * to K replica items (`LIVE_REPLICAS`, at most LIVE_MAX_REPLICAS), each its own partition
+ * (`LIVE#<n>`), once per batch; a connection reads a different replica at each poll, so the read
+ * load of N connections is spread over K keys (docs/data-model.md, "Live updates"). Each processed stream record leaves a
+ * marker (`REC#<eventID>`) so a retried batch appends nothing twice.
  */
 export const LIVE_PARTITION = 'LIVE';
+export const LIVE_MAX_REPLICAS = 64;
 export const liveHeadKey = (): Key => ({ pk: LIVE_PARTITION, sk: 'HEAD' });
+export const liveReplicaKey = (replica: number): Key => ({ pk: `${LIVE_PARTITION}#${replica}`, sk: 'HEAD' });
+/** Every partition key the event log may use, whatever K (the change-feed filter drops writes to any). */
+export const livePartitions = (): string[] => [
+  LIVE_PARTITION,
+  ...Array.from({ length: LIVE_MAX_REPLICAS }, (_, r) => liveReplicaKey(r).pk),
+];
+/** The seqs one stream record's events got (idempotent append). */
+export const liveRecordKey = (eventId: string): Key => ({ pk: LIVE_PARTITION, sk: `REC#${eventId}` });
 const SEQ_WIDTH = 15;
 export const liveEventSk = (epoch: string, seq: number) => `EVENT#${epoch}#${String(seq).padStart(SEQ_WIDTH, '0')}`;
 export const liveEventKey = (epoch: string, seq: number): Key => ({ pk: LIVE_PARTITION, sk: liveEventSk(epoch, seq) });
@@ -431,6 +446,11 @@ export const liveEventRange = (epoch: string, from: number, to = 10 ** SEQ_WIDTH
   pk: LIVE_PARTITION,
   skBetween: [liveEventSk(epoch, from), liveEventSk(epoch, to)] as [string, string],
 });
+/**
+ * A person's open streams: `open` (how many) and, per open connection, when its lease expires
+ * (renewed with each ping); see `shared/live/stream-leases.ts`.
+ */
+export const liveStreamLeasesKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'STREAM_LEASES' });
 
 /**
  * A person's presence (derived state and the times it changes next), read in batch with profiles.

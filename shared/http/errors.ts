@@ -57,3 +57,6 @@ export const tooLarge = (message: string) => new HttpError(413, message);
 /** `retryAfterSeconds`: when trying again can succeed, sent as `Retry-After`. */
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+/** Overloaded or a dependency down: the client retries after `retryAfterSeconds` (the `Retry-After` header). */
+export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
+  new HttpError(503, message, { headers: { 'retry-after': String(retryAfterSeconds) } });

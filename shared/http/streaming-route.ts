@@ -4,7 +4,7 @@ import type { AnyRoute } from '../api/route-def.ts';
 import { authenticate, type Caller } from '../auth/sessions.ts';
 import { loadSecrets } from '../config/secrets.ts';
 import { logger } from '../observability/logger.ts';
-import { badRequest, unauthorized } from './errors.ts';
+import { badRequest, HttpError, serviceUnavailable, unauthorized } from './errors.ts';
 import { corsHeaders } from './middlewares/cors.ts';
 import { answerForError } from './middlewares/http-errors.ts';
 import { findToken } from './middlewares/session.ts';
@@ -44,7 +44,11 @@ function runtime(): typeof awslambda {
   return awslambda;
 }
 
-function sinkOver(stream: Writable): ResponseSink {
+/**
+ * The sink over Lambda's response stream. The status line and headers (200, `contentType`) go out
+ * with the first chunk: until then the function may still refuse the request with an error answer.
+ */
+function sinkOver(responseStream: Writable, open: () => Writable): ResponseSink {
   let closed = false;
   let settle: () => void = () => undefined;
   const gone = new Promise<void>((resolve) => {
@@ -54,17 +58,18 @@ function sinkOver(stream: Writable): ResponseSink {
     closed = true;
     settle();
   };
-  stream.on('close', close);
-  stream.on('error', close);
+  responseStream.on('close', close);
+  responseStream.on('error', close);
+  const ended = () => closed || responseStream.destroyed || responseStream.writableEnded;
   return {
     get closed() {
-      return closed || stream.destroyed || stream.writableEnded;
+      return ended();
     },
     gone,
     send(chunk) {
-      if (closed || stream.destroyed || stream.writableEnded) return Promise.resolve(false);
+      if (ended()) return Promise.resolve(false);
       return new Promise((resolve) => {
-        stream.write(chunk, (err) => {
+        open().write(chunk, (err) => {
           if (err) close();
           resolve(!err);
         });
@@ -84,6 +89,9 @@ function answerError(responseStream: Writable, err: unknown, origin: string | un
   return answer.statusCode ?? 500;
 }
 
+/** A streaming route that fails before its first chunk for a reason not the client's: retry shortly. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
 export function streamingRoute(
   def: AnyRoute,
   fn: (req: StreamingRequest, sink: ResponseSink) => Promise<void>,
@@ -92,6 +100,8 @@ export function streamingRoute(
   return runtime().streamifyResponse(async (event, responseStream, context) => {
     const started = Date.now();
     const origin = event.headers?.origin;
+    const logRequest = (status: number, userId?: string) =>
+      logger.info('request', { route: def.name, method: def.method, status, ms: Date.now() - started, userId });
     let caller: Caller;
     let token: string;
     try {
@@ -104,33 +114,47 @@ export function streamingRoute(
       token = found.token;
       caller = await authenticate(token, { refresh: true });
     } catch (err) {
-      const status = answerError(responseStream, err, origin);
-      logger.info('request', { route: def.name, method: def.method, status, ms: Date.now() - started });
+      logRequest(answerError(responseStream, err, origin));
       return;
     }
-    const out = runtime().HttpResponseStream.from(responseStream, {
-      statusCode: def.status,
-      headers: {
-        'content-type': contentType,
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-        ...corsHeaders(origin),
-      },
-    });
+    let out: Writable | undefined;
+    const open = () =>
+      (out ??= runtime().HttpResponseStream.from(responseStream, {
+        statusCode: def.status,
+        headers: {
+          'content-type': contentType,
+          'cache-control': 'no-store',
+          'x-accel-buffering': 'no',
+          ...corsHeaders(origin),
+        },
+      }));
+    let status: number = def.status;
     try {
-      await fn({ event, caller, token, remainingMs: () => context.getRemainingTimeInMillis() }, sinkOver(out));
+      await fn(
+        { event, caller, token, remainingMs: () => context.getRemainingTimeInMillis() },
+        sinkOver(responseStream, open),
+      );
     } catch (err) {
-      // Headers are gone already: end the stream; the client reconnects and resumes.
-      logger.error('streaming route failed', { route: def.name, error: err as Error });
+      if (out) {
+        // Headers are gone already: end the stream; the client reconnects and resumes.
+        logger.error('streaming route failed', { route: def.name, error: err as Error });
+      } else {
+        // Refused before the first chunk: the client's error, or overloaded / a dependency down (503).
+        if (!(err instanceof HttpError))
+          logger.error('streaming route failed', { route: def.name, error: err as Error });
+        const httpError =
+          err instanceof HttpError
+            ? err
+            : serviceUnavailable('The live stream is unavailable right now; retry shortly.', UNAVAILABLE_RETRY_SECONDS);
+        answerError(responseStream, httpError, origin);
+        status = httpError.statusCode;
+      }
     } finally {
-      if (!out.writableEnded) out.end();
-      logger.info('request', {
-        route: def.name,
-        method: def.method,
-        status: def.status,
-        ms: Date.now() - started,
-        userId: caller.userId,
-      });
+      if (status === def.status) {
+        const stream = open();
+        if (!stream.writableEnded) stream.end();
+      }
+      logRequest(status, caller.userId);
     }
   });
 }

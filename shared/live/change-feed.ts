@@ -4,7 +4,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { ANON_ATTRIBUTE } from '../db/keys.ts';
 import { logger } from '../observability/logger.ts';
 import type { ChangeEventDraft, ChangeMapper, ItemChange } from './change-events.ts';
-import { appendEvents, type LiveEvent } from './event-log.ts';
+import { appendRecords } from './event-log.ts';
 import { changeMappers } from './mappers.ts';
 
 type Image = Record<string, AttributeValue> | undefined;
@@ -22,14 +22,43 @@ const toPlain = (image: Image) =>
     ? unmarshall(Object.fromEntries(Object.entries(image).map(([k, v]) => [k, repair(v)])), { wrapNumbers: false })
     : undefined;
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** Clock difference tolerated between the writer and the consumer when telling a deadline from a change. */
+const SKEW_MS = 5_000;
+
+/**
+ * When the change happened, from the item itself: the latest instant this change wrote (`createdAt`,
+ * `updatedAt`, `readAt`, `lastSeenAt`, `deletedAt`...), to the millisecond. Instants it moved into
+ * the future are deadlines (`onlineUntil`, `closesAt`), not the time of the change. A change that
+ * wrote none (a deletion) takes the stream record's time, which DynamoDB gives to the second and
+ * DynamoDB Local to the minute, never earlier than the item's own latest instant.
+ */
+export function changeTime(
+  oldImage: Record<string, any> | undefined,
+  newImage: Record<string, any> | undefined,
+  recordSeconds: number | undefined,
+  now = Date.now(),
+): Date {
+  const instants = (image: Record<string, any> | undefined, changedOnly: boolean) =>
+    Object.entries(image ?? {}).flatMap(([k, v]) =>
+      typeof v === 'string' && ISO_INSTANT.test(v) && !(changedOnly && oldImage?.[k] === v) ? [Date.parse(v)] : [],
+    );
+  const written = instants(newImage, true).filter((t) => t <= now + SKEW_MS);
+  if (written.length > 0) return new Date(Math.max(...written));
+  if (recordSeconds === undefined) return new Date(now);
+  const latest = instants(newImage ?? oldImage, false).filter((t) => t <= now + SKEW_MS);
+  return new Date(Math.max(recordSeconds * 1000, ...latest));
+}
+
 /** A stream record as the mappers see it: plain images and the time of the change. */
 export function toItemChange(record: DynamoDBRecord): ItemChange {
-  const seconds = record.dynamodb?.ApproximateCreationDateTime;
+  const oldImage = toPlain(record.dynamodb?.OldImage as Image);
+  const newImage = toPlain(record.dynamodb?.NewImage as Image);
   return {
     eventName: record.eventName as ItemChange['eventName'],
-    oldImage: toPlain(record.dynamodb?.OldImage as Image),
-    newImage: toPlain(record.dynamodb?.NewImage as Image),
-    at: seconds ? new Date(seconds * 1000) : new Date(),
+    oldImage,
+    newImage,
+    at: changeTime(oldImage, newImage, record.dynamodb?.ApproximateCreationDateTime),
   };
 }
 
@@ -54,19 +83,39 @@ export function eventsOf(
   }
 }
 
+/** Lambda's partial batch response (`ReportBatchItemFailures`): stream records by sequence number. */
+export interface BatchResponse {
+  batchItemFailures: { itemIdentifier: string }[];
+}
+
 /**
  * The change-feed consumer's work for one batch of stream records (in stream order): map every item
- * change and append the events to the event log in that order.
+ * change and append the events to the event log in that order, idempotently per record (its
+ * `eventID`), so a retried batch duplicates nothing. When appending fails, the answer names the
+ * first record that has events: Lambda (and the local poller) retries from it, records before it
+ * being done. The rest of the batch is never processed past a failure, so events keep stream order
+ * (a later presence change never lands before an earlier one).
  */
-export async function recordChanges(records: DynamoDBRecord[]): Promise<LiveEvent[]> {
-  const drafts = records.flatMap((r) => {
+export async function recordChanges(records: DynamoDBRecord[]): Promise<BatchResponse> {
+  const appended = records.map((r) => {
+    let drafts: ReturnType<typeof eventsOf> = [];
     try {
-      return eventsOf(toItemChange(r));
+      drafts = eventsOf(toItemChange(r));
     } catch (err) {
       // An unreadable record loses its own events only; a retried batch would fail the same way.
       logger.error('unreadable stream record', { eventName: r.eventName, error: err as Error });
-      return [];
     }
+    return { record: r, recordId: r.eventID, drafts };
   });
-  return appendEvents(drafts);
+  try {
+    await appendRecords(appended);
+    return { batchItemFailures: [] };
+  } catch (err) {
+    const first = appended.find((a) => a.drafts.length > 0)?.record ?? records[0];
+    logger.error('change feed batch failed; retried from its first record with events', {
+      records: records.length,
+      error: err as Error,
+    });
+    return { batchItemFailures: [{ itemIdentifier: first.dynamodb?.SequenceNumber ?? '' }] };
+  }
 }

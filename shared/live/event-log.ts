@@ -1,6 +1,16 @@
+import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
-import { liveEventKey, liveEventRange, liveHeadKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, putItem, putMany, queryPage, updateItem } from '../db/table.ts';
+import { liveEventKey, liveEventRange, liveHeadKey, liveRecordKey, liveReplicaKey } from '../db/keys.ts';
+import {
+  getItem,
+  getMany,
+  isConditionFailure,
+  keyString,
+  putItem,
+  putMany,
+  queryPage,
+  updateItem,
+} from '../db/table.ts';
 import type { Audience, ChangeEventDraft } from './change-events.ts';
 
 /**
@@ -8,8 +18,15 @@ import type { Audience, ChangeEventDraft } from './change-events.ts';
  * DynamoDB stream themselves). It lives in the table:
  * - the head (`liveHeadKey`): the current epoch and the last seq handed out. Seqs come from `ADD` on
  *   it, so any number of consumer instances number events without gaps in the counter and without
- *   module memory; a new epoch (restart, deploy) resets seq;
- * - one item per event (`liveEventKey`), carrying ids only, with a TTL.
+ *   module memory; a new epoch (restart, deploy) resets seq. Only the consumer reads it in the
+ *   normal course;
+ * - one item per event (`liveEventKey`), carrying ids only, with a TTL;
+ * - `LIVE_REPLICAS` replicas of the head (`liveReplicaKey`), each in its own partition, rewritten once
+ *   per batch with the newest events inline: what stream connections poll (one small read gives the
+ *   position and, normally, the events), spread over many keys so no partition carries every
+ *   connection's polls (docs/data-model.md);
+ * - one marker per stream record appended (`liveRecordKey`): the seqs it got, so a retried batch
+ *   writes the same events at the same seqs instead of appending them twice.
  *
  * Replay window (decisions 5: at least the last 1000 events or the last hour, whichever is more):
  * events are kept for RETENTION_SECONDS (a week), far beyond the window; a reconnecting client is
@@ -18,10 +35,26 @@ import type { Audience, ChangeEventDraft } from './change-events.ts';
 export const REPLAY_EVENTS = 1000;
 export const REPLAY_SECONDS = 3600;
 const RETENTION_SECONDS = 7 * 24 * 3600;
+/** A DynamoDB stream keeps records 24 hours: a marker outlives every retry of its record. */
+const MARKER_SECONDS = 25 * 3600;
+/**
+ * Inline events on a replica: the newest that fit this many bytes of JSON, so a replica stays under
+ * 4 KB, one read unit (0.5 RCU eventually consistent). About 15–20 events of ids.
+ */
+const INLINE_BYTES = 3_300;
+/** How many of the newest events the consumer reads to fill the inline list. */
+const INLINE_READ = 30;
 
 export interface LiveHead {
   epoch: string;
   seq: number;
+  /** When the epoch started (ISO); orders epochs, so a replica still on an older one is recognised. */
+  startedAt?: string;
+}
+
+/** What a stream connection polls: a head plus the newest events, ascending seq. */
+export interface LiveReplica extends LiveHead {
+  events: LiveEvent[];
 }
 
 /** A stored event: the change frame's data plus who may see it. */
@@ -35,9 +68,21 @@ export interface LiveEvent {
   aud: string;
 }
 
+/** One stream record's events, with the record's id (its `eventID`) when it came from the stream. */
+export interface RecordDrafts {
+  recordId?: string;
+  drafts: (ChangeEventDraft & { at: Date })[];
+}
+
 interface HeadItem {
   epoch?: string;
   seq?: number;
+  startedAt?: string;
+}
+
+interface MarkerItem {
+  epoch: string;
+  first: number;
 }
 
 const audienceAttribute = (a: Audience) => (a.kind === 'all' ? '*' : a.userId);
@@ -45,34 +90,58 @@ const audienceAttribute = (a: Audience) => (a.kind === 'all' ? '*' : a.userId);
 /** Whether `userId` is in the event's audience. */
 export const isFor = (event: Pick<LiveEvent, 'aud'>, userId: string) => event.aud === '*' || event.aud === userId;
 
-/** Starts a new epoch (the service restarted or was deployed): seq restarts at 0. */
+const headItem = (head: Required<LiveHead>) => ({ ...liveHeadKey(), entity: 'LiveHead', ...head });
+const replicaItems = (head: Required<LiveHead>, events: LiveEvent[] = []) =>
+  Array.from({ length: env.liveReplicas }, (_, r) => ({
+    ...liveReplicaKey(r),
+    entity: 'LiveReplica',
+    ...head,
+    // One string attribute: the smallest item DynamoDB can store these events in.
+    recent: JSON.stringify(events),
+  }));
+
+/** Starts a new epoch (the service restarted or was deployed): seq restarts at 0, on the head and every replica. */
 export async function startNewEpoch(): Promise<LiveHead> {
-  const head = { epoch: newId(), seq: 0 };
-  await putItem({ ...liveHeadKey(), entity: 'LiveHead', ...head, startedAt: new Date().toISOString() });
+  const head = { epoch: newId(), seq: 0, startedAt: new Date().toISOString() };
+  await putItem(headItem(head));
+  await putMany(replicaItems(head));
   return head;
 }
 
 /** Creates the first epoch when none exists (a fresh table); a concurrent creator wins harmlessly. */
 async function ensureEpoch(): Promise<void> {
-  const head = { epoch: newId(), seq: 0 };
-  await putItem(
-    { ...liveHeadKey(), entity: 'LiveHead', ...head, startedAt: new Date().toISOString() },
-    { ConditionExpression: 'attribute_not_exists(epoch)' },
-  ).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+  const head = { epoch: newId(), seq: 0, startedAt: new Date().toISOString() };
+  try {
+    await putItem(headItem(head), { ConditionExpression: 'attribute_not_exists(epoch)' });
+  } catch (err) {
+    if (isConditionFailure(err)) return;
+    throw err;
+  }
+  await putMany(replicaItems(head));
 }
 
-/** The current epoch and last seq (creating the first epoch when the table has none). */
+/** The current epoch and last seq from the head itself (creating the first epoch when the table has none). */
 export async function readHead(consistent = false): Promise<LiveHead> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const item = await getItem<HeadItem>(liveHeadKey(), consistent || attempt > 0);
-    if (item?.epoch) return { epoch: item.epoch, seq: item.seq ?? 0 };
+    if (item?.epoch) return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt };
     await ensureEpoch();
   }
   throw new Error('the event log has no epoch');
 }
 
+/**
+ * One replica of the head (eventually consistent: one read unit). A replica the consumer has not
+ * written yet (a table older than the replicas) reads as the head itself, without inline events.
+ */
+export async function readReplica(replica: number): Promise<LiveReplica> {
+  const item = await getItem<HeadItem & { recent?: string }>(liveReplicaKey(replica % env.liveReplicas));
+  if (!item?.epoch) return { ...(await readHead(true)), events: [] };
+  return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt, events: JSON.parse(item.recent ?? '[]') };
+}
+
 /** Hands out `count` consecutive seqs of the current epoch: answers the epoch and the last of them. */
-async function allocate(count: number): Promise<LiveHead> {
+async function allocate(count: number): Promise<Required<LiveHead>> {
   for (let attempt = 0; ; attempt++) {
     try {
       const out = (await updateItem({
@@ -81,7 +150,7 @@ async function allocate(count: number): Promise<LiveHead> {
         ConditionExpression: 'attribute_exists(epoch)',
         ExpressionAttributeValues: { ':n': count },
       })) as HeadItem;
-      return { epoch: out.epoch!, seq: out.seq! };
+      return { epoch: out.epoch!, seq: out.seq!, startedAt: out.startedAt ?? '' };
     } catch (err) {
       if (!isConditionFailure(err) || attempt > 0) throw err;
       await ensureEpoch();
@@ -89,34 +158,99 @@ async function allocate(count: number): Promise<LiveHead> {
   }
 }
 
+const numbered = (drafts: RecordDrafts['drafts'], first: number): LiveEvent[] =>
+  drafts.map((d, i) => ({
+    seq: first + i,
+    type: d.type,
+    at: d.at.toISOString(),
+    actorId: d.actorId,
+    payload: d.payload,
+    aud: audienceAttribute(d.audience),
+  }));
+
+const eventItem = (epoch: string, e: LiveEvent) => ({
+  ...liveEventKey(epoch, e.seq),
+  entity: 'LiveEvent',
+  epoch,
+  ...e,
+  ttl: Math.floor(Date.parse(e.at) / 1000) + RETENTION_SECONDS,
+});
+
 /**
- * Appends events in order: one `ADD` for the whole batch, then the items (BatchWrite). A stream
- * connection that sees the head move before the items land waits for them (see `stream-session.ts`).
+ * Appends the events of stream records in order, idempotently per record: one `ADD` for the records
+ * not appended before, their markers (BatchWrite), then the events (BatchWrite), then the replicas.
+ * A record whose marker exists (the batch is a retry) gets its events written again at the seqs it
+ * was given, which repairs a batch that failed between its markers and its events and duplicates
+ * nothing. A stream connection that sees the head move before the items land waits for them (see
+ * `stream-session.ts`).
  */
-export async function appendEvents(drafts: (ChangeEventDraft & { at: Date })[]): Promise<LiveEvent[]> {
-  if (drafts.length === 0) return [];
-  const head = await allocate(drafts.length);
-  const first = head.seq - drafts.length + 1;
-  const events = drafts.map(
-    (d, i): LiveEvent => ({
-      seq: first + i,
-      type: d.type,
-      at: d.at.toISOString(),
-      actorId: d.actorId,
-      payload: d.payload,
-      aud: audienceAttribute(d.audience),
-    }),
+export async function appendRecords(records: RecordDrafts[]): Promise<LiveEvent[]> {
+  const producing = records.filter((r) => r.drafts.length > 0);
+  if (producing.length === 0) return [];
+  const ids = producing.flatMap((r) => (r.recordId ? [liveRecordKey(r.recordId)] : []));
+  const markers = ids.length ? await getMany<MarkerItem>(ids, true) : new Map<string, MarkerItem>();
+  const markerOf = (r: RecordDrafts) => (r.recordId ? markers.get(keyString(liveRecordKey(r.recordId))) : undefined);
+
+  const fresh = producing.filter((r) => !markerOf(r));
+  let head: Required<LiveHead> | undefined;
+  const placed = new Map<RecordDrafts, { epoch: string; first: number }>();
+  if (fresh.length > 0) {
+    const count = fresh.reduce((n, r) => n + r.drafts.length, 0);
+    head = await allocate(count);
+    let next = head.seq - count + 1;
+    for (const r of fresh) {
+      placed.set(r, { epoch: head.epoch, first: next });
+      next += r.drafts.length;
+    }
+    const ttl = Math.floor(Date.now() / 1000) + MARKER_SECONDS;
+    await putMany(
+      fresh.flatMap((r) =>
+        r.recordId ? [{ ...liveRecordKey(r.recordId), entity: 'LiveRecord', ...placed.get(r), ttl }] : [],
+      ),
+    );
+  }
+  const written = producing.map((r) => {
+    const at = placed.get(r) ?? markerOf(r)!;
+    return { epoch: at.epoch, events: numbered(r.drafts, at.first) };
+  });
+  await putMany(written.flatMap((w) => w.events.map((e) => eventItem(w.epoch, e))));
+  await publishReplicas(head ?? (await readHead(true)));
+  return written.flatMap((w) => w.events);
+}
+
+/** Appends events that come from no stream record (not idempotent: each call appends). */
+export const appendEvents = (drafts: RecordDrafts['drafts']): Promise<LiveEvent[]> => appendRecords([{ drafts }]);
+
+/**
+ * Copies the head and the newest events of its epoch (what the log holds now) to every replica. A
+ * replica moves only forward: a newer epoch, or a higher seq of the same one, so two consumer
+ * instances writing at once leave the newer copy.
+ */
+async function publishReplicas(head: LiveHead): Promise<void> {
+  const { items } = await queryPage({
+    ...liveEventRange(head.epoch, 0),
+    forward: false,
+    limit: INLINE_READ,
+    consistent: true,
+  });
+  const inline: LiveEvent[] = [];
+  let bytes = 2;
+  for (const item of items) {
+    const e = toEvent(item);
+    bytes += JSON.stringify(e).length + 1;
+    if (bytes > INLINE_BYTES) break;
+    inline.unshift(e);
+  }
+  const seq = Math.max(head.seq, inline.at(-1)?.seq ?? 0);
+  const replicas = replicaItems({ epoch: head.epoch, seq, startedAt: head.startedAt ?? '' }, inline);
+  await Promise.all(
+    replicas.map((item) =>
+      putItem(item, {
+        ConditionExpression: 'attribute_not_exists(seq) OR startedAt < :startedAt OR (epoch = :epoch AND seq < :seq)',
+        ExpressionAttributeValues: { ':startedAt': item.startedAt, ':epoch': item.epoch, ':seq': item.seq },
+      }).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err))),
+    ),
   );
-  await putMany(
-    events.map((e) => ({
-      ...liveEventKey(head.epoch, e.seq),
-      entity: 'LiveEvent',
-      epoch: head.epoch,
-      ...e,
-      ttl: Math.floor(Date.parse(e.at) / 1000) + RETENTION_SECONDS,
-    })),
-  );
-  return events;
 }
 
 const toEvent = (item: Record<string, any>): LiveEvent => ({

@@ -1,4 +1,4 @@
-import { ANON_ATTRIBUTE, LIVE_PARTITION } from '../db/keys.ts';
+import { ANON_ATTRIBUTE, livePartitions, liveStreamLeasesKey } from '../db/keys.ts';
 
 /**
  * The change-feed consumer's event-source filter (Lambda filter criteria; the local stream poller
@@ -8,15 +8,21 @@ import { ANON_ATTRIBUTE, LIVE_PARTITION } from '../db/keys.ts';
  *   consumer: spec 1.2 rule 11). `exists` works only on leaf nodes, so the pattern names the
  *   DynamoDB type (`anon` is always written as a boolean, `{ BOOL: true }`); `exists: false` also
  *   holds when the image itself is absent (an INSERT has no OldImage, a REMOVE no NewImage);
- * - the item is not the event log's own (partition `LIVE`): the consumer's writes would otherwise
- *   come back to it. Filtering on `Keys` works for every event name, REMOVE included.
+ * - the item is not the event log's own (partition `LIVE` and its replicas `LIVE#<n>`, listed one by
+ *   one: Lambda's `anything-but` takes a list of values): the consumer's writes would otherwise
+ *   come back to it. Filtering on `Keys` works for every event name, REMOVE included;
+ * - the item is not a person's stream leases (renewed by every open stream with each ping: they
+ *   would invoke the consumer constantly for nothing).
  */
 const noAnon = { [ANON_ATTRIBUTE]: { BOOL: [{ exists: false }] } };
 
 export const changeFeedFilters: Record<string, unknown>[] = [
   {
     dynamodb: {
-      Keys: { pk: { S: [{ 'anything-but': [LIVE_PARTITION] }] } },
+      Keys: {
+        pk: { S: [{ 'anything-but': livePartitions() }] },
+        sk: { S: [{ 'anything-but': [liveStreamLeasesKey('').sk] }] },
+      },
       NewImage: noAnon,
       OldImage: noAnon,
     },

@@ -1,6 +1,15 @@
+import { randomInt } from 'node:crypto';
 import { env } from '../config/env.ts';
 import { coalesced } from './coalesced-reads.ts';
-import { isFor, type LiveEvent, readEventsAfter, readHead, resumePoint } from './event-log.ts';
+import {
+  isFor,
+  type LiveEvent,
+  type LiveReplica,
+  readEventsAfter,
+  readHead,
+  readReplica,
+  resumePoint,
+} from './event-log.ts';
 import { changeFrame, pingFrame, readyFrame, resyncFrame } from './sse.ts';
 
 /**
@@ -9,8 +18,10 @@ import { changeFrame, pingFrame, readyFrame, resyncFrame } from './sse.ts';
  * event log grows, a `ping` every 25 s, until the client leaves, the session ends or the function
  * nears its time limit (the client then reconnects with its last id and loses nothing).
  *
- * It polls the event log's head (one small read per interval) and reads events only when the head
- * moved; it never reads the DynamoDB stream. Frames go out in seq order without duplicates; every
+ * It polls a replica of the event log's head, a different one each time (one read of at most 4 KB per
+ * interval, with jitter), which carries the newest events inline; it reads the log itself only when
+ * it fell behind those (a burst, a long replay) or while waiting for a missing seq. It never reads
+ * the DynamoDB stream. Frames go out in seq order without duplicates; every
  * event's audience is checked against the caller, replayed ones included.
  */
 export interface FrameSink {
@@ -28,6 +39,8 @@ export interface StreamOptions {
   endBy: number;
   /** Checked with every ping: the stream ends with the session. */
   stillSignedIn: () => Promise<boolean>;
+  /** Called after each ping (the handler renews the connection's lease). */
+  onPing?: () => Promise<void>;
   pollMs?: number;
   pingMs?: number;
   /** How long a missing seq (written out of order, or never) is waited for before it is skipped. */
@@ -49,36 +62,79 @@ const sleep = (ms: number, gone: Promise<void>) =>
     });
   });
 
+/** A connection's replicas: a random one first, then the next at every poll (see `env.liveReplicas`). */
+function replicaRotation() {
+  const count = env.liveReplicas;
+  let r = randomInt(count);
+  return () => {
+    r = (r + 1) % count;
+    return r;
+  };
+}
+
+/** Around `pollMs` (half to one and a half times): connections opened together do not poll in step. */
+const jittered = (pollMs: number) => pollMs * (0.5 + Math.random());
+
 export async function runStream(sink: FrameSink, o: StreamOptions): Promise<StreamEnd> {
   const pollMs = o.pollMs ?? env.livePollMs;
   const pingMs = o.pingMs ?? PING_MS;
   const gapGraceMs = o.gapGraceMs ?? GAP_GRACE_MS;
-  const head = await readHead(true);
-  const { epoch } = head;
-  const start = await resumePoint(o.lastEventId, head);
+  const nextReplica = replicaRotation();
+  let head = await readReplica(nextReplica());
+  let start = await resumePoint(o.lastEventId, head);
+  if (start.kind === 'resync' && start.reason === 'ahead') {
+    // A replica can lag the log by a batch: only the head itself says an id is ahead of the server.
+    const own = await readHead(true);
+    if (own.epoch === head.epoch && own.seq > head.seq) {
+      head = { ...own, events: [] };
+      start = await resumePoint(o.lastEventId, head);
+    }
+  }
+  const { epoch, startedAt = '' } = head;
   let cursor = start.kind === 'replay' ? start.after : head.seq;
   if (!(await sink.send(readyFrame(epoch, cursor)))) return 'client';
   if (start.kind === 'resync' && !(await sink.send(resyncFrame()))) return 'client';
 
   let gapSince: number | undefined;
   let lastPing = Date.now();
-  // Reads shared by streams of one process (see coalesced-reads.ts); a gap is re-read strongly consistent.
-  const readHeadShared = () => coalesced('live-head', pollMs / 2, () => readHead());
+  // Reads shared by streams of one process (see coalesced-reads.ts) unless LIVE_COALESCED_READS=false,
+  // which makes each stream read as its own execution environment does when deployed.
+  const shared = <T>(key: string, maxAgeMs: number, read: () => Promise<T>) =>
+    env.liveCoalescedReads ? coalesced(key, maxAgeMs, read) : read();
+  // Every replica holds the same copy, so streams of one process share one read whichever it is.
+  const readReplicaShared = (r: number) => shared('live-replica', pollMs / 2, () => readReplica(r));
+  // A gap is re-read strongly consistent.
   const readAfter = (after: number, consistent: boolean) =>
-    coalesced(`live-events:${epoch}:${after}:${consistent}`, consistent ? 0 : pollMs / 2, () =>
+    shared(`live-events:${epoch}:${after}:${consistent}`, consistent ? 0 : pollMs / 2, () =>
       readEventsAfter(epoch, after, PAGE, consistent),
     );
 
-  /** Delivers what the log holds after the cursor, up to `upTo`; stops at a missing seq until it is late. */
-  const catchUp = async (upTo: number): Promise<boolean> => {
-    while (cursor < upTo) {
+  const deliver = async (e: LiveEvent): Promise<boolean> => {
+    if (isFor(e, o.userId) && !(await sink.send(changeFrame(epoch, e)))) return false;
+    cursor = e.seq;
+    return true;
+  };
+
+  /**
+   * Delivers what the log holds after the cursor, up to the replica's seq: from the replica's inline
+   * events while they continue the cursor, then from the log itself; stops at a missing seq until it
+   * is late.
+   */
+  const catchUp = async (h: LiveReplica): Promise<boolean> => {
+    for (const e of h.events) {
+      if (e.seq <= cursor) continue;
+      if (e.seq !== cursor + 1) break;
+      if (!(await deliver(e))) return false;
+      gapSince = undefined;
+    }
+    while (cursor < h.seq) {
       const events: LiveEvent[] = await readAfter(cursor, gapSince !== undefined);
       const now = Date.now();
       if (events.length === 0 || events[0].seq !== cursor + 1) {
         gapSince ??= now;
         if (now - gapSince < gapGraceMs) return true;
         if (events.length === 0) {
-          cursor = upTo; // the seqs were handed out but never written (a consumer that failed mid-batch)
+          cursor = h.seq; // the seqs were handed out but never written (a consumer that failed mid-batch)
           gapSince = undefined;
           return true;
         }
@@ -86,26 +142,28 @@ export async function runStream(sink: FrameSink, o: StreamOptions): Promise<Stre
       gapSince = undefined;
       for (const e of events) {
         if (e.seq > cursor + 1 && e !== events[0]) break; // a hole inside the page: read on from it next time
-        if (isFor(e, o.userId) && !(await sink.send(changeFrame(epoch, e)))) return false;
-        cursor = e.seq;
+        if (!(await deliver(e))) return false;
       }
     }
     return true;
   };
 
-  if (!(await catchUp(head.seq))) return 'client';
+  if (!(await catchUp(head))) return 'client';
   for (;;) {
     if (sink.closed) return 'client';
     const now = Date.now();
     if (now >= o.endBy) return 'deadline';
-    const h = await readHeadShared();
-    if (h.epoch !== epoch && (await readHead(true)).epoch !== epoch) return 'epoch';
-    if (h.seq > cursor && !(await catchUp(h.seq))) return 'client';
+    const h = await readReplicaShared(nextReplica());
+    if (h.epoch !== epoch) {
+      // A newer epoch ends the stream; a replica still on an older one has not been rewritten yet.
+      if ((h.startedAt ?? '') > startedAt) return 'epoch';
+    } else if (h.seq > cursor && !(await catchUp(h))) return 'client';
     if (Date.now() - lastPing >= pingMs) {
       if (!(await sink.send(pingFrame(epoch, cursor)))) return 'client';
       lastPing = Date.now();
       if (!(await o.stillSignedIn())) return 'signed-out';
+      await o.onPing?.();
     }
-    await sleep(Math.min(pollMs, o.endBy - Date.now(), lastPing + pingMs - Date.now()), sink.gone);
+    await sleep(Math.min(jittered(pollMs), o.endBy - Date.now(), lastPing + pingMs - Date.now()), sink.gone);
   }
 }

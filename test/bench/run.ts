@@ -26,7 +26,10 @@ const sections: Section[] = [
   },
   { name: 'Directory at 10 and 10,000 people', run: directoryBench },
   { name: 'Feed: requests per page and per leaderboard at 10 and 1,000 posts (FEED_BENCH_POSTS)', run: feedBench },
-  { name: 'Live updates: write-to-frame latency, idle stream cost, cost per client-hour', run: benchLive },
+  {
+    name: 'Live updates: write-to-frame latency, idle stream cost, stream scale (reads per key at 100 connections), cost per client-hour',
+    run: benchLive,
+  },
 ];
 
 const only = process.argv.slice(2).map((w) => w.toLowerCase());

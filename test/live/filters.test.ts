@@ -1,6 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { matchesAny, matchesPattern } from '../../infra/local/filter-pattern.ts';
+import { LIVE_MAX_REPLICAS, liveRecordKey, liveReplicaKey, liveStreamLeasesKey } from '../../shared/db/keys.ts';
 import { changeFeedFilters } from '../../shared/live/stream-filters.ts';
 
 /** A stream record as Lambda's filter sees it (DynamoDB JSON images). */
@@ -54,6 +55,24 @@ describe('change-feed event-source filters', () => {
     expect(passes(record('INSERT', e, undefined, { entity: 'LiveEvent' }))).toBe(false);
     expect(passes(record('MODIFY', { pk: 'LIVE', sk: 'HEAD' }, { seq: 1 }, { seq: 2 }))).toBe(false);
     expect(passes(record('REMOVE', e, { entity: 'LiveEvent' }))).toBe(false);
+  });
+
+  it("drop the replicas' writes (LIVE#<n>) and the stream leases, renewed with every ping", () => {
+    for (const replica of [0, LIVE_MAX_REPLICAS - 1]) {
+      const r = liveReplicaKey(replica);
+      expect(passes(record('MODIFY', r, { entity: 'LiveReplica', seq: 1 }, { entity: 'LiveReplica', seq: 2 }))).toBe(
+        false,
+      );
+    }
+    expect(passes(record('INSERT', liveRecordKey('e1'), undefined, { entity: 'LiveRecord', first: 1 }))).toBe(false);
+    const leases = liveStreamLeasesKey('u1');
+    expect(
+      passes(record('MODIFY', leases, { entity: 'StreamLeases', open: 1 }, { entity: 'StreamLeases', open: 2 })),
+    ).toBe(false);
+    // The person's other items still pass.
+    expect(
+      passes(record('MODIFY', { pk: leases.pk, sk: 'PROFILE' }, { entity: 'User' }, { entity: 'User', n: 1 })),
+    ).toBe(true);
   });
 });
 

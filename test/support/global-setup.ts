@@ -25,10 +25,15 @@ const SHARED_ENV = [
   'ALLOWED_ORIGINS',
   'CURSOR_SECRET',
   'GRIEVANCE_SECRET',
+  'LIVE_STREAMS_PER_PERSON',
+  'LIVE_REPLICAS',
 ];
 
 export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'WARN'; // request lines would drown the test output
+  // test/live/stream.test.ts loads the stream function with 50 connections for each of 4 people; the
+  // cap itself is tested against this value (test/live/stream-leases.test.ts).
+  process.env.LIVE_STREAMS_PER_PERSON ??= '64';
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-test-'));
   const port = await freePort();
   const runtime = await startLocalRuntime({
