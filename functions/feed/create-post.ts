@@ -1,9 +1,9 @@
 import { createPost } from '../../shared/api/routes/feed.ts';
 import { postView } from '../../shared/feed/post-view.ts';
 import { createPost as create } from '../../shared/feed/posts.ts';
-import { route } from '../../shared/http/route.ts';
+import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
-export const handler = route(createPost, async (req) => {
+export const handler = idempotentRoute(createPost, async (req) => {
   const { content, poll, recognition, ...rest } = req.body;
   const post = await create(req.caller, {
     ...rest,

@@ -1,5 +1,7 @@
 import { createPostUpload } from '../../shared/api/routes/feed.ts';
 import { createPresignedUpload } from '../../shared/feed/uploads.ts';
-import { route } from '../../shared/http/route.ts';
+import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
-export const handler = route(createPostUpload, async (req) => createPresignedUpload(req.caller.userId, req.body));
+export const handler = idempotentRoute(createPostUpload, async (req) =>
+  createPresignedUpload(req.caller.userId, req.body),
+);

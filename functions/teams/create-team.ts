@@ -1,5 +1,5 @@
 import { createTeam } from '../../shared/api/routes/teams.ts';
-import { route } from '../../shared/http/route.ts';
+import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 import { createTeam as create, toTeam } from '../../shared/people/teams.ts';
 
-export const handler = route(createTeam, async (req) => toTeam(await create(req.caller.userId, req.body)));
+export const handler = idempotentRoute(createTeam, async (req) => toTeam(await create(req.caller.userId, req.body)));

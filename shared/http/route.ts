@@ -8,7 +8,7 @@ import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { newContext, type RequestContext } from './context.ts';
 import { withDeadline } from './deadline.ts';
-import { idempotent } from './idempotency.ts';
+import type { idempotent } from './idempotency.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
@@ -51,6 +51,8 @@ function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayPr
 export interface RouteOptions {
   /** The multipart parser, for routes whose definition has `multipart` (see `uploadRoute`). */
   parseMultipart?: typeof parseMultipart;
+  /** The `Idempotency-Key` support, for routes whose definition has `idempotent` (see `idempotentRoute`). */
+  idempotency?: typeof idempotent;
 }
 
 /**
@@ -68,6 +70,11 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
       `${def.name} takes a multipart upload: export its handler with uploadRoute (shared/http/upload-route.ts)`,
     );
   }
+  if (def.idempotent && !options.idempotency) {
+    throw new Error(
+      `${def.name} takes an Idempotency-Key: export its handler with idempotentRoute (shared/http/idempotent-route.ts)`,
+    );
+  }
   const base = async (_event: APIGatewayProxyEventV2, context: Context) => {
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
@@ -75,7 +82,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   // Idempotency wraps the work itself, inside every middleware (see idempotency.ts for why).
   // middy's own early timeout covers only the route's function; withDeadline covers the whole request.
   const handler = instrument(
-    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(idempotent(def, base), {
+    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(options.idempotency?.(def, base) ?? base, {
       timeoutEarlyInMillis: 0,
     }),
     def.area,

@@ -8,7 +8,7 @@ import { getItem } from '../../shared/db/table.ts';
 import { idempotencyKeyTag } from '../../shared/grievances/anonymity.ts';
 import { conflict } from '../../shared/http/errors.ts';
 import { REPLAYED_HEADER } from '../../shared/http/idempotency.ts';
-import { route } from '../../shared/http/route.ts';
+import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 import { form, image } from '../feed/helpers.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
 
@@ -252,7 +252,7 @@ describe('Idempotency-Key while the first request runs', () => {
       started = r;
     });
     let runs = 0;
-    const handler = route(slow, async (req) => {
+    const handler = idempotentRoute(slow, async (req) => {
       runs++;
       started();
       await gate;
@@ -262,7 +262,7 @@ describe('Idempotency-Key while the first request runs', () => {
     return { handler, open, running, runs: () => runs };
   }
 
-  const call = (handler: ReturnType<typeof route>, token: string, key: string, n: number) => {
+  const call = (handler: ReturnType<typeof idempotentRoute>, token: string, key: string, n: number) => {
     const body = Buffer.from(JSON.stringify({ n }));
     const event = buildEvent(
       {

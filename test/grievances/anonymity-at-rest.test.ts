@@ -221,6 +221,9 @@ describe('grievances: log lines', () => {
   it('grievance routes log no user id, e-mail or name; other routes do log the caller', async () => {
     const previous = logger.getLevelName();
     logger.setLogLevel('INFO');
+    // Powertools' injectLambdaContext puts the configured level back at each invocation (its sampling
+    // refresh); this test keeps INFO for its own invocations so it sees the access lines.
+    const keepLevel = vi.spyOn(logger, 'refreshSampleRateCalculation').mockImplementation(() => undefined);
     try {
       const { raiser, other } = await world();
       const raised = await invoke(raiseHandler, raiser, {
@@ -257,6 +260,7 @@ describe('grievances: log lines', () => {
       expect(control.res.statusCode).toBe(200);
       expect(control.log).toContain(other.id);
     } finally {
+      keepLevel.mockRestore();
       logger.setLogLevel(previous as 'INFO');
     }
   });

@@ -700,13 +700,18 @@ describe('secrets out of function configuration', () => {
     }
   });
 
-  it('grants the grievance secret to the grievance routes and the notification list only, and nothing to health', () => {
+  it('grants the grievance secret to the grievance routes, the notification list and the creating routes only, and nothing to health', () => {
     const readers = (name: 'cursor' | 'grievance') =>
       routes.filter((r) => bundleSecrets(handlerFile(r)).includes(name)).map((r) => `${r.area}/${r.name}`);
     const grievanceReaders = readers('grievance');
     for (const r of routes.filter((x) => x.area === 'grievances'))
       expect(grievanceReaders).toContain(`grievances/${r.name}`);
-    expect(grievanceReaders.filter((n) => !n.startsWith('grievances/'))).toEqual(['notifications/list-notifications']);
+    // Beyond the grievance routes: the notification list (it opens sealed grievance previews) and the
+    // creating routes, whose Idempotency-Key records are keyed by an HMAC under the grievance secret.
+    const creating = routes.filter((r) => r.idempotent && r.area !== 'grievances').map((r) => `${r.area}/${r.name}`);
+    expect(grievanceReaders.filter((n) => !n.startsWith('grievances/')).sort()).toEqual(
+      ['notifications/list-notifications', ...creating].sort(),
+    );
     expect(bundleSecrets('functions/system/get-health.ts')).toEqual([]);
     // Paged lists seal cursors; the deploy hook and the change feed read no application secret.
     expect(readers('cursor').length).toBeGreaterThan(0);
