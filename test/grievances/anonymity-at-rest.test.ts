@@ -200,8 +200,8 @@ describe('grievances: log lines', () => {
       lines.push(String(chunk));
       return true;
     };
-    vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
-    vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
     const event = {
       version: '2.0',
       routeKey: `${o.method} ${o.path}`,
@@ -213,8 +213,10 @@ describe('grievances: log lines', () => {
       body: o.body === undefined ? undefined : JSON.stringify(o.body),
       isBase64Encoded: false,
     };
-    const res = await handler(event, lambdaContext('in-process'));
-    vi.restoreAllMocks();
+    const res = await handler(event, lambdaContext('in-process')).finally(() => {
+      out.mockRestore();
+      err.mockRestore();
+    });
     return { res, log: lines.join('') };
   }
 

@@ -713,10 +713,11 @@ describe('secrets out of function configuration', () => {
       ['notifications/list-notifications', ...creating].sort(),
     );
     expect(bundleSecrets('functions/system/get-health.ts')).toEqual([]);
-    // Paged lists seal cursors; the deploy hook and the change feed read no application secret.
+    // Paged lists seal cursors, and so does the change feed (the event log reads its pages through
+    // queryPage); the deploy hook reads no application secret.
     expect(readers('cursor').length).toBeGreaterThan(0);
     expect(bundleSecrets(DEPLOY_HOOK_HANDLER)).toEqual([]);
-    expect(bundleSecrets('functions/stream/change-feed.ts')).toEqual([]);
+    expect(bundleSecrets('functions/stream/change-feed.ts')).toEqual(['cursor']);
   });
 });
 
