@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { env } from '../../shared/config/env.ts';
 import { db } from '../../shared/db/client.ts';
 import { recordChanges } from '../../shared/live/change-feed.ts';
@@ -97,14 +97,23 @@ describe('change-feed consumer under retries', () => {
     await recordChanges([n.record]);
     const { epoch } = await readHead(true);
     const [stored] = await eventsFor(epoch, 0, recipient);
-    for (let r = 0; r < env.liveReplicas; r++) {
-      const replica = await readReplica(r);
-      expect(replica.epoch).toBe(epoch);
-      expect(replica.seq).toBeGreaterThanOrEqual(stored.seq);
-      // Inline unless newer events (other tests') have pushed it out since.
-      const inline = replica.events.find((e) => e.seq === stored.seq);
-      if (inline) expect(inline).toEqual(stored);
-      else expect(replica.events[0].seq).toBeGreaterThan(stored.seq);
-    }
+    // Other test files share the table: one may start a new epoch (head first, then the replicas)
+    // while this reads. The replicas then converge on that epoch; ours is checked while it lasts.
+    await vi.waitFor(
+      async () => {
+        const current = await readHead(true);
+        for (let r = 0; r < env.liveReplicas; r++) {
+          const replica = await readReplica(r);
+          expect(replica.epoch).toBe(current.epoch);
+          if (current.epoch !== epoch) continue;
+          expect(replica.seq).toBeGreaterThanOrEqual(stored.seq);
+          // Inline unless newer events (other tests') have pushed it out since.
+          const inline = replica.events.find((e) => e.seq === stored.seq);
+          if (inline) expect(inline).toEqual(stored);
+          else expect(replica.events[0].seq).toBeGreaterThan(stored.seq);
+        }
+      },
+      { timeout: 5_000, interval: 100 },
+    );
   });
 });
