@@ -1,5 +1,5 @@
 import { getPerson } from '../../shared/api/routes/profiles.ts';
-import { notFound } from '../../shared/http/errors.ts';
+import { notFound } from '../../shared/errors.ts';
 import { route } from '../../shared/http/route.ts';
 import { toProfile } from '../../shared/people/profile.ts';
 import { getUser } from '../../shared/people/users.ts';

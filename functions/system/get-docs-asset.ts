@@ -1,6 +1,6 @@
 import { readDocsAsset } from '../../shared/api/docs-assets.ts';
 import { docsAsset } from '../../shared/api/routes/system.ts';
-import { notFound } from '../../shared/http/errors.ts';
+import { notFound } from '../../shared/errors.ts';
 import { rawReply } from '../../shared/http/reply.ts';
 import { route } from '../../shared/http/route.ts';
 

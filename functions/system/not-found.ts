@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { errorResponse } from '../../shared/http/errors.ts';
 import { corsHeaders, preflightHeaders } from '../../shared/http/middlewares/cors.ts';
-import { errorResponse } from '../../shared/http/middlewares/http-errors.ts';
 
 /**
  * The catch-all (`$default`): every path the route table does not declare answers 404 in the common

@@ -2,8 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type AnyRoute, handlerFile } from '../../shared/api/route-def.ts';
-import { reasonPhrase } from '../../shared/http/errors.ts';
-import { errorResponse } from '../../shared/http/middlewares/http-errors.ts';
+import { errorResponse, reasonPhrase } from '../../shared/http/errors.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
 import { buildEvent, compileRoutes, isValidPathEncoding, lambdaContext, matchRoute } from './event.ts';
 import { handlerModuleUrl } from './handler-module.ts';

@@ -7,7 +7,7 @@ import {
   userKey,
 } from '../db/keys.ts';
 import { deleteItem, getItem, getMany, putItem } from '../db/table.ts';
-import { badRequest, unauthorized } from '../http/errors.ts';
+import { invalid, unauthenticated } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -51,8 +51,8 @@ export async function signIn(
   const user = owner ? (found.get(`${userKey(owner.userId).pk}|PROFILE`) as UserItem | undefined) : undefined;
   const creds = owner ? found.get(`${credentialsKey(owner.userId).pk}|CREDENTIALS`) : undefined;
   const ok = await verifyPassword(password, creds?.passwordHash as string | undefined);
-  if (!ok || !user) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
-  if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
+  if (!ok || !user) throw unauthenticated(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
+  if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   await forgiveAttempts(throttle);
   if (user.status === 'pending') user.status = (await activateOnFirstSignIn(user.id)).status;
   const { token, session } = await createSession(user.id, userAgent);
@@ -84,7 +84,7 @@ export async function changePassword(
   await takeAttempt(throttle, opts.receivedAt, 'Too many wrong passwords.');
   const creds = await getItem<{ passwordHash: string }>(credentialsKey(caller.userId), true);
   if (!(await verifyPassword(current, creds?.passwordHash)))
-    throw badRequest('The current password is not correct.', 'INVALID_PASSWORD');
+    throw invalid('The current password is not correct.', 'INVALID_PASSWORD');
   await forgiveAttempts(throttle);
   await setPassword(caller.userId, next);
   let token: string | null = null;
@@ -93,7 +93,7 @@ export async function changePassword(
     await endSessions(caller.userId, hashToken(token));
   }
   const user = await getUser(caller.userId, true);
-  if (!user) throw unauthorized();
+  if (!user) throw unauthenticated();
   return { token, user };
 }
 
@@ -102,7 +102,7 @@ export async function resetPassword(token: string, next: string): Promise<void> 
   const key = resetTokenKey(hashToken(token));
   const item = await getItem<{ userId: string; expiresAt: string }>(key, true);
   if (!item || Date.parse(item.expiresAt) <= Date.now())
-    throw badRequest('This reset link is not valid or has expired.', 'INVALID_TOKEN');
+    throw invalid('This reset link is not valid or has expired.', 'INVALID_TOKEN');
   await deleteItem(key);
   await setPassword(item.userId, next);
   await endSessions(item.userId);

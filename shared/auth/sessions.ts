@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { newId } from '../db/ids.ts';
 import { sessionKey, sessionsIndex } from '../db/keys.ts';
 import { deleteItem, getItem, putItem, queryAll, updateItem } from '../db/table.ts';
-import { notFound, unauthorized } from '../http/errors.ts';
+import { notFound, unauthenticated } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 import { hashToken, newToken } from './tokens.ts';
 
@@ -72,17 +72,17 @@ export async function createSession(
  * routes pass false so they never write an item keyed by the caller.
  */
 export async function authenticate(token: string, { refresh }: { refresh: boolean }): Promise<Caller> {
-  if (!token || token.length > 200) throw unauthorized();
+  if (!token || token.length > 200) throw unauthenticated();
   const tokenHash = hashToken(token);
   const session = await getItem<SessionItem>(sessionKey(tokenHash), true);
-  if (!session) throw unauthorized();
-  if (session.revoked === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
+  if (!session) throw unauthenticated();
+  if (session.revoked === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   const now = new Date();
   if (Date.parse(session.expiresAt) <= now.getTime())
-    throw unauthorized('Your session has expired. Sign in again.', 'SESSION_EXPIRED');
+    throw unauthenticated('Your session has expired. Sign in again.', 'SESSION_EXPIRED');
   const user = await getUser(session.userId, true);
-  if (!user) throw unauthorized();
-  if (user.status === 'deactivated') throw unauthorized(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
+  if (!user) throw unauthenticated();
+  if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   if (refresh && now.getTime() - Date.parse(session.updatedAt) > DAY_MS) {
     const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
     session.updatedAt = now.toISOString();

@@ -1,6 +1,6 @@
 import type { Key } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, updateItem } from '../db/table.ts';
-import { tooManyRequests } from '../http/errors.ts';
+import { tooMany } from '../errors.ts';
 
 /** At most this many password evaluations per key in one window (README, "Security"). */
 export const THROTTLE_LIMIT = 5;
@@ -76,10 +76,10 @@ export async function takeAttempt(key: Key, receivedAt: number, refusal: string)
     if (live && live.windowStart > cutoff) {
       // Read the clock again: another request may have opened the window after this one began.
       const wait = Math.min(live.windowStart + THROTTLE_WINDOW_MS - Date.now(), THROTTLE_WINDOW_MS);
-      throw tooManyRequests(`${refusal} Try again in ${minutes(wait)}.`, wait / 1000);
+      throw tooMany(`${refusal} Try again in ${minutes(wait)}.`, wait / 1000);
     }
   }
-  throw tooManyRequests(`${refusal} Try again in a minute.`, 60);
+  throw tooMany(`${refusal} Try again in a minute.`, 60);
 }
 
 /** After a right password: the attempts of the window so far no longer count for attempts arriving from now on. */

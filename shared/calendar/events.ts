@@ -2,7 +2,7 @@ import { newSortableId } from '../db/ids.ts';
 import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
-import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { forbidden, invalid, notFound } from '../errors.ts';
 import { mentionOf } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { isSuperAdmin, type Viewer } from './people.ts';
@@ -45,8 +45,8 @@ export interface EventTime {
 /** Validates a time (decisions 8: no start in the past, an end after the start) and derives the indexed attributes. */
 function timeAttributes(eventId: string, time: { start: Instant; end: Instant | null }, now: Date) {
   const { start, end } = time;
-  if (start.ms < now.getTime()) throw badRequest(['startsAt: must not be in the past']);
-  if (end && end.ms <= start.ms) throw badRequest(['endsAt: must be after startsAt']);
+  if (start.ms < now.getTime()) throw invalid(['startsAt: must not be in the past']);
+  if (end && end.ms <= start.ms) throw invalid(['endsAt: must be after startsAt']);
   const endUtc = (end ?? start).utc;
   const long = end !== null && end.ms - start.ms > LONG_EVENT_MS;
   return {

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { secret } from '../config/secrets.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalid } from '../errors.ts';
 
 /**
  * Cursors are the last evaluated key of a query, sealed with AES-256-GCM: clients cannot read them,
@@ -25,18 +25,18 @@ export function encodeCursor(scope: string, lastKey: Record<string, unknown> | u
 
 export function decodeCursor(scope: string, cursor: string | undefined): Record<string, unknown> | undefined {
   if (cursor === undefined) return undefined;
-  const invalid = () => badRequest(['cursor is not valid for this list']);
-  if (cursor.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  const badCursor = () => invalid(['cursor is not valid for this list']);
+  if (cursor.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
   const raw = Buffer.from(cursor, 'base64url');
-  if (raw.length < 29) throw invalid();
+  if (raw.length < 29) throw badCursor();
   try {
     const decipher = createDecipheriv('aes-256-gcm', key(), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
     const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
     const sealed = JSON.parse(plain.toString('utf8')) as Sealed;
-    if (sealed.s !== scope || !sealed.k || typeof sealed.k !== 'object') throw invalid();
+    if (sealed.s !== scope || !sealed.k || typeof sealed.k !== 'object') throw badCursor();
     return sealed.k;
   } catch {
-    throw invalid();
+    throw badCursor();
   }
 }

@@ -10,7 +10,7 @@ import {
   type TransactItem,
   transact,
 } from '../db/table.ts';
-import { badRequest, forbidden, notFound } from '../http/errors.ts';
+import { forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { type CommentItem, type CommentVoteItem, looksLikeId, type PostItem } from './model.ts';
@@ -89,7 +89,7 @@ export async function createComment(
   if (parentId !== undefined) {
     const parent = looksLikeId(parentId) ? await getItem<CommentItem>(commentKey(parentId), true) : undefined;
     top = parent?.parentId ? await getItem<CommentItem>(commentKey(parent.parentId), true) : parent;
-    if (!top || top.postId !== postId) throw badRequest(['parentId: no such comment on this post']);
+    if (!top || top.postId !== postId) throw invalid(['parentId: no such comment on this post']);
   }
   const tokens = mentionIds(content);
   const users = await getUsers(tokens);

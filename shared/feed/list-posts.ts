@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
 import { postListPk, postLists } from '../db/keys.ts';
 import { queryPage } from '../db/table.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { getUser } from '../people/users.ts';
 import type { PostItem, PostType } from './model.ts';
 import type { Viewer } from './people.ts';

@@ -9,7 +9,7 @@ import {
   transact,
   updateItem,
 } from '../db/table.ts';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
@@ -37,7 +37,7 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
   return retryOnConflict(async () => {
     const post = await pollPost(caller, postId);
     if (isPollClosed(post.poll)) throw conflict('The poll is closed.');
-    if (!post.poll.options.some((o) => o.id === optionId)) throw badRequest(['optionId: no such option in this poll']);
+    if (!post.poll.options.some((o) => o.id === optionId)) throw invalid(['optionId: no such option in this poll']);
     const key = postVoteKey(postId, caller.userId);
     const current = await getItem<VoteItem>(key, true);
     const now = new Date().toISOString();

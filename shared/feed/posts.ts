@@ -11,7 +11,7 @@ import {
   transact,
   updateItem,
 } from '../db/table.ts';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../office-updates/website.ts';
 import { postCountWrites } from '../people/post-count.ts';
 import { getUsers } from '../people/users.ts';
@@ -82,7 +82,7 @@ function hasSubstance(input: PostInput): boolean {
 
 function newPoll(input: NonNullable<PostInput['poll']>, now: Date): PollItem {
   const closes = Date.parse(input.closesAt);
-  if (!(closes > now.getTime())) throw badRequest(['poll.closesAt: must be in the future']);
+  if (!(closes > now.getTime())) throw invalid(['poll.closesAt: must be in the future']);
   return {
     question: input.question,
     description: input.description ?? '',
@@ -111,8 +111,8 @@ async function resolveBody(content: string, extraIds: string[] = []) {
 
 /** The recognition's recipient must be somebody else who exists and is not deactivated (400). */
 function checkRecipient(authorId: string, recipientId: string, users: Awaited<ReturnType<typeof getUsers>>) {
-  if (recipientId === authorId) throw badRequest(['recognition.recipientId: you cannot recognise yourself']);
-  if (!mentionable(users.get(recipientId))) throw badRequest(['recognition.recipientId: no such person']);
+  if (recipientId === authorId) throw invalid(['recognition.recipientId: you cannot recognise yourself']);
+  if (!mentionable(users.get(recipientId))) throw invalid(['recognition.recipientId: no such person']);
 }
 
 const recipientCheck = (recipientId: string): TransactItem =>
@@ -214,7 +214,7 @@ function firstRevision(authorId: string, now: Date, body: PostBody): PostItem {
 
 /** Creates a post (spec 4.15): a website candidate, counted in the author's posts, its people told. */
 export async function createPost(caller: Viewer, input: PostInput): Promise<PostItem> {
-  if (!hasSubstance(input)) throw badRequest(EMPTY_POST_MESSAGE);
+  if (!hasSubstance(input)) throw invalid(EMPTY_POST_MESSAGE);
   const now = new Date();
   const at = now.toISOString();
   const content = input.content ?? '';
@@ -265,10 +265,10 @@ export async function updatePost(caller: Viewer, postId: string, input: PostInpu
     const content = input.content ?? '';
     if (before.sharedPostId) {
       if (input.images?.length || input.videos?.length || input.documents?.length || input.poll || input.recognition) {
-        throw badRequest(['A share carries only text.']);
+        throw invalid(['A share carries only text.']);
       }
     } else if (!hasSubstance(input)) {
-      throw badRequest(EMPTY_POST_MESSAGE);
+      throw invalid(EMPTY_POST_MESSAGE);
     }
     let poll: PollItem | null = null;
     if (input.poll) {

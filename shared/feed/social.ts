@@ -1,6 +1,6 @@
 import { bookmarksOfPostIndex, followKey, followsPrefix, postListKey, postLists } from '../db/keys.ts';
 import { deleteItem, getItem, isConditionFailure, putItem, queryAll } from '../db/table.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { getUser } from '../people/users.ts';
 import type { Viewer } from './people.ts';
 import { readablePost } from './posts.ts';
@@ -43,7 +43,7 @@ export async function unbookmark(caller: Viewer, postId: string): Promise<void> 
 }
 
 async function followable(caller: Viewer, userId: string) {
-  if (userId === caller.userId) throw badRequest(['You cannot follow yourself.']);
+  if (userId === caller.userId) throw invalid(['You cannot follow yourself.']);
   if (!(await getUser(userId))) throw notFound('No such person.');
 }
 

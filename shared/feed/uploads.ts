@@ -3,7 +3,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { newSortableId } from '../db/ids.ts';
 import { postUploadKey } from '../db/keys.ts';
 import { getItem, getMany, keyString, putItem, type TransactItem, updateItem } from '../db/table.ts';
-import { badRequest, notFound, tooLarge } from '../http/errors.ts';
+import { invalid, notFound, tooLarge } from '../errors.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { inspectImage, makeRenditions, type RenditionName } from './renditions.ts';
 
@@ -84,7 +84,7 @@ function cleanName(name: string, fallback: string): string {
 }
 
 function typeError(): never {
-  throw badRequest(['file: only JPG, PNG, WebP or GIF images, PDF documents and MP4 or WebM videos can be attached']);
+  throw invalid(['file: only JPG, PNG, WebP or GIF images, PDF documents and MP4 or WebM videos can be attached']);
 }
 
 /** The upload id of a post file path, or null when it is not one. */
@@ -101,7 +101,7 @@ export async function storeDirectUpload(
 ): Promise<UploadAnswer> {
   if (file.data.length > DIRECT_UPLOAD_MAX)
     throw tooLarge('The file is larger than 4 MB; request an upload URL for larger files.');
-  if (file.data.length === 0) throw badRequest(['file: the file is empty']);
+  if (file.data.length === 0) throw invalid(['file: the file is empty']);
   const id = newSortableId();
   const image = await inspectImage(file.data);
   let mimeType: string;
@@ -270,7 +270,7 @@ export async function resolveAttachments(
     }
     uploads.set(w.path, u);
   }
-  if (errors.length) throw badRequest(errors);
+  if (errors.length) throw invalid(errors);
   const checks = [...new Set([...uploads.values()].map((u) => u.id))].map(
     (id) =>
       ({

@@ -7,7 +7,7 @@ import {
   grievanceTotalsKey,
 } from '../db/keys.ts';
 import { getItem, getMany, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { raiserTag, seal } from './anonymity.ts';
 import { ANON, type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
 import { isUnread, readMarkerKey, seenWrite } from './read-state.ts';

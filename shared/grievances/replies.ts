@@ -1,7 +1,7 @@
 import { newSortableId } from '../db/ids.ts';
 import { grievanceKey, grievanceRepliesPrefix, grievanceReplyKey } from '../db/keys.ts';
 import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
-import { conflict, forbidden, notFound } from '../http/errors.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
 import { replyAuthorTag, sameTag, seal } from './anonymity.ts';
 import { loadGrievance } from './grievances.ts';
 import { resolveMentions } from './mentions.ts';

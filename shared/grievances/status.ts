@@ -6,7 +6,7 @@ import {
   grievanceStatusChangesPrefix,
 } from '../db/keys.ts';
 import { isConditionFailure, queryAll, type TransactItem } from '../db/table.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../errors.ts';
 import { seal } from './anonymity.ts';
 import { loadGrievance, viewFor } from './grievances.ts';
 import {

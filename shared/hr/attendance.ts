@@ -2,7 +2,7 @@ import { companyDate } from '../calendar/time.ts';
 import { addToCounter } from '../db/counters.ts';
 import { attendanceDayIndex, attendanceKey, attendanceRange, presentCounterKey } from '../db/keys.ts';
 import { getItem, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
-import { conflict, forbidden, notFound } from '../http/errors.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 import { activePeople, canViewAll } from './viewers.ts';
 

@@ -18,7 +18,7 @@ import {
   updateItem,
 } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
 import { activePeople, isReportingManager } from './viewers.ts';
 
@@ -128,10 +128,10 @@ export async function createLeaveRequest(
   input: NewLeaveRequest,
   now = new Date(),
 ): Promise<LeaveItem> {
-  if (input.toDate < input.fromDate) throw badRequest(['toDate: must not be before fromDate']);
+  if (input.toDate < input.fromDate) throw invalid(['toDate: must not be before fromDate']);
   const manager = await getUser(input.selectedManagerId, true);
   if (!manager || !canApproveFor(manager, requester.id))
-    throw badRequest(['selectedManagerId: must be one of the managers offered in GET /leave/context']);
+    throw invalid(['selectedManagerId: must be one of the managers offered in GET /leave/context']);
   const id = newSortableId(now);
   const item: LeaveItem & Record<string, unknown> = {
     ...leaveRequestKey(id),

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Caller } from '../auth/sessions.ts';
-import { unauthorized } from './errors.ts';
+import { UnauthorizedError } from './errors.ts';
 import type { UploadedFile } from './multipart.ts';
 
 /** What the wrapper hands a route's function after parsing, authentication and validation. */
@@ -37,7 +37,7 @@ export function newContext(event: APIGatewayProxyEventV2): RequestContext {
     token: null,
     callerOrNull: null,
     get caller() {
-      if (!this.callerOrNull) throw unauthorized();
+      if (!this.callerOrNull) throw new UnauthorizedError();
       return this.callerOrNull;
     },
     userAgent: headers['user-agent'] ?? null,

@@ -3,7 +3,7 @@ import type { AnyRoute } from '../api/route-def.ts';
 import { logger } from '../observability/logger.ts';
 import { metrics, recordRequest } from '../observability/metrics.ts';
 import { corsHeaders } from './middlewares/cors.ts';
-import { unavailableResponse } from './middlewares/http-errors.ts';
+import { dependencyUnavailable } from './middlewares/http-errors.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -32,7 +32,7 @@ export function withDeadline(def: AnyRoute, handler: Handler): Handler {
           // The middleware chain has not finished, so its logMetrics cannot flush this answer's metrics.
           recordRequest(503);
           metrics.publishStoredMetrics();
-          const answer = unavailableResponse();
+          const answer = dependencyUnavailable().toResponse();
           answer.headers = { ...answer.headers, ...corsHeaders(event.headers?.origin) };
           resolve(answer);
         },

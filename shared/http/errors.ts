@@ -1,4 +1,6 @@
-/** The common error body of every non-2xx answer (spec part 7). */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+/** The common error body of every non-2xx answer; clients show `message` as given. */
 export interface ErrorBody {
   statusCode: number;
   message: string | string[];
@@ -26,37 +28,122 @@ const REASONS: Record<number, string> = {
 
 export const reasonPhrase = (status: number): string => REASONS[status] ?? 'Error';
 
+/** The one builder of the common error body; every error answer (wrapper, stream, local gateway) goes through it. */
+export function errorBody(statusCode: number, message: string | string[], code?: string): ErrorBody {
+  const body: ErrorBody = { statusCode, message, error: reasonPhrase(statusCode) };
+  if (code) body.code = code;
+  return body;
+}
+
+export interface HttpErrorOptions {
+  /** A machine-readable reason, shown on the authentication routes. */
+  code?: string;
+  /** Headers the answer carries (`Retry-After`, `Allow`). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
 /**
- * An error meant for the client. Domain code throws these; the handler wrapper turns them into the
- * common error body. Anything else that escapes is a bug and answers 500 without details.
+ * An answer that refuses the request, as Powertools' event-handler HTTP errors: the status, the
+ * client's message and `toJSON()` giving the common body. The wrapper's error middleware is the only
+ * code that turns errors into answers; the domain throws DomainErrors (shared/errors.ts), which that
+ * middleware maps onto these.
  */
 export class HttpError extends Error {
+  override readonly name: string = 'HttpError';
+  readonly headers: Record<string, string>;
+  readonly #code: string | undefined;
+
   constructor(
     readonly statusCode: number,
-    readonly body: string | string[],
-    /** A machine-readable reason (shown on authentication routes) and headers the answer carries. */
-    readonly extra: { code?: string; headers?: Record<string, string> } = {},
+    /** One sentence, or field errors as a list (shown as given). */
+    readonly reasons: string | string[],
+    options: HttpErrorOptions = {},
   ) {
-    super(Array.isArray(body) ? body.join('; ') : body);
-    this.name = 'HttpError';
+    super(Array.isArray(reasons) ? reasons.join('; ') : reasons, { cause: options.cause });
+    this.headers = options.headers ?? {};
+    this.#code = options.code;
   }
 
   /** The reason code: the one given, else the reason phrase in UPPER_SNAKE_CASE (`Not Found` → `NOT_FOUND`). */
   get code(): string {
-    return this.extra.code ?? reasonPhrase(this.statusCode).toUpperCase().replace(/\W+/g, '_');
+    return this.#code ?? reasonPhrase(this.statusCode).toUpperCase().replace(/\W+/g, '_');
+  }
+
+  toJSON(withCode = false): ErrorBody {
+    return errorBody(this.statusCode, this.reasons, withCode ? this.code : undefined);
+  }
+
+  /** The API Gateway (payload 2.0) answer; `withCode` on the authentication routes. */
+  toResponse(withCode = false): APIGatewayProxyStructuredResultV2 {
+    return {
+      statusCode: this.statusCode,
+      headers: { 'content-type': 'application/json; charset=utf-8', ...this.headers },
+      body: JSON.stringify(this.toJSON(withCode)),
+    };
   }
 }
 
-export const badRequest = (message: string | string[], code?: string) => new HttpError(400, message, { code });
-export const unauthorized = (message = 'Sign in to continue.', code?: string) => new HttpError(401, message, { code });
-export const forbidden = (message = 'You are not allowed to do this.', code?: string) =>
-  new HttpError(403, message, { code });
-export const notFound = (message = 'Not found.', code?: string) => new HttpError(404, message, { code });
-export const conflict = (message: string) => new HttpError(409, message);
-export const tooLarge = (message: string) => new HttpError(413, message);
-/** `retryAfterSeconds`: when trying again can succeed, sent as `Retry-After`. */
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  new HttpError(429, message, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
-/** Overloaded or a dependency down: the client retries after `retryAfterSeconds` (the `Retry-After` header). */
-export const serviceUnavailable = (message: string, retryAfterSeconds: number) =>
-  new HttpError(503, message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+const retryAfter = (seconds: number) => ({ 'retry-after': String(Math.max(1, Math.ceil(seconds))) });
+
+export class BadRequestError extends HttpError {
+  constructor(reasons: string | string[], options?: HttpErrorOptions) {
+    super(400, reasons, options);
+  }
+}
+export class UnauthorizedError extends HttpError {
+  constructor(message: string | string[] = 'Sign in to continue.', options?: HttpErrorOptions) {
+    super(401, message, options);
+  }
+}
+export class ForbiddenError extends HttpError {
+  constructor(message: string | string[] = 'You are not allowed to do this.', options?: HttpErrorOptions) {
+    super(403, message, options);
+  }
+}
+export class NotFoundError extends HttpError {
+  constructor(message: string | string[] = 'Not found.', options?: HttpErrorOptions) {
+    super(404, message, options);
+  }
+}
+export class ConflictError extends HttpError {
+  constructor(message: string | string[], options?: HttpErrorOptions) {
+    super(409, message, options);
+  }
+}
+export class PayloadTooLargeError extends HttpError {
+  constructor(message: string | string[], options?: HttpErrorOptions) {
+    super(413, message, options);
+  }
+}
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(message: string | string[], options?: HttpErrorOptions) {
+    super(415, message, options);
+  }
+}
+export class UnprocessableContentError extends HttpError {
+  constructor(message: string | string[], options?: HttpErrorOptions) {
+    super(422, message, options);
+  }
+}
+/** Trying again after `retryAfterSeconds` can succeed (sent as `Retry-After`). */
+export class TooManyRequestsError extends HttpError {
+  constructor(message: string | string[], retryAfterSeconds: number, options?: HttpErrorOptions) {
+    super(429, message, { ...options, headers: { ...options?.headers, ...retryAfter(retryAfterSeconds) } });
+  }
+}
+export class InternalServerError extends HttpError {
+  constructor(message: string | string[] = 'Something went wrong on our side.', options?: HttpErrorOptions) {
+    super(500, message, options);
+  }
+}
+/** Overloaded or a dependency down: the client retries after `retryAfterSeconds` (sent as `Retry-After`). */
+export class ServiceUnavailableError extends HttpError {
+  constructor(message: string | string[], retryAfterSeconds: number, options?: HttpErrorOptions) {
+    super(503, message, { ...options, headers: { ...options?.headers, ...retryAfter(retryAfterSeconds) } });
+  }
+}
+
+/** An answer in the common body for a status and message (the catch-all route, the local gateway). */
+export const errorResponse = (status: number, message: string | string[], headers?: Record<string, string>) =>
+  new HttpError(status, message, { headers }).toResponse();

@@ -14,7 +14,7 @@ import { type IdempotentRequest, TableIdempotencyStore } from '../db/idempotency
 import { idempotencyKeyTag, requestFingerprint, seal, unseal } from '../grievances/anonymity.ts';
 import { logger } from '../observability/logger.ts';
 import type { RequestContext } from './context.ts';
-import { badRequest, conflict, HttpError } from './errors.ts';
+import { BadRequestError, ConflictError, UnprocessableContentError } from './errors.ts';
 
 /** The request header (API Gateway hands headers over lower-case, so matching is case-insensitive). */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -60,8 +60,7 @@ function fingerprint(def: AnyRoute, ctx: RequestContext): string {
 /** Powertools' outcomes as the common error body: 422 for another request under the key, 409 while it runs. */
 function toHttpError(err: unknown): unknown {
   if (err instanceof IdempotencyValidationError) {
-    return new HttpError(
-      422,
+    return new UnprocessableContentError(
       'This Idempotency-Key was already used for another request (another path or body); send a new key.',
     );
   }
@@ -70,7 +69,9 @@ function toHttpError(err: unknown): unknown {
     err instanceof IdempotencyInconsistentStateError ||
     err instanceof IdempotencyItemNotFoundError
   ) {
-    return conflict('A request with this Idempotency-Key is still being processed; retry when it has finished.');
+    return new ConflictError(
+      'A request with this Idempotency-Key is still being processed; retry when it has finished.',
+    );
   }
   // The table failed: answer as for any failing dependency.
   if (err instanceof IdempotencyPersistenceLayerError && err.cause) return err.cause;
@@ -98,7 +99,7 @@ export function idempotent(def: AnyRoute, invoke: Invocation): Invocation {
     const key = event.headers?.[IDEMPOTENCY_HEADER];
     if (key === undefined) return invoke(event, context);
     if (!IDEMPOTENCY_KEY_PATTERN.test(key))
-      throw badRequest([`${IDEMPOTENCY_HEADER}: must be 1 to 255 printable ASCII characters`]);
+      throw new BadRequestError([`${IDEMPOTENCY_HEADER}: must be 1 to 255 printable ASCII characters`]);
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     const request: IdempotentRequest = {
       keyTag: idempotencyKeyTag(ctx.caller.userId, key),

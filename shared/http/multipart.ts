@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { badRequest, tooLarge } from './errors.ts';
+import { BadRequestError, PayloadTooLargeError } from './errors.ts';
 
 export interface UploadedFile {
   field: string;
@@ -18,7 +18,9 @@ export function parseMultipart(
   maxBytes: number,
 ): Promise<UploadedFile[]> {
   if (!contentType?.toLowerCase().startsWith('multipart/form-data')) {
-    return Promise.reject(badRequest(['file: send the upload as multipart/form-data with one part named file']));
+    return Promise.reject(
+      new BadRequestError(['file: send the upload as multipart/form-data with one part named file']),
+    );
   }
   return new Promise((resolve, reject) => {
     const files: UploadedFile[] = [];
@@ -31,11 +33,11 @@ export function parseMultipart(
         limits: { fileSize: maxBytes + 1, files: 5, fields: 20 },
       });
     } catch {
-      reject(badRequest(['file: the multipart body is malformed']));
+      reject(new BadRequestError(['file: the multipart body is malformed']));
       return;
     }
     const malformed = () => {
-      if (!failed) reject(badRequest(['file: the multipart body is malformed']));
+      if (!failed) reject(new BadRequestError(['file: the multipart body is malformed']));
       failed = true;
     };
     parser.on('file', (field, stream, info) => {
@@ -46,7 +48,7 @@ export function parseMultipart(
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => {
         failed = true;
-        reject(tooLarge(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
+        reject(new PayloadTooLargeError(`The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`));
       });
       stream.on('end', () =>
         files.push({

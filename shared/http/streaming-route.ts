@@ -3,8 +3,9 @@ import type { APIGatewayProxyEventV2, StreamifyHandler } from 'aws-lambda';
 import type { AnyRoute } from '../api/route-def.ts';
 import { authenticate, type Caller } from '../auth/sessions.ts';
 import { loadSecrets } from '../config/secrets.ts';
+import { DomainError } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
-import { badRequest, HttpError, serviceUnavailable, unauthorized } from './errors.ts';
+import { BadRequestError, HttpError, ServiceUnavailableError, UnauthorizedError } from './errors.ts';
 import { corsHeaders } from './middlewares/cors.ts';
 import { answerForError } from './middlewares/http-errors.ts';
 import { findToken } from './middlewares/session.ts';
@@ -107,10 +108,10 @@ export function streamingRoute(
     try {
       const query = parseRawQuery(event.rawQueryString);
       if (Object.keys(query).length > 0)
-        throw badRequest([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
+        throw new BadRequestError([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
       await loadSecrets();
       const found = findToken(event);
-      if (!found?.token) throw unauthorized();
+      if (!found?.token) throw new UnauthorizedError();
       token = found.token;
       caller = await authenticate(token, { refresh: true });
     } catch (err) {
@@ -140,14 +141,18 @@ export function streamingRoute(
         logger.error('streaming route failed', { route: def.name, error: err as Error });
       } else {
         // Refused before the first chunk: the client's error, or overloaded / a dependency down (503).
-        if (!(err instanceof HttpError))
-          logger.error('streaming route failed', { route: def.name, error: err as Error });
-        const httpError =
-          err instanceof HttpError
+        const refused = err instanceof HttpError || err instanceof DomainError;
+        if (!refused) logger.error('streaming route failed', { route: def.name, error: err as Error });
+        status = answerError(
+          responseStream,
+          refused
             ? err
-            : serviceUnavailable('The live stream is unavailable right now; retry shortly.', UNAVAILABLE_RETRY_SECONDS);
-        answerError(responseStream, httpError, origin);
-        status = httpError.statusCode;
+            : new ServiceUnavailableError(
+                'The live stream is unavailable right now; retry shortly.',
+                UNAVAILABLE_RETRY_SECONDS,
+              ),
+          origin,
+        );
       }
     } finally {
       if (status === def.status) {

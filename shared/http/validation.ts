@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { badRequest } from './errors.ts';
+import { BadRequestError } from './errors.ts';
 
 /** Turns zod issues into the field errors clients show as given (`message` as an array). */
 export function fieldErrors(error: z.ZodError, where: 'body' | 'query'): string[] {
@@ -17,7 +17,7 @@ export function fieldErrors(error: z.ZodError, where: 'body' | 'query'): string[
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw badRequest(fieldErrors(result.error, where));
+  if (!result.success) throw new BadRequestError(fieldErrors(result.error, where));
   return result.data;
 }
 
@@ -37,12 +37,12 @@ export function parseRawQuery(raw: string | undefined): Record<string, string> {
       try {
         return decodeURIComponent(s.replace(/\+/g, ' '));
       } catch {
-        throw badRequest(['query string is not valid URL encoding']);
+        throw new BadRequestError(['query string is not valid URL encoding']);
       }
     };
     const name = decode(eq < 0 ? part : part.slice(0, eq));
     const value = decode(eq < 0 ? '' : part.slice(eq + 1));
-    if (Object.hasOwn(out, name)) throw badRequest([`query parameter ${name} is given more than once`]);
+    if (Object.hasOwn(out, name)) throw new BadRequestError([`query parameter ${name} is given more than once`]);
     out[name] = value;
   }
   return out;

@@ -2,7 +2,7 @@ import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
 import { type Key, liveStreamLeasesKey } from '../db/keys.ts';
 import { getItem, isConditionFailure, updateItem } from '../db/table.ts';
-import { serviceUnavailable } from '../http/errors.ts';
+import { unavailable } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 
 /**
@@ -27,7 +27,7 @@ export interface StreamLease {
 }
 
 const tooMany = (cap: number) =>
-  serviceUnavailable(
+  unavailable(
     `You already have ${cap} live streams open; close one (or share one connection between tabs) and retry.`,
     RETRY_AFTER_SECONDS,
   );

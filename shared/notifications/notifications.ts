@@ -9,8 +9,8 @@ import {
   unreadNotificationsIndex,
 } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { notFound } from '../errors.ts';
 import { unseal } from '../grievances/anonymity.ts';
-import { notFound } from '../http/errors.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
 import type { NotificationKind } from './kinds.ts';

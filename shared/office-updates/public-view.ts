@@ -1,10 +1,10 @@
 import { postKey, websiteEntryKey } from '../db/keys.ts';
 import { getMany, keyString } from '../db/table.ts';
+import { notFound } from '../errors.ts';
 import type { PostItem, RecognitionCategory } from '../feed/model.ts';
 import { mentionNames } from '../feed/people.ts';
 import { mentionIds, renderMentions } from '../feed/text.ts';
 import { uploadsFor } from '../feed/uploads.ts';
-import { notFound } from '../http/errors.ts';
 import { AVATARS_PREFIX, avatarPath } from '../people/avatars.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';

@@ -1,7 +1,7 @@
 import { officeUpdatesIndex, postKey, websiteCountsKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
 import { getItem, getMany, keyString, queryPage, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
+import { conflict, notFound } from '../errors.ts';
 import type { PostItem } from '../feed/model.ts';
-import { conflict, notFound } from '../http/errors.ts';
 
 /**
  * The website side of a post (spec 2.5, 3.2; decisions 7): every new post that is not a share is a

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors.ts';
+import { invalid } from '../errors.ts';
 import { isOwnAvatarPath } from './avatars.ts';
 import { updateProfile } from './profile-update.ts';
 
@@ -8,7 +8,7 @@ export async function updateNameAndImage(
   input: { name?: string; image?: string | null },
 ): Promise<void> {
   if (input.image !== undefined && input.image !== null && !isOwnAvatarPath(userId, input.image)) {
-    throw badRequest(['image: must be an avatar path of yours (upload with POST /users/me/avatar)']);
+    throw invalid(['image: must be an avatar path of yours (upload with POST /users/me/avatar)']);
   }
   if (input.name === undefined && input.image === undefined) return;
   await updateProfile(userId, { name: input.name, image: input.image }, { actorId: userId, allowJoinedOn: false });

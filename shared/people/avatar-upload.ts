@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { newSortableId } from '../db/ids.ts';
-import { badRequest, HttpError } from '../http/errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { AVATARS_PREFIX, avatarPath, newAvatarKey } from './avatars.ts';
 import { changePerson } from './change-person.ts';
@@ -27,10 +27,10 @@ export function sniffImage(bytes: Buffer): ImageKind | null {
   return null;
 }
 
-const notAnImage = () => badRequest(['file: must be a JPG, PNG or WebP image']);
-const unreadable = () => badRequest(['file: the image could not be read (damaged or truncated)']);
+const notAnImage = () => invalid(['file: must be a JPG, PNG or WebP image']);
+const unreadable = () => invalid(['file: the image could not be read (damaged or truncated)']);
 const tooManyPixels = () =>
-  badRequest([`file: the image has too many pixels (at most ${AVATAR_MAX_PIXELS / 1_000_000} megapixels)`]);
+  invalid([`file: the image has too many pixels (at most ${AVATAR_MAX_PIXELS / 1_000_000} megapixels)`]);
 
 /**
  * Checks and re-encodes an upload: JPG, PNG or WebP by content, at most AVATAR_MAX_PIXELS, decoded
@@ -52,7 +52,7 @@ export async function renderAvatar(bytes: Buffer): Promise<Buffer> {
       .webp({ quality: 82 })
       .toBuffer();
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof DomainError) throw err;
     throw /pixel limit/i.test(String((err as Error)?.message)) ? tooManyPixels() : unreadable();
   }
 }

@@ -1,6 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { API_PREFIX } from '../api/route-def.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 
 /**

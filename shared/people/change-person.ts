@@ -1,6 +1,6 @@
 import { teamKey } from '../db/keys.ts';
 import { getItem, retryOnConflict, transact } from '../db/table.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
 import { personWrites } from './directory-index.ts';
 import type { TeamItem } from './profile.ts';
 import { getUser, type UserItem } from './users.ts';
@@ -14,16 +14,15 @@ const MAX_CHAIN = 40;
  * them, or a manager who does not exist: 400. Costs one consistent read per link.
  */
 async function managerChain(personId: string, managerId: string): Promise<Map<string, number | undefined>> {
-  if (managerId === personId) throw badRequest(['managerId: a person cannot be their own manager']);
+  if (managerId === personId) throw invalid(['managerId: a person cannot be their own manager']);
   const chain = new Map<string, number | undefined>();
   for (let current: string | null = managerId; current; ) {
-    if (current === personId)
-      throw badRequest(['managerId: this person is above the new manager; the chain would loop']);
+    if (current === personId) throw invalid(['managerId: this person is above the new manager; the chain would loop']);
     if (chain.has(current)) break; // a loop above that does not involve this person
-    if (chain.size >= MAX_CHAIN) throw badRequest(['managerId: the management chain is too long']);
+    if (chain.size >= MAX_CHAIN) throw invalid(['managerId: the management chain is too long']);
     const manager = await getUser(current, true);
     if (!manager) {
-      if (current === managerId) throw badRequest(['managerId: no such person']);
+      if (current === managerId) throw invalid(['managerId: no such person']);
       break;
     }
     chain.set(current, manager.rev);
@@ -34,7 +33,7 @@ async function managerChain(personId: string, managerId: string): Promise<Map<st
 
 async function assertTeamOpen(teamId: string): Promise<void> {
   const team = await getItem<TeamItem & { deletingAt?: string }>(teamKey(teamId), true);
-  if (!team || team.deletingAt) throw badRequest(['teamId: no such team']);
+  if (!team || team.deletingAt) throw invalid(['teamId: no such team']);
 }
 
 export interface ChangeOptions {

@@ -4,7 +4,7 @@ import { endSessions, revokeForDeactivation } from '../auth/sessions.ts';
 import { newId } from '../db/ids.ts';
 import { credentialsKey, emailKey, membersIndex, roleIndex, teamKey, userKey } from '../db/keys.ts';
 import { failedConditions, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
 import { newPersonWrites } from './directory-index.ts';
 import { blankProfile, getUser, getUsers, type UserItem } from './users.ts';
@@ -78,8 +78,8 @@ export async function createMember(
     const failed = failedConditions(err);
     const failedKeys = new Set(failed.map((i) => pkOf(items[i])));
     if (failed.includes(0)) throw conflict('This e-mail address is already in use.');
-    if (user.managerId && failedKeys.has(userKey(user.managerId).pk)) throw badRequest(['managerId: no such person']);
-    if (user.teamId && failedKeys.has(teamKey(user.teamId).pk)) throw badRequest(['teamId: no such team']);
+    if (user.managerId && failedKeys.has(userKey(user.managerId).pk)) throw invalid(['managerId: no such person']);
+    if (user.teamId && failedKeys.has(teamKey(user.teamId).pk)) throw invalid(['teamId: no such team']);
     throw err;
   }
   return item;
@@ -129,7 +129,7 @@ export function toAdminMember(u: UserItem, manager: UserItem | undefined) {
  * in the same transaction as the status; deactivation then revokes every session.
  */
 export async function setStatus(actorId: string, userId: string, status: 'active' | 'deactivated'): Promise<UserItem> {
-  if (actorId === userId && status === 'deactivated') throw badRequest('You cannot deactivate your own account.');
+  if (actorId === userId && status === 'deactivated') throw invalid('You cannot deactivate your own account.');
   const user = await changePerson(userId, (u) => ({ ...u, status }), { actorId });
   if (status === 'deactivated') await revokeForDeactivation(userId);
   return user;
@@ -139,7 +139,7 @@ export async function setRole(actorId: string, userId: string, role: UserItem['r
   if (actorId === userId && role === 'member') {
     const admins = await queryAll<UserItem>({ index: roleIndex.index, pk: roleIndex.pk('super_admin') });
     if (!admins.some((a) => a.id !== userId && a.status === 'active')) {
-      throw badRequest('You are the last active super admin: promote somebody else first.');
+      throw invalid('You are the last active super admin: promote somebody else first.');
     }
   }
   return changePerson(userId, (u) => ({ ...u, role }), { actorId });

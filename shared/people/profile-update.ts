@@ -1,6 +1,6 @@
 import { FAVOURITE_FIELDS, LINK_FIELDS } from '../api/schemas/common.ts';
 import { newId } from '../db/ids.ts';
-import { badRequest } from '../http/errors.ts';
+import { invalid } from '../errors.ts';
 import { changePerson } from './change-person.ts';
 import type { ProjectItem, UserItem } from './users.ts';
 
@@ -72,7 +72,7 @@ function dateOrNull(value: string | null | undefined, field: string): string | n
   if (value === null || value === undefined || value === '') return null;
   const t = Date.parse(`${value}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== value) {
-    throw badRequest([`${field}: must be a date as YYYY-MM-DD`]);
+    throw invalid([`${field}: must be a date as YYYY-MM-DD`]);
   }
   return value;
 }
@@ -84,7 +84,7 @@ function toProjects(input: ProjectInput[], existing: ProjectItem[]): ProjectItem
     const startedAt = dateOrNull(p.startedAt, `projects.${i}.startedAt`);
     const endedAt = dateOrNull(p.endedAt, `projects.${i}.endedAt`);
     if (startedAt && endedAt && endedAt < startedAt)
-      throw badRequest([`projects.${i}.endedAt: must not be before startedAt`]);
+      throw invalid([`projects.${i}.endedAt: must not be before startedAt`]);
     const id = p.id && known.has(p.id) && !used.has(p.id) ? p.id : newId();
     used.add(id);
     return {
@@ -114,7 +114,7 @@ export function applyProfileInput(
     const v = input[f];
     if (v !== undefined) next[f] = TRIMMED.includes(f) ? v.trim() : v;
   }
-  if (input.name !== undefined && !next.name) throw badRequest(['name: must not be empty']);
+  if (input.name !== undefined && !next.name) throw invalid(['name: must not be empty']);
   for (const f of LIST_FIELDS) if (input[f] !== undefined) next[f] = cleanList(input[f]!);
   if (input.department !== undefined) next.department = input.department;
   if (input.teamId !== undefined) next.teamId = input.teamId || null;
@@ -124,7 +124,7 @@ export function applyProfileInput(
   if (input.dateOfBirth !== undefined) {
     next.dateOfBirth = dateOrNull(input.dateOfBirth, 'dateOfBirth');
     const today = opts.today ?? new Date().toISOString().slice(0, 10);
-    if (next.dateOfBirth && next.dateOfBirth > today) throw badRequest(['dateOfBirth: must not be in the future']);
+    if (next.dateOfBirth && next.dateOfBirth > today) throw invalid(['dateOfBirth: must not be in the future']);
   }
   if (input.image !== undefined) next.image = input.image;
   return next;

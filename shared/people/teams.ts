@@ -11,7 +11,7 @@ import {
   transact,
   updateItem,
 } from '../db/table.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, DomainError, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
 import type { TeamItem } from './profile.ts';
 
@@ -157,7 +157,7 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
         return cleared ? { ...u, teamId: null } : u;
       },
       { actorId, teamGone: teamId },
-    ).catch((err) => (err?.statusCode === 404 ? undefined : Promise.reject(err)));
+    ).catch((err) => (err instanceof DomainError && err.kind === 'not-found' ? undefined : Promise.reject(err)));
     if (cleared) unassigned++;
   };
   for (let i = 0; i < members.length; i += 8) await Promise.all(members.slice(i, i + 8).map((m) => unassign(m.userId)));

@@ -4,7 +4,7 @@ import { THROTTLE_LIMIT } from '../../shared/auth/throttle.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { sessionKey } from '../../shared/db/keys.ts';
 import { getItem, updateItem } from '../../shared/db/table.ts';
-import { HttpError } from '../../shared/http/errors.ts';
+import { DomainError } from '../../shared/errors.ts';
 import { admin, api, newMember, PASSWORD, uniq } from '../support/api.ts';
 
 const signInRaw = (email: string, password: string) =>
@@ -99,7 +99,7 @@ describe('sessions', () => {
     expect(
       (await api('PATCH', `/admin/members/${m.id}/status`, { token: a.token, body: { status: 'active' } })).status,
     ).toBe(200);
-    await expect(authenticate(m.token, { refresh: true })).rejects.toBeInstanceOf(HttpError);
+    await expect(authenticate(m.token, { refresh: true })).rejects.toBeInstanceOf(DomainError);
     expect((await signInRaw(m.email, PASSWORD)).status).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../shared/db/cursor.ts';
-import { HttpError } from '../../shared/http/errors.ts';
+import { DomainError } from '../../shared/errors.ts';
+import { toHttpError } from '../../shared/http/middlewares/http-errors.ts';
 
 const key = { pk: 'NOTIF#a', sk: 'N#0001' };
 
@@ -24,11 +25,11 @@ describe('cursors', () => {
     ['base64 of plain JSON', Buffer.from(JSON.stringify({ s: 'scope-a', k: key })).toString('base64url')],
     ['too short', 'abc'],
   ])('rejects a forged cursor (%s) with a 400', (_, forged) => {
-    expect(() => decodeCursor('scope-a', forged)).toThrow(HttpError);
+    expect(() => decodeCursor('scope-a', forged)).toThrow(DomainError);
     try {
       decodeCursor('scope-a', forged);
     } catch (e) {
-      expect((e as HttpError).statusCode).toBe(400);
+      expect(toHttpError(e).statusCode).toBe(400);
     }
   });
 
@@ -36,11 +37,11 @@ describe('cursors', () => {
     const c = encodeCursor('scope-a', key)!;
     const bytes = Buffer.from(c, 'base64url');
     bytes[bytes.length - 1] ^= 1;
-    expect(() => decodeCursor('scope-a', bytes.toString('base64url'))).toThrow(HttpError);
+    expect(() => decodeCursor('scope-a', bytes.toString('base64url'))).toThrow(DomainError);
   });
 
   it('refuses a cursor from another list', () => {
     const c = encodeCursor('scope-a', key)!;
-    expect(() => decodeCursor('scope-b', c)).toThrow(HttpError);
+    expect(() => decodeCursor('scope-b', c)).toThrow(DomainError);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addToCounter } from '../../shared/db/counters.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { getItem, putItem, queryPage, transact } from '../../shared/db/table.ts';
-import { HttpError } from '../../shared/http/errors.ts';
+import { DomainError } from '../../shared/errors.ts';
 import { uniq } from '../support/api.ts';
 
 async function seed(pk: string, n: number) {
@@ -42,7 +42,7 @@ describe('table module', () => {
     await seed(a, 3);
     await seed(b, 3);
     const page = await queryPage({ pk: a, limit: 1 });
-    await expect(queryPage({ pk: b, limit: 1, cursor: page.nextCursor! })).rejects.toBeInstanceOf(HttpError);
+    await expect(queryPage({ pk: b, limit: 1, cursor: page.nextCursor! })).rejects.toBeInstanceOf(DomainError);
   });
 
   it('keeps counters exact under 50 concurrent transactions', async () => {

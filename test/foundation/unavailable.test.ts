@@ -11,7 +11,8 @@ import {
 import { NoSuchKey, S3ServiceException } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { isDependencyUnavailable, throttled } from '../../shared/db/unavailable.ts';
-import { HttpError } from '../../shared/http/errors.ts';
+import { conflict } from '../../shared/errors.ts';
+import { ConflictError } from '../../shared/http/errors.ts';
 
 /** Errors built the way the SDK builds them from a service's answer (status in $metadata). */
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode, attempts: 3 } });
@@ -74,7 +75,8 @@ describe('isDependencyUnavailable (503) versus a bug or the client (not 503)', (
     ['a transaction cancelled by validation', cancelled('ValidationError')],
     ['a TypeError', new TypeError("Cannot read properties of undefined (reading 'x')")],
     ['a plain Error', new Error('boom')],
-    ['an HttpError', new HttpError(409, 'conflict')],
+    ['an HttpError', new ConflictError('conflict')],
+    ['a DomainError', conflict('conflict')],
     ['undefined', undefined],
     ['a string', 'ECONNREFUSED'],
   ])('%s → not 503', (_name, err) => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { liveStreamLeasesKey } from '../../shared/db/keys.ts';
 import { getItem, updateItem } from '../../shared/db/table.ts';
-import { HttpError } from '../../shared/http/errors.ts';
+import { DomainError } from '../../shared/errors.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
 import { notify } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
+import { refusalStatus } from '../support/refusal.ts';
 import { isChange } from '../support/sse.ts';
 import { openStream } from './sse-client.ts';
 
@@ -44,7 +45,7 @@ describe('stream slots per person', () => {
   it('frees the slot of a connection that stopped renewing (crashed) once its lease expired', async () => {
     const m = await newMember();
     await acquireStreamLease(m.id, 1); // never released: its execution "crashed"
-    await expect(acquireStreamLease(m.id, 1)).rejects.toMatchObject({ statusCode: 503 });
+    expect(await refusalStatus(acquireStreamLease(m.id, 1))).toBe(503);
     // Age the lease past its expiry.
     const item = (await getItem(liveStreamLeasesKey(m.id), true))!;
     const [lease] = Object.keys(item).filter((k) => k.startsWith('lease_'));
@@ -58,7 +59,7 @@ describe('stream slots per person', () => {
     expect(await openCount(m.id)).toBe(1);
     await next.release();
     expect(await openCount(m.id)).toBe(0);
-    await expect(acquireStreamLease(m.id, 0)).rejects.toBeInstanceOf(HttpError);
+    await expect(acquireStreamLease(m.id, 0)).rejects.toBeInstanceOf(DomainError);
   });
 });
 

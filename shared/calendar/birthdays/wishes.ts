@@ -11,7 +11,7 @@ import {
   updateItem,
 } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { mentionOf } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
@@ -55,7 +55,7 @@ export async function sendWish(
   message: string,
   now = new Date(),
 ): Promise<void> {
-  if (recipientId === author.id) throw badRequest('You cannot send a birthday wish to yourself.');
+  if (recipientId === author.id) throw invalid('You cannot send a birthday wish to yourself.');
   const today = companyDate(now);
   const recipient = await getUser(recipientId);
   if (!recipient || recipient.status === 'deactivated') throw notFound('No such person.');

@@ -1,7 +1,7 @@
 import { newSortableId } from '../../db/ids.ts';
 import { meetingKey, meetingSeatKey } from '../../db/keys.ts';
 import { retryOnConflict, type TransactItem } from '../../db/table.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, invalid, notFound } from '../../errors.ts';
 import { logger } from '../../observability/logger.ts';
 import { getUsers, type UserItem } from '../../people/users.ts';
 import type { Viewer } from '../people.ts';
@@ -37,7 +37,7 @@ async function resolveParticipants(ids: string[], organizerId: string): Promise<
   const unique = [...new Set(ids)].filter((id) => id !== organizerId);
   const found = await getUsers(unique);
   const unknown = unique.filter((id) => !found.has(id));
-  if (unknown.length) throw badRequest([`internalParticipantIds: no such person: ${unknown.join(', ')}`]);
+  if (unknown.length) throw invalid([`internalParticipantIds: no such person: ${unknown.join(', ')}`]);
   return { ids: unique, people: unique.map((id) => found.get(id)!) };
 }
 
@@ -47,8 +47,8 @@ const normaliseEmails = (emails: string[]) => [...new Set(emails.map((e) => e.tr
 function meetingTimes(startsAt: string, endsAt: string, now: Date, startIsNew: boolean) {
   const start = instant(startsAt);
   const end = instant(endsAt);
-  if (startIsNew && start.ms < now.getTime()) throw badRequest(['startsAt: a meeting cannot start in the past']);
-  if (end.ms <= start.ms) throw badRequest(['endsAt: must be after startsAt']);
+  if (startIsNew && start.ms < now.getTime()) throw invalid(['startsAt: a meeting cannot start in the past']);
+  if (end.ms <= start.ms) throw invalid(['endsAt: must be after startsAt']);
   return { startsAt: start.iso, endsAt: end.iso, startUtc: start.utc, endUtc: end.utc };
 }
 

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyRoute } from '../../api/route-def.ts';
 import type { RequestContext } from '../context.ts';
-import { badRequest, HttpError, notFound } from '../errors.ts';
+import { BadRequestError, NotFoundError, UnsupportedMediaTypeError } from '../errors.ts';
 import type { parseMultipart } from '../multipart.ts';
 import { parseRawQuery, parseWith } from '../validation.ts';
 
@@ -31,7 +31,7 @@ function parseJsonBody(bytes: Buffer): unknown {
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw badRequest('The request body is not valid UTF-8.');
+    throw new BadRequestError('The request body is not valid UTF-8.');
   }
   try {
     return JSON.parse(text, (key, value) => {
@@ -40,8 +40,9 @@ function parseJsonBody(bytes: Buffer): unknown {
       return value;
     });
   } catch (err) {
-    if (err instanceof NotWellFormed) throw badRequest('The request body contains an unpaired UTF-16 surrogate.');
-    throw badRequest('The request body is not valid JSON.');
+    if (err instanceof NotWellFormed)
+      throw new BadRequestError('The request body contains an unpaired UTF-16 surrogate.');
+    throw new BadRequestError('The request body is not valid JSON.');
   }
 }
 
@@ -59,22 +60,22 @@ export const requestParser = (
     const ctx = (request.internal as { ctx: RequestContext }).ctx;
     const event = request.event;
     for (const value of Object.values(ctx.params))
-      if (Buffer.byteLength(value) > MAX_PATH_PARAMETER_BYTES) throw notFound();
+      if (Buffer.byteLength(value) > MAX_PATH_PARAMETER_BYTES) throw new NotFoundError();
     const query = parseRawQuery(event.rawQueryString);
     if (def.query) ctx.query = parseWith(def.query, query, 'query');
     else if (Object.keys(query).length > 0)
-      throw badRequest([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
+      throw new BadRequestError([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
 
     const bytes = rawBody(event);
     const contentType = event.headers?.['content-type'];
     if (def.multipart && multipart) {
-      if (!bytes) throw badRequest(['file: a part named file is required']);
+      if (!bytes) throw new BadRequestError(['file: a part named file is required']);
       ctx.files = await multipart(bytes, contentType, def.multipart.maxBytes);
       return;
     }
     let parsed: unknown;
     if (bytes) {
-      if (!isJson(contentType)) throw new HttpError(415, 'Send the body as application/json.');
+      if (!isJson(contentType)) throw new UnsupportedMediaTypeError('Send the body as application/json.');
       parsed = parseJsonBody(bytes);
     }
     if (def.body) {
@@ -84,7 +85,7 @@ export const requestParser = (
       parsed !== undefined &&
       !(parsed && typeof parsed === 'object' && !Array.isArray(parsed) && Object.keys(parsed).length === 0)
     ) {
-      throw badRequest(['this route takes no request body']);
+      throw new BadRequestError(['this route takes no request body']);
     }
   },
 });

@@ -4,7 +4,7 @@ import type { AnyRoute } from '../../api/route-def.ts';
 import { authenticate } from '../../auth/sessions.ts';
 import type { RequestContext } from '../context.ts';
 import { readCookie, SESSION_COOKIE } from '../cookies.ts';
-import { forbidden, unauthorized } from '../errors.ts';
+import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { originAllowed } from './cors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -51,14 +51,15 @@ export const session = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2> =>
       if (found?.token) ctx.callerOrNull = await authenticate(found.token, { refresh: false }).catch(() => null);
       return;
     }
-    if (!found?.token) throw unauthorized();
+    if (!found?.token) throw new UnauthorizedError();
     const caller = await authenticate(found.token, { refresh: !def.anonymous });
     ctx.callerOrNull = caller;
     ctx.token = found.token;
     ctx.via = found.via;
     if (found.via === 'cookie' && !SAFE_METHODS.has(def.method) && !originAllowed(request.event.headers?.origin)) {
-      throw forbidden('This request must come from an allowed origin.', 'INVALID_ORIGIN');
+      throw new ForbiddenError('This request must come from an allowed origin.', { code: 'INVALID_ORIGIN' });
     }
-    if (def.auth === 'super_admin' && caller.role !== 'super_admin') throw forbidden('Only a super admin can do this.');
+    if (def.auth === 'super_admin' && caller.role !== 'super_admin')
+      throw new ForbiddenError('Only a super admin can do this.');
   },
 });
