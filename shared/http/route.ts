@@ -2,17 +2,11 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
-import { loadSecrets } from '../config/secrets.ts';
 import { instrument } from '../observability/instrumented.ts';
-import { logger } from '../observability/logger.ts';
-import { recordRequest } from '../observability/metrics.ts';
-import { newContext, type RequestContext } from './context.ts';
+import type { RequestContext } from './context.ts';
 import { withDeadline } from './deadline.ts';
 import type { idempotent } from './idempotency.ts';
-import { cors } from './middlewares/cors.ts';
-import { httpErrors } from './middlewares/http-errors.ts';
-import { requestParser } from './middlewares/request-parser.ts';
-import { session } from './middlewares/session.ts';
+import { routeMiddlewares } from './middlewares/route-middlewares.ts';
 import type { parseMultipart } from './multipart.ts';
 import { Reply } from './reply.ts';
 
@@ -86,38 +80,6 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
       timeoutEarlyInMillis: 0,
     }),
     def.area,
-  )
-    .before((request) => {
-      const ctx = newContext(request.event);
-      (request.internal as Record<string, unknown>).ctx = ctx;
-      (request.context as unknown as { ctx: RequestContext }).ctx = ctx;
-      (request.internal as Record<string, unknown>).started = Date.now();
-    })
-    .use(accessLog(def))
-    .use(cors())
-    .use(httpErrors(def))
-    // Deployed: the secrets this function is granted, fetched on first use and cached (shared/config/secrets.ts).
-    .before(() => loadSecrets())
-    .use(session(def))
-    .use(requestParser(def, options.parseMultipart));
+  ).use(routeMiddlewares(def, options.parseMultipart));
   return withDeadline(def, handler as unknown as LambdaHandler);
-}
-
-/**
- * One line and one metric set per request: route, status, duration; the caller's id only outside
- * grievance routes. The Lambda context (request id, cold start) comes with every line (instrument()).
- */
-function accessLog(
-  def: RouteDef<any, any, any>,
-): middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
-  const log = (request: middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>) => {
-    const internal = request.internal as { ctx?: RequestContext; started?: number };
-    const status = request.response?.statusCode;
-    const ms = Date.now() - (internal.started ?? Date.now());
-    const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms };
-    if (!def.anonymous && internal.ctx?.callerOrNull) fields.userId = internal.ctx.callerOrNull.userId;
-    logger.info('request', fields);
-    recordRequest(status);
-  };
-  return { name: 'access-log', after: log, onError: log };
 }

@@ -1,23 +1,22 @@
-import type { Writable } from 'node:stream';
-import type { APIGatewayProxyEventV2, StreamifyHandler } from 'aws-lambda';
+import { PassThrough, type Writable } from 'node:stream';
+import middy from '@middy/core';
+import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
+import type { APIGatewayProxyEventV2, Context, StreamifyHandler } from 'aws-lambda';
 import type { AnyRoute } from '../api/route-def.ts';
-import { authenticate, type Caller } from '../auth/sessions.ts';
-import { loadSecrets } from '../config/secrets.ts';
+import type { Caller } from '../auth/sessions.ts';
 import { DomainError } from '../errors.ts';
+import { instrument } from '../observability/instrumented.ts';
 import { logger } from '../observability/logger.ts';
-import { BadRequestError, HttpError, ServiceUnavailableError, UnauthorizedError } from './errors.ts';
-import { corsHeaders } from './middlewares/cors.ts';
-import { answerForError } from './middlewares/http-errors.ts';
-import { findToken } from './middlewares/session.ts';
-import { parseRawQuery } from './validation.ts';
+import type { RequestContext } from './context.ts';
+import { HttpError, ServiceUnavailableError } from './errors.ts';
+import { routeMiddlewares } from './middlewares/route-middlewares.ts';
 
 /**
  * The wrapper of a response-streaming route (Lambda response streaming behind a Function URL; locally
- * the gateway's shim of `awslambda.streamifyResponse`). The middy `route()` wrapper answers one
- * buffered result, so streaming routes get this small one instead, with the same rules: the session
- * from the Bearer token or the cookie (401 with the common error body otherwise), no query parameters
- * unless declared (400), CORS headers, one access-log line. The function then writes to a sink until
- * it returns; the stream is ended for it.
+ * the gateway's shim of `awslambda.streamifyResponse`): middy in its streaming execution mode with the
+ * very middlewares of the buffered routes (session, strict query, CORS, error bodies, access log). The
+ * function writes to a sink until it returns; the stream is ended for it. Until its first chunk it may
+ * still refuse the request: the refusal is answered like any route's error.
  */
 export interface StreamingRequest {
   event: APIGatewayProxyEventV2;
@@ -36,20 +35,8 @@ export interface ResponseSink {
   readonly gone: Promise<void>;
 }
 
-type StreamingHandler = StreamifyHandler<APIGatewayProxyEventV2, void>;
-
-/** Lambda's global (typed by @types/aws-lambda); the local gateway installs a shim of it. */
-function runtime(): typeof awslambda {
-  if (typeof awslambda === 'undefined')
-    throw new Error('awslambda is not defined: streaming routes run in Lambda or in the local runtime (its shim)');
-  return awslambda;
-}
-
-/**
- * The sink over Lambda's response stream. The status line and headers (200, `contentType`) go out
- * with the first chunk: until then the function may still refuse the request with an error answer.
- */
-function sinkOver(responseStream: Writable, open: () => Writable): ResponseSink {
+/** The sink over the answer's body, which middy pipes into Lambda's response stream. */
+function sinkOver(body: PassThrough, onFirstChunk: () => void): ResponseSink {
   let closed = false;
   let settle: () => void = () => undefined;
   const gone = new Promise<void>((resolve) => {
@@ -59,9 +46,10 @@ function sinkOver(responseStream: Writable, open: () => Writable): ResponseSink 
     closed = true;
     settle();
   };
-  responseStream.on('close', close);
-  responseStream.on('error', close);
-  const ended = () => closed || responseStream.destroyed || responseStream.writableEnded;
+  // The client leaving ends the pipeline, which destroys the body.
+  body.on('close', close);
+  body.on('error', close);
+  const ended = () => closed || body.destroyed || body.writableEnded;
   return {
     get closed() {
       return ended();
@@ -69,97 +57,111 @@ function sinkOver(responseStream: Writable, open: () => Writable): ResponseSink 
     gone,
     send(chunk) {
       if (ended()) return Promise.resolve(false);
+      onFirstChunk();
       return new Promise((resolve) => {
-        open().write(chunk, (err) => {
-          if (err) close();
-          resolve(!err);
-        });
+        if (body.write(chunk)) return resolve(!ended());
+        // Backpressure: the client reads slowly; wait until it drains (or leaves).
+        const done = () => {
+          body.off('drain', done);
+          body.off('close', done);
+          resolve(!ended());
+        };
+        body.on('drain', done);
+        body.on('close', done);
       });
     },
   };
 }
 
-/** Answers, before any event is sent, the same error the buffered routes would (the common body). */
-function answerError(responseStream: Writable, err: unknown, origin: string | undefined): number {
-  const answer = answerForError(err);
-  const out = runtime().HttpResponseStream.from(responseStream, {
-    statusCode: answer.statusCode,
-    headers: { ...answer.headers, 'cache-control': 'no-store', ...corsHeaders(origin) },
-  });
-  out.end(answer.body);
-  return answer.statusCode ?? 500;
-}
-
 /** A streaming route that fails before its first chunk for a reason not the client's: retry shortly. */
 const UNAVAILABLE_RETRY_SECONDS = 5;
+
+const isRefusal = (err: unknown) => err instanceof DomainError || err instanceof HttpError;
+
+type StreamingHandler = StreamifyHandler<APIGatewayProxyEventV2, void>;
+type StreamingAnswer = { statusCode: number; headers: Record<string, string>; body: PassThrough };
 
 export function streamingRoute(
   def: AnyRoute,
   fn: (req: StreamingRequest, sink: ResponseSink) => Promise<void>,
   contentType = 'text/event-stream; charset=utf-8',
 ): StreamingHandler {
-  return runtime().streamifyResponse(async (event, responseStream, context) => {
-    const started = Date.now();
-    const origin = event.headers?.origin;
-    const logRequest = (status: number, userId?: string) =>
-      logger.info('request', { route: def.name, method: def.method, status, ms: Date.now() - started, userId });
-    let caller: Caller;
-    let token: string;
-    try {
-      const query = parseRawQuery(event.rawQueryString);
-      if (Object.keys(query).length > 0)
-        throw new BadRequestError([`unknown query parameter: ${Object.keys(query).join(', ')}`]);
-      await loadSecrets();
-      const found = findToken(event);
-      if (!found?.token) throw new UnauthorizedError();
-      token = found.token;
-      caller = await authenticate(token, { refresh: true });
-    } catch (err) {
-      logRequest(answerError(responseStream, err, origin));
-      return;
-    }
-    let out: Writable | undefined;
-    const open = () =>
-      (out ??= runtime().HttpResponseStream.from(responseStream, {
-        statusCode: def.status,
-        headers: {
-          'content-type': contentType,
-          'cache-control': 'no-store',
-          'x-accel-buffering': 'no',
-          ...corsHeaders(origin),
+  const base = (_event: APIGatewayProxyEventV2, context: Context): Promise<StreamingAnswer> => {
+    const ctx = (context as unknown as { ctx: RequestContext }).ctx;
+    const body = new PassThrough();
+    const answer: StreamingAnswer = {
+      statusCode: def.status,
+      headers: { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+      body,
+    };
+    return new Promise((resolve, reject) => {
+      let started = false;
+      const start = () => {
+        if (started) return;
+        started = true;
+        resolve(answer);
+      };
+      const req: StreamingRequest = {
+        event: ctx.event,
+        caller: ctx.caller,
+        token: ctx.token ?? '',
+        remainingMs: () => context.getRemainingTimeInMillis(),
+      };
+      fn(req, sinkOver(body, start)).then(
+        () => {
+          start();
+          body.end();
         },
-      }));
-    let status: number = def.status;
-    try {
-      await fn(
-        { event, caller, token, remainingMs: () => context.getRemainingTimeInMillis() },
-        sinkOver(responseStream, open),
+        (err) => {
+          if (started) {
+            // Headers are gone already: end the stream; the client reconnects and resumes.
+            logger.error('streaming route failed', { route: def.name, error: err as Error });
+            body.end();
+            return;
+          }
+          // Refused before the first chunk: the client's error, or overloaded / a dependency down (503).
+          if (isRefusal(err)) return reject(err);
+          logger.error('streaming route failed', { route: def.name, error: err as Error });
+          reject(
+            new ServiceUnavailableError(
+              'The live stream is unavailable right now; retry shortly.',
+              UNAVAILABLE_RETRY_SECONDS,
+              {
+                cause: err,
+              },
+            ),
+          );
+        },
       );
+    });
+  };
+  const handler = instrument(
+    middy<APIGatewayProxyEventV2, StreamingAnswer>(base, {
+      timeoutEarlyInMillis: 0,
+      executionMode: executionModeStreamifyResponse,
+    }),
+    def.area,
+  ).use(routeMiddlewares(def) as never) as unknown as StreamingHandler;
+  return clientLeavingIsNoFailure(handler);
+}
+
+/** Lambda's global (typed by @types/aws-lambda); the local gateway installs a shim of it. */
+function runtime(): typeof awslambda {
+  if (typeof awslambda === 'undefined')
+    throw new Error('awslambda is not defined: streaming routes run in Lambda or in the local runtime (its shim)');
+  return awslambda;
+}
+
+/**
+ * middy pipes the body into the response stream, and the pipe fails when the client leaves: that
+ * ends a live stream normally, so it is not the invocation's failure.
+ */
+function clientLeavingIsNoFailure(handler: StreamingHandler): StreamingHandler {
+  return runtime().streamifyResponse(async (event, responseStream: Writable, context) => {
+    try {
+      await handler(event, responseStream as never, context);
     } catch (err) {
-      if (out) {
-        // Headers are gone already: end the stream; the client reconnects and resumes.
-        logger.error('streaming route failed', { route: def.name, error: err as Error });
-      } else {
-        // Refused before the first chunk: the client's error, or overloaded / a dependency down (503).
-        const refused = err instanceof HttpError || err instanceof DomainError;
-        if (!refused) logger.error('streaming route failed', { route: def.name, error: err as Error });
-        status = answerError(
-          responseStream,
-          refused
-            ? err
-            : new ServiceUnavailableError(
-                'The live stream is unavailable right now; retry shortly.',
-                UNAVAILABLE_RETRY_SECONDS,
-              ),
-          origin,
-        );
-      }
-    } finally {
-      if (status === def.status) {
-        const stream = open();
-        if (!stream.writableEnded) stream.end();
-      }
-      logRequest(status, caller.userId);
+      if (!responseStream.destroyed && !responseStream.writableFinished) throw err;
     }
   });
 }
