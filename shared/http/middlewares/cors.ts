@@ -27,7 +27,12 @@ export function preflightHeaders(origin: string | undefined): Record<string, str
   };
 }
 
-/** Adds the CORS headers to every answer, errors included. */
+/**
+ * Adds the CORS headers to every answer, errors included. Not `@middy/http-cors`: it sends
+ * `Access-Control-Allow-Credentials` to every origin, allowed or not, while here a disallowed origin
+ * gets no CORS header at all; and the same headers go on answers made outside a middy chain (the
+ * request deadline's 503, the catch-all's preflight), which `corsHeaders` serves to all.
+ */
 export const cors = (): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> => {
   const add = (request: {
     event: APIGatewayProxyEventV2;
