@@ -1,0 +1,121 @@
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import middy from '@middy/core';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { httpEvent, lambdaContext, testRoute } from '../../../test/support/lambda-event.ts';
+import type { AnyRoute } from '../../api/route-def.ts';
+import { hashToken } from '../../auth/tokens.ts';
+import { sessionKey, userKey } from '../../db/keys.ts';
+import type { RequestContext } from '../context.ts';
+import { httpErrors } from './http-errors.ts';
+import { requestContext } from './request-context.ts';
+import { session } from './session.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const TOKEN = 'a-session-token';
+const DAY = 24 * 3600_000;
+
+function store({ role = 'member', expiresInMs = DAY, updatedAgoMs = 0 } = {}) {
+  ddb.on(GetCommand, { Key: sessionKey(hashToken(TOKEN)) }).resolves({
+    Item: {
+      ...sessionKey(hashToken(TOKEN)),
+      id: 's1',
+      userId: 'u1',
+      updatedAt: new Date(Date.now() - updatedAgoMs).toISOString(),
+      expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+    },
+  });
+  ddb.on(GetCommand, { Key: userKey('u1') }).resolves({
+    Item: { ...userKey('u1'), id: 'u1', role, status: 'active', name: 'U', email: 'u@example.com' },
+  });
+}
+
+/** Runs the session middleware (and the error answers) before a function that returns the caller it sees. */
+async function call(def: AnyRoute, headers: Record<string, string>, cookies?: string[]) {
+  let seen: RequestContext | undefined;
+  const handler = middy(async (_e: unknown, context: { ctx?: RequestContext }) => {
+    seen = context.ctx;
+    return { statusCode: 200, body: '' };
+  })
+    .use(requestContext())
+    .use(httpErrors(def))
+    .use(session(def));
+  const res = await handler(httpEvent({ method: def.method, headers, cookies }), lambdaContext('t') as never);
+  return { res, body: res.body ? JSON.parse(res.body) : undefined, ctx: seen };
+}
+
+describe('session middleware', () => {
+  beforeEach(() => {
+    ddb.reset();
+    ddb.on(GetCommand).resolves({});
+  });
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('refuses a session route without a token (401) and never calls the function', async () => {
+    const { res, ctx } = await call(testRoute(), {});
+    expect(res.statusCode).toBe(401);
+    expect(ctx).toBeUndefined();
+  });
+
+  it('refuses an unknown token (401)', async () => {
+    expect((await call(testRoute(), { authorization: 'Bearer nobody' })).res.statusCode).toBe(401);
+  });
+
+  it('resolves the caller from a Bearer token', async () => {
+    store();
+    const { res, ctx } = await call(testRoute(), { authorization: `Bearer ${TOKEN}` });
+    expect(res.statusCode).toBe(200);
+    expect(ctx?.caller.userId).toBe('u1');
+    expect(ctx?.via).toBe('bearer');
+    expect(ctx?.token).toBe(TOKEN);
+  });
+
+  it('refuses an expired session with its reason', async () => {
+    store({ expiresInMs: -1 });
+    const { res, body } = await call(testRoute({ area: 'auth' }), { authorization: `Bearer ${TOKEN}` });
+    expect(res.statusCode).toBe(401);
+    expect(body.code).toBe('SESSION_EXPIRED');
+  });
+
+  it('reads the role fresh: a member on a super-admin route gets 403', async () => {
+    store({ role: 'member' });
+    expect((await call(testRoute({ auth: 'super_admin' }), { authorization: `Bearer ${TOKEN}` })).res.statusCode).toBe(
+      403,
+    );
+    store({ role: 'super_admin' });
+    expect((await call(testRoute({ auth: 'super_admin' }), { authorization: `Bearer ${TOKEN}` })).res.statusCode).toBe(
+      200,
+    );
+  });
+
+  it('refuses a cookie-authenticated write from an origin not allowed', async () => {
+    vi.stubEnv('ALLOWED_ORIGINS', 'https://app.example.com');
+    store();
+    const write = testRoute({ method: 'POST' });
+    const cookies = [`wcs_session=${TOKEN}`];
+    const evil = await call(write, { origin: 'https://evil.example.com' }, cookies);
+    expect(evil.res.statusCode).toBe(403);
+    const allowed = await call(write, { origin: 'https://app.example.com' }, cookies);
+    expect(allowed.res.statusCode).toBe(200);
+    expect(allowed.ctx?.via).toBe('cookie');
+    // A read needs no Origin; a Bearer write neither (no ambient credential).
+    expect((await call(testRoute(), {}, cookies)).res.statusCode).toBe(200);
+    expect((await call(write, { authorization: `Bearer ${TOKEN}` })).res.statusCode).toBe(200);
+  });
+
+  it('refreshes a day-old session, but not on an anonymous (grievance) route', async () => {
+    store({ updatedAgoMs: 2 * DAY });
+    ddb.on(UpdateCommand).resolves({});
+    await call(testRoute({ anonymous: true }), { authorization: `Bearer ${TOKEN}` });
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    await call(testRoute(), { authorization: `Bearer ${TOKEN}` });
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+  });
+
+  it('recognises a caller on a public route without requiring one', async () => {
+    expect((await call(testRoute({ auth: 'public' }), {})).ctx?.callerOrNull).toBeNull();
+    store();
+    const { ctx } = await call(testRoute({ auth: 'public' }), { authorization: `Bearer ${TOKEN}` });
+    expect(ctx?.callerOrNull?.userId).toBe('u1');
+  });
+});
