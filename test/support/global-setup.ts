@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
+import { appendToRuntimeLog, divertLogLines } from './runtime-log.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
 
@@ -30,7 +31,8 @@ const SHARED_ENV = [
 ];
 
 export default async function setup(project: TestProject) {
-  process.env.LOG_LEVEL ??= 'WARN'; // request lines would drown the test output
+  // The runtime's log lines go to the run's log file, not between the test results.
+  divertLogLines();
   // test/live/stream.test.ts loads the stream function with 50 connections for each of 4 people; the
   // cap itself is tested against this value (test/live/stream-leases.test.ts).
   process.env.LIVE_STREAMS_PER_PERSON ??= '64';
@@ -41,7 +43,7 @@ export default async function setup(project: TestProject) {
     dataDir,
     seedAdmin: ADMIN,
     withSchedules: false,
-    log: () => undefined,
+    log: appendToRuntimeLog,
   });
   project.provide('baseUrl', runtime.baseUrl);
   project.provide('localEnv', Object.fromEntries(SHARED_ENV.map((k) => [k, process.env[k] ?? ''])));

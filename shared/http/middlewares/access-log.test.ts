@@ -10,7 +10,7 @@ import { accessLog } from './access-log.ts';
 import { httpErrors } from './http-errors.ts';
 import { requestContext } from './request-context.ts';
 
-// The logger takes its level when it is created, and every invocation returns to it (the test run's is WARN).
+// The logger takes its level when it is created, and every invocation returns to it: INFO, whatever the run's.
 vi.hoisted(() => {
   process.env.LOG_LEVEL = 'INFO';
 });
