@@ -1,4 +1,4 @@
-import { createPostUpload } from '../../shared/api/routes/feed.ts';
+import { createPostUpload } from '../../shared/api/routes/files.ts';
 import { createPresignedUpload } from '../../shared/feed/uploads.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 

@@ -1,4 +1,4 @@
-import { getPostFile } from '../../shared/api/routes/feed.ts';
+import { getPostFile } from '../../shared/api/routes/files.ts';
 import { openPostFile } from '../../shared/feed/uploads.ts';
 import { rawReply, redirect } from '../../shared/http/reply.ts';
 import { route } from '../../shared/http/route.ts';

@@ -1,4 +1,4 @@
-import { uploadPostFile } from '../../shared/api/routes/feed.ts';
+import { uploadPostFile } from '../../shared/api/routes/files.ts';
 import { storeDirectUpload } from '../../shared/feed/uploads.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { uploadRoute } from '../../shared/http/upload-route.ts';

@@ -3,7 +3,7 @@ import { WEBSITE_STATUSES } from '../../office-updates/website.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
 import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, nullableIso, page } from '../schemas/common.ts';
-import { RecognitionCategory } from './feed.ts';
+import { RecognitionCategory } from '../schemas/feed.ts';
 
 /*
  * Office updates (spec 2.5, 3.2, 4.14; decisions 7): the super admins' review queue and the public

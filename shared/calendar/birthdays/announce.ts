@@ -9,10 +9,10 @@ import {
   transact,
   updateItem,
 } from '../../db/table.ts';
+import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
 import type { UserItem } from '../../people/users.ts';
-import { inPool } from '../in-pool.ts';
-import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../notify-many.ts';
+import { inPool } from '../../util/in-pool.ts';
 
 /**
  * The birthday notification (spec 4.9, 6.3; decisions 8): once per birthday person per company day,

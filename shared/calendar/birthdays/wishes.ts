@@ -12,10 +12,10 @@ import {
 } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { notificationBatch } from '../../notifications/notify-many.ts';
 import { mentionOf } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
-import { notificationBatch } from '../notify-many.ts';
 import { companyDate } from '../time.ts';
 
 /**
