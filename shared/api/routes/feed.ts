@@ -20,7 +20,7 @@ const postIdPath = `${P}/{postId}`;
 
 // ---------------------------------------------------------------- posts
 
-export const createPost = defineRoute({
+export const createPostRoute = defineRoute({
   name: 'create-post',
   area: 'feed',
   method: 'POST',
@@ -35,7 +35,7 @@ export const createPost = defineRoute({
   access: postWrites,
 });
 
-export const listPosts = defineRoute({
+export const listPostsRoute = defineRoute({
   name: 'list-posts',
   area: 'feed',
   method: 'GET',
@@ -55,7 +55,7 @@ export const listPosts = defineRoute({
   access: reads,
 });
 
-export const getPost = defineRoute({
+export const getPostRoute = defineRoute({
   name: 'get-post',
   area: 'feed',
   method: 'GET',
@@ -68,7 +68,7 @@ export const getPost = defineRoute({
   access: reads,
 });
 
-export const updatePost = defineRoute({
+export const updatePostRoute = defineRoute({
   name: 'update-post',
   area: 'feed',
   method: 'PATCH',
@@ -82,7 +82,7 @@ export const updatePost = defineRoute({
   access: postWrites,
 });
 
-export const deletePost = defineRoute({
+export const deletePostRoute = defineRoute({
   name: 'delete-post',
   area: 'feed',
   method: 'DELETE',
@@ -94,7 +94,7 @@ export const deletePost = defineRoute({
   access: writes,
 });
 
-export const sharePost = defineRoute({
+export const sharePostRoute = defineRoute({
   name: 'share-post',
   area: 'feed',
   method: 'POST',
@@ -110,7 +110,7 @@ export const sharePost = defineRoute({
   access: notifying,
 });
 
-export const reactToPost = defineRoute({
+export const reactToPostRoute = defineRoute({
   name: 'react-to-post',
   area: 'feed',
   method: 'POST',
@@ -125,7 +125,7 @@ export const reactToPost = defineRoute({
   access: notifying,
 });
 
-export const removePostReaction = defineRoute({
+export const removePostReactionRoute = defineRoute({
   name: 'remove-post-reaction',
   area: 'feed',
   method: 'DELETE',
@@ -138,7 +138,7 @@ export const removePostReaction = defineRoute({
   access: writes,
 });
 
-export const bookmarkPost = defineRoute({
+export const bookmarkPostRoute = defineRoute({
   name: 'bookmark-post',
   area: 'feed',
   method: 'PUT',
@@ -150,7 +150,7 @@ export const bookmarkPost = defineRoute({
   access: writes,
 });
 
-export const unbookmarkPost = defineRoute({
+export const unbookmarkPostRoute = defineRoute({
   name: 'unbookmark-post',
   area: 'feed',
   method: 'DELETE',
@@ -162,7 +162,7 @@ export const unbookmarkPost = defineRoute({
   access: writes,
 });
 
-export const hidePost = defineRoute({
+export const hidePostRoute = defineRoute({
   name: 'hide-post',
   area: 'feed',
   method: 'POST',
@@ -175,7 +175,7 @@ export const hidePost = defineRoute({
   access: writes,
 });
 
-export const unhidePost = defineRoute({
+export const unhidePostRoute = defineRoute({
   name: 'unhide-post',
   area: 'feed',
   method: 'POST',
@@ -190,7 +190,7 @@ export const unhidePost = defineRoute({
 
 // ---------------------------------------------------------------- polls
 
-export const votePoll = defineRoute({
+export const votePollRoute = defineRoute({
   name: 'vote-poll',
   area: 'feed',
   method: 'POST',
@@ -204,7 +204,7 @@ export const votePoll = defineRoute({
   access: writes,
 });
 
-export const closePoll = defineRoute({
+export const closePollRoute = defineRoute({
   name: 'close-poll',
   area: 'feed',
   method: 'POST',
@@ -217,7 +217,7 @@ export const closePoll = defineRoute({
   access: notifying,
 });
 
-export const listPollVoters = defineRoute({
+export const listPollVotersRoute = defineRoute({
   name: 'list-poll-voters',
   area: 'feed',
   method: 'GET',
@@ -232,7 +232,7 @@ export const listPollVoters = defineRoute({
 
 // ---------------------------------------------------------------- comments
 
-export const listComments = defineRoute({
+export const listCommentsRoute = defineRoute({
   name: 'list-comments',
   area: 'feed',
   method: 'GET',
@@ -246,7 +246,7 @@ export const listComments = defineRoute({
   access: reads,
 });
 
-export const createComment = defineRoute({
+export const createCommentRoute = defineRoute({
   name: 'create-comment',
   area: 'feed',
   method: 'POST',
@@ -261,7 +261,7 @@ export const createComment = defineRoute({
   access: notifying,
 });
 
-export const listCommentReplies = defineRoute({
+export const listCommentRepliesRoute = defineRoute({
   name: 'list-comment-replies',
   area: 'feed',
   method: 'GET',
@@ -275,7 +275,7 @@ export const listCommentReplies = defineRoute({
   access: reads,
 });
 
-export const updateComment = defineRoute({
+export const updateCommentRoute = defineRoute({
   name: 'update-comment',
   area: 'feed',
   method: 'PATCH',
@@ -289,7 +289,7 @@ export const updateComment = defineRoute({
   access: notifying,
 });
 
-export const deleteComment = defineRoute({
+export const deleteCommentRoute = defineRoute({
   name: 'delete-comment',
   area: 'feed',
   method: 'DELETE',
@@ -301,7 +301,7 @@ export const deleteComment = defineRoute({
   access: writes,
 });
 
-export const voteComment = defineRoute({
+export const voteCommentRoute = defineRoute({
   name: 'vote-comment',
   area: 'feed',
   method: 'POST',
@@ -322,7 +322,7 @@ export const voteComment = defineRoute({
 
 // ---------------------------------------------------------------- recognitions, follows
 
-export const listRecognitions = defineRoute({
+export const listRecognitionsRoute = defineRoute({
   name: 'list-recognitions',
   area: 'feed',
   method: 'GET',
@@ -335,7 +335,7 @@ export const listRecognitions = defineRoute({
   access: reads,
 });
 
-export const listPersonRecognitions = defineRoute({
+export const listPersonRecognitionsRoute = defineRoute({
   name: 'list-person-recognitions',
   area: 'feed',
   method: 'GET',
@@ -349,7 +349,7 @@ export const listPersonRecognitions = defineRoute({
   access: reads,
 });
 
-export const followPerson = defineRoute({
+export const followPersonRoute = defineRoute({
   name: 'follow-person',
   area: 'feed',
   method: 'PUT',
@@ -361,7 +361,7 @@ export const followPerson = defineRoute({
   access: writes,
 });
 
-export const unfollowPerson = defineRoute({
+export const unfollowPersonRoute = defineRoute({
   name: 'unfollow-person',
   area: 'feed',
   method: 'DELETE',
@@ -374,7 +374,7 @@ export const unfollowPerson = defineRoute({
 });
 
 // ---------------------------------------------------------------- contributors, leaderboard (spec 4.5)
-export const listContributors = defineRoute({
+export const listContributorsRoute = defineRoute({
   name: 'list-contributors',
   area: 'feed',
   method: 'GET',
@@ -387,7 +387,7 @@ export const listContributors = defineRoute({
   access: reads,
 });
 
-export const getLeaderboard = defineRoute({
+export const getLeaderboardRoute = defineRoute({
   name: 'get-leaderboard',
   area: 'feed',
   method: 'GET',
@@ -401,31 +401,31 @@ export const getLeaderboard = defineRoute({
 });
 
 export const feedRoutes = [
-  createPost,
-  listPosts,
-  getPost,
-  updatePost,
-  deletePost,
-  sharePost,
-  reactToPost,
-  removePostReaction,
-  bookmarkPost,
-  unbookmarkPost,
-  hidePost,
-  unhidePost,
-  votePoll,
-  closePoll,
-  listPollVoters,
-  listComments,
-  createComment,
-  listCommentReplies,
-  updateComment,
-  deleteComment,
-  voteComment,
-  listRecognitions,
-  listPersonRecognitions,
-  followPerson,
-  unfollowPerson,
-  listContributors,
-  getLeaderboard,
+  createPostRoute,
+  listPostsRoute,
+  getPostRoute,
+  updatePostRoute,
+  deletePostRoute,
+  sharePostRoute,
+  reactToPostRoute,
+  removePostReactionRoute,
+  bookmarkPostRoute,
+  unbookmarkPostRoute,
+  hidePostRoute,
+  unhidePostRoute,
+  votePollRoute,
+  closePollRoute,
+  listPollVotersRoute,
+  listCommentsRoute,
+  createCommentRoute,
+  listCommentRepliesRoute,
+  updateCommentRoute,
+  deleteCommentRoute,
+  voteCommentRoute,
+  listRecognitionsRoute,
+  listPersonRecognitionsRoute,
+  followPersonRoute,
+  unfollowPersonRoute,
+  listContributorsRoute,
+  getLeaderboardRoute,
 ];

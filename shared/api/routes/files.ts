@@ -3,7 +3,7 @@ import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
 
 /** File downloads (spec 1.1 rule 10, decisions 3): with the session, the stored bytes and content type. */
-export const getAvatarFile = defineRoute({
+export const getAvatarFileRoute = defineRoute({
   name: 'get-avatar-file',
   area: 'files',
   method: 'GET',
@@ -29,7 +29,7 @@ export const UploadedFile = z
   })
   .meta({ id: 'UploadedPostFile' });
 
-export const uploadPostFile = defineRoute({
+export const uploadPostFileRoute = defineRoute({
   name: 'upload-post-file',
   area: 'files',
   method: 'POST',
@@ -46,7 +46,7 @@ export const uploadPostFile = defineRoute({
   memory: 1024,
 });
 
-export const createPostUpload = defineRoute({
+export const createPostUploadRoute = defineRoute({
   name: 'create-post-upload',
   area: 'files',
   method: 'POST',
@@ -65,7 +65,7 @@ export const createPostUpload = defineRoute({
   access: media,
 });
 
-export const getPostFile = defineRoute({
+export const getPostFileRoute = defineRoute({
   name: 'get-post-file',
   area: 'files',
   method: 'GET',
@@ -78,4 +78,4 @@ export const getPostFile = defineRoute({
   access: { bucket: [{ prefix: 'posts/', actions: ['read'] }] },
 });
 
-export const fileRoutes = [getAvatarFile, uploadPostFile, createPostUpload, getPostFile];
+export const fileRoutes = [getAvatarFileRoute, uploadPostFileRoute, createPostUploadRoute, getPostFileRoute];
