@@ -1,5 +1,5 @@
 import { birthdayIndexAttributes } from '../calendar/birthday-index.ts';
-import { addToCounter } from '../db/counters.ts';
+import { checkEntry, deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
 import {
   DIRECTORY_PARTITION,
   DIRECTORY_SHARDS,
@@ -140,15 +140,12 @@ function facetsOf(u: UserItem | undefined): Map<string, Facet> {
 }
 
 const facetWrite = (f: Facet, delta: number): TransactItem =>
-  ({
-    Update: {
-      Key: facetKey(f.kind, f.lower),
-      UpdateExpression: delta > 0 ? 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k' : 'ADD #p :d',
-      ExpressionAttributeNames: delta > 0 ? { '#p': 'people', '#v': 'value', '#k': 'kind' } : { '#p': 'people' },
-      ExpressionAttributeValues:
-        delta > 0 ? { ':d': delta, ':v': f.value, ':e': 'DirectoryFacet', ':k': f.kind } : { ':d': delta },
-    },
-  }) as TransactItem;
+  updateEntry(facetKey(f.kind, f.lower), {
+    UpdateExpression: delta > 0 ? 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k' : 'ADD #p :d',
+    ExpressionAttributeNames: delta > 0 ? { '#p': 'people', '#v': 'value', '#k': 'kind' } : { '#p': 'people' },
+    ExpressionAttributeValues:
+      delta > 0 ? { ':d': delta, ':v': f.value, ':e': 'DirectoryFacet', ':k': f.kind } : { ':d': delta },
+  });
 
 /** The condition on a person whose `rev` was read as `rev` (items written before revisions have none). */
 export function revCondition(rev: number | undefined): { expression: string; values: Record<string, unknown> } {
@@ -168,12 +165,13 @@ function counterOrCheck(
   values: Record<string, unknown> = {},
 ): TransactItem {
   const withValues = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
-  if (delta === 0)
-    return { ConditionCheck: { Key: key, ConditionExpression: condition, ...withValues } } as TransactItem;
-  const item = addToCounter(key, field, delta) as { Update: Record<string, any> };
-  item.Update.ConditionExpression = condition;
-  item.Update.ExpressionAttributeValues = { ...item.Update.ExpressionAttributeValues, ...values };
-  return item as TransactItem;
+  if (delta === 0) return checkEntry(key, { ConditionExpression: condition, ...withValues });
+  return updateEntry(key, {
+    UpdateExpression: 'ADD #f :d',
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { '#f': field },
+    ExpressionAttributeValues: { ':d': delta, ...values },
+  });
 }
 
 /**
@@ -232,19 +230,17 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
   // Directory shard row.
   const rowChanged = !before || JSON.stringify(storedRow(before)) !== JSON.stringify(storedRow(after));
   if (listed && (!wasListed || rowChanged)) {
-    items.push({
-      Update: {
-        Key: directoryRowsKey(shardOf(id)),
+    items.push(
+      updateEntry(directoryRowsKey(shardOf(id)), {
         ...updateExpression({ [rowAttribute(id)]: storedRow(after), entity: 'DirectoryShard' }),
-      },
-    } as TransactItem);
+      }),
+    );
   } else if (!listed && wasListed) {
-    items.push({
-      Update: {
-        Key: directoryRowsKey(shardOf(id)),
+    items.push(
+      updateEntry(directoryRowsKey(shardOf(id)), {
         ...updateExpression({ entity: 'DirectoryShard' }, [rowAttribute(id)]),
-      },
-    } as TransactItem);
+      }),
+    );
   }
 
   // Facet counters.
@@ -267,19 +263,17 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
     ),
   );
   if (oldTeam !== newTeam) {
-    if (oldTeam) items.push({ Delete: { Key: teamMemberKey(oldTeam, id) } } as TransactItem);
+    if (oldTeam) items.push(deleteEntry(teamMemberKey(oldTeam, id)));
     if (newTeam) {
-      items.push({
-        Put: {
-          Item: {
-            ...teamMemberKey(newTeam, id),
-            entity: 'TeamMember',
-            teamId: newTeam,
-            userId: id,
-            actorId: opts.actorId ?? undefined,
-          },
-        },
-      } as TransactItem);
+      items.push(
+        putEntry({
+          ...teamMemberKey(newTeam, id),
+          entity: 'TeamMember',
+          teamId: newTeam,
+          userId: id,
+          actorId: opts.actorId ?? undefined,
+        }),
+      );
     }
   }
 
@@ -332,14 +326,11 @@ export function personWrites(before: UserItem, after: UserItem, opts: PersonWrit
     remove,
   );
   return [
-    {
-      Update: {
-        Key: userKey(before.id),
-        ...update,
-        ConditionExpression: rev.expression,
-        ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ...rev.values },
-      },
-    } as TransactItem,
+    updateEntry(userKey(before.id), {
+      ...update,
+      ConditionExpression: rev.expression,
+      ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ...rev.values },
+    }),
     ...derivedWrites(before, after, opts),
   ];
 }

@@ -1,3 +1,4 @@
+import { deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { teamKey, teamMembersPrefix, teamNameKey, teamsIndex } from '../db/keys.ts';
 import {
@@ -42,12 +43,10 @@ const nameAttributes = (id: string, name: string) => ({
 });
 
 const claim = (nameLower: string, teamId: string, actorId: string): TransactItem =>
-  ({
-    Put: {
-      Item: { ...teamNameKey(nameLower), entity: 'TeamName', teamId, actorId },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  }) as TransactItem;
+  putEntry(
+    { ...teamNameKey(nameLower), entity: 'TeamName', teamId, actorId },
+    { ConditionExpression: 'attribute_not_exists(pk)' },
+  );
 
 export async function createTeam(actorId: string, input: { name: string; color?: TeamColor }): Promise<TeamItem> {
   const id = newId();
@@ -65,7 +64,7 @@ export async function createTeam(actorId: string, input: { name: string; color?:
   try {
     await transact([
       claim(team.nameLower, id, actorId),
-      { Put: { Item: team, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+      putEntry(team, { ConditionExpression: 'attribute_not_exists(pk)' }),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) throw nameTaken();
@@ -95,27 +94,22 @@ export async function updateTeam(
       if (name === team.name && color === team.color) return team;
       const next = { ...team, ...nameAttributes(teamId, name), color, actorId };
       const items: TransactItem[] = [
-        {
-          Update: {
-            Key: teamKey(teamId),
-            UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
-            ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
-            ExpressionAttributeValues: {
-              ':n': name,
-              ':l': next.nameLower,
-              ':sk': teamsIndex.sk(next.nameLower, teamId),
-              ':c': color,
-              ':a': actorId,
-              ':old': team.nameLower,
-            },
+        updateEntry(teamKey(teamId), {
+          UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
+          ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
+          ExpressionAttributeValues: {
+            ':n': name,
+            ':l': next.nameLower,
+            ':sk': teamsIndex.sk(next.nameLower, teamId),
+            ':c': color,
+            ':a': actorId,
+            ':old': team.nameLower,
           },
-        } as TransactItem,
+        }),
       ];
       if (next.nameLower !== team.nameLower) {
-        items.push(claim(next.nameLower, teamId, actorId), {
-          Delete: { Key: teamNameKey(team.nameLower) },
-        } as TransactItem);
+        items.push(claim(next.nameLower, teamId, actorId), deleteEntry(teamNameKey(team.nameLower)));
       }
       try {
         await transact(items);
@@ -166,8 +160,8 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
     await deleteItem({ pk: m.pk, sk: m.sk });
   try {
     await transact([
-      { Delete: { Key: teamKey(teamId), ConditionExpression: 'attribute_exists(pk)' } } as TransactItem,
-      { Delete: { Key: teamNameKey(team.nameLower) } } as TransactItem,
+      deleteEntry(teamKey(teamId), { ConditionExpression: 'attribute_exists(pk)' }),
+      deleteEntry(teamNameKey(team.nameLower)),
     ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // another call finished the deletion

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { updateEntry } from '../../db/entity.ts';
 import { birthdayAnnouncementKey, membersIndex } from '../../db/keys.ts';
 import {
   getMany,
@@ -140,22 +141,19 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
       next.catch(() => undefined); // awaited on the next turn; never left unhandled if this turn stops
     }
     const done = page.nextCursor === null;
-    const progress: TransactItem = {
-      Update: {
-        Key: birthdayAnnouncementKey(a.date, a.userId),
-        UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
-        ConditionExpression: 'claimId = :me AND #step = :step',
-        ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
-        ExpressionAttributeValues: {
-          ':next': step + 1,
-          ':cursor': page.nextCursor,
-          ':now': new Date().toISOString(),
-          ':n': page.ids.length,
-          ':me': a.claimId,
-          ':step': step,
-        },
+    const progress: TransactItem = updateEntry(birthdayAnnouncementKey(a.date, a.userId), {
+      UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
+      ConditionExpression: 'claimId = :me AND #step = :step',
+      ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
+      ExpressionAttributeValues: {
+        ':next': step + 1,
+        ':cursor': page.nextCursor,
+        ':now': new Date().toISOString(),
+        ':n': page.ids.length,
+        ':me': a.claimId,
+        ':step': step,
       },
-    } as TransactItem;
+    });
     const notes = page.ids.map((recipientId) => ({
       recipientId,
       kind: 'birthday' as const,
