@@ -42,13 +42,14 @@ export const PRESENT = { ConditionExpression: 'attribute_exists(pk)' } as const;
  */
 export interface EntityIndex<T> {
   index: IndexName;
-  pk: (item: T) => string | undefined;
-  sk: (item: T) => string | number | undefined;
+  pk: (item: T) => string | undefined /** Absent when something else moves the sort key (a counter kept with ADD). */;
+  sk?: (item: T) => string | number | undefined;
 }
 
 /** Attributes the entity builders add: everything except what the item's own fields say. */
 type Derived = 'pk' | 'sk' | 'entity';
-export type Fields<T> = Omit<T, Derived>;
+// Key remapping keeps the named fields of item types that also carry an index signature (UserItem).
+export type Fields<T> = { [P in keyof T as P extends Derived ? never : P]: T[P] };
 
 export interface EntityDefinition<T extends { entity: string }, A extends unknown[]> {
   name: T['entity'];
@@ -90,7 +91,7 @@ export function entity<T extends { entity: string }, A extends unknown[]>(def: E
     for (const ix of def.indexes ?? []) {
       const names = indexKeys(ix.index);
       out[names.pk] = ix.pk(fields);
-      out[names.sk] = ix.sk(fields);
+      if (ix.sk) out[names.sk] = ix.sk(fields);
     }
     return out;
   };

@@ -7,7 +7,7 @@ import { credentialsKey, emailKey, membersIndex, roleIndex, teamKey, userKey } f
 import { failedConditions, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { changePerson } from './change-person.ts';
-import { newPersonWrites } from './directory-index.ts';
+import { newPersonWrites } from './derived-from-person.ts';
 import { blankProfile, getUser, getUsers, type UserItem } from './users.ts';
 
 export interface NewMember {

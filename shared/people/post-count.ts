@@ -1,7 +1,7 @@
 import { updateEntry } from '../db/entity.ts';
 import { directoryPostsKey, userKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
-import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './directory-index.ts';
+import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './derived-from-person.ts';
 
 /**
  * The writes that move a person's `postCount` (shown on profiles and the directory, and the

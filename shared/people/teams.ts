@@ -19,7 +19,7 @@ import type { TeamItem } from './profile.ts';
 /**
  * Teams (spec 4.6, decisions 8): names unique case-insensitively (a name claim item written in the
  * same transaction as the team), default colour slate, `memberCount` = listed people on the team,
- * moved by every change of a person (directory-index.ts).
+ * moved by every change of a person (derived-from-person.ts).
  */
 export type TeamColor = TeamItem['color'];
 type StoredTeam = TeamItem & { pk: string; sk: string; nameLower: string };

@@ -15,7 +15,7 @@ import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import { teamKey, teamsIndex } from '../../shared/db/keys.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
-import { projectionItems } from '../../shared/people/directory-index.ts';
+import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { toDirectoryEntries } from '../../shared/people/profile.ts';
 import { blankProfile, type UserItem } from '../../shared/people/users.ts';
 import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
