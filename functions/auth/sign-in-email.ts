@@ -1,7 +1,7 @@
 import { signInRoute } from '../../shared/api/routes/auth.ts';
 import { signIn, toSessionUser } from '../../shared/auth/accounts.ts';
 import { sessionCookie } from '../../shared/http/cookies.ts';
-import { reply } from '../../shared/http/reply.ts';
+import { reply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(signInRoute, async (req) => {

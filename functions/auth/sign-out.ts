@@ -1,7 +1,7 @@
 import { signOutRoute } from '../../shared/api/routes/auth.ts';
 import { endSession } from '../../shared/auth/sessions.ts';
 import { clearSessionCookie } from '../../shared/http/cookies.ts';
-import { reply } from '../../shared/http/reply.ts';
+import { reply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(signOutRoute, async (req) => {

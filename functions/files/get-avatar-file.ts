@@ -1,5 +1,5 @@
 import { getAvatarFileRoute } from '../../shared/api/routes/files.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 import { readAvatar } from '../../shared/people/avatars.ts';
 

@@ -1,6 +1,6 @@
 import { getPostFileRoute } from '../../shared/api/routes/files.ts';
 import { openPostFile } from '../../shared/feed/uploads.ts';
-import { rawReply, redirect } from '../../shared/http/reply.ts';
+import { rawReply, redirect } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
 /** Upload keys are unique per upload, so the bytes never change: clients may keep them. */

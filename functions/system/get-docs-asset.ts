@@ -1,7 +1,7 @@
 import { readDocsAsset } from '../../shared/api/docs-assets.ts';
 import { docsAssetRoute } from '../../shared/api/routes/system.ts';
 import { notFound } from '../../shared/http/errors.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(docsAssetRoute, async (req) => {

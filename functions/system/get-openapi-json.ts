@@ -1,6 +1,6 @@
 import { openapiDocument } from '../../shared/api/openapi.ts';
 import { openapiJsonRoute } from '../../shared/api/routes/system.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(openapiJsonRoute, async () =>

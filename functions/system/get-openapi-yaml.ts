@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { openapiDocument } from '../../shared/api/openapi.ts';
 import { openapiYamlRoute } from '../../shared/api/routes/system.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(openapiYamlRoute, async () =>

@@ -1,4 +1,4 @@
-import { deleteEntry } from '../db/entity.ts';
+import { ABSENT, deleteEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
@@ -91,7 +91,7 @@ export async function createEvent(
     actorId,
     ...set,
   } as CompanyEventItem;
-  await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+  await putItem(item, ABSENT);
   return item;
 }
 

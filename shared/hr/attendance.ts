@@ -1,6 +1,6 @@
 import { companyDate } from '../calendar/time.ts';
 import { addToCounter } from '../db/counters.ts';
-import { putEntry, updateEntry } from '../db/entity.ts';
+import { ABSENT, putEntry, updateEntry } from '../db/entity.ts';
 import { attendanceDayIndex, attendanceKey, attendanceRange, presentCounterKey } from '../db/keys.ts';
 import { getItem, isConditionFailure, queryAll, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../http/errors.ts';
@@ -53,7 +53,7 @@ export async function checkIn(person: UserItem, now = new Date()) {
   };
   try {
     await transact([
-      putEntry(item, { ConditionExpression: 'attribute_not_exists(pk)' }),
+      putEntry(item, ABSENT),
       addToCounter(presentCounterKey(date), 'present', 1, { entity: 'PresentCounter' }),
     ]);
   } catch (err) {

@@ -1,4 +1,4 @@
-import { deleteEntry } from '../db/entity.ts';
+import { ABSENT, deleteEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import {
   leaveAllIndex,
@@ -161,7 +161,7 @@ export async function createLeaveRequest(
     [`${pendingLeaveAllIndex.index}pk`]: pendingLeaveAllIndex.pk,
     [`${pendingLeaveAllIndex.index}sk`]: pendingLeaveAllIndex.sk(id),
   };
-  await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+  await putItem(item, ABSENT);
   return item;
 }
 

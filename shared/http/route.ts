@@ -8,17 +8,17 @@ import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { newContext, type RequestContext } from './context.ts';
 import { withDeadline } from './deadline.ts';
+import { HttpResponse } from './http-response.ts';
 import type { idempotent } from './idempotency.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
 import { requestParser } from './middlewares/request-parser.ts';
 import { session } from './middlewares/session.ts';
 import type { parseMultipart } from './multipart.ts';
-import { Reply } from './reply.ts';
 
 export type RouteHandler<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
   req: RequestContext<z.output<Q>, z.output<B>>,
-) => Promise<z.input<R> | Reply | undefined>;
+) => Promise<z.input<R> | HttpResponse | undefined>;
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -27,7 +27,7 @@ export type LambdaHandler = (
 
 /** Shapes a handler's result into the API Gateway answer; the body goes through the response schema. */
 function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayProxyStructuredResultV2 {
-  const r = result instanceof Reply ? result : new Reply(def.status, result);
+  const r = result instanceof HttpResponse ? result : new HttpResponse(def.status, result);
   const headers: Record<string, string> = { 'cache-control': 'no-store', ...r.headers };
   if (r.raw) {
     const isText = typeof r.raw.data === 'string';
@@ -115,7 +115,7 @@ function accessLog(
     const status = request.response?.statusCode;
     const ms = Date.now() - (internal.started ?? Date.now());
     const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms };
-    if (!def.anonymous && internal.ctx?.callerOrNull) fields.userId = internal.ctx.callerOrNull.userId;
+    if (!def.anonymous && internal.ctx?.callerIfSignedIn) fields.userId = internal.ctx.callerIfSignedIn.userId;
     logger.info('request', fields);
     recordRequest(status);
   };

@@ -1,7 +1,7 @@
 import { setPassword } from '../auth/accounts.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { endSessions, revokeForDeactivation } from '../auth/sessions.ts';
-import { putEntry } from '../db/entity.ts';
+import { ABSENT, putEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { credentialsKey, emailKey, membersIndex, roleIndex, teamKey, userKey } from '../db/keys.ts';
 import { failedConditions, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
@@ -57,7 +57,7 @@ export async function createMember(
       { ...emailKey(email), entity: 'EmailClaim', userId: id },
       { ConditionExpression: 'attribute_not_exists(pk)' },
     ),
-    putEntry(item, { ConditionExpression: 'attribute_not_exists(pk)' }),
+    putEntry(item, ABSENT),
     putEntry({
       ...credentialsKey(id),
       entity: 'Credentials',

@@ -1,4 +1,4 @@
-import { deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
+import { ABSENT, deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { teamKey, teamMembersPrefix, teamNameKey, teamsIndex } from '../db/keys.ts';
 import {
@@ -62,10 +62,7 @@ export async function createTeam(actorId: string, input: { name: string; color?:
     actorId,
   } as StoredTeam;
   try {
-    await transact([
-      claim(team.nameLower, id, actorId),
-      putEntry(team, { ConditionExpression: 'attribute_not_exists(pk)' }),
-    ]);
+    await transact([claim(team.nameLower, id, actorId), putEntry(team, ABSENT)]);
   } catch (err) {
     if (isConditionFailure(err)) throw nameTaken();
     throw err;

@@ -1,4 +1,5 @@
 import { globSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { declaredEntities } from '../../shared/db/entity.ts';
 
 /**
@@ -33,9 +34,9 @@ describe('docs/data-model.md against the declarations', () => {
     expect([...documented.keys()].sort()).toEqual([...declaredEntities.keys()].sort());
     for (const [name, def] of declaredEntities) {
       // The documented key is the declared one with its arguments as placeholders.
-      const args = Array.from({ length: def.key.length }, (_, i) => `\u0000${i}`);
+      const args = Array.from({ length: def.key.length }, (_, i) => `«${i}»`);
       const key = def.key(...args);
-      const pattern = (text: string) => text.replace(/\u0000\d/g, '<>');
+      const pattern = (text: string) => text.replace(/«\d»/g, '<>');
       const shown = documented.get(name)!.replace(/<[^>]*>/g, '<>');
       expect(shown, name).toBe(`\`${pattern(key.pk)}\` / \`${pattern(key.sk)}\``);
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { updateEntry } from '../../db/entity.ts';
+import { ABSENT, updateEntry } from '../../db/entity.ts';
 import { birthdayAnnouncementKey, membersIndex } from '../../db/keys.ts';
 import {
   getMany,
@@ -67,7 +67,7 @@ async function claim(person: UserItem, date: string): Promise<AnnouncementItem |
     ttl: Math.floor(now.getTime() / 1000) + KEEP_DAYS * 24 * 3600,
   };
   try {
-    await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+    await putItem(item, ABSENT);
     return item;
   } catch (err) {
     if (isConditionFailure(err)) return null;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { addToCounter } from '../../db/counters.ts';
-import { putEntry, updateEntry } from '../../db/entity.ts';
+import { ABSENT, putEntry, updateEntry } from '../../db/entity.ts';
 import { birthdayWishKey, wishCounterKey, wishesReceivedIndex } from '../../db/keys.ts';
 import { getItem, getMany, isConditionFailure, queryAll, transact, updateItem } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
@@ -78,7 +78,7 @@ export async function sendWish(
       notificationBatch(
         [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
         [
-          putEntry(wish, { ConditionExpression: 'attribute_not_exists(pk)' }),
+          putEntry(wish, ABSENT),
           addToCounter(wishCounterKey(recipientId, year), 'wishCount', 1, { entity: 'WishCounter' }),
         ],
       ),

@@ -1,4 +1,4 @@
-import { deleteEntry, putEntry } from '../../db/entity.ts';
+import { ABSENT, deleteEntry, putEntry } from '../../db/entity.ts';
 import { newSortableId } from '../../db/ids.ts';
 import { meetingKey, meetingSeatKey } from '../../db/keys.ts';
 import { retryOnConflict, type TransactItem } from '../../db/table.ts';
@@ -106,7 +106,7 @@ export async function createMeeting(organizer: UserItem, input: MeetingInput, no
     version: 1,
     actorId: organizer.id,
   });
-  await commitMeeting(putEntry(meeting, { ConditionExpression: 'attribute_not_exists(pk)' }), seatWrites(meeting, []));
+  await commitMeeting(putEntry(meeting, ABSENT), seatWrites(meeting, []));
   await tell(() => notifyParticipants('invite', meeting, meeting.participantIds), id, 'notify invite');
   await tell(
     () =>
