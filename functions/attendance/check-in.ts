@@ -1,5 +1,5 @@
-import { checkIn } from '../../shared/api/routes/attendance.ts';
-import { checkIn as arrive } from '../../shared/hr/attendance.ts';
+import { checkInRoute } from '../../shared/api/routes/attendance.ts';
+import { checkIn } from '../../shared/hr/attendance.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(checkIn, async (req) => arrive(req.caller.user));
+export const handler = route(checkInRoute, async (req) => checkIn(req.caller.user));

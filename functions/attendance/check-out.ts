@@ -1,5 +1,5 @@
-import { checkOut } from '../../shared/api/routes/attendance.ts';
-import { checkOut as leave } from '../../shared/hr/attendance.ts';
+import { checkOutRoute } from '../../shared/api/routes/attendance.ts';
+import { checkOut } from '../../shared/hr/attendance.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(checkOut, async (req) => leave(req.caller.user));
+export const handler = route(checkOutRoute, async (req) => checkOut(req.caller.user));

@@ -1,5 +1,5 @@
-import { getAttendanceToday } from '../../shared/api/routes/attendance.ts';
+import { getAttendanceTodayRoute } from '../../shared/api/routes/attendance.ts';
 import { today } from '../../shared/hr/attendance.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(getAttendanceToday, async (req) => today(req.caller.user));
+export const handler = route(getAttendanceTodayRoute, async (req) => today(req.caller.user));

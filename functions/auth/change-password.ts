@@ -1,11 +1,11 @@
-import { changePassword } from '../../shared/api/routes/auth.ts';
-import { changePassword as change, toSessionUser } from '../../shared/auth/accounts.ts';
+import { changePasswordRoute } from '../../shared/api/routes/auth.ts';
+import { changePassword, toSessionUser } from '../../shared/auth/accounts.ts';
 import { sessionCookie } from '../../shared/http/cookies.ts';
-import { reply } from '../../shared/http/reply.ts';
+import { reply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(changePassword, async (req) => {
-  const { token, user } = await change(req.caller, req.body.currentPassword, req.body.newPassword, {
+export const handler = route(changePasswordRoute, async (req) => {
+  const { token, user } = await changePassword(req.caller, req.body.currentPassword, req.body.newPassword, {
     revokeOthers: req.body.revokeOtherSessions === true,
     receivedAt: req.receivedAt,
     userAgent: req.userAgent,

@@ -1,9 +1,9 @@
-import { getSession } from '../../shared/api/routes/auth.ts';
+import { getSessionRoute } from '../../shared/api/routes/auth.ts';
 import { toSessionUser } from '../../shared/auth/accounts.ts';
 import { toSessionView } from '../../shared/auth/sessions.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(getSession, async (req) => ({
+export const handler = route(getSessionRoute, async (req) => ({
   session: toSessionView(req.caller.session, req.caller.sessionId),
   user: toSessionUser(req.caller.user),
 }));

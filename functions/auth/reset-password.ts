@@ -1,8 +1,8 @@
-import { resetPassword } from '../../shared/api/routes/auth.ts';
-import { resetPassword as reset } from '../../shared/auth/accounts.ts';
+import { resetPasswordRoute } from '../../shared/api/routes/auth.ts';
+import { resetPassword } from '../../shared/auth/accounts.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(resetPassword, async (req) => {
-  await reset(req.body.token, req.body.newPassword);
+export const handler = route(resetPasswordRoute, async (req) => {
+  await resetPassword(req.body.token, req.body.newPassword);
   return { status: true as const };
 });

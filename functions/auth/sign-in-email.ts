@@ -1,11 +1,11 @@
-import { signIn } from '../../shared/api/routes/auth.ts';
-import { signIn as signInWithPassword, toSessionUser } from '../../shared/auth/accounts.ts';
+import { signInRoute } from '../../shared/api/routes/auth.ts';
+import { signIn, toSessionUser } from '../../shared/auth/accounts.ts';
 import { sessionCookie } from '../../shared/http/cookies.ts';
-import { reply } from '../../shared/http/reply.ts';
+import { reply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(signIn, async (req) => {
-  const { token, user } = await signInWithPassword(req.body.email, req.body.password, req.userAgent, req.receivedAt);
+export const handler = route(signInRoute, async (req) => {
+  const { token, user } = await signIn(req.body.email, req.body.password, req.userAgent, req.receivedAt);
   return reply(
     200,
     { redirect: false, token, user: toSessionUser(user) },

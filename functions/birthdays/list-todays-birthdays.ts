@@ -1,5 +1,5 @@
-import { listTodaysBirthdays } from '../../shared/api/routes/birthdays.ts';
+import { listTodaysBirthdaysRoute } from '../../shared/api/routes/birthdays.ts';
 import { todaysBirthdays } from '../../shared/calendar/birthdays/today.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listTodaysBirthdays, async (req) => todaysBirthdays(req.caller.user));
+export const handler = route(listTodaysBirthdaysRoute, async (req) => todaysBirthdays(req.caller.user));

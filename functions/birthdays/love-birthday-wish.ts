@@ -1,7 +1,7 @@
-import { loveBirthdayWish } from '../../shared/api/routes/birthdays.ts';
+import { loveBirthdayWishRoute } from '../../shared/api/routes/birthdays.ts';
 import { loveWish } from '../../shared/calendar/birthdays/wishes.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(loveBirthdayWish, async (req) => {
+export const handler = route(loveBirthdayWishRoute, async (req) => {
   await loveWish(req.caller.user, req.params.wishId, req.body.loved);
 });

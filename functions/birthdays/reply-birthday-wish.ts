@@ -1,7 +1,7 @@
-import { replyBirthdayWish } from '../../shared/api/routes/birthdays.ts';
+import { replyBirthdayWishRoute } from '../../shared/api/routes/birthdays.ts';
 import { replyToWish } from '../../shared/calendar/birthdays/wishes.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(replyBirthdayWish, async (req) => {
+export const handler = route(replyBirthdayWishRoute, async (req) => {
   await replyToWish(req.caller.user, req.params.wishId, req.body.message);
 });

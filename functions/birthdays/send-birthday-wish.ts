@@ -1,7 +1,7 @@
-import { sendBirthdayWish } from '../../shared/api/routes/birthdays.ts';
+import { sendBirthdayWishRoute } from '../../shared/api/routes/birthdays.ts';
 import { sendWish } from '../../shared/calendar/birthdays/wishes.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
-export const handler = idempotentRoute(sendBirthdayWish, async (req) => {
+export const handler = idempotentRoute(sendBirthdayWishRoute, async (req) => {
   await sendWish(req.caller.user, req.params.userId, req.body.message);
 });

@@ -1,7 +1,7 @@
-import { deleteEvent } from '../../shared/api/routes/events.ts';
-import { deleteEvent as remove } from '../../shared/calendar/events.ts';
+import { deleteEventRoute } from '../../shared/api/routes/events.ts';
+import { deleteEvent } from '../../shared/calendar/events.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(deleteEvent, async (req) => {
-  await remove(req.caller, req.params.eventId);
+export const handler = route(deleteEventRoute, async (req) => {
+  await deleteEvent(req.caller, req.params.eventId);
 });

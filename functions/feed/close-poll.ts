@@ -1,5 +1,5 @@
-import { closePoll } from '../../shared/api/routes/feed.ts';
-import { closePoll as close } from '../../shared/feed/polls.ts';
+import { closePollRoute } from '../../shared/api/routes/feed.ts';
+import { closePoll } from '../../shared/feed/polls.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(closePoll, async (req) => close(req.caller, req.params.postId));
+export const handler = route(closePollRoute, async (req) => closePoll(req.caller, req.params.postId));

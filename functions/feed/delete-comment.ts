@@ -1,7 +1,7 @@
-import { deleteComment } from '../../shared/api/routes/feed.ts';
-import { deleteComment as remove } from '../../shared/feed/comments.ts';
+import { deleteCommentRoute } from '../../shared/api/routes/feed.ts';
+import { deleteComment } from '../../shared/feed/comments.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(deleteComment, async (req) => {
-  await remove(req.caller, req.params.commentId);
+export const handler = route(deleteCommentRoute, async (req) => {
+  await deleteComment(req.caller, req.params.commentId);
 });

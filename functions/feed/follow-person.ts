@@ -1,7 +1,7 @@
-import { followPerson } from '../../shared/api/routes/feed.ts';
+import { followPersonRoute } from '../../shared/api/routes/feed.ts';
 import { follow } from '../../shared/feed/social.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(followPerson, async (req) => {
+export const handler = route(followPersonRoute, async (req) => {
   await follow(req.caller, req.params.userId);
 });

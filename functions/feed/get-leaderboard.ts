@@ -1,5 +1,5 @@
-import { getLeaderboard } from '../../shared/api/routes/feed.ts';
+import { getLeaderboardRoute } from '../../shared/api/routes/feed.ts';
 import { leaderboard } from '../../shared/feed/leaderboard.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(getLeaderboard, async (req) => leaderboard(req.query.period, req.query.limit));
+export const handler = route(getLeaderboardRoute, async (req) => leaderboard(req.query.period, req.query.limit));

@@ -1,7 +1,7 @@
-import { listComments } from '../../shared/api/routes/feed.ts';
-import { listComments as list } from '../../shared/feed/comments.ts';
+import { listCommentsRoute } from '../../shared/api/routes/feed.ts';
+import { listComments } from '../../shared/feed/comments.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listComments, async (req) =>
-  list(req.caller, req.params.postId, req.query.limit, req.query.cursor),
+export const handler = route(listCommentsRoute, async (req) =>
+  listComments(req.caller, req.params.postId, req.query.limit, req.query.cursor),
 );

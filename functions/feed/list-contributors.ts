@@ -1,5 +1,5 @@
-import { listContributors } from '../../shared/api/routes/feed.ts';
+import { listContributorsRoute } from '../../shared/api/routes/feed.ts';
 import { contributors } from '../../shared/feed/leaderboard.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listContributors, async (req) => contributors(req.query.limit));
+export const handler = route(listContributorsRoute, async (req) => contributors(req.query.limit));

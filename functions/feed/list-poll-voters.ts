@@ -1,5 +1,5 @@
-import { listPollVoters } from '../../shared/api/routes/feed.ts';
+import { listPollVotersRoute } from '../../shared/api/routes/feed.ts';
 import { pollVoters } from '../../shared/feed/polls.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listPollVoters, async (req) => pollVoters(req.caller, req.params.postId));
+export const handler = route(listPollVotersRoute, async (req) => pollVoters(req.caller, req.params.postId));

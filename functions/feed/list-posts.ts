@@ -1,8 +1,8 @@
-import { listPosts } from '../../shared/api/routes/feed.ts';
-import { listPosts as list } from '../../shared/feed/list-posts.ts';
+import { listPostsRoute } from '../../shared/api/routes/feed.ts';
+import { listPosts } from '../../shared/feed/list-posts.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listPosts, async (req) => {
+export const handler = route(listPostsRoute, async (req) => {
   const { cursor, limit, ...filters } = req.query;
-  return list(req.caller, filters, limit, cursor);
+  return listPosts(req.caller, filters, limit, cursor);
 });

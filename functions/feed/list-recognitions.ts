@@ -1,7 +1,7 @@
-import { listRecognitions } from '../../shared/api/routes/feed.ts';
+import { listRecognitionsRoute } from '../../shared/api/routes/feed.ts';
 import { listPosts } from '../../shared/feed/list-posts.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listRecognitions, async (req) =>
+export const handler = route(listRecognitionsRoute, async (req) =>
   listPosts(req.caller, { type: 'recognition' }, req.query.limit, req.query.cursor),
 );

@@ -1,8 +1,8 @@
-import { unhidePost } from '../../shared/api/routes/feed.ts';
+import { unhidePostRoute } from '../../shared/api/routes/feed.ts';
 import { postView } from '../../shared/feed/post-view.ts';
 import { setHidden } from '../../shared/feed/posts.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(unhidePost, async (req) =>
+export const handler = route(unhidePostRoute, async (req) =>
   postView(req.caller, await setHidden(req.caller, req.params.postId, false), { consistent: true }),
 );

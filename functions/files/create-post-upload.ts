@@ -1,7 +1,7 @@
-import { createPostUpload } from '../../shared/api/routes/feed.ts';
+import { createPostUploadRoute } from '../../shared/api/routes/files.ts';
 import { createPresignedUpload } from '../../shared/feed/uploads.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
-export const handler = idempotentRoute(createPostUpload, async (req) =>
+export const handler = idempotentRoute(createPostUploadRoute, async (req) =>
   createPresignedUpload(req.caller.userId, req.body),
 );

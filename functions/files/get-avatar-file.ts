@@ -1,10 +1,10 @@
-import { getAvatarFile } from '../../shared/api/routes/files.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { getAvatarFileRoute } from '../../shared/api/routes/files.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 import { readAvatar } from '../../shared/people/avatars.ts';
 
 /** Avatar keys are unique per upload, so the bytes never change: clients may keep them. */
-export const handler = route(getAvatarFile, async (req) => {
+export const handler = route(getAvatarFileRoute, async (req) => {
   const file = await readAvatar(req.params.key);
   return rawReply(file.data, file.contentType, { 'cache-control': 'private, max-age=31536000, immutable' });
 });

@@ -1,10 +1,10 @@
-import { getPostFile } from '../../shared/api/routes/feed.ts';
+import { getPostFileRoute } from '../../shared/api/routes/files.ts';
 import { openPostFile } from '../../shared/feed/uploads.ts';
-import { rawReply, redirect } from '../../shared/http/reply.ts';
+import { rawReply, redirect } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
 /** Upload keys are unique per upload, so the bytes never change: clients may keep them. */
-export const handler = route(getPostFile, async (req) => {
+export const handler = route(getPostFileRoute, async (req) => {
   const file = await openPostFile(req.params.key);
   if ('url' in file) return redirect(file.url);
   return rawReply(file.bytes, file.contentType, {

@@ -1,7 +1,7 @@
-import { adminCreateGrievanceReply } from '../../shared/api/routes/grievances.ts';
+import { adminCreateGrievanceReplyRoute } from '../../shared/api/routes/grievances.ts';
 import { createReply } from '../../shared/grievances/replies.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
-export const handler = idempotentRoute(adminCreateGrievanceReply, async (req) =>
+export const handler = idempotentRoute(adminCreateGrievanceReplyRoute, async (req) =>
   createReply(req.caller.userId, req.params.grievanceId, req.body.body, { asHandler: true }),
 );

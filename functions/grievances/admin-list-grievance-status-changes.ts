@@ -1,7 +1,7 @@
-import { adminListGrievanceStatusChanges } from '../../shared/api/routes/grievances.ts';
+import { adminListGrievanceStatusChangesRoute } from '../../shared/api/routes/grievances.ts';
 import { listStatusChanges } from '../../shared/grievances/status.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(adminListGrievanceStatusChanges, async (req) =>
+export const handler = route(adminListGrievanceStatusChangesRoute, async (req) =>
   listStatusChanges(req.params.grievanceId, { admin: true }),
 );

@@ -1,5 +1,5 @@
-import { adminListGrievances } from '../../shared/api/routes/grievances.ts';
+import { adminListGrievancesRoute } from '../../shared/api/routes/grievances.ts';
 import { listBoard } from '../../shared/grievances/grievances.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(adminListGrievances, async (req) => listBoard(req.caller.userId, req.query));
+export const handler = route(adminListGrievancesRoute, async (req) => listBoard(req.caller.userId, req.query));

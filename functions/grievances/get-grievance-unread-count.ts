@@ -1,5 +1,7 @@
-import { getGrievanceUnreadCount } from '../../shared/api/routes/grievances.ts';
+import { getGrievanceUnreadCountRoute } from '../../shared/api/routes/grievances.ts';
 import { unreadCount } from '../../shared/grievances/read-state.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(getGrievanceUnreadCount, async (req) => ({ count: await unreadCount(req.caller.userId) }));
+export const handler = route(getGrievanceUnreadCountRoute, async (req) => ({
+  count: await unreadCount(req.caller.userId),
+}));

@@ -1,7 +1,7 @@
-import { listGrievanceReplies } from '../../shared/api/routes/grievances.ts';
+import { listGrievanceRepliesRoute } from '../../shared/api/routes/grievances.ts';
 import { listReplies } from '../../shared/grievances/replies.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listGrievanceReplies, async (req) =>
+export const handler = route(listGrievanceRepliesRoute, async (req) =>
   listReplies(req.caller.userId, req.params.grievanceId, req.query, { admin: false }),
 );

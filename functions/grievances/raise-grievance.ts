@@ -1,9 +1,9 @@
-import { raiseGrievance } from '../../shared/api/routes/grievances.ts';
-import { raiseGrievance as raise } from '../../shared/grievances/grievances.ts';
+import { raiseGrievanceRoute } from '../../shared/api/routes/grievances.ts';
+import { raiseGrievance } from '../../shared/grievances/grievances.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
 // `anonymous` is accepted and ignored: every grievance is anonymous (spec 1.2 rule 4).
-export const handler = idempotentRoute(raiseGrievance, async (req) => {
+export const handler = idempotentRoute(raiseGrievanceRoute, async (req) => {
   const { subject, description, category } = req.body;
-  return raise(req.caller.userId, { subject, description, category });
+  return raiseGrievance(req.caller.userId, { subject, description, category });
 });

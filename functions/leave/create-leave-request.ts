@@ -1,8 +1,8 @@
-import { createLeaveRequest } from '../../shared/api/routes/leave.ts';
-import { createLeaveRequest as create, toLeaveRequests } from '../../shared/hr/leave.ts';
+import { createLeaveRequestRoute } from '../../shared/api/routes/leave.ts';
+import { createLeaveRequest, toLeaveRequests } from '../../shared/hr/leave.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
 export const handler = idempotentRoute(
-  createLeaveRequest,
-  async (req) => (await toLeaveRequests([await create(req.caller.user, req.body)]))[0],
+  createLeaveRequestRoute,
+  async (req) => (await toLeaveRequests([await createLeaveRequest(req.caller.user, req.body)]))[0],
 );

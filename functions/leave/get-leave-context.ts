@@ -1,5 +1,5 @@
-import { getLeaveContext } from '../../shared/api/routes/leave.ts';
+import { getLeaveContextRoute } from '../../shared/api/routes/leave.ts';
 import { leaveContext } from '../../shared/hr/leave.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(getLeaveContext, async (req) => leaveContext(req.caller.user));
+export const handler = route(getLeaveContextRoute, async (req) => leaveContext(req.caller.user));

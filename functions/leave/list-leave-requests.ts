@@ -1,5 +1,7 @@
-import { listLeaveRequests } from '../../shared/api/routes/leave.ts';
-import { listLeaveRequests as list, toLeaveRequests } from '../../shared/hr/leave.ts';
+import { listLeaveRequestsRoute } from '../../shared/api/routes/leave.ts';
+import { listLeaveRequests, toLeaveRequests } from '../../shared/hr/leave.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(listLeaveRequests, async (req) => toLeaveRequests(await list(req.caller.user, req.query)));
+export const handler = route(listLeaveRequestsRoute, async (req) =>
+  toLeaveRequests(await listLeaveRequests(req.caller.user, req.query)),
+);

@@ -1,8 +1,8 @@
-import { listMembers } from '../../shared/api/routes/members.ts';
+import { listMembersRoute } from '../../shared/api/routes/members.ts';
 import { route } from '../../shared/http/route.ts';
-import { listMembers as list, toAdminMember } from '../../shared/people/members.ts';
+import { listMembers, toAdminMember } from '../../shared/people/members.ts';
 
-export const handler = route(listMembers, async () => {
-  const { users, managers } = await list();
+export const handler = route(listMembersRoute, async () => {
+  const { users, managers } = await listMembers();
   return users.map((u) => toAdminMember(u, u.managerId ? managers.get(u.managerId) : undefined));
 });

@@ -1,8 +1,8 @@
-import { setMemberStatus } from '../../shared/api/routes/members.ts';
+import { setMemberStatusRoute } from '../../shared/api/routes/members.ts';
 import { route } from '../../shared/http/route.ts';
 import { setStatus } from '../../shared/people/members.ts';
 import { toProfile } from '../../shared/people/profile.ts';
 
-export const handler = route(setMemberStatus, async (req) =>
+export const handler = route(setMemberStatusRoute, async (req) =>
   toProfile(await setStatus(req.caller.userId, req.params.userId, req.body.status), req.caller),
 );

@@ -1,9 +1,9 @@
-import { approveWebsitePost } from '../../shared/api/routes/office-updates.ts';
+import { approveWebsitePostRoute } from '../../shared/api/routes/office-updates.ts';
 import { route } from '../../shared/http/route.ts';
 import { websitePosts } from '../../shared/office-updates/public-view.ts';
 import { decide } from '../../shared/office-updates/website.ts';
 
-export const handler = route(approveWebsitePost, async (req) => {
+export const handler = route(approveWebsitePostRoute, async (req) => {
   const { entry, post } = await decide(req.params.postId, 'approve', req.caller, null);
   return (await websitePosts([entry], [post]))[0];
 });

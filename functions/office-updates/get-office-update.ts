@@ -1,5 +1,5 @@
-import { getOfficeUpdate } from '../../shared/api/routes/office-updates.ts';
+import { getOfficeUpdateRoute } from '../../shared/api/routes/office-updates.ts';
 import { route } from '../../shared/http/route.ts';
 import { officeUpdate } from '../../shared/office-updates/public-view.ts';
 
-export const handler = route(getOfficeUpdate, async (req) => officeUpdate(req.params.postId));
+export const handler = route(getOfficeUpdateRoute, async (req) => officeUpdate(req.params.postId));

@@ -1,5 +1,5 @@
-import { getWebsiteCounts } from '../../shared/api/routes/office-updates.ts';
+import { getWebsiteCountsRoute } from '../../shared/api/routes/office-updates.ts';
 import { route } from '../../shared/http/route.ts';
 import { websiteCounts } from '../../shared/office-updates/website.ts';
 
-export const handler = route(getWebsiteCounts, async () => websiteCounts());
+export const handler = route(getWebsiteCountsRoute, async () => websiteCounts());

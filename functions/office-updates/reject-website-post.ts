@@ -1,9 +1,9 @@
-import { rejectWebsitePost } from '../../shared/api/routes/office-updates.ts';
+import { rejectWebsitePostRoute } from '../../shared/api/routes/office-updates.ts';
 import { route } from '../../shared/http/route.ts';
 import { websitePosts } from '../../shared/office-updates/public-view.ts';
 import { decide } from '../../shared/office-updates/website.ts';
 
-export const handler = route(rejectWebsitePost, async (req) => {
+export const handler = route(rejectWebsitePostRoute, async (req) => {
   const { entry, post } = await decide(req.params.postId, 'reject', req.caller, req.body.reason ?? null);
   return (await websitePosts([entry], [post]))[0];
 });

@@ -1,5 +1,5 @@
-import { getOrgChart } from '../../shared/api/routes/profiles.ts';
+import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import { route } from '../../shared/http/route.ts';
 import { orgChart } from '../../shared/people/directory.ts';
 
-export const handler = route(getOrgChart, async () => orgChart());
+export const handler = route(getOrgChartRoute, async () => orgChart());

@@ -1,10 +1,10 @@
-import { getPerson } from '../../shared/api/routes/profiles.ts';
+import { getPersonRoute } from '../../shared/api/routes/profiles.ts';
 import { notFound } from '../../shared/errors.ts';
 import { route } from '../../shared/http/route.ts';
 import { toProfile } from '../../shared/people/profile.ts';
 import { getUser } from '../../shared/people/users.ts';
 
-export const handler = route(getPerson, async (req) => {
+export const handler = route(getPersonRoute, async (req) => {
   const user = await getUser(req.params.userId);
   if (!user) throw notFound('No such person.');
   return toProfile(user, req.caller);

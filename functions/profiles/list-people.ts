@@ -1,9 +1,9 @@
-import { listPeople } from '../../shared/api/routes/profiles.ts';
+import { listPeopleRoute } from '../../shared/api/routes/profiles.ts';
 import { route } from '../../shared/http/route.ts';
 import { listDirectory } from '../../shared/people/directory.ts';
 import { toDirectoryEntries } from '../../shared/people/profile.ts';
 
-export const handler = route(listPeople, async (req) => {
+export const handler = route(listPeopleRoute, async (req) => {
   const page = await listDirectory(req.query);
   return { items: await toDirectoryEntries(page.users), nextCursor: page.nextCursor };
 });

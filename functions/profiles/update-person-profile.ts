@@ -1,9 +1,9 @@
-import { updatePersonProfile } from '../../shared/api/routes/profiles.ts';
+import { updatePersonProfileRoute } from '../../shared/api/routes/profiles.ts';
 import { route } from '../../shared/http/route.ts';
 import { toProfile } from '../../shared/people/profile.ts';
 import { updateProfile } from '../../shared/people/profile-update.ts';
 
-export const handler = route(updatePersonProfile, async (req) =>
+export const handler = route(updatePersonProfileRoute, async (req) =>
   toProfile(
     await updateProfile(req.params.userId, req.body, { actorId: req.caller.userId, allowJoinedOn: true }),
     req.caller,

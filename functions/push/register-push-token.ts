@@ -1,7 +1,7 @@
-import { registerPushToken } from '../../shared/api/routes/push.ts';
+import { registerPushTokenRoute } from '../../shared/api/routes/push.ts';
 import { route } from '../../shared/http/route.ts';
-import { registerPushToken as register } from '../../shared/push/tokens.ts';
+import { registerPushToken } from '../../shared/push/tokens.ts';
 
-export const handler = route(registerPushToken, async (req) => {
-  await register(req.caller.userId, req.body);
+export const handler = route(registerPushTokenRoute, async (req) => {
+  await registerPushToken(req.caller.userId, req.body);
 });

@@ -1,4 +1,4 @@
-import { realtimeStream } from '../../shared/api/routes/realtime.ts';
+import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
 import { authenticate } from '../../shared/auth/sessions.ts';
 import { streamingRoute } from '../../shared/http/streaming-route.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
@@ -11,7 +11,7 @@ const MARGIN_MS = 5_000;
  * One of the person's stream slots first (503 with Retry-After over the cap, before any frame), held
  * for as long as the stream runs and renewed with each ping.
  */
-export const handler = streamingRoute(realtimeStream, async (req, sink) => {
+export const handler = streamingRoute(realtimeStreamRoute, async (req, sink) => {
   const lease = await acquireStreamLease(req.caller.userId);
   try {
     await runStream(sink, {

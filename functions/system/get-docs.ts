@@ -1,6 +1,6 @@
 import { docsHtml } from '../../shared/api/docs-assets.ts';
-import { docsPage } from '../../shared/api/routes/system.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { docsPageRoute } from '../../shared/api/routes/system.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(docsPage, async () => rawReply(docsHtml(), 'text/html; charset=utf-8'));
+export const handler = route(docsPageRoute, async () => rawReply(docsHtml(), 'text/html; charset=utf-8'));

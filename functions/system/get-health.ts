@@ -1,8 +1,8 @@
-import { health } from '../../shared/api/routes/system.ts';
+import { healthRoute } from '../../shared/api/routes/system.ts';
 import { env } from '../../shared/config/env.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(health, async () => ({
+export const handler = route(healthRoute, async () => ({
   status: 'ok',
   version: env.serviceVersion,
   time: new Date().toISOString(),

@@ -1,8 +1,8 @@
 import { openapiDocument } from '../../shared/api/openapi.ts';
-import { openapiJson } from '../../shared/api/routes/system.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { openapiJsonRoute } from '../../shared/api/routes/system.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(openapiJson, async () =>
+export const handler = route(openapiJsonRoute, async () =>
   rawReply(JSON.stringify(openapiDocument()), 'application/json; charset=utf-8'),
 );

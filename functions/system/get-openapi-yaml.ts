@@ -1,9 +1,9 @@
 import { stringify } from 'yaml';
 import { openapiDocument } from '../../shared/api/openapi.ts';
-import { openapiYaml } from '../../shared/api/routes/system.ts';
-import { rawReply } from '../../shared/http/reply.ts';
+import { openapiYamlRoute } from '../../shared/api/routes/system.ts';
+import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
 
-export const handler = route(openapiYaml, async () =>
+export const handler = route(openapiYamlRoute, async () =>
   rawReply(stringify(openapiDocument(), { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),
 );

@@ -1,5 +1,7 @@
-import { createTeam } from '../../shared/api/routes/teams.ts';
+import { createTeamRoute } from '../../shared/api/routes/teams.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
-import { createTeam as create, toTeam } from '../../shared/people/teams.ts';
+import { createTeam, toTeam } from '../../shared/people/teams.ts';
 
-export const handler = idempotentRoute(createTeam, async (req) => toTeam(await create(req.caller.userId, req.body)));
+export const handler = idempotentRoute(createTeamRoute, async (req) =>
+  toTeam(await createTeam(req.caller.userId, req.body)),
+);

@@ -1,5 +1,5 @@
-import { deleteTeam } from '../../shared/api/routes/teams.ts';
+import { deleteTeamRoute } from '../../shared/api/routes/teams.ts';
 import { route } from '../../shared/http/route.ts';
-import { deleteTeam as remove } from '../../shared/people/teams.ts';
+import { deleteTeam } from '../../shared/people/teams.ts';
 
-export const handler = route(deleteTeam, async (req) => remove(req.caller.userId, req.params.teamId));
+export const handler = route(deleteTeamRoute, async (req) => deleteTeam(req.caller.userId, req.params.teamId));

@@ -1,5 +1,5 @@
-import { listTeams } from '../../shared/api/routes/teams.ts';
+import { listTeamsRoute } from '../../shared/api/routes/teams.ts';
 import { route } from '../../shared/http/route.ts';
-import { listTeams as list, toTeam } from '../../shared/people/teams.ts';
+import { listTeams, toTeam } from '../../shared/people/teams.ts';
 
-export const handler = route(listTeams, async () => (await list()).map(toTeam));
+export const handler = route(listTeamsRoute, async () => (await listTeams()).map(toTeam));

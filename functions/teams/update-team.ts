@@ -1,7 +1,7 @@
-import { updateTeam } from '../../shared/api/routes/teams.ts';
+import { updateTeamRoute } from '../../shared/api/routes/teams.ts';
 import { route } from '../../shared/http/route.ts';
-import { toTeam, updateTeam as update } from '../../shared/people/teams.ts';
+import { toTeam, updateTeam } from '../../shared/people/teams.ts';
 
-export const handler = route(updateTeam, async (req) =>
-  toTeam(await update(req.caller.userId, req.params.teamId, req.body)),
+export const handler = route(updateTeamRoute, async (req) =>
+  toTeam(await updateTeam(req.caller.userId, req.params.teamId, req.body)),
 );

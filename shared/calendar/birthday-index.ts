@@ -3,19 +3,16 @@ import { isLeapYear } from './time.ts';
 
 /**
  * The birthdays index (gsi5 on the profile item, keyed by month-day) and the dates it is read for.
- *
- * This is the hook the people area calls wherever it writes `dateOfBirth` (profile changes by the
- * person or a super admin), in the same update: SET the `set` attributes and REMOVE the `remove` ones.
- * A person without a date of birth has no entry (the index is sparse).
+ * * The person entity (shared/people/entities.ts) declares this index with this entry, so every write
+ * of a profile keeps it in step with `dateOfBirth`. A person without a date of birth has no entry
+ * (the index is sparse).
  */
-export function birthdayIndexAttributes(
+export function birthdaysEntry(
   userId: string,
   dateOfBirth: string | null | undefined,
-): { set: Record<string, string>; remove: string[] } {
-  const pk = `${birthdaysIndex.index}pk`;
-  const sk = `${birthdaysIndex.index}sk`;
-  if (!dateOfBirth || !/^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth)) return { set: {}, remove: [pk, sk] };
-  return { set: { [pk]: birthdaysIndex.pk(dateOfBirth.slice(5)), [sk]: birthdaysIndex.sk(userId) }, remove: [] };
+): { pk: string; sk: string } | undefined {
+  if (!dateOfBirth || !/^\d{4}-\d{2}-\d{2}$/.test(dateOfBirth)) return undefined;
+  return { pk: birthdaysIndex.pk(dateOfBirth.slice(5)), sk: birthdaysIndex.sk(userId) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ABSENT, deleteEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
@@ -90,7 +91,7 @@ export async function createEvent(
     actorId,
     ...set,
   } as CompanyEventItem;
-  await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+  await putItem(item, ABSENT);
   return item;
 }
 
@@ -163,7 +164,7 @@ export async function rescheduleEvent(
 export async function deleteEvent(viewer: Viewer, eventId: string): Promise<void> {
   await manageableEvent(eventId, viewer);
   try {
-    await transact([{ Delete: { Key: companyEventKey(eventId), ConditionExpression: 'attribute_exists(pk)' } }]);
+    await transact([deleteEntry(companyEventKey(eventId), { ConditionExpression: 'attribute_exists(pk)' })]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such event.');
     throw err;

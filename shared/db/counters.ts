@@ -1,3 +1,4 @@
+import { checkEntry, PRESENT, updateEntry } from './entity.ts';
 import type { Key } from './keys.ts';
 import type { TransactItem } from './table.ts';
 
@@ -12,18 +13,13 @@ export function addToCounter(
   opts: { mustExist?: boolean; entity?: string } = {},
 ): TransactItem {
   // A counter item created by its first ADD is stamped with its `entity`, as every item carries one.
-  return {
-    Update: {
-      Key: key,
-      UpdateExpression: opts.entity ? 'ADD #f :d SET #entity = :entity' : 'ADD #f :d',
-      ExpressionAttributeNames: { '#f': field, ...(opts.entity ? { '#entity': 'entity' } : {}) },
-      ExpressionAttributeValues: { ':d': delta, ...(opts.entity ? { ':entity': opts.entity } : {}) },
-      ...(opts.mustExist ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
-    },
-  } as TransactItem;
+  return updateEntry(key, {
+    UpdateExpression: opts.entity ? 'ADD #f :d SET #entity = :entity' : 'ADD #f :d',
+    ExpressionAttributeNames: { '#f': field, ...(opts.entity ? { '#entity': 'entity' } : {}) },
+    ExpressionAttributeValues: { ':d': delta, ...(opts.entity ? { ':entity': opts.entity } : {}) },
+    ...(opts.mustExist ? PRESENT : {}),
+  });
 }
 
 /** Asserts that an item exists, inside a transaction (a reference that must not dangle). */
-export function mustExist(key: Key): TransactItem {
-  return { ConditionCheck: { Key: key, ConditionExpression: 'attribute_exists(pk)' } } as TransactItem;
-}
+export const mustExist = (key: Key): TransactItem => checkEntry(key, PRESENT);

@@ -160,8 +160,8 @@ export const directoryByJoinedIndex = {
 };
 /**
  * The directory projection for free text and filters: a fixed number of shard items, each holding one
- * compact row (`r_<userId>`) per listed person of that shard, and a sibling holding their post counts
- * (`p_<userId>`, moved with ADD by `postCountWrites`). A person's shard follows from their id alone.
+ * compact row (`row_<userId>`) per listed person of that shard, and a sibling holding their post counts
+ * (`posts_<userId>`, moved with ADD by `postCountWrites`). A person's shard follows from their id alone.
  */
 export const DIRECTORY_SHARDS = 64;
 export const directoryRowsKey = (shard: number): Key => ({

@@ -1,3 +1,4 @@
+import { updateEntry } from '../db/entity.ts';
 import { postStatsKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
 
@@ -25,13 +26,10 @@ export function choiceCountUpdate(
     names['#o'] = held;
     sets.push(`${counters}.#o = ${counters}.#o - :one`);
   }
-  return {
-    Update: {
-      Key: postStatsKey(postId),
-      UpdateExpression: `SET ${sets.join(', ')} ADD ${total} :t`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':one': 1, ':a': actorId, ':t': (next ? 1 : 0) - (held ? 1 : 0) },
-    },
-  } as TransactItem;
+  return updateEntry(postStatsKey(postId), {
+    UpdateExpression: `SET ${sets.join(', ')} ADD ${total} :t`,
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ':one': 1, ':a': actorId, ':t': (next ? 1 : 0) - (held ? 1 : 0) },
+  });
 }

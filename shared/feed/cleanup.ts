@@ -1,5 +1,6 @@
+import { deleteEntry } from '../db/entity.ts';
 import { bookmarksOfPostIndex, commentKey, postKey, repliesIndex, topCommentsIndex } from '../db/keys.ts';
-import { deleteItem, type Item, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
+import { deleteItem, type Item, isConditionFailure, queryAll, transact } from '../db/table.ts';
 import type { CommentItem, PostItem, ReactionItem } from './model.ts';
 import { type ScoreDelta, scoreWrites } from './scores.ts';
 
@@ -14,10 +15,7 @@ const ACTOR = 'system:cleanup';
 /** Removes one item and takes back its score, unless a previous run already did. */
 async function removeWithScore(key: { pk: string; sk: string }, score: ScoreDelta[]): Promise<void> {
   try {
-    await transact([
-      { Delete: { Key: key, ConditionExpression: 'attribute_exists(pk)' } } as TransactItem,
-      ...scoreWrites(score, ACTOR),
-    ]);
+    await transact([deleteEntry(key, { ConditionExpression: 'attribute_exists(pk)' }), ...scoreWrites(score, ACTOR)]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }

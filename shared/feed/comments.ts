@@ -1,5 +1,5 @@
 import { newSortableId } from '../db/ids.ts';
-import { commentKey, commentVoteKey, postStatsKey, repliesIndex, topCommentsIndex } from '../db/keys.ts';
+import { commentKey, commentVoteKey, repliesIndex, topCommentsIndex } from '../db/keys.ts';
 import {
   getItem,
   getMany,
@@ -13,6 +13,7 @@ import {
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
+import { Comment, CommentVote, PostStats } from './entities.ts';
 import { type CommentItem, type CommentVoteItem, looksLikeId, type PostItem } from './model.ts';
 import { notifyComment, notifyCommentMentions } from './notify.ts';
 import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
@@ -96,10 +97,7 @@ export async function createComment(
   const mentioned = tokens.filter((id) => mentionable(users.get(id)));
   const now = new Date();
   const id = newSortableId(now);
-  const index = top ? repliesIndex : topCommentsIndex;
-  const comment: CommentItem = {
-    ...commentKey(id),
-    entity: 'Comment',
+  const comment = Comment.item({
     id,
     postId,
     parentId: top?.id ?? null,
@@ -112,36 +110,27 @@ export async function createComment(
     createdAt: now.toISOString(),
     editedAt: null,
     actorId: caller.userId,
-  };
+  });
   const writes: TransactItem[] = [
-    {
-      Put: {
-        Item: { ...comment, [`${index.index}pk`]: index.pk(top?.id ?? postId), [`${index.index}sk`]: index.sk(id) },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    } as TransactItem,
-    {
-      Update: {
-        Key: postStatsKey(postId),
-        UpdateExpression: 'SET actorId = :a ADD commentCount :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
-      },
-    } as TransactItem,
+    Comment.create(comment),
+    PostStats.update([postId], {
+      UpdateExpression: 'SET actorId = :a ADD commentCount :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
+    }),
     postOpenCheck(postId, isPrivileged(caller, post.authorId)),
     ...(post.authorId !== caller.userId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: 1 }], caller.userId)
       : []),
   ];
   if (top) {
-    writes.push({
-      Update: {
-        Key: commentKey(top.id),
+    writes.push(
+      Comment.update([top.id], {
         UpdateExpression: 'SET actorId = :a ADD replyCount :one, repliers :me',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':me': new Set([caller.userId]) },
-      },
-    } as TransactItem);
+      }),
+    );
   }
   await transact(writes).catch((err) => {
     throw isConditionFailure(err) ? notFound('No such post.') : err;
@@ -161,14 +150,11 @@ export async function updateComment(caller: Viewer, commentId: string, content: 
   const mentionedIds = [...new Set([...(comment.mentionedIds ?? []), ...mentioned])];
   try {
     await transact([
-      {
-        Update: {
-          Key: commentKey(commentId),
-          UpdateExpression: 'SET content = :c, editedAt = :now, mentionedIds = :m, actorId = :a',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':c': content, ':now': now, ':m': mentionedIds, ':a': caller.userId },
-        },
-      } as TransactItem,
+      Comment.update([commentId], {
+        UpdateExpression: 'SET content = :c, editedAt = :now, mentionedIds = :m, actorId = :a',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':c': content, ':now': now, ':m': mentionedIds, ':a': caller.userId },
+      }),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such comment.');
@@ -193,21 +179,15 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
     throw forbidden('You cannot delete this comment.');
   const removed = 1 + (comment.parentId ? 0 : Math.max(0, comment.replyCount ?? 0));
   const writes: TransactItem[] = [
-    {
-      Delete: {
-        Key: commentKey(commentId),
-        ConditionExpression: 'replyCount = :seen',
-        ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
-      },
-    } as TransactItem,
-    {
-      Update: {
-        Key: postStatsKey(comment.postId),
-        UpdateExpression: 'SET actorId = :a ADD commentCount :d',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
-      },
-    } as TransactItem,
+    Comment.remove([commentId], {
+      ConditionExpression: 'replyCount = :seen',
+      ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
+    }),
+    PostStats.update([comment.postId], {
+      UpdateExpression: 'SET actorId = :a ADD commentCount :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
+    }),
     ...(comment.authorId !== post.authorId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: -1 }], caller.userId)
       : []),
@@ -215,14 +195,13 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
   if (comment.parentId) {
     const top = await getItem<CommentItem>(commentKey(comment.parentId), true);
     if (top) {
-      writes.push({
-        Update: {
-          Key: commentKey(top.id),
+      writes.push(
+        Comment.update([top.id], {
           UpdateExpression: 'SET actorId = :a ADD replyCount :d',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':d': -1, ':a': caller.userId },
-        },
-      } as TransactItem);
+        }),
+      );
     }
   }
   try {
@@ -240,8 +219,7 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
 export async function voteOnComment(caller: Viewer, commentId: string, vote: 'like' | 'dislike') {
   return retryOnConflict(async () => {
     const { comment, post } = await readableComment(caller, commentId);
-    const key = commentVoteKey(commentId, caller.userId);
-    const current = await getItem<CommentVoteItem>(key, true);
+    const current = await getItem<CommentVoteItem>(CommentVote.key(commentId, caller.userId), true);
     const held = current?.vote ?? null;
     const next = held === vote ? null : vote;
     const field = (v: 'like' | 'dislike') => (v === 'like' ? 'likeCount' : 'dislikeCount');
@@ -251,33 +229,20 @@ export async function voteOnComment(caller: Viewer, commentId: string, vote: 'li
       : { ConditionExpression: 'attribute_not_exists(pk)' };
     await transact([
       next
-        ? ({
-            Put: {
-              Item: {
-                ...key,
-                entity: 'CommentVote',
-                commentId,
-                postId: comment.postId,
-                userId: caller.userId,
-                vote: next,
-                actorId: caller.userId,
-              },
-              ...heldCondition,
-            },
-          } as TransactItem)
-        : ({ Delete: { Key: key, ...heldCondition } } as TransactItem),
-      {
-        Update: {
-          Key: commentKey(commentId),
-          UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: {
-            ':a': caller.userId,
-            ...(next ? { ':one': 1 } : {}),
-            ...(held ? { ':minus': -1 } : {}),
-          },
+        ? CommentVote.put(
+            { commentId, postId: comment.postId, userId: caller.userId, vote: next, actorId: caller.userId },
+            heldCondition,
+          )
+        : CommentVote.remove([commentId, caller.userId], heldCondition),
+      Comment.update([commentId], {
+        UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: {
+          ':a': caller.userId,
+          ...(next ? { ':one': 1 } : {}),
+          ...(held ? { ':minus': -1 } : {}),
         },
-      } as TransactItem,
+      }),
       postOpenCheck(comment.postId, isPrivileged(caller, post.authorId)),
     ]);
     const after = await getItem<CommentItem>(commentKey(commentId), true);

@@ -1,3 +1,4 @@
+import { deleteEntry, putEntry } from '../db/entity.ts';
 import { postListKey, postLists } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
 import type { PostItem } from './model.ts';
@@ -29,10 +30,9 @@ export const listEntryItem = (list: string, postId: string, actorId: string) => 
 });
 
 const listEntryPut = (list: string, postId: string, actorId: string): TransactItem =>
-  ({ Put: { Item: listEntryItem(list, postId, actorId) } }) as TransactItem;
+  putEntry(listEntryItem(list, postId, actorId));
 
-const listEntryDelete = (list: string, postId: string): TransactItem =>
-  ({ Delete: { Key: postListKey(list, postId) } }) as TransactItem;
+const listEntryDelete = (list: string, postId: string): TransactItem => deleteEntry(postListKey(list, postId));
 
 /** The writes that move a post's list entries from what `before` was on to what `after` is on. */
 export function listWrites(postId: string, before: string[], after: string[], actorId: string): TransactItem[] {

@@ -122,6 +122,7 @@ export interface CommentVoteItem {
   sk: string;
   entity: 'CommentVote';
   commentId: string;
+  postId: string;
   userId: string;
   vote: 'like' | 'dislike';
   actorId: string;

@@ -1,4 +1,4 @@
-import { closingPollsIndex, postKey, postStatsKey, postVoteKey, postVotesPrefix } from '../db/keys.ts';
+import { closingPollsIndex, postKey, postStatsKey, postVotesPrefix } from '../db/keys.ts';
 import {
   getItem,
   isConditionFailure,
@@ -13,6 +13,7 @@ import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
+import { PollVote, Post } from './entities.ts';
 import type { PostItem, PostStatsItem, VoteItem } from './model.ts';
 import { notifyPollClosed } from './notify.ts';
 import { isPrivileged, type Viewer } from './people.ts';
@@ -38,8 +39,7 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
     const post = await pollPost(caller, postId);
     if (isPollClosed(post.poll)) throw conflict('The poll is closed.');
     if (!post.poll.options.some((o) => o.id === optionId)) throw invalid(['optionId: no such option in this poll']);
-    const key = postVoteKey(postId, caller.userId);
-    const current = await getItem<VoteItem>(key, true);
+    const current = await getItem<VoteItem>(PollVote.key(postId, caller.userId), true);
     const now = new Date().toISOString();
     const held = current?.optionId ?? null;
     const next = held === optionId ? null : optionId;
@@ -48,38 +48,24 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
       : { ConditionExpression: 'attribute_not_exists(pk)' };
     const writes: TransactItem[] = [
       next
-        ? ({
-            Put: {
-              Item: {
-                ...key,
-                entity: 'PollVote',
-                postId,
-                userId: caller.userId,
-                optionId: next,
-                votedAt: now,
-                actorId: caller.userId,
-              },
-              ...heldCondition,
-            },
-          } as TransactItem)
-        : ({ Delete: { Key: key, ...heldCondition } } as TransactItem),
-      choiceCountUpdate(postId, 'tallies', 'pollTotal', held, next, caller.userId),
-      {
-        // Still there, visible to the voter, and open (closing by time or by the author races the vote).
-        ConditionCheck: {
-          Key: postKey(postId),
-          ConditionExpression: `attribute_exists(pk) AND #poll.closedAt = :null AND #poll.closesAt > :now${isPrivileged(caller, post.authorId) ? '' : ' AND #hidden = :false'}`,
-          ExpressionAttributeNames: {
-            '#poll': 'poll',
-            ...(isPrivileged(caller, post.authorId) ? {} : { '#hidden': 'hidden' }),
-          },
-          ExpressionAttributeValues: {
-            ':null': null,
-            ':now': now,
-            ...(isPrivileged(caller, post.authorId) ? {} : { ':false': false }),
-          },
+        ? PollVote.put(
+            { postId, userId: caller.userId, optionId: next, votedAt: now, actorId: caller.userId },
+            heldCondition,
+          )
+        : PollVote.remove([postId, caller.userId], heldCondition),
+      choiceCountUpdate(postId, 'tallies', 'pollTotal', held, next, caller.userId), // Still there, visible to the voter, and open (closing by time or by the author races the vote).
+      Post.check([postId], {
+        ConditionExpression: `attribute_exists(pk) AND #poll.closedAt = :null AND #poll.closesAt > :now${isPrivileged(caller, post.authorId) ? '' : ' AND #hidden = :false'}`,
+        ExpressionAttributeNames: {
+          '#poll': 'poll',
+          ...(isPrivileged(caller, post.authorId) ? {} : { '#hidden': 'hidden' }),
         },
-      } as TransactItem,
+        ExpressionAttributeValues: {
+          ':null': null,
+          ':now': now,
+          ...(isPrivileged(caller, post.authorId) ? {} : { ':false': false }),
+        },
+      }),
     ];
     await transact(writes);
     return pollView(post.poll, await statsOf(postId), next);

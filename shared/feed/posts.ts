@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { checkEntry, putEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
-import { closingPollsIndex, postKey, postStatsKey, userKey } from '../db/keys.ts';
+import { postKey, userKey } from '../db/keys.ts';
 import {
   getItem,
   getMany,
+  type Item,
   isConditionFailure,
   keyString,
   retryOnConflict,
@@ -15,13 +17,13 @@ import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../office-updates/website.ts';
 import { postCountWrites } from '../people/post-count.ts';
 import { getUsers } from '../people/users.ts';
+import { Post, PostStats } from './entities.ts';
 import { listEntryItem, listsOf, listWrites } from './lists.ts';
 import {
   type DocumentRef,
   looksLikeId,
   type PollItem,
   type PostItem,
-  type PostStatsItem,
   type RecognitionCategory,
   zeroReactions,
 } from './model.ts';
@@ -56,15 +58,12 @@ export async function readablePost(viewer: Viewer, postId: string, consistent = 
  * reactions, comments, votes and shares check it in their transaction.
  */
 export function postOpenCheck(postId: string, mayBeHidden: boolean): TransactItem {
-  return {
-    ConditionCheck: {
-      Key: postKey(postId),
-      ConditionExpression: mayBeHidden ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #hidden = :false',
-      ...(mayBeHidden
-        ? {}
-        : { ExpressionAttributeNames: { '#hidden': 'hidden' }, ExpressionAttributeValues: { ':false': false } }),
-    },
-  } as TransactItem;
+  return Post.check([postId], {
+    ConditionExpression: mayBeHidden ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #hidden = :false',
+    ...(mayBeHidden
+      ? {}
+      : { ExpressionAttributeNames: { '#hidden': 'hidden' }, ExpressionAttributeValues: { ':false': false } }),
+  });
 }
 
 const optionId = () => randomBytes(6).toString('hex');
@@ -116,30 +115,13 @@ function checkRecipient(authorId: string, recipientId: string, users: Awaited<Re
 }
 
 const recipientCheck = (recipientId: string): TransactItem =>
-  ({
-    ConditionCheck: {
-      Key: userKey(recipientId),
-      ConditionExpression: 'attribute_exists(pk) AND #s <> :d',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':d': 'deactivated' },
-    },
-  }) as TransactItem;
+  checkEntry(userKey(recipientId), {
+    ConditionExpression: 'attribute_exists(pk) AND #s <> :d',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':d': 'deactivated' },
+  });
 
-/** The post item as stored, with the sparse closing-poll index while its closing is still to announce. */
-function storedPost(p: PostItem): Record<string, unknown> {
-  const item: Record<string, unknown> = { ...p };
-  delete item[`${closingPollsIndex.index}pk`];
-  delete item[`${closingPollsIndex.index}sk`];
-  if (p.poll && !p.poll.closedAt && !p.pollClosedNotifiedAt) {
-    item[`${closingPollsIndex.index}pk`] = closingPollsIndex.pk;
-    item[`${closingPollsIndex.index}sk`] = closingPollsIndex.sk(p.poll.closesAt, p.id);
-  }
-  return item;
-}
-
-const newStats = (p: PostItem): PostStatsItem => ({
-  ...postStatsKey(p.id),
-  entity: 'PostStats',
+const newStats = (p: PostItem) => ({
   postId: p.id,
   reactions: zeroReactions(),
   reactionTotal: 0,
@@ -151,19 +133,19 @@ const newStats = (p: PostItem): PostStatsItem => ({
 });
 
 /** The items a new post (or share) starts with: the post, its counters and its list entries. */
-export function newPostItems(post: PostItem): Record<string, unknown>[] {
+export function newPostItems(post: PostItem): Item[] {
   return [
-    storedPost(post),
-    { ...newStats(post) },
+    Post.item(post),
+    PostStats.item(newStats(post)),
     ...listsOf(post).map((l) => listEntryItem(l, post.id, post.actorId)),
   ];
 }
 
-const newPostWrites = (post: PostItem): TransactItem[] =>
-  newPostItems(post).map(
-    (Item, i) =>
-      ({ Put: { Item, ...(i === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) } }) as TransactItem,
-  );
+const newPostWrites = (post: PostItem): TransactItem[] => [
+  Post.create(post),
+  PostStats.put(newStats(post)),
+  ...listsOf(post).map((l) => putEntry(listEntryItem(l, post.id, post.actorId))),
+];
 
 /** Attachments as stored: documents take their type and size from the upload record. */
 async function attachments(authorId: string, input: PostInput) {
@@ -303,24 +285,17 @@ export async function updatePost(caller: Viewer, postId: string, input: PostInpu
     };
     const entry = before.sharedPostId ? undefined : await getWebsiteEntry(postId);
     const writes: TransactItem[] = [
-      {
-        Put: {
-          Item: storedPost(after),
-          ConditionExpression: 'rev = :seen',
-          ExpressionAttributeValues: { ':seen': before.rev },
-        },
-      } as TransactItem,
+      Post.put(after, { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': before.rev } }),
       ...listWrites(postId, listsOf(before), listsOf(after), caller.userId),
       ...media.checks,
     ];
     if (before.poll && !poll) {
-      writes.push({
-        Update: {
-          Key: postStatsKey(postId),
+      writes.push(
+        PostStats.update([postId], {
           UpdateExpression: 'SET tallies = :none, pollTotal = :zero, actorId = :a',
           ExpressionAttributeValues: { ':none': {}, ':zero': 0, ':a': caller.userId },
-        },
-      } as TransactItem);
+        }),
+      );
     }
     if (entry) {
       const next = afterEdit(entry, caller.userId);
@@ -354,14 +329,8 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
     const original = post.sharedPostId ? await getItem<PostItem>(postKey(post.sharedPostId), true) : undefined;
     const sharedByOther = !!original && original.authorId !== post.authorId;
     await transact([
-      {
-        Delete: {
-          Key: postKey(postId),
-          ConditionExpression: 'rev = :seen',
-          ExpressionAttributeValues: { ':seen': post.rev },
-        },
-      } as TransactItem,
-      { Delete: { Key: postStatsKey(postId) } } as TransactItem,
+      Post.remove([postId], { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': post.rev } }),
+      PostStats.remove([postId]),
       ...listWrites(postId, listsOf(post), [], caller.userId),
       ...(entry ? websiteWrites(entry, undefined) : []),
       ...postCountWrites(post.authorId, -1),
@@ -378,14 +347,11 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
 }
 
 const shareCountWrite = (postId: string, delta: number, actorId: string): TransactItem =>
-  ({
-    Update: {
-      Key: postStatsKey(postId),
-      UpdateExpression: 'SET actorId = :a ADD shareCount :d',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':d': delta, ':a': actorId },
-    },
-  }) as TransactItem;
+  PostStats.update([postId], {
+    UpdateExpression: 'SET actorId = :a ADD shareCount :d',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':d': delta, ':a': actorId },
+  });
 
 /**
  * Shares a post: a new post of the caller whose sharedPost is the original (a share of a share shares
@@ -442,21 +408,18 @@ export async function setHidden(caller: Viewer, postId: string, hidden: boolean)
     };
     const entry = before.sharedPostId ? undefined : await getWebsiteEntry(postId);
     await transact([
-      {
-        Update: {
-          Key: postKey(postId),
-          UpdateExpression: 'SET #hidden = :h, updatedAt = :u, actorId = :a ADD rev :one',
-          ConditionExpression: 'rev = :seen',
-          ExpressionAttributeNames: { '#hidden': 'hidden' },
-          ExpressionAttributeValues: {
-            ':h': hidden,
-            ':u': after.updatedAt,
-            ':a': caller.userId,
-            ':seen': before.rev,
-            ':one': 1,
-          },
+      Post.update([postId], {
+        UpdateExpression: 'SET #hidden = :h, updatedAt = :u, actorId = :a ADD rev :one',
+        ConditionExpression: 'rev = :seen',
+        ExpressionAttributeNames: { '#hidden': 'hidden' },
+        ExpressionAttributeValues: {
+          ':h': hidden,
+          ':u': after.updatedAt,
+          ':a': caller.userId,
+          ':seen': before.rev,
+          ':one': 1,
         },
-      } as TransactItem,
+      }),
       ...listWrites(postId, listsOf(before), listsOf(after), caller.userId),
       ...(entry ? websiteWrites(entry, afterHiding(entry, hidden, caller.userId)) : []),
     ]);

@@ -1,6 +1,8 @@
+import type { Fields } from '../db/entity.ts';
 import { postReactionKey } from '../db/keys.ts';
 import { getItem, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
+import { PostReaction } from './entities.ts';
 import type { PostItem, Reaction, ReactionItem } from './model.ts';
 import { notifyReaction } from './notify.ts';
 import { isPrivileged, type Viewer } from './people.ts';
@@ -32,9 +34,7 @@ export async function setReaction(caller: Viewer, postId: string, reaction: Reac
         ? { ConditionExpression: 'reaction = :held', ExpressionAttributeValues: { ':held': held } }
         : { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reaction)' }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
-    const item: ReactionItem = {
-      ...key,
-      entity: 'PostReaction',
+    const item: Fields<ReactionItem> = {
       postId,
       userId: caller.userId,
       actorId: caller.userId,
@@ -52,7 +52,7 @@ export async function setReaction(caller: Viewer, postId: string, reaction: Reac
       );
     }
     const writes: TransactItem[] = [
-      { Put: { Item: item, ...unchanged } } as TransactItem,
+      PostReaction.put(item, unchanged),
       choiceCountUpdate(postId, 'reactions', 'reactionTotal', held, reaction, caller.userId),
       postOpenCheck(postId, isPrivileged(caller, post.authorId)),
       ...scoreWrites(score, caller.userId),

@@ -1,3 +1,4 @@
+import { updateEntry } from '../db/entity.ts';
 import { contributorsIndex, feedScoreDayKey, feedScoreKey, leaderboardIndex } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
 
@@ -80,14 +81,13 @@ export function scoreWrites(deltas: ScoreDelta[], actorId: string): TransactItem
       adds.push(`#${attr} :${attr}`);
     }
     values[':e'] = extra.day ? 'FeedScoreDay' : 'FeedScore';
-    writes.push({
-      Update: {
-        Key: key,
+    writes.push(
+      updateEntry(key, {
         UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
-      },
-    } as TransactItem);
+      }),
+    );
   };
   for (const { userId, t } of totals.values()) {
     update(

@@ -1,5 +1,6 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { checkEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import { postUploadKey } from '../db/keys.ts';
 import { getItem, getMany, keyString, putItem, type TransactItem, updateItem } from '../db/table.ts';
@@ -271,15 +272,11 @@ export async function resolveAttachments(
     uploads.set(w.path, u);
   }
   if (errors.length) throw invalid(errors);
-  const checks = [...new Set([...uploads.values()].map((u) => u.id))].map(
-    (id) =>
-      ({
-        ConditionCheck: {
-          Key: postUploadKey(id),
-          ConditionExpression: 'ownerId = :owner',
-          ExpressionAttributeValues: { ':owner': ownerId },
-        },
-      }) as TransactItem,
+  const checks = [...new Set([...uploads.values()].map((u) => u.id))].map((id) =>
+    checkEntry(postUploadKey(id), {
+      ConditionExpression: 'ownerId = :owner',
+      ExpressionAttributeValues: { ':owner': ownerId },
+    }),
   );
   return { uploads, checks };
 }

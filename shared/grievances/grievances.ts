@@ -68,8 +68,8 @@ export function raisedEntry(g: GrievanceItem): StatusChangeItem {
 export async function raiseGrievance(raiserId: string, input: NewGrievance) {
   const g = newGrievanceItem(raiserId, input);
   const items: TransactItem[] = [
-    { Put: { Item: g, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-    { Put: { Item: raisedEntry(g) } } as TransactItem,
+    { Put: { Item: g, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { Item: raisedEntry(g) } },
     totalsWrite(raisedDeltas(g.status, g.category))!,
     seenWrite(raiserId),
   ];

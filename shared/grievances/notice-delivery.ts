@@ -1,5 +1,5 @@
 import { GRIEVANCE_NOTICE_SHARDS, grievanceKey, grievanceNoticeQueue } from '../db/keys.ts';
-import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { getMany, isConditionFailure, keyString, queryPage, transact } from '../db/table.ts';
 import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
 import type { GrievanceItem } from './model.ts';
@@ -42,7 +42,7 @@ export async function deliverGrievanceNotices(now = new Date()): Promise<number>
     const notice = g && recipientId ? noticeNotification(recipientId, q.kind, g) : null;
     const dequeue = {
       Delete: { Key: { pk: q.pk, sk: q.sk }, ConditionExpression: 'attribute_exists(pk)' },
-    } as TransactItem;
+    };
     try {
       await transact([dequeue, ...(notice ? notificationWrites(notice, batchAt).items : [])]);
     } catch (err) {

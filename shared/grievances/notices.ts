@@ -66,7 +66,7 @@ export function queuedNoticeWrite(grievanceId: string, n: GrievanceNotice, event
     kind: n.kind,
     recipientSeal: seal(n.recipientId, sealContexts.noticeRecipient(grievanceId, id)),
   };
-  return { Put: { Item: item } } as TransactItem;
+  return { Put: { Item: item } };
 }
 
 /** Opens a queued notice's recipient; null when the seal does not open. */

@@ -31,7 +31,7 @@ export function seenWrite(userId: string): TransactItem {
       ExpressionAttributeNames: { '#seen': 'seen', '#entity': 'entity', '#anon': ANON_ATTRIBUTE },
       ExpressionAttributeValues: { ':one': 1, ':entity': 'GrievanceSeen', ':anon': true },
     },
-  } as TransactItem;
+  };
 }
 
 /**
@@ -47,10 +47,7 @@ export async function markRead(userId: string, g: GrievanceItem): Promise<void> 
     readAt: new Date().toISOString(),
   };
   try {
-    await transact([
-      { Put: { Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-      seenWrite(userId),
-    ]);
+    await transact([{ Put: { Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } }, seenWrite(userId)]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // already read: the first time stands
   }

@@ -51,10 +51,7 @@ export async function createReply<AsHandler extends boolean>(
     ...(asHandler ? { handlerSeal: seal(callerId, sealContexts.handlerReply(g.id, id)) } : {}),
   };
   await transactWithNotices(
-    [
-      { Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-      replyCountWrite(g.id, 1),
-    ],
+    [{ Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } }, replyCountWrite(g.id, 1)],
     g.id,
     replyNotices(callerId, g, mentionIds),
     now,
@@ -81,7 +78,7 @@ function replyCountWrite(grievanceId: string, delta: 1 | -1): TransactItem {
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':d': delta },
     },
-  } as TransactItem;
+  };
 }
 
 /** A reply's grievance and the reply, in one batch read: 404 when either is missing, 403 unless the caller wrote it. */
@@ -138,7 +135,7 @@ export async function editReply(callerId: string, grievanceId: string, replyId: 
                 ':before': r.rev ?? 0,
               },
             },
-          } as TransactItem,
+          },
         ],
         g.id,
         newlyTagged.map(mentionNotice),
@@ -164,7 +161,7 @@ export async function deleteReply(callerId: string, grievanceId: string, replyId
           ConditionExpression: 'authorTag = :tag',
           ExpressionAttributeValues: { ':tag': tag },
         },
-      } as TransactItem,
+      },
       replyCountWrite(grievanceId, -1),
     ]);
   } catch (err) {

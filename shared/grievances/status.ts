@@ -64,7 +64,7 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
     const totals = totalsWrite(movedDeltas(g.status, to, g.category));
     const items: TransactItem[] = [
       grievanceUpdate(g, moved),
-      { Put: { Item: change, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+      { Put: { Item: change, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...(totals ? [totals] : []),
     ];
     try {
@@ -96,7 +96,7 @@ function grievanceUpdate(before: GrievanceItem, after: GrievanceItem): TransactI
         ':before': before.moves,
       },
     },
-  } as TransactItem;
+  };
 }
 
 /**

@@ -55,5 +55,5 @@ export function totalsWrite(deltas: Map<string, number>): TransactItem | null {
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
-  } as TransactItem;
+  };
 }

@@ -1,7 +1,8 @@
 import { companyDate } from '../calendar/time.ts';
 import { addToCounter } from '../db/counters.ts';
+import { ABSENT, putEntry, updateEntry } from '../db/entity.ts';
 import { attendanceDayIndex, attendanceKey, attendanceRange, presentCounterKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
+import { getItem, isConditionFailure, queryAll, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 import { activePeople, canViewAll } from './viewers.ts';
@@ -52,7 +53,7 @@ export async function checkIn(person: UserItem, now = new Date()) {
   };
   try {
     await transact([
-      { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+      putEntry(item, ABSENT),
       addToCounter(presentCounterKey(date), 'present', 1, { entity: 'PresentCounter' }),
     ]);
   } catch (err) {
@@ -67,14 +68,11 @@ export async function checkOut(person: UserItem, now = new Date()) {
   const at = now.toISOString();
   try {
     await transact([
-      {
-        Update: {
-          Key: attendanceKey(person.id, date),
-          UpdateExpression: 'SET checkOut = :at, actorId = :me',
-          ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
-          ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
-        },
-      } as TransactItem,
+      updateEntry(attendanceKey(person.id, date), {
+        UpdateExpression: 'SET checkOut = :at, actorId = :me',
+        ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
+        ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
+      }),
       addToCounter(presentCounterKey(date), 'present', -1, { entity: 'PresentCounter' }),
     ]);
   } catch (err) {

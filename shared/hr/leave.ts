@@ -1,3 +1,4 @@
+import { ABSENT, deleteEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import {
   leaveAllIndex,
@@ -160,7 +161,7 @@ export async function createLeaveRequest(
     [`${pendingLeaveAllIndex.index}pk`]: pendingLeaveAllIndex.pk,
     [`${pendingLeaveAllIndex.index}sk`]: pendingLeaveAllIndex.sk(id),
   };
-  await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+  await putItem(item, ABSENT);
   return item;
 }
 
@@ -207,14 +208,11 @@ export async function processLeaveRequest(
 export async function deleteLeaveRequest(viewer: UserItem, requestId: string): Promise<void> {
   try {
     await transact([
-      {
-        Delete: {
-          Key: leaveRequestKey(requestId),
-          ConditionExpression: 'employeeId = :me AND #status = :pending',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':me': viewer.id, ':pending': 'PENDING' },
-        },
-      },
+      deleteEntry(leaveRequestKey(requestId), {
+        ConditionExpression: 'employeeId = :me AND #status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':me': viewer.id, ':pending': 'PENDING' },
+      }),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such pending leave request of yours.');

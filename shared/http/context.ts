@@ -14,7 +14,7 @@ export interface RequestContext<Q = any, B = any> {
   /** How the session came: the bearer header, the web cookie, or none (public routes). */
   via: 'bearer' | 'cookie' | null;
   token: string | null;
-  callerOrNull: Caller | null;
+  callerIfSignedIn: Caller | null;
   /** The signed-in caller; only public routes can reach a handler without one. */
   readonly caller: Caller;
   userAgent: string | null;
@@ -35,10 +35,10 @@ export function newContext(event: APIGatewayProxyEventV2): RequestContext {
     headers,
     via: null,
     token: null,
-    callerOrNull: null,
+    callerIfSignedIn: null,
     get caller() {
-      if (!this.callerOrNull) throw new UnauthorizedError();
-      return this.callerOrNull;
+      if (!this.callerIfSignedIn) throw new UnauthorizedError();
+      return this.callerIfSignedIn;
     },
     userAgent: headers['user-agent'] ?? null,
     receivedAt: event.requestContext?.timeEpoch ?? Date.now(),

@@ -5,14 +5,14 @@ import type { RouteDef } from '../api/route-def.ts';
 import { instrument } from '../observability/instrumented.ts';
 import type { RequestContext } from './context.ts';
 import { withDeadline } from './deadline.ts';
+import { HttpResponse } from './http-response.ts';
 import type { idempotent } from './idempotency.ts';
 import { routeMiddlewares } from './middlewares/route-middlewares.ts';
 import type { parseMultipart } from './multipart.ts';
-import { Reply } from './reply.ts';
 
 export type RouteHandler<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
   req: RequestContext<z.output<Q>, z.output<B>>,
-) => Promise<z.input<R> | Reply | undefined>;
+) => Promise<z.input<R> | HttpResponse | undefined>;
 
 export type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -21,7 +21,7 @@ export type LambdaHandler = (
 
 /** Shapes a handler's result into the API Gateway answer; the body goes through the response schema. */
 function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayProxyStructuredResultV2 {
-  const r = result instanceof Reply ? result : new Reply(def.status, result);
+  const r = result instanceof HttpResponse ? result : new HttpResponse(def.status, result);
   const headers: Record<string, string> = { 'cache-control': 'no-store', ...r.headers };
   if (r.raw) {
     const isText = typeof r.raw.data === 'string';

@@ -1,4 +1,5 @@
 import { addToCounter } from '../db/counters.ts';
+import { putEntry, updateEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import {
   ANON_ATTRIBUTE,
@@ -83,7 +84,7 @@ export function notificationWrites(n: NewNotification, at = new Date()): { id: s
     ...(n.anonymous ? { [ANON_ATTRIBUTE]: true } : {}),
   };
   const counter = addToCounter(notificationCounterKey(n.recipientId), 'unread', 1);
-  return { id, items: [{ Put: { Item: item } } as TransactItem, counter] };
+  return { id, items: [putEntry(item), counter] };
 }
 
 /**
@@ -136,18 +137,15 @@ export async function unreadCount(userId: string): Promise<number> {
  */
 function markReadWrites(userId: string, id: string, at: string, all = false): TransactItem[] {
   return [
-    {
-      Update: {
-        Key: notificationKey(userId, id),
-        UpdateExpression: `SET readAt = :at${all ? ', readAll = :all' : ''} REMOVE #upk, #usk`,
-        ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
-        ExpressionAttributeNames: {
-          '#upk': `${unreadNotificationsIndex.index}pk`,
-          '#usk': `${unreadNotificationsIndex.index}sk`,
-        },
-        ExpressionAttributeValues: { ':at': at, ':null': null, ...(all ? { ':all': true } : {}) },
+    updateEntry(notificationKey(userId, id), {
+      UpdateExpression: `SET readAt = :at${all ? ', readAll = :all' : ''} REMOVE #upk, #usk`,
+      ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
+      ExpressionAttributeNames: {
+        '#upk': `${unreadNotificationsIndex.index}pk`,
+        '#usk': `${unreadNotificationsIndex.index}sk`,
       },
-    } as TransactItem,
+      ExpressionAttributeValues: { ':at': at, ':null': null, ...(all ? { ':all': true } : {}) },
+    }),
     addToCounter(notificationCounterKey(userId), 'unread', -1),
   ];
 }

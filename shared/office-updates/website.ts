@@ -1,3 +1,4 @@
+import { deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
 import { officeUpdatesIndex, postKey, websiteCountsKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
 import { getItem, getMany, keyString, queryPage, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -63,14 +64,11 @@ function countDeltas(before: WebsiteEntry | undefined, after: WebsiteEntry | und
   const names = Object.fromEntries(moves.map(([s]) => [`#${s}`, s]));
   const values = Object.fromEntries(moves.map(([s, d]) => [`:${s}`, d]));
   return [
-    {
-      Update: {
-        Key: websiteCountsKey(),
-        UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ...values, ':entity': 'WebsiteCounts' },
-      },
-    } as TransactItem,
+    updateEntry(websiteCountsKey(), {
+      UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...values, ':entity': 'WebsiteCounts' },
+    }),
   ];
 }
 
@@ -87,8 +85,8 @@ export function websiteWrites(before: WebsiteEntry | undefined, after: WebsiteEn
       }
     : { ConditionExpression: 'attribute_not_exists(pk)' };
   const write: TransactItem[] = [];
-  if (after) write.push({ Put: { Item: stored(after), ...unchanged } } as TransactItem);
-  else if (before) write.push({ Delete: { Key: websiteEntryKey(before.postId), ...unchanged } } as TransactItem);
+  if (after) write.push(putEntry(stored(after), { ...unchanged }));
+  else if (before) write.push(deleteEntry(websiteEntryKey(before.postId), { ...unchanged }));
   return [...write, ...countDeltas(before, after)];
 }
 

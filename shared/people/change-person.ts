@@ -1,7 +1,7 @@
 import { teamKey } from '../db/keys.ts';
 import { getItem, retryOnConflict, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
-import { personWrites } from './directory-index.ts';
+import { personWrites } from './derived-from-person.ts';
 import type { TeamItem } from './profile.ts';
 import { getUser, type UserItem } from './users.ts';
 

@@ -11,7 +11,7 @@ import {
   facetsPrefix,
 } from '../db/keys.ts';
 import { getMany, keyString, queryAll, queryPage } from '../db/table.ts';
-import { type DirectoryRow, nameKey, postsAttribute, rowsOf, shardOf } from './directory-index.ts';
+import { type DirectoryRow, nameKey, postsAttribute, rowsOf, shardOf } from './derived-from-person.ts';
 import { getUsers, type UserItem } from './users.ts';
 
 /**

@@ -1,12 +1,13 @@
 import { setPassword } from '../auth/accounts.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { endSessions, revokeForDeactivation } from '../auth/sessions.ts';
+import { ABSENT, putEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { credentialsKey, emailKey, membersIndex, roleIndex, teamKey, userKey } from '../db/keys.ts';
 import { failedConditions, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
-import { newPersonWrites } from './directory-index.ts';
+import { newPersonWrites } from './derived-from-person.ts';
 import { blankProfile, getUser, getUsers, type UserItem } from './users.ts';
 
 export interface NewMember {
@@ -52,23 +53,17 @@ export async function createMember(
   } as UserItem;
   const { item, derived } = newPersonWrites({ ...user, ...userKey(id) }, { actorId });
   const items: TransactItem[] = [
-    {
-      Put: {
-        Item: { ...emailKey(email), entity: 'EmailClaim', userId: id },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    } as TransactItem,
-    { Put: { Item: item, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-    {
-      Put: {
-        Item: {
-          ...credentialsKey(id),
-          entity: 'Credentials',
-          passwordHash: await hashPassword(input.password),
-          ...(actorId ? { actorId } : {}),
-        },
-      },
-    } as TransactItem,
+    putEntry(
+      { ...emailKey(email), entity: 'EmailClaim', userId: id },
+      { ConditionExpression: 'attribute_not_exists(pk)' },
+    ),
+    putEntry(item, ABSENT),
+    putEntry({
+      ...credentialsKey(id),
+      entity: 'Credentials',
+      passwordHash: await hashPassword(input.password),
+      ...(actorId ? { actorId } : {}),
+    }),
     ...derived,
   ];
   try {

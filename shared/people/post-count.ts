@@ -1,6 +1,7 @@
+import { updateEntry } from '../db/entity.ts';
 import { directoryPostsKey, userKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
-import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './directory-index.ts';
+import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './derived-from-person.ts';
 
 /**
  * The writes that move a person's `postCount` (shown on profiles and the directory, and the
@@ -11,22 +12,16 @@ import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './directory-index
  */
 export function postCountWrites(userId: string, delta: number): TransactItem[] {
   return [
-    {
-      Update: {
-        Key: userKey(userId),
-        UpdateExpression: 'ADD postCount :d, #sort :d',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#sort': POSTS_SORT_ATTRIBUTE },
-        ExpressionAttributeValues: { ':d': delta },
-      },
-    } as TransactItem,
-    {
-      Update: {
-        Key: directoryPostsKey(shardOf(userId)),
-        UpdateExpression: 'ADD #count :d SET entity = :e',
-        ExpressionAttributeNames: { '#count': postsAttribute(userId) },
-        ExpressionAttributeValues: { ':d': delta, ':e': 'DirectoryShard' },
-      },
-    } as TransactItem,
+    updateEntry(userKey(userId), {
+      UpdateExpression: 'ADD postCount :d, #sort :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#sort': POSTS_SORT_ATTRIBUTE },
+      ExpressionAttributeValues: { ':d': delta },
+    }),
+    updateEntry(directoryPostsKey(shardOf(userId)), {
+      UpdateExpression: 'ADD #count :d SET entity = :e',
+      ExpressionAttributeNames: { '#count': postsAttribute(userId) },
+      ExpressionAttributeValues: { ':d': delta, ':e': 'DirectoryShard' },
+    }),
   ];
 }

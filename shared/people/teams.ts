@@ -1,3 +1,4 @@
+import { ABSENT, deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { teamKey, teamMembersPrefix, teamNameKey, teamsIndex } from '../db/keys.ts';
 import {
@@ -18,7 +19,7 @@ import type { TeamItem } from './profile.ts';
 /**
  * Teams (spec 4.6, decisions 8): names unique case-insensitively (a name claim item written in the
  * same transaction as the team), default colour slate, `memberCount` = listed people on the team,
- * moved by every change of a person (directory-index.ts).
+ * moved by every change of a person (derived-from-person.ts).
  */
 export type TeamColor = TeamItem['color'];
 type StoredTeam = TeamItem & { pk: string; sk: string; nameLower: string };
@@ -42,12 +43,10 @@ const nameAttributes = (id: string, name: string) => ({
 });
 
 const claim = (nameLower: string, teamId: string, actorId: string): TransactItem =>
-  ({
-    Put: {
-      Item: { ...teamNameKey(nameLower), entity: 'TeamName', teamId, actorId },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  }) as TransactItem;
+  putEntry(
+    { ...teamNameKey(nameLower), entity: 'TeamName', teamId, actorId },
+    { ConditionExpression: 'attribute_not_exists(pk)' },
+  );
 
 export async function createTeam(actorId: string, input: { name: string; color?: TeamColor }): Promise<TeamItem> {
   const id = newId();
@@ -63,10 +62,7 @@ export async function createTeam(actorId: string, input: { name: string; color?:
     actorId,
   } as StoredTeam;
   try {
-    await transact([
-      claim(team.nameLower, id, actorId),
-      { Put: { Item: team, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-    ]);
+    await transact([claim(team.nameLower, id, actorId), putEntry(team, ABSENT)]);
   } catch (err) {
     if (isConditionFailure(err)) throw nameTaken();
     throw err;
@@ -95,27 +91,22 @@ export async function updateTeam(
       if (name === team.name && color === team.color) return team;
       const next = { ...team, ...nameAttributes(teamId, name), color, actorId };
       const items: TransactItem[] = [
-        {
-          Update: {
-            Key: teamKey(teamId),
-            UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
-            ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
-            ExpressionAttributeValues: {
-              ':n': name,
-              ':l': next.nameLower,
-              ':sk': teamsIndex.sk(next.nameLower, teamId),
-              ':c': color,
-              ':a': actorId,
-              ':old': team.nameLower,
-            },
+        updateEntry(teamKey(teamId), {
+          UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
+          ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
+          ExpressionAttributeValues: {
+            ':n': name,
+            ':l': next.nameLower,
+            ':sk': teamsIndex.sk(next.nameLower, teamId),
+            ':c': color,
+            ':a': actorId,
+            ':old': team.nameLower,
           },
-        } as TransactItem,
+        }),
       ];
       if (next.nameLower !== team.nameLower) {
-        items.push(claim(next.nameLower, teamId, actorId), {
-          Delete: { Key: teamNameKey(team.nameLower) },
-        } as TransactItem);
+        items.push(claim(next.nameLower, teamId, actorId), deleteEntry(teamNameKey(team.nameLower)));
       }
       try {
         await transact(items);
@@ -166,8 +157,8 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
     await deleteItem({ pk: m.pk, sk: m.sk });
   try {
     await transact([
-      { Delete: { Key: teamKey(teamId), ConditionExpression: 'attribute_exists(pk)' } } as TransactItem,
-      { Delete: { Key: teamNameKey(team.nameLower) } } as TransactItem,
+      deleteEntry(teamKey(teamId), { ConditionExpression: 'attribute_exists(pk)' }),
+      deleteEntry(teamNameKey(team.nameLower)),
     ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // another call finished the deletion

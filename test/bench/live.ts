@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
-import { realtimeStream } from '../../shared/api/routes/realtime.ts';
+import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
 import { isChange, openSse } from '../support/sse.ts';
 import { ReadCounter } from './read-counter.ts';
 
@@ -139,7 +139,7 @@ export async function benchLive(): Promise<boolean> {
 
     // 4. Cost per connected client-hour: the measured reads of a busy connection; the lease renewal
     // with each ping (144 writes an hour) and one open and close per 15-minute invocation.
-    const memoryGb = (realtimeStream.memory ?? 128) / 1024;
+    const memoryGb = (realtimeStreamRoute.memory ?? 128) / 1024;
     const gbSeconds = memoryGb * 3600;
     const lambda = gbSeconds * LAMBDA_ARM_GB_SECOND;
     const rru = scale.busyPerClient * 3600;
@@ -147,7 +147,7 @@ export async function benchLive(): Promise<boolean> {
     const reads = (rru / 1e6) * DYNAMODB_PER_MILLION_RRU;
     const writes = (wru / 1e6) * DYNAMODB_PER_MILLION_WRU;
     console.log(
-      `cost per connected client-hour: Lambda ${gbSeconds.toFixed(0)} GB-s at ${realtimeStream.memory} MB = $${lambda.toFixed(5)}; ` +
+      `cost per connected client-hour: Lambda ${gbSeconds.toFixed(0)} GB-s at ${realtimeStreamRoute.memory} MB = $${lambda.toFixed(5)}; ` +
         `DynamoDB reads ${Math.round(rru)} RRU = $${reads.toFixed(5)}, lease writes ${wru} WRU = $${writes.toFixed(5)}; ` +
         `total $${(lambda + reads + writes).toFixed(5)} (Lambda dominates: an open stream holds an execution)`,
     );

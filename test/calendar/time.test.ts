@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { birthdayIndexAttributes, celebratedMonthDays, celebratesOn } from '../../shared/calendar/birthday-index.ts';
+import { birthdaysEntry, celebratedMonthDays, celebratesOn } from '../../shared/calendar/birthday-index.ts';
+import type { Fields } from '../../shared/db/entity.ts';
+import { Person } from '../../shared/people/entities.ts';
+import type { UserItem } from '../../shared/people/users.ts';
+
+const sampleUser = {
+  name: 'A',
+  role: 'member',
+  status: 'active',
+  joinedAt: '2020-01-01T00:00:00.000Z',
+  isFeatured: false,
+};
+
 import { companyDate, isCalendarDate, parseInstant } from '../../shared/calendar/time.ts';
 
 describe('instants with an offset', () => {
@@ -72,11 +84,16 @@ describe('birthdays by month-day', () => {
   });
 
   it('gives the index attributes a profile writer sets, and removes them without a date', () => {
-    expect(birthdayIndexAttributes('u1', '1990-07-04')).toEqual({
-      set: { gsi5pk: 'BIRTHDAYS#07-04', gsi5sk: 'u1' },
-      remove: [],
-    });
-    expect(birthdayIndexAttributes('u1', null)).toEqual({ set: {}, remove: ['gsi5pk', 'gsi5sk'] });
-    expect(birthdayIndexAttributes('u1', '')).toEqual({ set: {}, remove: ['gsi5pk', 'gsi5sk'] });
+    expect(birthdaysEntry('u1', '1990-07-04')).toEqual({ pk: 'BIRTHDAYS#07-04', sk: 'u1' });
+    const profile = (dateOfBirth: string | null) =>
+      Person.indexAttributes({ ...sampleUser, id: 'u1', dateOfBirth } as Fields<UserItem>);
+    expect(profile('1990-07-04')).toMatchObject({ gsi5pk: 'BIRTHDAYS#07-04', gsi5sk: 'u1' });
+    // Present with an undefined value: the profile writer removes the attribute (sparse index).
+    for (const none of [null, '']) {
+      expect(birthdaysEntry('u1', none)).toBeUndefined();
+      const attributes = profile(none);
+      expect(Object.keys(attributes)).toEqual(expect.arrayContaining(['gsi5pk', 'gsi5sk']));
+      expect([attributes.gsi5pk, attributes.gsi5sk]).toEqual([undefined, undefined]);
+    }
   });
 });

@@ -27,7 +27,7 @@ export const AttendanceEmployee = z.object({ id: z.string(), name: z.string() })
 
 const A = `${API_PREFIX}/attendance`;
 
-export const getAttendanceToday = defineRoute({
+export const getAttendanceTodayRoute = defineRoute({
   name: 'get-attendance-today',
   area: 'attendance',
   method: 'GET',
@@ -39,7 +39,7 @@ export const getAttendanceToday = defineRoute({
   response: TodayAttendance,
 });
 
-export const checkIn = defineRoute({
+export const checkInRoute = defineRoute({
   name: 'check-in',
   area: 'attendance',
   method: 'POST',
@@ -52,7 +52,7 @@ export const checkIn = defineRoute({
   access: { table: 'write' },
 });
 
-export const checkOut = defineRoute({
+export const checkOutRoute = defineRoute({
   name: 'check-out',
   area: 'attendance',
   method: 'POST',
@@ -65,7 +65,7 @@ export const checkOut = defineRoute({
   access: { table: 'write' },
 });
 
-export const listAttendanceHistory = defineRoute({
+export const listAttendanceHistoryRoute = defineRoute({
   name: 'list-attendance-history',
   area: 'attendance',
   method: 'GET',
@@ -83,7 +83,7 @@ export const listAttendanceHistory = defineRoute({
   errors: [400, 403, 404],
 });
 
-export const listAttendanceEmployees = defineRoute({
+export const listAttendanceEmployeesRoute = defineRoute({
   name: 'list-attendance-employees',
   area: 'attendance',
   method: 'GET',
@@ -95,4 +95,10 @@ export const listAttendanceEmployees = defineRoute({
   errors: [403],
 });
 
-export const attendanceRoutes = [getAttendanceToday, checkIn, checkOut, listAttendanceHistory, listAttendanceEmployees];
+export const attendanceRoutes = [
+  getAttendanceTodayRoute,
+  checkInRoute,
+  checkOutRoute,
+  listAttendanceHistoryRoute,
+  listAttendanceEmployeesRoute,
+];

@@ -23,7 +23,7 @@ const StatusTrue = z.object({ status: z.literal(true) });
 /** A new bearer token, also in `set-auth-token`, when the answer rotated the caller's session; else null. */
 const NewToken = z.string().nullable();
 
-export const signIn = defineRoute({
+export const signInRoute = defineRoute({
   name: 'sign-in-email',
   area: 'auth',
   method: 'POST',
@@ -46,7 +46,7 @@ export const signIn = defineRoute({
   access: { table: 'write' },
 });
 
-export const signOut = defineRoute({
+export const signOutRoute = defineRoute({
   name: 'sign-out',
   area: 'auth',
   method: 'POST',
@@ -58,7 +58,7 @@ export const signOut = defineRoute({
   access: { table: 'write' },
 });
 
-export const getSession = defineRoute({
+export const getSessionRoute = defineRoute({
   name: 'get-session',
   area: 'auth',
   method: 'GET',
@@ -74,7 +74,7 @@ export const getSession = defineRoute({
   access: { table: 'write' },
 });
 
-export const changePassword = defineRoute({
+export const changePasswordRoute = defineRoute({
   name: 'change-password',
   area: 'auth',
   method: 'POST',
@@ -93,7 +93,7 @@ export const changePassword = defineRoute({
   access: { table: 'write' },
 });
 
-export const requestPasswordReset = defineRoute({
+export const requestPasswordResetRoute = defineRoute({
   name: 'request-password-reset',
   area: 'auth',
   method: 'POST',
@@ -106,7 +106,7 @@ export const requestPasswordReset = defineRoute({
   errors: [400],
 });
 
-export const resetPassword = defineRoute({
+export const resetPasswordRoute = defineRoute({
   name: 'reset-password',
   area: 'auth',
   method: 'POST',
@@ -120,7 +120,7 @@ export const resetPassword = defineRoute({
   access: { table: 'write' },
 });
 
-export const updateUser = defineRoute({
+export const updateUserRoute = defineRoute({
   name: 'update-user',
   area: 'auth',
   method: 'POST',
@@ -141,7 +141,7 @@ export const updateUser = defineRoute({
   access: { table: 'write' },
 });
 
-export const listSessionsRoute = defineRoute({
+export const listSessionsRouteRoute = defineRoute({
   name: 'list-sessions',
   area: 'auth',
   method: 'GET',
@@ -153,7 +153,7 @@ export const listSessionsRoute = defineRoute({
   access: { table: 'write' },
 });
 
-export const revokeSession = defineRoute({
+export const revokeSessionRoute = defineRoute({
   name: 'revoke-session',
   area: 'auth',
   method: 'POST',
@@ -169,7 +169,7 @@ export const revokeSession = defineRoute({
   access: { table: 'write' },
 });
 
-export const revokeOtherSessions = defineRoute({
+export const revokeOtherSessionsRoute = defineRoute({
   name: 'revoke-other-sessions',
   area: 'auth',
   method: 'POST',
@@ -181,7 +181,7 @@ export const revokeOtherSessions = defineRoute({
   access: { table: 'write' },
 });
 
-export const revokeSessions = defineRoute({
+export const revokeSessionsRoute = defineRoute({
   name: 'revoke-sessions',
   area: 'auth',
   method: 'POST',
@@ -194,15 +194,15 @@ export const revokeSessions = defineRoute({
 });
 
 export const authRoutes = [
-  signIn,
-  signOut,
-  getSession,
-  changePassword,
-  requestPasswordReset,
-  resetPassword,
-  updateUser,
-  listSessionsRoute,
-  revokeSession,
-  revokeOtherSessions,
-  revokeSessions,
+  signInRoute,
+  signOutRoute,
+  getSessionRoute,
+  changePasswordRoute,
+  requestPasswordResetRoute,
+  resetPasswordRoute,
+  updateUserRoute,
+  listSessionsRouteRoute,
+  revokeSessionRoute,
+  revokeOtherSessionsRoute,
+  revokeSessionsRoute,
 ];

@@ -27,7 +27,7 @@ export const BirthdayWish = z
 
 const B = `${API_PREFIX}/birthdays`;
 
-export const listTodaysBirthdays = defineRoute({
+export const listTodaysBirthdaysRoute = defineRoute({
   name: 'list-todays-birthdays',
   area: 'birthdays',
   method: 'GET',
@@ -40,7 +40,7 @@ export const listTodaysBirthdays = defineRoute({
   access: { table: 'write' },
 });
 
-export const listMyBirthdayWishes = defineRoute({
+export const listMyBirthdayWishesRoute = defineRoute({
   name: 'list-my-birthday-wishes',
   area: 'birthdays',
   method: 'GET',
@@ -51,7 +51,7 @@ export const listMyBirthdayWishes = defineRoute({
   response: z.array(BirthdayWish),
 });
 
-export const sendBirthdayWish = defineRoute({
+export const sendBirthdayWishRoute = defineRoute({
   name: 'send-birthday-wish',
   area: 'birthdays',
   method: 'POST',
@@ -66,7 +66,7 @@ export const sendBirthdayWish = defineRoute({
   access: { table: 'write' },
 });
 
-export const loveBirthdayWish = defineRoute({
+export const loveBirthdayWishRoute = defineRoute({
   name: 'love-birthday-wish',
   area: 'birthdays',
   method: 'PUT',
@@ -79,7 +79,7 @@ export const loveBirthdayWish = defineRoute({
   access: { table: 'write' },
 });
 
-export const replyBirthdayWish = defineRoute({
+export const replyBirthdayWishRoute = defineRoute({
   name: 'reply-birthday-wish',
   area: 'birthdays',
   method: 'PUT',
@@ -94,9 +94,9 @@ export const replyBirthdayWish = defineRoute({
 });
 
 export const birthdayRoutes = [
-  listTodaysBirthdays,
-  listMyBirthdayWishes,
-  sendBirthdayWish,
-  loveBirthdayWish,
-  replyBirthdayWish,
+  listTodaysBirthdaysRoute,
+  listMyBirthdayWishesRoute,
+  sendBirthdayWishRoute,
+  loveBirthdayWishRoute,
+  replyBirthdayWishRoute,
 ];

@@ -18,7 +18,7 @@ export const CompanyEvent = z
 
 const E = `${API_PREFIX}/events`;
 
-export const listEvents = defineRoute({
+export const listEventsRoute = defineRoute({
   name: 'list-events',
   area: 'events',
   method: 'GET',
@@ -30,7 +30,7 @@ export const listEvents = defineRoute({
   response: z.array(CompanyEvent),
 });
 
-export const createEvent = defineRoute({
+export const createEventRoute = defineRoute({
   name: 'create-event',
   area: 'events',
   method: 'POST',
@@ -50,7 +50,7 @@ export const createEvent = defineRoute({
   access: { table: 'write' },
 });
 
-export const updateEvent = defineRoute({
+export const updateEventRoute = defineRoute({
   name: 'update-event',
   area: 'events',
   method: 'PATCH',
@@ -64,7 +64,7 @@ export const updateEvent = defineRoute({
   access: { table: 'write' },
 });
 
-export const deleteEvent = defineRoute({
+export const deleteEventRoute = defineRoute({
   name: 'delete-event',
   area: 'events',
   method: 'DELETE',
@@ -76,4 +76,4 @@ export const deleteEvent = defineRoute({
   access: { table: 'write' },
 });
 
-export const eventRoutes = [listEvents, createEvent, updateEvent, deleteEvent];
+export const eventRoutes = [listEventsRoute, createEventRoute, updateEventRoute, deleteEventRoute];

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { REACTIONS, RECOGNITION_CATEGORIES } from '../../feed/model.ts';
 import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
-import { isoDateTime, Mention, nonBlank, nullableIso, page } from '../schemas/common.ts';
+import { Mention, nonBlank, page } from '../schemas/common.ts';
+import { Comment, Contributor, LeaderboardEntry, Poll, Post, PostBody, Reaction } from '../schemas/feed.ts';
 
 /*
  * The feed (spec 2.6, 4.15; decisions 6 and 8): posts, reactions, polls, comments, recognitions,
@@ -16,113 +16,11 @@ const notifying: RouteAccess = { table: 'write', sns: true };
 /** Writing a post also checks that presigned uploads it uses have arrived in the bucket. */
 const postWrites: RouteAccess = { ...notifying, bucket: [{ prefix: 'posts/', actions: ['read'] }] };
 
-export const Reaction = z.enum(REACTIONS);
-export const RecognitionCategory = z.enum(RECOGNITION_CATEGORIES);
-
-// ---------------------------------------------------------------- shapes
-
-export const Poll = z
-  .object({
-    question: z.string(),
-    description: z.string(),
-    options: z.array(z.object({ id: z.string(), text: z.string(), votes: z.number().int().nullable() })),
-    totalVotes: z.number().int(),
-    viewerOptionId: z.string().nullable(),
-    closesAt: isoDateTime(),
-    isClosed: z.boolean(),
-  })
-  .meta({ id: 'Poll' });
-
-const DocumentRef = z.object({ url: z.string(), name: z.string(), mimeType: z.string(), sizeBytes: z.number().int() });
-
-const postFields = {
-  id: z.string(),
-  author: Mention.extend({ title: z.string() }),
-  content: z.string(),
-  mentions: z.array(Mention),
-  tags: z.array(z.string()),
-  images: z.array(z.string()).describe('File paths under /api/v1/files/posts/'),
-  videos: z.array(z.string()),
-  documents: z.array(DocumentRef),
-  poll: Poll.nullable(),
-  recognition: z.object({ recipient: Mention, category: RecognitionCategory, message: z.string() }).nullable(),
-  isAnnouncement: z.boolean(),
-  isHidden: z.boolean(),
-  reactions: z
-    .array(z.object({ reaction: Reaction, count: z.number().int() }))
-    .describe('Busiest first; zero counts left out'),
-  upvoteCount: z.number().int().describe('Every reaction, dislikes included'),
-  viewerReaction: Reaction.nullable(),
-  commentCount: z.number().int(),
-  shareCount: z.number().int().describe('Shares by people other than the author'),
-  hasBookmarked: z.boolean(),
-  canManage: z.boolean(),
-  createdAt: isoDateTime(),
-  updatedAt: isoDateTime(),
-  editedAt: nullableIso(),
-};
-
-export const SharedPost = z.object({ ...postFields, sharedPost: z.null() }).meta({ id: 'SharedPost' });
-export const Post = z.object({ ...postFields, sharedPost: SharedPost.nullable() }).meta({ id: 'Post' });
-
-export const Comment = z
-  .object({
-    id: z.string(),
-    postId: z.string(),
-    parentId: z.string().nullable(),
-    content: z.string(),
-    mentions: z.array(Mention),
-    author: Mention,
-    likeCount: z.number().int(),
-    dislikeCount: z.number().int(),
-    viewerVote: z.enum(['like', 'dislike']).nullable(),
-    replyCount: z.number().int(),
-    createdAt: isoDateTime(),
-    editedAt: nullableIso(),
-  })
-  .meta({ id: 'Comment' });
-
-// ---------------------------------------------------------------- inputs
-
-const filePath = z.string().min(1).max(300);
-const PostBody = z.strictObject({
-  content: z.string().max(10000, 'must be at most 10000 characters').nullish(),
-  images: z.array(filePath).max(10, 'at most 10 images').optional(),
-  videos: z.array(filePath).max(4, 'at most 4 videos').optional(),
-  documents: z
-    .array(
-      z.strictObject({
-        url: filePath,
-        name: z.string().max(200, 'must be at most 200 characters'),
-        mimeType: z.string().max(100),
-        sizeBytes: z.number().int().min(0),
-      }),
-    )
-    .max(10, 'at most 10 documents')
-    .optional(),
-  poll: z
-    .strictObject({
-      question: nonBlank(1, 300),
-      description: z.string().max(1000, 'must be at most 1000 characters').optional(),
-      options: z.array(nonBlank(1, 200)).min(2, 'a poll needs 2 to 10 options').max(10, 'a poll needs 2 to 10 options'),
-      closesAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time' }),
-    })
-    .nullish(),
-  recognition: z
-    .strictObject({
-      recipientId: z.string().min(1).max(200),
-      category: RecognitionCategory,
-      message: z.string().max(1000, 'must be at most 1000 characters').optional(),
-    })
-    .nullish(),
-  isAnnouncement: z.boolean().optional(),
-});
-
 const postIdPath = `${P}/{postId}`;
 
 // ---------------------------------------------------------------- posts
 
-export const createPost = defineRoute({
+export const createPostRoute = defineRoute({
   name: 'create-post',
   area: 'feed',
   method: 'POST',
@@ -137,7 +35,7 @@ export const createPost = defineRoute({
   access: postWrites,
 });
 
-export const listPosts = defineRoute({
+export const listPostsRoute = defineRoute({
   name: 'list-posts',
   area: 'feed',
   method: 'GET',
@@ -157,7 +55,7 @@ export const listPosts = defineRoute({
   access: reads,
 });
 
-export const getPost = defineRoute({
+export const getPostRoute = defineRoute({
   name: 'get-post',
   area: 'feed',
   method: 'GET',
@@ -170,7 +68,7 @@ export const getPost = defineRoute({
   access: reads,
 });
 
-export const updatePost = defineRoute({
+export const updatePostRoute = defineRoute({
   name: 'update-post',
   area: 'feed',
   method: 'PATCH',
@@ -184,7 +82,7 @@ export const updatePost = defineRoute({
   access: postWrites,
 });
 
-export const deletePost = defineRoute({
+export const deletePostRoute = defineRoute({
   name: 'delete-post',
   area: 'feed',
   method: 'DELETE',
@@ -196,7 +94,7 @@ export const deletePost = defineRoute({
   access: writes,
 });
 
-export const sharePost = defineRoute({
+export const sharePostRoute = defineRoute({
   name: 'share-post',
   area: 'feed',
   method: 'POST',
@@ -212,7 +110,7 @@ export const sharePost = defineRoute({
   access: notifying,
 });
 
-export const reactToPost = defineRoute({
+export const reactToPostRoute = defineRoute({
   name: 'react-to-post',
   area: 'feed',
   method: 'POST',
@@ -227,7 +125,7 @@ export const reactToPost = defineRoute({
   access: notifying,
 });
 
-export const removePostReaction = defineRoute({
+export const removePostReactionRoute = defineRoute({
   name: 'remove-post-reaction',
   area: 'feed',
   method: 'DELETE',
@@ -240,7 +138,7 @@ export const removePostReaction = defineRoute({
   access: writes,
 });
 
-export const bookmarkPost = defineRoute({
+export const bookmarkPostRoute = defineRoute({
   name: 'bookmark-post',
   area: 'feed',
   method: 'PUT',
@@ -252,7 +150,7 @@ export const bookmarkPost = defineRoute({
   access: writes,
 });
 
-export const unbookmarkPost = defineRoute({
+export const unbookmarkPostRoute = defineRoute({
   name: 'unbookmark-post',
   area: 'feed',
   method: 'DELETE',
@@ -264,7 +162,7 @@ export const unbookmarkPost = defineRoute({
   access: writes,
 });
 
-export const hidePost = defineRoute({
+export const hidePostRoute = defineRoute({
   name: 'hide-post',
   area: 'feed',
   method: 'POST',
@@ -277,7 +175,7 @@ export const hidePost = defineRoute({
   access: writes,
 });
 
-export const unhidePost = defineRoute({
+export const unhidePostRoute = defineRoute({
   name: 'unhide-post',
   area: 'feed',
   method: 'POST',
@@ -292,7 +190,7 @@ export const unhidePost = defineRoute({
 
 // ---------------------------------------------------------------- polls
 
-export const votePoll = defineRoute({
+export const votePollRoute = defineRoute({
   name: 'vote-poll',
   area: 'feed',
   method: 'POST',
@@ -306,7 +204,7 @@ export const votePoll = defineRoute({
   access: writes,
 });
 
-export const closePoll = defineRoute({
+export const closePollRoute = defineRoute({
   name: 'close-poll',
   area: 'feed',
   method: 'POST',
@@ -319,7 +217,7 @@ export const closePoll = defineRoute({
   access: notifying,
 });
 
-export const listPollVoters = defineRoute({
+export const listPollVotersRoute = defineRoute({
   name: 'list-poll-voters',
   area: 'feed',
   method: 'GET',
@@ -334,7 +232,7 @@ export const listPollVoters = defineRoute({
 
 // ---------------------------------------------------------------- comments
 
-export const listComments = defineRoute({
+export const listCommentsRoute = defineRoute({
   name: 'list-comments',
   area: 'feed',
   method: 'GET',
@@ -348,7 +246,7 @@ export const listComments = defineRoute({
   access: reads,
 });
 
-export const createComment = defineRoute({
+export const createCommentRoute = defineRoute({
   name: 'create-comment',
   area: 'feed',
   method: 'POST',
@@ -363,7 +261,7 @@ export const createComment = defineRoute({
   access: notifying,
 });
 
-export const listCommentReplies = defineRoute({
+export const listCommentRepliesRoute = defineRoute({
   name: 'list-comment-replies',
   area: 'feed',
   method: 'GET',
@@ -377,7 +275,7 @@ export const listCommentReplies = defineRoute({
   access: reads,
 });
 
-export const updateComment = defineRoute({
+export const updateCommentRoute = defineRoute({
   name: 'update-comment',
   area: 'feed',
   method: 'PATCH',
@@ -391,7 +289,7 @@ export const updateComment = defineRoute({
   access: notifying,
 });
 
-export const deleteComment = defineRoute({
+export const deleteCommentRoute = defineRoute({
   name: 'delete-comment',
   area: 'feed',
   method: 'DELETE',
@@ -403,7 +301,7 @@ export const deleteComment = defineRoute({
   access: writes,
 });
 
-export const voteComment = defineRoute({
+export const voteCommentRoute = defineRoute({
   name: 'vote-comment',
   area: 'feed',
   method: 'POST',
@@ -424,7 +322,7 @@ export const voteComment = defineRoute({
 
 // ---------------------------------------------------------------- recognitions, follows
 
-export const listRecognitions = defineRoute({
+export const listRecognitionsRoute = defineRoute({
   name: 'list-recognitions',
   area: 'feed',
   method: 'GET',
@@ -437,7 +335,7 @@ export const listRecognitions = defineRoute({
   access: reads,
 });
 
-export const listPersonRecognitions = defineRoute({
+export const listPersonRecognitionsRoute = defineRoute({
   name: 'list-person-recognitions',
   area: 'feed',
   method: 'GET',
@@ -451,7 +349,7 @@ export const listPersonRecognitions = defineRoute({
   access: reads,
 });
 
-export const followPerson = defineRoute({
+export const followPersonRoute = defineRoute({
   name: 'follow-person',
   area: 'feed',
   method: 'PUT',
@@ -463,7 +361,7 @@ export const followPerson = defineRoute({
   access: writes,
 });
 
-export const unfollowPerson = defineRoute({
+export const unfollowPersonRoute = defineRoute({
   name: 'unfollow-person',
   area: 'feed',
   method: 'DELETE',
@@ -476,35 +374,7 @@ export const unfollowPerson = defineRoute({
 });
 
 // ---------------------------------------------------------------- contributors, leaderboard (spec 4.5)
-
-export const Contributor = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    image: z.string().nullable(),
-    title: z.string(),
-    note: z.string(),
-    isFeatured: z.boolean(),
-    postCount: z.number().int(),
-  })
-  .meta({ id: 'Contributor' });
-
-export const LeaderboardEntry = z
-  .object({
-    rank: z.number().int(),
-    id: z.string(),
-    name: z.string(),
-    image: z.string().nullable(),
-    title: z.string(),
-    postCount: z.number().int(),
-    reactionCount: z.number().int(),
-    commentCount: z.number().int(),
-    shareCount: z.number().int(),
-    score: z.number().int(),
-  })
-  .meta({ id: 'LeaderboardEntry' });
-
-export const listContributors = defineRoute({
+export const listContributorsRoute = defineRoute({
   name: 'list-contributors',
   area: 'feed',
   method: 'GET',
@@ -517,7 +387,7 @@ export const listContributors = defineRoute({
   access: reads,
 });
 
-export const getLeaderboard = defineRoute({
+export const getLeaderboardRoute = defineRoute({
   name: 'get-leaderboard',
   area: 'feed',
   method: 'GET',
@@ -530,98 +400,32 @@ export const getLeaderboard = defineRoute({
   access: reads,
 });
 
-// ---------------------------------------------------------------- post media (decisions 6)
-
-const media: RouteAccess = { table: 'write', bucket: [{ prefix: 'posts/', actions: ['read', 'write'] }] };
-export const UploadedFile = z
-  .object({
-    path: z.string(),
-    mimeType: z.string(),
-    sizeBytes: z.number().int(),
-    name: z.string(),
-    width: z.number().int().nullable(),
-    height: z.number().int().nullable(),
-  })
-  .meta({ id: 'UploadedPostFile' });
-
-export const uploadPostFile = defineRoute({
-  name: 'upload-post-file',
-  area: 'files',
-  method: 'POST',
-  path: `${API_PREFIX}/files/posts`,
-  auth: 'session',
-  summary: 'Uploads an image (JPG, PNG, WebP, GIF) or a PDF up to 4 MB (multipart, one part named file).',
-  multipart: { maxBytes: 4 * 1024 * 1024 },
-  idempotent: true,
-  status: 201,
-  response: UploadedFile,
-  errors: [400, 413],
-  access: media,
-  timeout: 29,
-  memory: 1024,
-});
-
-export const createPostUpload = defineRoute({
-  name: 'create-post-upload',
-  area: 'files',
-  method: 'POST',
-  path: `${API_PREFIX}/files/posts/uploads`,
-  auth: 'session',
-  summary: 'A presigned PUT for larger images and documents (10 MB) and videos (MP4, WebM; 200 MB).',
-  body: z.strictObject({
-    name: z.string().min(1).max(200),
-    mimeType: z.string().min(1).max(100),
-    sizeBytes: z.number().int().positive(),
-  }),
-  idempotent: true,
-  status: 201,
-  response: z.object({ path: z.string(), uploadUrl: z.string(), expiresAt: isoDateTime() }),
-  errors: [400, 413],
-  access: media,
-});
-
-export const getPostFile = defineRoute({
-  name: 'get-post-file',
-  area: 'files',
-  method: 'GET',
-  path: `${API_PREFIX}/files/posts/{key}`,
-  auth: 'session',
-  summary: 'A post file: the bytes, or a 302 to a short-lived signed URL (large files, videos). Unknown key 404.',
-  status: 200,
-  raw: true,
-  errors: [404],
-  access: { bucket: [{ prefix: 'posts/', actions: ['read'] }] },
-});
-
 export const feedRoutes = [
-  createPost,
-  listPosts,
-  getPost,
-  updatePost,
-  deletePost,
-  sharePost,
-  reactToPost,
-  removePostReaction,
-  bookmarkPost,
-  unbookmarkPost,
-  hidePost,
-  unhidePost,
-  votePoll,
-  closePoll,
-  listPollVoters,
-  listComments,
-  createComment,
-  listCommentReplies,
-  updateComment,
-  deleteComment,
-  voteComment,
-  listRecognitions,
-  listPersonRecognitions,
-  followPerson,
-  unfollowPerson,
-  listContributors,
-  getLeaderboard,
-  uploadPostFile,
-  createPostUpload,
-  getPostFile,
+  createPostRoute,
+  listPostsRoute,
+  getPostRoute,
+  updatePostRoute,
+  deletePostRoute,
+  sharePostRoute,
+  reactToPostRoute,
+  removePostReactionRoute,
+  bookmarkPostRoute,
+  unbookmarkPostRoute,
+  hidePostRoute,
+  unhidePostRoute,
+  votePollRoute,
+  closePollRoute,
+  listPollVotersRoute,
+  listCommentsRoute,
+  createCommentRoute,
+  listCommentRepliesRoute,
+  updateCommentRoute,
+  deleteCommentRoute,
+  voteCommentRoute,
+  listRecognitionsRoute,
+  listPersonRecognitionsRoute,
+  followPersonRoute,
+  unfollowPersonRoute,
+  listContributorsRoute,
+  getLeaderboardRoute,
 ];

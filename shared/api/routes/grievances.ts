@@ -80,7 +80,7 @@ const mentioning: RouteAccess = { table: 'write', sns: true };
 const common = { area: 'grievances', anonymous: true } as const;
 
 // ---------------------------------------------------------------- employee routes (4.1)
-export const raiseGrievance = defineRoute({
+export const raiseGrievanceRoute = defineRoute({
   ...common,
   name: 'raise-grievance',
   method: 'POST',
@@ -100,7 +100,7 @@ export const raiseGrievance = defineRoute({
   access: writes,
 });
 
-export const listGrievances = defineRoute({
+export const listGrievancesRoute = defineRoute({
   ...common,
   name: 'list-grievances',
   method: 'GET',
@@ -115,7 +115,7 @@ export const listGrievances = defineRoute({
   access: reads,
 });
 
-export const getGrievanceUnreadCount = defineRoute({
+export const getGrievanceUnreadCountRoute = defineRoute({
   ...common,
   name: 'get-grievance-unread-count',
   method: 'GET',
@@ -127,7 +127,7 @@ export const getGrievanceUnreadCount = defineRoute({
   access: reads,
 });
 
-export const getGrievance = defineRoute({
+export const getGrievanceRoute = defineRoute({
   ...common,
   name: 'get-grievance',
   method: 'GET',
@@ -140,7 +140,7 @@ export const getGrievance = defineRoute({
   access: reads,
 });
 
-export const readGrievance = defineRoute({
+export const readGrievanceRoute = defineRoute({
   ...common,
   name: 'read-grievance',
   method: 'POST',
@@ -152,7 +152,7 @@ export const readGrievance = defineRoute({
   access: writes,
 });
 
-export const listGrievanceReplies = defineRoute({
+export const listGrievanceRepliesRoute = defineRoute({
   ...common,
   name: 'list-grievance-replies',
   method: 'GET',
@@ -166,7 +166,7 @@ export const listGrievanceReplies = defineRoute({
   access: reads,
 });
 
-export const createGrievanceReply = defineRoute({
+export const createGrievanceReplyRoute = defineRoute({
   ...common,
   name: 'create-grievance-reply',
   method: 'POST',
@@ -181,7 +181,7 @@ export const createGrievanceReply = defineRoute({
   access: mentioning,
 });
 
-export const listGrievanceStatusChanges = defineRoute({
+export const listGrievanceStatusChangesRoute = defineRoute({
   ...common,
   name: 'list-grievance-status-changes',
   method: 'GET',
@@ -194,7 +194,7 @@ export const listGrievanceStatusChanges = defineRoute({
   access: reads,
 });
 
-export const editGrievanceReply = defineRoute({
+export const editGrievanceReplyRoute = defineRoute({
   ...common,
   name: 'edit-grievance-reply',
   method: 'PATCH',
@@ -208,7 +208,7 @@ export const editGrievanceReply = defineRoute({
   access: mentioning,
 });
 
-export const deleteGrievanceReply = defineRoute({
+export const deleteGrievanceReplyRoute = defineRoute({
   ...common,
   name: 'delete-grievance-reply',
   method: 'DELETE',
@@ -221,7 +221,7 @@ export const deleteGrievanceReply = defineRoute({
 });
 
 // ---------------------------------------------------------------- handler routes (4.2)
-export const adminListGrievances = defineRoute({
+export const adminListGrievancesRoute = defineRoute({
   ...common,
   name: 'admin-list-grievances',
   method: 'GET',
@@ -235,7 +235,7 @@ export const adminListGrievances = defineRoute({
   access: reads,
 });
 
-export const adminGetGrievance = defineRoute({
+export const adminGetGrievanceRoute = defineRoute({
   ...common,
   name: 'admin-get-grievance',
   method: 'GET',
@@ -248,7 +248,7 @@ export const adminGetGrievance = defineRoute({
   access: reads,
 });
 
-export const adminSetGrievanceStatus = defineRoute({
+export const adminSetGrievanceStatusRoute = defineRoute({
   ...common,
   name: 'admin-set-grievance-status',
   method: 'PATCH',
@@ -262,7 +262,7 @@ export const adminSetGrievanceStatus = defineRoute({
   access: writes,
 });
 
-export const adminListGrievanceReplies = defineRoute({
+export const adminListGrievanceRepliesRoute = defineRoute({
   ...common,
   name: 'admin-list-grievance-replies',
   method: 'GET',
@@ -276,7 +276,7 @@ export const adminListGrievanceReplies = defineRoute({
   access: reads,
 });
 
-export const adminCreateGrievanceReply = defineRoute({
+export const adminCreateGrievanceReplyRoute = defineRoute({
   ...common,
   name: 'admin-create-grievance-reply',
   method: 'POST',
@@ -291,7 +291,7 @@ export const adminCreateGrievanceReply = defineRoute({
   access: mentioning,
 });
 
-export const adminListGrievanceStatusChanges = defineRoute({
+export const adminListGrievanceStatusChangesRoute = defineRoute({
   ...common,
   name: 'admin-list-grievance-status-changes',
   method: 'GET',
@@ -305,20 +305,20 @@ export const adminListGrievanceStatusChanges = defineRoute({
 });
 
 export const grievanceRoutes = [
-  raiseGrievance,
-  listGrievances,
-  getGrievanceUnreadCount,
-  getGrievance,
-  readGrievance,
-  listGrievanceReplies,
-  createGrievanceReply,
-  listGrievanceStatusChanges,
-  editGrievanceReply,
-  deleteGrievanceReply,
-  adminListGrievances,
-  adminGetGrievance,
-  adminSetGrievanceStatus,
-  adminListGrievanceReplies,
-  adminCreateGrievanceReply,
-  adminListGrievanceStatusChanges,
+  raiseGrievanceRoute,
+  listGrievancesRoute,
+  getGrievanceUnreadCountRoute,
+  getGrievanceRoute,
+  readGrievanceRoute,
+  listGrievanceRepliesRoute,
+  createGrievanceReplyRoute,
+  listGrievanceStatusChangesRoute,
+  editGrievanceReplyRoute,
+  deleteGrievanceReplyRoute,
+  adminListGrievancesRoute,
+  adminGetGrievanceRoute,
+  adminSetGrievanceStatusRoute,
+  adminListGrievanceRepliesRoute,
+  adminCreateGrievanceReplyRoute,
+  adminListGrievanceStatusChangesRoute,
 ];

@@ -45,7 +45,7 @@ export const LeaveContext = z
 
 const L = `${API_PREFIX}/leave`;
 
-export const getLeaveContext = defineRoute({
+export const getLeaveContextRoute = defineRoute({
   name: 'get-leave-context',
   area: 'leave',
   method: 'GET',
@@ -57,7 +57,7 @@ export const getLeaveContext = defineRoute({
   response: LeaveContext,
 });
 
-export const listLeaveRequests = defineRoute({
+export const listLeaveRequestsRoute = defineRoute({
   name: 'list-leave-requests',
   area: 'leave',
   method: 'GET',
@@ -78,7 +78,7 @@ export const listLeaveRequests = defineRoute({
   errors: [400],
 });
 
-export const createLeaveRequest = defineRoute({
+export const createLeaveRequestRoute = defineRoute({
   name: 'create-leave-request',
   area: 'leave',
   method: 'POST',
@@ -99,7 +99,7 @@ export const createLeaveRequest = defineRoute({
   access: { table: 'write' },
 });
 
-export const processLeaveRequest = defineRoute({
+export const processLeaveRequestRoute = defineRoute({
   name: 'process-leave-request',
   area: 'leave',
   method: 'PATCH',
@@ -116,7 +116,7 @@ export const processLeaveRequest = defineRoute({
   access: { table: 'write' },
 });
 
-export const deleteLeaveRequest = defineRoute({
+export const deleteLeaveRequestRoute = defineRoute({
   name: 'delete-leave-request',
   area: 'leave',
   method: 'DELETE',
@@ -128,7 +128,7 @@ export const deleteLeaveRequest = defineRoute({
   access: { table: 'write' },
 });
 
-export const markLeaveRequestsSeen = defineRoute({
+export const markLeaveRequestsSeenRoute = defineRoute({
   name: 'mark-leave-requests-seen',
   area: 'leave',
   method: 'POST',
@@ -140,10 +140,10 @@ export const markLeaveRequestsSeen = defineRoute({
 });
 
 export const leaveRoutes = [
-  getLeaveContext,
-  listLeaveRequests,
-  createLeaveRequest,
-  processLeaveRequest,
-  deleteLeaveRequest,
-  markLeaveRequestsSeen,
+  getLeaveContextRoute,
+  listLeaveRequestsRoute,
+  createLeaveRequestRoute,
+  processLeaveRequestRoute,
+  deleteLeaveRequestRoute,
+  markLeaveRequestsSeenRoute,
 ];

@@ -47,7 +47,7 @@ const httpUrl = (limit: number) =>
 
 const M = `${API_PREFIX}/meetings`;
 
-export const listMeetings = defineRoute({
+export const listMeetingsRoute = defineRoute({
   name: 'list-meetings',
   area: 'meetings',
   method: 'GET',
@@ -72,7 +72,7 @@ export const listMeetings = defineRoute({
   errors: [400],
 });
 
-export const createMeeting = defineRoute({
+export const createMeetingRoute = defineRoute({
   name: 'create-meeting',
   area: 'meetings',
   method: 'POST',
@@ -93,7 +93,7 @@ export const createMeeting = defineRoute({
   access: { table: 'write', ses: true },
 });
 
-export const getMeeting = defineRoute({
+export const getMeetingRoute = defineRoute({
   name: 'get-meeting',
   area: 'meetings',
   method: 'GET',
@@ -105,7 +105,7 @@ export const getMeeting = defineRoute({
   errors: [404],
 });
 
-export const updateMeeting = defineRoute({
+export const updateMeetingRoute = defineRoute({
   name: 'update-meeting',
   area: 'meetings',
   method: 'PATCH',
@@ -128,7 +128,7 @@ export const updateMeeting = defineRoute({
   access: { table: 'write', ses: true },
 });
 
-export const deleteMeeting = defineRoute({
+export const deleteMeetingRoute = defineRoute({
   name: 'delete-meeting',
   area: 'meetings',
   method: 'DELETE',
@@ -140,7 +140,7 @@ export const deleteMeeting = defineRoute({
   access: { table: 'write' },
 });
 
-export const cancelMeeting = defineRoute({
+export const cancelMeetingRoute = defineRoute({
   name: 'cancel-meeting',
   area: 'meetings',
   method: 'POST',
@@ -154,7 +154,7 @@ export const cancelMeeting = defineRoute({
   access: { table: 'write', ses: true },
 });
 
-export const updateMeetingRecording = defineRoute({
+export const updateMeetingRecordingRoute = defineRoute({
   name: 'update-meeting-recording',
   area: 'meetings',
   method: 'PATCH',
@@ -172,11 +172,11 @@ export const updateMeetingRecording = defineRoute({
 });
 
 export const meetingRoutes = [
-  listMeetings,
-  createMeeting,
-  getMeeting,
-  updateMeeting,
-  deleteMeeting,
-  cancelMeeting,
-  updateMeetingRecording,
+  listMeetingsRoute,
+  createMeetingRoute,
+  getMeetingRoute,
+  updateMeetingRoute,
+  deleteMeetingRoute,
+  cancelMeetingRoute,
+  updateMeetingRecordingRoute,
 ];

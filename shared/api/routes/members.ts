@@ -4,7 +4,7 @@ import { AdminMember, Department, email, Profile, password, Role } from '../sche
 
 const M = `${API_PREFIX}/admin/members`;
 
-export const listMembers = defineRoute({
+export const listMembersRoute = defineRoute({
   name: 'list-members',
   area: 'members',
   method: 'GET',
@@ -15,7 +15,7 @@ export const listMembers = defineRoute({
   response: z.array(AdminMember),
 });
 
-export const createMember = defineRoute({
+export const createMemberRoute = defineRoute({
   name: 'create-member',
   area: 'members',
   method: 'POST',
@@ -42,7 +42,7 @@ export const createMember = defineRoute({
   access: { table: 'write' },
 });
 
-export const setMemberStatus = defineRoute({
+export const setMemberStatusRoute = defineRoute({
   name: 'set-member-status',
   area: 'members',
   method: 'PATCH',
@@ -56,7 +56,7 @@ export const setMemberStatus = defineRoute({
   access: { table: 'write' },
 });
 
-export const setMemberPassword = defineRoute({
+export const setMemberPasswordRoute = defineRoute({
   name: 'set-member-password',
   area: 'members',
   method: 'PATCH',
@@ -70,7 +70,7 @@ export const setMemberPassword = defineRoute({
   access: { table: 'write' },
 });
 
-export const setMemberRole = defineRoute({
+export const setMemberRoleRoute = defineRoute({
   name: 'set-member-role',
   area: 'members',
   method: 'PATCH',
@@ -84,7 +84,7 @@ export const setMemberRole = defineRoute({
   access: { table: 'write' },
 });
 
-export const setMemberFeatured = defineRoute({
+export const setMemberFeaturedRoute = defineRoute({
   name: 'set-member-featured',
   area: 'members',
   method: 'PATCH',
@@ -102,10 +102,10 @@ export const setMemberFeatured = defineRoute({
 });
 
 export const memberRoutes = [
-  listMembers,
-  createMember,
-  setMemberStatus,
-  setMemberPassword,
-  setMemberRole,
-  setMemberFeatured,
+  listMembersRoute,
+  createMemberRoute,
+  setMemberStatusRoute,
+  setMemberPasswordRoute,
+  setMemberRoleRoute,
+  setMemberFeaturedRoute,
 ];

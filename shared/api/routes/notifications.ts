@@ -21,7 +21,7 @@ export const Notification = z
 
 const N = `${API_PREFIX}/notifications`;
 
-export const listNotifications = defineRoute({
+export const listNotificationsRoute = defineRoute({
   name: 'list-notifications',
   area: 'notifications',
   method: 'GET',
@@ -33,7 +33,7 @@ export const listNotifications = defineRoute({
   response: z.array(Notification),
 });
 
-export const unreadNotificationCount = defineRoute({
+export const unreadNotificationCountRoute = defineRoute({
   name: 'get-notification-unread-count',
   area: 'notifications',
   method: 'GET',
@@ -44,7 +44,7 @@ export const unreadNotificationCount = defineRoute({
   response: Count,
 });
 
-export const readNotifications = defineRoute({
+export const readNotificationsRoute = defineRoute({
   name: 'read-notifications',
   area: 'notifications',
   method: 'POST',
@@ -58,4 +58,4 @@ export const readNotifications = defineRoute({
   access: { table: 'write' },
 });
 
-export const notificationRoutes = [listNotifications, unreadNotificationCount, readNotifications];
+export const notificationRoutes = [listNotificationsRoute, unreadNotificationCountRoute, readNotificationsRoute];

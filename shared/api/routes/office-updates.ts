@@ -3,7 +3,7 @@ import { WEBSITE_STATUSES } from '../../office-updates/website.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
 import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, nullableIso, page } from '../schemas/common.ts';
-import { RecognitionCategory } from './feed.ts';
+import { RecognitionCategory } from '../schemas/feed.ts';
 
 /*
  * Office updates (spec 2.5, 3.2, 4.14; decisions 7): the super admins' review queue and the public
@@ -56,7 +56,7 @@ export const WebsitePost = z
   })
   .meta({ id: 'WebsitePost' });
 
-export const listWebsitePosts = defineRoute({
+export const listWebsitePostsRoute = defineRoute({
   name: 'list-website-posts',
   area: 'office-updates',
   method: 'GET',
@@ -69,7 +69,7 @@ export const listWebsitePosts = defineRoute({
   access: { table: 'read', bucket: media, publicMedia: true },
 });
 
-export const getWebsiteCounts = defineRoute({
+export const getWebsiteCountsRoute = defineRoute({
   name: 'get-website-counts',
   area: 'office-updates',
   method: 'GET',
@@ -98,7 +98,7 @@ const withReason = {
   access: reviewAccess,
 } satisfies Partial<AnyRoute>;
 
-export const approveWebsitePost = defineRoute({
+export const approveWebsitePostRoute = defineRoute({
   name: 'approve-website-post',
   area: 'office-updates',
   method: 'POST',
@@ -111,7 +111,7 @@ export const approveWebsitePost = defineRoute({
   access: reviewAccess,
 });
 
-export const rejectWebsitePost = defineRoute({
+export const rejectWebsitePostRoute = defineRoute({
   name: 'reject-website-post',
   area: 'office-updates',
   method: 'POST',
@@ -121,7 +121,7 @@ export const rejectWebsitePost = defineRoute({
   ...withReason,
 });
 
-export const unpublishWebsitePost = defineRoute({
+export const unpublishWebsitePostRoute = defineRoute({
   name: 'unpublish-website-post',
   area: 'office-updates',
   method: 'POST',
@@ -131,7 +131,7 @@ export const unpublishWebsitePost = defineRoute({
   ...withReason,
 });
 
-export const listOfficeUpdates = defineRoute({
+export const listOfficeUpdatesRoute = defineRoute({
   name: 'list-office-updates',
   area: 'office-updates',
   method: 'GET',
@@ -144,7 +144,7 @@ export const listOfficeUpdates = defineRoute({
   access: publicAccess,
 });
 
-export const getOfficeUpdate = defineRoute({
+export const getOfficeUpdateRoute = defineRoute({
   name: 'get-office-update',
   area: 'office-updates',
   method: 'GET',
@@ -158,11 +158,11 @@ export const getOfficeUpdate = defineRoute({
 });
 
 export const officeUpdateRoutes = [
-  listWebsitePosts,
-  getWebsiteCounts,
-  approveWebsitePost,
-  rejectWebsitePost,
-  unpublishWebsitePost,
-  listOfficeUpdates,
-  getOfficeUpdate,
+  listWebsitePostsRoute,
+  getWebsiteCountsRoute,
+  approveWebsitePostRoute,
+  rejectWebsitePostRoute,
+  unpublishWebsitePostRoute,
+  listOfficeUpdatesRoute,
+  getOfficeUpdateRoute,
 ];

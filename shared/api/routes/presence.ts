@@ -4,7 +4,7 @@ import { nonBlank } from '../schemas/common.ts';
 
 const P = `${API_PREFIX}/presence`;
 
-export const sendHeartbeat = defineRoute({
+export const sendHeartbeatRoute = defineRoute({
   name: 'send-presence-heartbeat',
   area: 'presence',
   method: 'POST',
@@ -18,7 +18,7 @@ export const sendHeartbeat = defineRoute({
   access: { table: 'write' },
 });
 
-export const closeConnection = defineRoute({
+export const closeConnectionRoute = defineRoute({
   name: 'close-presence-connection',
   area: 'presence',
   method: 'POST',
@@ -29,7 +29,7 @@ export const closeConnection = defineRoute({
   access: { table: 'write' },
 });
 
-export const presenceSignOut = defineRoute({
+export const presenceSignOutRoute = defineRoute({
   name: 'presence-sign-out',
   area: 'presence',
   method: 'POST',
@@ -40,4 +40,4 @@ export const presenceSignOut = defineRoute({
   access: { table: 'write' },
 });
 
-export const presenceRoutes = [sendHeartbeat, closeConnection, presenceSignOut];
+export const presenceRoutes = [sendHeartbeatRoute, closeConnectionRoute, presenceSignOutRoute];

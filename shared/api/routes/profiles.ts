@@ -110,7 +110,7 @@ export const DirectoryFacets = z
 
 const filterText = () => z.string().max(200, 'must be at most 200 characters').optional();
 
-export const getMyProfile = defineRoute({
+export const getMyProfileRoute = defineRoute({
   name: 'get-my-profile',
   area: 'profiles',
   method: 'GET',
@@ -121,7 +121,7 @@ export const getMyProfile = defineRoute({
   response: Profile,
 });
 
-export const updateMyProfile = defineRoute({
+export const updateMyProfileRoute = defineRoute({
   name: 'update-my-profile',
   area: 'profiles',
   method: 'PATCH',
@@ -147,7 +147,7 @@ const avatarUpload = {
   memory: 1024,
 };
 
-export const uploadMyAvatar = defineRoute({
+export const uploadMyAvatarRoute = defineRoute({
   name: 'upload-my-avatar',
   area: 'profiles',
   method: 'POST',
@@ -158,7 +158,7 @@ export const uploadMyAvatar = defineRoute({
   errors: [400, 413],
 });
 
-export const updatePersonProfile = defineRoute({
+export const updatePersonProfileRoute = defineRoute({
   name: 'update-person-profile',
   area: 'profiles',
   method: 'PATCH',
@@ -172,7 +172,7 @@ export const updatePersonProfile = defineRoute({
   access: { table: 'write' },
 });
 
-export const uploadPersonAvatar = defineRoute({
+export const uploadPersonAvatarRoute = defineRoute({
   name: 'upload-person-avatar',
   area: 'profiles',
   method: 'POST',
@@ -183,7 +183,7 @@ export const uploadPersonAvatar = defineRoute({
   errors: [400, 404, 413],
 });
 
-export const listPeople = defineRoute({
+export const listPeopleRoute = defineRoute({
   name: 'list-people',
   area: 'profiles',
   method: 'GET',
@@ -208,7 +208,7 @@ export const listPeople = defineRoute({
   response: z.object({ items: z.array(DirectoryEntry), nextCursor: z.string().nullable() }),
 });
 
-export const listSkills = defineRoute({
+export const listSkillsRoute = defineRoute({
   name: 'list-skills',
   area: 'profiles',
   method: 'GET',
@@ -219,7 +219,7 @@ export const listSkills = defineRoute({
   response: z.array(z.string()),
 });
 
-export const getDirectoryFacets = defineRoute({
+export const getDirectoryFacetsRoute = defineRoute({
   name: 'get-directory-facets',
   area: 'profiles',
   method: 'GET',
@@ -230,7 +230,7 @@ export const getDirectoryFacets = defineRoute({
   response: DirectoryFacets,
 });
 
-export const getOrgChart = defineRoute({
+export const getOrgChartRoute = defineRoute({
   name: 'get-org-chart',
   area: 'profiles',
   method: 'GET',
@@ -241,7 +241,7 @@ export const getOrgChart = defineRoute({
   response: z.array(OrgNode),
 });
 
-export const getPerson = defineRoute({
+export const getPersonRoute = defineRoute({
   name: 'get-person',
   area: 'profiles',
   method: 'GET',
@@ -254,14 +254,14 @@ export const getPerson = defineRoute({
 });
 
 export const profileRoutes = [
-  getMyProfile,
-  updateMyProfile,
-  uploadMyAvatar,
-  updatePersonProfile,
-  uploadPersonAvatar,
-  listPeople,
-  listSkills,
-  getDirectoryFacets,
-  getOrgChart,
-  getPerson,
+  getMyProfileRoute,
+  updateMyProfileRoute,
+  uploadMyAvatarRoute,
+  updatePersonProfileRoute,
+  uploadPersonAvatarRoute,
+  listPeopleRoute,
+  listSkillsRoute,
+  getDirectoryFacetsRoute,
+  getOrgChartRoute,
+  getPersonRoute,
 ];

@@ -6,7 +6,7 @@ export const PushPlatform = z.enum(['web', 'ios', 'android']);
 
 export const NotificationPreferences = z.object({ pushEnabled: z.boolean() }).meta({ id: 'NotificationPreferences' });
 
-export const registerPushToken = defineRoute({
+export const registerPushTokenRoute = defineRoute({
   name: 'register-push-token',
   area: 'push',
   method: 'POST',
@@ -25,7 +25,7 @@ export const registerPushToken = defineRoute({
   access: { table: 'write', sns: true },
 });
 
-export const deletePushToken = defineRoute({
+export const deletePushTokenRoute = defineRoute({
   name: 'delete-push-token',
   area: 'push',
   method: 'DELETE',
@@ -36,7 +36,7 @@ export const deletePushToken = defineRoute({
   access: { table: 'write', sns: true },
 });
 
-export const getNotificationPreferences = defineRoute({
+export const getNotificationPreferencesRoute = defineRoute({
   name: 'get-notification-preferences',
   area: 'push',
   method: 'GET',
@@ -47,7 +47,7 @@ export const getNotificationPreferences = defineRoute({
   response: NotificationPreferences,
 });
 
-export const setNotificationPreferences = defineRoute({
+export const setNotificationPreferencesRoute = defineRoute({
   name: 'set-notification-preferences',
   area: 'push',
   method: 'POST',
@@ -60,4 +60,9 @@ export const setNotificationPreferences = defineRoute({
   access: { table: 'write' },
 });
 
-export const pushRoutes = [registerPushToken, deletePushToken, getNotificationPreferences, setNotificationPreferences];
+export const pushRoutes = [
+  registerPushTokenRoute,
+  deletePushTokenRoute,
+  getNotificationPreferencesRoute,
+  setNotificationPreferencesRoute,
+];

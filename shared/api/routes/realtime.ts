@@ -6,7 +6,7 @@ import { API_PREFIX, defineRoute } from '../route-def.ts';
  * it; clients reconnect with `Last-Event-ID`. It reads the event log and sessions; it writes only what
  * every route may (the daily session refresh) and the first epoch of a fresh table.
  */
-export const realtimeStream = defineRoute({
+export const realtimeStreamRoute = defineRoute({
   name: 'get-realtime-stream',
   area: 'realtime',
   method: 'GET',
@@ -21,4 +21,4 @@ export const realtimeStream = defineRoute({
   access: { table: 'write' },
 });
 
-export const realtimeRoutes = [realtimeStream];
+export const realtimeRoutes = [realtimeStreamRoute];

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
 
-export const health = defineRoute({
+export const healthRoute = defineRoute({
   name: 'get-health',
   area: 'system',
   method: 'GET',
@@ -13,7 +13,7 @@ export const health = defineRoute({
   response: z.object({ status: z.string(), version: z.string(), time: isoDateTime() }),
 });
 
-export const openapiJson = defineRoute({
+export const openapiJsonRoute = defineRoute({
   name: 'get-openapi-json',
   area: 'system',
   method: 'GET',
@@ -24,7 +24,7 @@ export const openapiJson = defineRoute({
   raw: true,
 });
 
-export const openapiYaml = defineRoute({
+export const openapiYamlRoute = defineRoute({
   name: 'get-openapi-yaml',
   area: 'system',
   method: 'GET',
@@ -35,7 +35,7 @@ export const openapiYaml = defineRoute({
   raw: true,
 });
 
-export const docsPage = defineRoute({
+export const docsPageRoute = defineRoute({
   name: 'get-docs',
   area: 'system',
   method: 'GET',
@@ -46,7 +46,7 @@ export const docsPage = defineRoute({
   raw: true,
 });
 
-export const docsAsset = defineRoute({
+export const docsAssetRoute = defineRoute({
   name: 'get-docs-asset',
   area: 'system',
   method: 'GET',
@@ -59,7 +59,7 @@ export const docsAsset = defineRoute({
 });
 
 /** The catch-all: unknown paths (sign-up and the removed submitter route among them) answer 404. */
-export const notFound = defineRoute({
+export const notFoundRoute = defineRoute({
   name: 'not-found',
   area: 'system',
   method: 'ANY',
@@ -69,4 +69,11 @@ export const notFound = defineRoute({
   status: 204,
 });
 
-export const systemRoutes = [health, openapiJson, openapiYaml, docsPage, docsAsset, notFound];
+export const systemRoutes = [
+  healthRoute,
+  openapiJsonRoute,
+  openapiYamlRoute,
+  docsPageRoute,
+  docsAssetRoute,
+  notFoundRoute,
+];

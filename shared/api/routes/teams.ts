@@ -9,7 +9,7 @@ export const Team = z
   .meta({ id: 'Team' });
 export const TeamRemoved = z.object({ id: z.string(), unassigned: z.number().int() }).meta({ id: 'TeamRemoved' });
 
-export const listTeams = defineRoute({
+export const listTeamsRoute = defineRoute({
   name: 'list-teams',
   area: 'teams',
   method: 'GET',
@@ -20,7 +20,7 @@ export const listTeams = defineRoute({
   response: z.array(Team),
 });
 
-export const createTeam = defineRoute({
+export const createTeamRoute = defineRoute({
   name: 'create-team',
   area: 'teams',
   method: 'POST',
@@ -35,7 +35,7 @@ export const createTeam = defineRoute({
   access: { table: 'write' },
 });
 
-export const updateTeam = defineRoute({
+export const updateTeamRoute = defineRoute({
   name: 'update-team',
   area: 'teams',
   method: 'PATCH',
@@ -49,7 +49,7 @@ export const updateTeam = defineRoute({
   access: { table: 'write' },
 });
 
-export const deleteTeam = defineRoute({
+export const deleteTeamRoute = defineRoute({
   name: 'delete-team',
   area: 'teams',
   method: 'DELETE',
@@ -62,4 +62,4 @@ export const deleteTeam = defineRoute({
   access: { table: 'write' },
 });
 
-export const teamRoutes = [listTeams, createTeam, updateTeam, deleteTeam];
+export const teamRoutes = [listTeamsRoute, createTeamRoute, updateTeamRoute, deleteTeamRoute];

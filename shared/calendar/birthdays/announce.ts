@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ABSENT, updateEntry } from '../../db/entity.ts';
 import { birthdayAnnouncementKey, membersIndex } from '../../db/keys.ts';
 import {
   getMany,
@@ -9,10 +10,10 @@ import {
   transact,
   updateItem,
 } from '../../db/table.ts';
+import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
 import type { UserItem } from '../../people/users.ts';
-import { inPool } from '../in-pool.ts';
-import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../notify-many.ts';
+import { inPool } from '../../util/in-pool.ts';
 
 /**
  * The birthday notification (spec 4.9, 6.3; decisions 8): once per birthday person per company day,
@@ -66,7 +67,7 @@ async function claim(person: UserItem, date: string): Promise<AnnouncementItem |
     ttl: Math.floor(now.getTime() / 1000) + KEEP_DAYS * 24 * 3600,
   };
   try {
-    await putItem(item, { ConditionExpression: 'attribute_not_exists(pk)' });
+    await putItem(item, ABSENT);
     return item;
   } catch (err) {
     if (isConditionFailure(err)) return null;
@@ -140,22 +141,19 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
       next.catch(() => undefined); // awaited on the next turn; never left unhandled if this turn stops
     }
     const done = page.nextCursor === null;
-    const progress: TransactItem = {
-      Update: {
-        Key: birthdayAnnouncementKey(a.date, a.userId),
-        UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
-        ConditionExpression: 'claimId = :me AND #step = :step',
-        ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
-        ExpressionAttributeValues: {
-          ':next': step + 1,
-          ':cursor': page.nextCursor,
-          ':now': new Date().toISOString(),
-          ':n': page.ids.length,
-          ':me': a.claimId,
-          ':step': step,
-        },
+    const progress: TransactItem = updateEntry(birthdayAnnouncementKey(a.date, a.userId), {
+      UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
+      ConditionExpression: 'claimId = :me AND #step = :step',
+      ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
+      ExpressionAttributeValues: {
+        ':next': step + 1,
+        ':cursor': page.nextCursor,
+        ':now': new Date().toISOString(),
+        ':n': page.ids.length,
+        ':me': a.claimId,
+        ':step': step,
       },
-    } as TransactItem;
+    });
     const notes = page.ids.map((recipientId) => ({
       recipientId,
       kind: 'birthday' as const,

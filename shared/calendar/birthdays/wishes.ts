@@ -1,21 +1,14 @@
 import { createHash } from 'node:crypto';
 import { addToCounter } from '../../db/counters.ts';
+import { ABSENT, putEntry, updateEntry } from '../../db/entity.ts';
 import { birthdayWishKey, wishCounterKey, wishesReceivedIndex } from '../../db/keys.ts';
-import {
-  getItem,
-  getMany,
-  isConditionFailure,
-  queryAll,
-  type TransactItem,
-  transact,
-  updateItem,
-} from '../../db/table.ts';
+import { getItem, getMany, isConditionFailure, queryAll, transact, updateItem } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { invalid, notFound } from '../../errors.ts';
+import { notificationBatch } from '../../notifications/notify-many.ts';
 import { mentionOf } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
-import { notificationBatch } from '../notify-many.ts';
 import { companyDate } from '../time.ts';
 
 /**
@@ -85,7 +78,7 @@ export async function sendWish(
       notificationBatch(
         [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
         [
-          { Put: { Item: wish, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
+          putEntry(wish, ABSENT),
           addToCounter(wishCounterKey(recipientId, year), 'wishCount', 1, { entity: 'WishCounter' }),
         ],
       ),
@@ -149,14 +142,7 @@ async function changeWish(
       await transact(
         notificationBatch(
           [{ recipientId: wish.authorId, kind: 'birthday_thanks', actorId: actor.id, preview: first.preview }],
-          [
-            {
-              Update: {
-                Key,
-                ...withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`),
-              },
-            } as TransactItem,
-          ],
+          [updateEntry(Key, withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`))],
         ),
       );
       return;

@@ -1,9 +1,9 @@
+import { notifyMany } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
 import type { UserItem } from '../../people/users.ts';
 import { emailTransport } from '../../transports/email.ts';
+import { inPool } from '../../util/in-pool.ts';
 import { buildICalendar, type CalendarMethod } from '../ical.ts';
-import { inPool } from '../in-pool.ts';
-import { notifyMany } from '../notify-many.ts';
 import type { MeetingItem } from './model.ts';
 
 /**

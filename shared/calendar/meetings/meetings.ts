@@ -1,3 +1,4 @@
+import { ABSENT, deleteEntry, putEntry } from '../../db/entity.ts';
 import { newSortableId } from '../../db/ids.ts';
 import { meetingKey, meetingSeatKey } from '../../db/keys.ts';
 import { retryOnConflict, type TransactItem } from '../../db/table.ts';
@@ -58,15 +59,12 @@ function withIndexes(m: Omit<MeetingItem, 'pk' | 'sk'>): MeetingItem {
 
 /** Replaces the meeting item if nobody changed it since it was read (and, unless `anyTime`, it has not started). */
 function replaceWrite(next: MeetingItem, previous: MeetingItem, now: Date, anyTime = false): TransactItem {
-  return {
-    Put: {
-      Item: next,
-      ConditionExpression: anyTime ? 'version = :v' : 'version = :v AND startUtc > :now',
-      ExpressionAttributeValues: anyTime
-        ? { ':v': previous.version }
-        : { ':v': previous.version, ':now': now.toISOString() },
-    },
-  } as TransactItem;
+  return putEntry(next, {
+    ConditionExpression: anyTime ? 'version = :v' : 'version = :v AND startUtc > :now',
+    ExpressionAttributeValues: anyTime
+      ? { ':v': previous.version }
+      : { ':v': previous.version, ':now': now.toISOString() },
+  });
 }
 
 /** Re-runs a read-decide-write step when another write got there first. */
@@ -108,10 +106,7 @@ export async function createMeeting(organizer: UserItem, input: MeetingInput, no
     version: 1,
     actorId: organizer.id,
   });
-  await commitMeeting(
-    { Put: { Item: meeting, ConditionExpression: 'attribute_not_exists(pk)' } } as TransactItem,
-    seatWrites(meeting, []),
-  );
+  await commitMeeting(putEntry(meeting, ABSENT), seatWrites(meeting, []));
   await tell(() => notifyParticipants('invite', meeting, meeting.participantIds), id, 'notify invite');
   await tell(
     () =>
@@ -237,15 +232,12 @@ export async function deleteMeeting(viewer: Viewer, meetingId: string, now = new
   await retryOnRace(async () => {
     const m = await organizersMeeting(viewer, meetingId);
     assertChangeable(m, now, { cancelledAllowed: true });
-    const seats = m.participantIds.map((userId) => ({ Delete: { Key: meetingSeatKey(m.id, userId) } }) as TransactItem);
+    const seats = m.participantIds.map((userId) => deleteEntry(meetingSeatKey(m.id, userId)));
     await commitMeeting(
-      {
-        Delete: {
-          Key: meetingKey(m.id),
-          ConditionExpression: 'version = :v AND startUtc > :now',
-          ExpressionAttributeValues: { ':v': m.version, ':now': now.toISOString() },
-        },
-      } as TransactItem,
+      deleteEntry(meetingKey(m.id), {
+        ConditionExpression: 'version = :v AND startUtc > :now',
+        ExpressionAttributeValues: { ':v': m.version, ':now': now.toISOString() },
+      }),
       seats,
     );
   });

@@ -1,3 +1,4 @@
+import { deleteEntry, putEntry } from '../../db/entity.ts';
 import {
   allMeetingsByEndIndex,
   allMeetingsByStartIndex,
@@ -57,11 +58,9 @@ export function seatWrites(m: MeetingItem, removedIds: string[]): TransactItem[]
       version: m.version,
       ...calendarEntry(userId, m),
     };
-    return { Put: { Item: seat, ...notNewer } } as TransactItem;
+    return putEntry(seat, { ...notNewer });
   });
-  const deletes = removedIds.map(
-    (userId) => ({ Delete: { Key: meetingSeatKey(m.id, userId), ...notNewer } }) as TransactItem,
-  );
+  const deletes = removedIds.map((userId) => deleteEntry(meetingSeatKey(m.id, userId), { ...notNewer }));
   return [...puts, ...deletes];
 }
 

@@ -27,7 +27,7 @@ function handlerFor(def: AnyRoute, fn: () => Promise<unknown>) {
     middy(fn)
       .use(requestContext())
       .before((request) => {
-        (request.internal as { ctx: RequestContext }).ctx.callerOrNull = caller;
+        (request.internal as { ctx: RequestContext }).ctx.callerIfSignedIn = caller;
       })
       .use(accessLog(def))
       .use(httpErrors(def)),

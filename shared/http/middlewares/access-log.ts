@@ -16,7 +16,7 @@ export const accessLog = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2, 
     const status = request.response?.statusCode;
     const ms = Date.now() - (started ?? Date.now());
     const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms };
-    if (!def.anonymous && ctx?.callerOrNull) fields.userId = ctx.callerOrNull.userId;
+    if (!def.anonymous && ctx?.callerIfSignedIn) fields.userId = ctx.callerIfSignedIn.userId;
     logger.info('request', fields);
     recordRequest(status);
   };

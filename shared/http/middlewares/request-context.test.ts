@@ -27,7 +27,7 @@ describe('request-context middleware', () => {
       params: { postId: 'p1' },
       userAgent: 'ua',
       secure: false,
-      callerOrNull: null,
+      callerIfSignedIn: null,
     });
     expect(fromFunction?.receivedAt).toBe(event.requestContext.timeEpoch);
   });

@@ -113,9 +113,9 @@ describe('session middleware', () => {
   });
 
   it('recognises a caller on a public route without requiring one', async () => {
-    expect((await call(testRoute({ auth: 'public' }), {})).ctx?.callerOrNull).toBeNull();
+    expect((await call(testRoute({ auth: 'public' }), {})).ctx?.callerIfSignedIn).toBeNull();
     store();
     const { ctx } = await call(testRoute({ auth: 'public' }), { authorization: `Bearer ${TOKEN}` });
-    expect(ctx?.callerOrNull?.userId).toBe('u1');
+    expect(ctx?.callerIfSignedIn?.userId).toBe('u1');
   });
 });

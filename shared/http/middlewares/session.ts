@@ -48,12 +48,12 @@ export const session = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2> =>
     const found = findToken(request.event);
     if (def.auth === 'public') {
       // Public routes still recognise a caller when one is given, without requiring it.
-      if (found?.token) ctx.callerOrNull = await authenticate(found.token, { refresh: false }).catch(() => null);
+      if (found?.token) ctx.callerIfSignedIn = await authenticate(found.token, { refresh: false }).catch(() => null);
       return;
     }
     if (!found?.token) throw new UnauthorizedError();
     const caller = await authenticate(found.token, { refresh: !def.anonymous });
-    ctx.callerOrNull = caller;
+    ctx.callerIfSignedIn = caller;
     ctx.token = found.token;
     ctx.via = found.via;
     if (found.via === 'cookie' && !SAFE_METHODS.has(def.method) && !originAllowed(request.event.headers?.origin)) {

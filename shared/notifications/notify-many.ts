@@ -1,5 +1,5 @@
 import { type TransactItem, transact } from '../db/table.ts';
-import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
+import { type NewNotification, notificationWrites } from './notifications.ts';
 
 /**
  * Records many notifications in few transactions (each notification is its item plus its recipient's

@@ -2,7 +2,7 @@
  * What a handler may return instead of a plain body: another status, extra headers and cookies, raw
  * bytes, or a redirect. A plain value is the route's declared success body.
  */
-export class Reply {
+export class HttpResponse {
   constructor(
     readonly status: number,
     readonly body: unknown,
@@ -17,13 +17,13 @@ export const reply = (
   status: number,
   body?: unknown,
   opts: { headers?: Record<string, string>; cookies?: string[] } = {},
-) => new Reply(status, body, opts.headers, opts.cookies);
+) => new HttpResponse(status, body, opts.headers, opts.cookies);
 
 export const rawReply = (
   data: Buffer | string,
   contentType: string,
   headers: Record<string, string> = {},
   status = 200,
-) => new Reply(status, undefined, headers, [], { data, contentType });
+) => new HttpResponse(status, undefined, headers, [], { data, contentType });
 
-export const redirect = (location: string) => new Reply(302, undefined, { location });
+export const redirect = (location: string) => new HttpResponse(302, undefined, { location });

@@ -1,24 +1,17 @@
-import { birthdayIndexAttributes } from '../calendar/birthday-index.ts';
-import { addToCounter } from '../db/counters.ts';
+import { checkEntry, updateEntry } from '../db/entity.ts';
 import {
-  DIRECTORY_PARTITION,
   DIRECTORY_SHARDS,
-  directoryByJoinedIndex,
-  directoryByNameIndex,
   directoryByPostsIndex,
   directoryPostsKey,
   directoryRowsKey,
   facetKey,
-  featuredIndex,
   type Key,
-  membersIndex,
-  roleIndex,
   teamKey,
-  teamMemberKey,
   userKey,
 } from '../db/keys.ts';
-import type { TransactItem } from '../db/table.ts';
+import type { Item, TransactItem } from '../db/table.ts';
 import { updateExpression } from '../db/update-expression.ts';
+import { isListed, nameKey, Person, TeamMember } from './entities.ts';
 import type { UserItem } from './users.ts';
 
 /**
@@ -31,12 +24,7 @@ import type { UserItem } from './users.ts';
  * - the team's `memberCount` and the manager's `reportCount`, and the team membership item.
  */
 
-/** Listed in the directory, the org chart and the facets, and counted in team sizes and report counts. */
-export const isListed = (u: Pick<UserItem, 'status'>) => u.status !== 'deactivated';
-
-/** The name as the directory sorts it: accents folded, case ignored. */
-export const nameKey = (name: string) => name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-
+export { isListed, nameKey };
 /** A person's shard follows from their id alone (FNV-1a), so writers need no lookup. */
 export function shardOf(userId: string): number {
   let h = 0x811c9dc5;
@@ -47,8 +35,10 @@ export function shardOf(userId: string): number {
   return (h >>> 0) % DIRECTORY_SHARDS;
 }
 
-export const rowAttribute = (userId: string) => `r_${userId}`;
-export const postsAttribute = (userId: string) => `p_${userId}`;
+/** The attribute of a shard item holding one person's directory row (`DIRSHARD#<nn>` / `ROWS`). */
+export const rowAttribute = (userId: string) => `row_${userId}`;
+/** The attribute of a shard item holding one person's post count (`DIRSHARD#<nn>` / `POSTS`). */
+export const postsAttribute = (userId: string) => `posts_${userId}`;
 /** The numeric sort key of the posts index; only ever moved with ADD (see post-count.ts). */
 export const POSTS_SORT_ATTRIBUTE = `${directoryByPostsIndex.index}sk`;
 
@@ -65,56 +55,41 @@ export interface DirectoryRow {
   joinedAt: string;
 }
 
-type StoredRow = [string, string, string, string, string[], string | null, DirectoryRow['status'], string];
+/**
+ * The fields of a stored row, in their stored order: a row is stored as a bare list of values (no
+ * field names), which keeps a shard item, read whole by every directory query, as small as it can be.
+ */
+const ROW_FIELDS = ['name', 'title', 'location', 'bio', 'skills', 'teamId', 'status', 'joinedAt'] as const;
+type RowFields = Omit<DirectoryRow, 'id'>;
 
-const storedRow = (u: UserItem): StoredRow => [
-  u.name,
-  u.title ?? '',
-  u.location ?? '',
-  u.bio ?? '',
-  u.skills ?? [],
-  u.teamId ?? null,
-  u.status as DirectoryRow['status'],
-  u.joinedAt,
-];
+const rowOf = (u: UserItem): RowFields => ({
+  name: u.name,
+  title: u.title ?? '',
+  location: u.location ?? '',
+  bio: u.bio ?? '',
+  skills: u.skills ?? [],
+  teamId: u.teamId ?? null,
+  status: u.status as DirectoryRow['status'],
+  joinedAt: u.joinedAt,
+});
+const encodeRow = (row: RowFields): unknown[] => ROW_FIELDS.map((field) => row[field]);
+const storedRow = (u: UserItem) => encodeRow(rowOf(u));
 
 /** The rows of one shard item. */
 export function rowsOf(shard: Record<string, unknown> | undefined): DirectoryRow[] {
   if (!shard) return [];
   const rows: DirectoryRow[] = [];
+  const prefix = rowAttribute('');
   for (const [attr, value] of Object.entries(shard)) {
-    if (!attr.startsWith('r_') || !Array.isArray(value)) continue;
-    const [name, title, location, bio, skills, teamId, status, joinedAt] = value as StoredRow;
-    rows.push({ id: attr.slice(2), name, title, location, bio, skills, teamId, status, joinedAt });
+    if (!attr.startsWith(prefix) || !Array.isArray(value)) continue;
+    const fields = Object.fromEntries(ROW_FIELDS.map((field, i) => [field, value[i]])) as RowFields;
+    rows.push({ id: attr.slice(prefix.length), ...fields });
   }
   return rows;
 }
 
-/**
- * Every index attribute of the profile item, recomputed on each write (undefined = removed): members,
- * role, featured (sparse), birthdays (the calendar's hook, sparse) and the directory's three sorts
- * (sort keys always; partition keys only while listed, so deactivated people drop out).
- */
-export function indexAttributes(u: UserItem): Record<string, string | number | undefined> {
-  const listed = isListed(u) ? DIRECTORY_PARTITION : undefined;
-  const featured = u.isFeatured && u.featuredAt;
-  const birthdays = birthdayIndexAttributes(u.id, u.dateOfBirth);
-  return {
-    [`${membersIndex.index}pk`]: membersIndex.pk,
-    [`${membersIndex.index}sk`]: membersIndex.sk(u.joinedAt, u.id),
-    [`${roleIndex.index}pk`]: roleIndex.pk(u.role),
-    [`${roleIndex.index}sk`]: roleIndex.sk(u.id),
-    [`${featuredIndex.index}pk`]: featured ? featuredIndex.pk : undefined,
-    [`${featuredIndex.index}sk`]: featured ? featuredIndex.sk(u.featuredAt!, u.id) : undefined,
-    ...Object.fromEntries(birthdays.remove.map((k) => [k, undefined])),
-    ...birthdays.set,
-    [`${directoryByNameIndex.index}pk`]: listed,
-    [`${directoryByNameIndex.index}sk`]: directoryByNameIndex.sk(nameKey(u.name), u.id),
-    [`${directoryByPostsIndex.index}pk`]: listed,
-    [`${directoryByJoinedIndex.index}pk`]: listed,
-    [`${directoryByJoinedIndex.index}sk`]: directoryByJoinedIndex.sk(u.joinedAt),
-  };
-}
+/** Every index attribute of the profile item (undefined = removed): see the `Person` entity. */
+export const indexAttributes = (u: UserItem) => Person.indexAttributes(u);
 
 type FacetKind = 'skill' | 'title' | 'location';
 interface Facet {
@@ -140,15 +115,12 @@ function facetsOf(u: UserItem | undefined): Map<string, Facet> {
 }
 
 const facetWrite = (f: Facet, delta: number): TransactItem =>
-  ({
-    Update: {
-      Key: facetKey(f.kind, f.lower),
-      UpdateExpression: delta > 0 ? 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k' : 'ADD #p :d',
-      ExpressionAttributeNames: delta > 0 ? { '#p': 'people', '#v': 'value', '#k': 'kind' } : { '#p': 'people' },
-      ExpressionAttributeValues:
-        delta > 0 ? { ':d': delta, ':v': f.value, ':e': 'DirectoryFacet', ':k': f.kind } : { ':d': delta },
-    },
-  }) as TransactItem;
+  updateEntry(facetKey(f.kind, f.lower), {
+    UpdateExpression: delta > 0 ? 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k' : 'ADD #p :d',
+    ExpressionAttributeNames: delta > 0 ? { '#p': 'people', '#v': 'value', '#k': 'kind' } : { '#p': 'people' },
+    ExpressionAttributeValues:
+      delta > 0 ? { ':d': delta, ':v': f.value, ':e': 'DirectoryFacet', ':k': f.kind } : { ':d': delta },
+  });
 
 /** The condition on a person whose `rev` was read as `rev` (items written before revisions have none). */
 export function revCondition(rev: number | undefined): { expression: string; values: Record<string, unknown> } {
@@ -168,12 +140,13 @@ function counterOrCheck(
   values: Record<string, unknown> = {},
 ): TransactItem {
   const withValues = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
-  if (delta === 0)
-    return { ConditionCheck: { Key: key, ConditionExpression: condition, ...withValues } } as TransactItem;
-  const item = addToCounter(key, field, delta) as { Update: Record<string, any> };
-  item.Update.ConditionExpression = condition;
-  item.Update.ExpressionAttributeValues = { ...item.Update.ExpressionAttributeValues, ...values };
-  return item as TransactItem;
+  if (delta === 0) return checkEntry(key, { ConditionExpression: condition, ...withValues });
+  return updateEntry(key, {
+    UpdateExpression: 'ADD #f :d',
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { '#f': field },
+    ExpressionAttributeValues: { ':d': delta, ...values },
+  });
 }
 
 /**
@@ -232,19 +205,17 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
   // Directory shard row.
   const rowChanged = !before || JSON.stringify(storedRow(before)) !== JSON.stringify(storedRow(after));
   if (listed && (!wasListed || rowChanged)) {
-    items.push({
-      Update: {
-        Key: directoryRowsKey(shardOf(id)),
+    items.push(
+      updateEntry(directoryRowsKey(shardOf(id)), {
         ...updateExpression({ [rowAttribute(id)]: storedRow(after), entity: 'DirectoryShard' }),
-      },
-    } as TransactItem);
+      }),
+    );
   } else if (!listed && wasListed) {
-    items.push({
-      Update: {
-        Key: directoryRowsKey(shardOf(id)),
+    items.push(
+      updateEntry(directoryRowsKey(shardOf(id)), {
         ...updateExpression({ entity: 'DirectoryShard' }, [rowAttribute(id)]),
-      },
-    } as TransactItem);
+      }),
+    );
   }
 
   // Facet counters.
@@ -267,20 +238,8 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
     ),
   );
   if (oldTeam !== newTeam) {
-    if (oldTeam) items.push({ Delete: { Key: teamMemberKey(oldTeam, id) } } as TransactItem);
-    if (newTeam) {
-      items.push({
-        Put: {
-          Item: {
-            ...teamMemberKey(newTeam, id),
-            entity: 'TeamMember',
-            teamId: newTeam,
-            userId: id,
-            actorId: opts.actorId ?? undefined,
-          },
-        },
-      } as TransactItem);
-    }
+    if (oldTeam) items.push(TeamMember.remove([oldTeam, id]));
+    if (newTeam) items.push(TeamMember.put({ teamId: newTeam, userId: id, actorId: opts.actorId ?? undefined }));
   }
 
   // Report counts; the manager chain's checks ride on the same items.
@@ -332,14 +291,11 @@ export function personWrites(before: UserItem, after: UserItem, opts: PersonWrit
     remove,
   );
   return [
-    {
-      Update: {
-        Key: userKey(before.id),
-        ...update,
-        ConditionExpression: rev.expression,
-        ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ...rev.values },
-      },
-    } as TransactItem,
+    Person.update([before.id], {
+      ...update,
+      ConditionExpression: rev.expression,
+      ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ...rev.values },
+    }),
     ...derivedWrites(before, after, opts),
   ];
 }
@@ -349,19 +305,17 @@ export function personWrites(before: UserItem, after: UserItem, opts: PersonWrit
  * shard rows and post counts, facet counters, team memberships): what `personWrites` would have
  * written for them one by one. For bulk loads (the directory bench) and rebuilds.
  */
-export function projectionItems(users: UserItem[]): Record<string, unknown>[] {
+export function projectionItems(users: UserItem[]): Item[] {
   const shards = new Map<string, Record<string, unknown>>();
   const shard = (key: Key) =>
     shards.get(key.pk + key.sk) ??
     shards.set(key.pk + key.sk, { ...key, entity: 'DirectoryShard' }).get(key.pk + key.sk)!;
   const facets = new Map<string, Facet & { people: number }>();
-  const items: Record<string, unknown>[] = [];
+  const items: Item[] = [];
   for (const u of users) {
-    const attributes = Object.fromEntries(Object.entries(indexAttributes(u)).filter(([, v]) => v !== undefined));
-    items.push({ ...u, ...userKey(u.id), ...attributes, [POSTS_SORT_ATTRIBUTE]: u.postCount ?? 0, rev: u.rev ?? 0 });
+    items.push({ ...Person.item(u), [POSTS_SORT_ATTRIBUTE]: u.postCount ?? 0, rev: u.rev ?? 0 });
     shard(directoryPostsKey(shardOf(u.id)))[postsAttribute(u.id)] = u.postCount ?? 0;
-    if (u.teamId)
-      items.push({ ...teamMemberKey(u.teamId, u.id), entity: 'TeamMember', teamId: u.teamId, userId: u.id });
+    if (u.teamId) items.push(TeamMember.item({ teamId: u.teamId, userId: u.id }));
     if (!isListed(u)) continue;
     shard(directoryRowsKey(shardOf(u.id)))[rowAttribute(u.id)] = storedRow(u);
     for (const [k, f] of facetsOf(u)) {
@@ -384,7 +338,6 @@ export function projectionItems(users: UserItem[]): Record<string, unknown>[] {
 
 /** The profile item of a new person with its directory attributes, and the writes derived from it. */
 export function newPersonWrites(user: UserItem, opts: PersonWriteOptions): { item: UserItem; derived: TransactItem[] } {
-  const attributes = Object.fromEntries(Object.entries(indexAttributes(user)).filter(([, v]) => v !== undefined));
-  const item = { ...user, ...attributes, [POSTS_SORT_ATTRIBUTE]: user.postCount ?? 0, rev: 0 } as UserItem;
+  const item: UserItem = { ...Person.item(user), [POSTS_SORT_ATTRIBUTE]: user.postCount ?? 0, rev: 0 };
   return { item, derived: derivedWrites(undefined, item, opts) };
 }

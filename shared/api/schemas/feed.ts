@@ -1,0 +1,133 @@
+import * as z from 'zod';
+import { REACTIONS, RECOGNITION_CATEGORIES } from '../../feed/model.ts';
+import { isoDateTime, Mention, nonBlank, nullableIso } from './common.ts';
+
+/** The feed's shapes: posts, polls, comments, the contributors and the leaderboard, and a post's body. */
+export const Reaction = z.enum(REACTIONS);
+export const RecognitionCategory = z.enum(RECOGNITION_CATEGORIES);
+
+// ---------------------------------------------------------------- shapes
+
+export const Poll = z
+  .object({
+    question: z.string(),
+    description: z.string(),
+    options: z.array(z.object({ id: z.string(), text: z.string(), votes: z.number().int().nullable() })),
+    totalVotes: z.number().int(),
+    viewerOptionId: z.string().nullable(),
+    closesAt: isoDateTime(),
+    isClosed: z.boolean(),
+  })
+  .meta({ id: 'Poll' });
+
+const DocumentRef = z.object({ url: z.string(), name: z.string(), mimeType: z.string(), sizeBytes: z.number().int() });
+
+const postFields = {
+  id: z.string(),
+  author: Mention.extend({ title: z.string() }),
+  content: z.string(),
+  mentions: z.array(Mention),
+  tags: z.array(z.string()),
+  images: z.array(z.string()).describe('File paths under /api/v1/files/posts/'),
+  videos: z.array(z.string()),
+  documents: z.array(DocumentRef),
+  poll: Poll.nullable(),
+  recognition: z.object({ recipient: Mention, category: RecognitionCategory, message: z.string() }).nullable(),
+  isAnnouncement: z.boolean(),
+  isHidden: z.boolean(),
+  reactions: z
+    .array(z.object({ reaction: Reaction, count: z.number().int() }))
+    .describe('Busiest first; zero counts left out'),
+  upvoteCount: z.number().int().describe('Every reaction, dislikes included'),
+  viewerReaction: Reaction.nullable(),
+  commentCount: z.number().int(),
+  shareCount: z.number().int().describe('Shares by people other than the author'),
+  hasBookmarked: z.boolean(),
+  canManage: z.boolean(),
+  createdAt: isoDateTime(),
+  updatedAt: isoDateTime(),
+  editedAt: nullableIso(),
+};
+
+export const SharedPost = z.object({ ...postFields, sharedPost: z.null() }).meta({ id: 'SharedPost' });
+export const Post = z.object({ ...postFields, sharedPost: SharedPost.nullable() }).meta({ id: 'Post' });
+
+export const Comment = z
+  .object({
+    id: z.string(),
+    postId: z.string(),
+    parentId: z.string().nullable(),
+    content: z.string(),
+    mentions: z.array(Mention),
+    author: Mention,
+    likeCount: z.number().int(),
+    dislikeCount: z.number().int(),
+    viewerVote: z.enum(['like', 'dislike']).nullable(),
+    replyCount: z.number().int(),
+    createdAt: isoDateTime(),
+    editedAt: nullableIso(),
+  })
+  .meta({ id: 'Comment' });
+
+// ---------------------------------------------------------------- inputs
+
+const filePath = z.string().min(1).max(300);
+export const PostBody = z.strictObject({
+  content: z.string().max(10000, 'must be at most 10000 characters').nullish(),
+  images: z.array(filePath).max(10, 'at most 10 images').optional(),
+  videos: z.array(filePath).max(4, 'at most 4 videos').optional(),
+  documents: z
+    .array(
+      z.strictObject({
+        url: filePath,
+        name: z.string().max(200, 'must be at most 200 characters'),
+        mimeType: z.string().max(100),
+        sizeBytes: z.number().int().min(0),
+      }),
+    )
+    .max(10, 'at most 10 documents')
+    .optional(),
+  poll: z
+    .strictObject({
+      question: nonBlank(1, 300),
+      description: z.string().max(1000, 'must be at most 1000 characters').optional(),
+      options: z.array(nonBlank(1, 200)).min(2, 'a poll needs 2 to 10 options').max(10, 'a poll needs 2 to 10 options'),
+      closesAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time' }),
+    })
+    .nullish(),
+  recognition: z
+    .strictObject({
+      recipientId: z.string().min(1).max(200),
+      category: RecognitionCategory,
+      message: z.string().max(1000, 'must be at most 1000 characters').optional(),
+    })
+    .nullish(),
+  isAnnouncement: z.boolean().optional(),
+});
+
+export const Contributor = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    image: z.string().nullable(),
+    title: z.string(),
+    note: z.string(),
+    isFeatured: z.boolean(),
+    postCount: z.number().int(),
+  })
+  .meta({ id: 'Contributor' });
+
+export const LeaderboardEntry = z
+  .object({
+    rank: z.number().int(),
+    id: z.string(),
+    name: z.string(),
+    image: z.string().nullable(),
+    title: z.string(),
+    postCount: z.number().int(),
+    reactionCount: z.number().int(),
+    commentCount: z.number().int(),
+    shareCount: z.number().int(),
+    score: z.number().int(),
+  })
+  .meta({ id: 'LeaderboardEntry' });

@@ -1,0 +1,44 @@
+import { globSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { declaredEntities } from '../../shared/db/entity.ts';
+
+/**
+ * `docs/data-model.md` is the map of the table: it must name every declared entity and every key
+ * prefix `shared/db/keys.ts` builds, and nothing that no longer exists.
+ */
+const doc = readFileSync('docs/data-model.md', 'utf8');
+const keysSource = readFileSync('shared/db/keys.ts', 'utf8');
+
+/** `USER`, `POSTS`, `AUTHOR`…: the upper-case words followed by `#` in these literal texts. */
+const prefixesIn = (literals: string[]) =>
+  new Set(literals.flatMap((text) => [...text.matchAll(/(?<![A-Za-z_])([A-Z][A-Z_]+)#/g)].map((m) => m[1])));
+
+describe('docs/data-model.md against the declarations', () => {
+  it('lists every key prefix keys.ts builds, and no other', () => {
+    const inKeys = prefixesIn([...keysSource.matchAll(/`[^`]*`|'[^']*'/g)].map((m) => m[0]));
+    const inDoc = prefixesIn([...doc.matchAll(/`[^`\n]+`/g)].map((m) => m[0]));
+    expect(inKeys.size).toBeGreaterThan(40);
+    expect([...inKeys].filter((p) => !inDoc.has(p)).sort()).toEqual([]);
+    expect([...inDoc].filter((p) => !inKeys.has(p)).sort()).toEqual([]);
+  });
+
+  it('lists every declared entity, with its key, and no other', async () => {
+    for (const file of globSync('shared/**/entities.ts')) await import(`../../${file}`);
+    const table = doc.slice(doc.indexOf('| Entity '), doc.indexOf('\n\n', doc.indexOf('| Entity ')));
+    const rows = table
+      .split('\n')
+      .slice(2)
+      .map((row) => row.split('|').map((cell) => cell.trim()));
+    const documented = new Map(rows.map((cells) => [cells[1].replaceAll('`', ''), cells[3]]));
+    expect(declaredEntities.size).toBeGreaterThanOrEqual(8);
+    expect([...documented.keys()].sort()).toEqual([...declaredEntities.keys()].sort());
+    for (const [name, def] of declaredEntities) {
+      // The documented key is the declared one with its arguments as placeholders.
+      const args = Array.from({ length: def.key.length }, (_, i) => `«${i}»`);
+      const key = def.key(...args);
+      const pattern = (text: string) => text.replace(/«\d»/g, '<>');
+      const shown = documented.get(name)!.replace(/<[^>]*>/g, '<>');
+      expect(shown, name).toBe(`\`${pattern(key.pk)}\` / \`${pattern(key.sk)}\``);
+    }
+  });
+});
