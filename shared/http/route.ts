@@ -11,6 +11,7 @@ import { withDeadline } from './deadline.ts';
 import type { idempotent } from './idempotency.ts';
 import { cors } from './middlewares/cors.ts';
 import { httpErrors } from './middlewares/http-errors.ts';
+import { publicAnswers } from './middlewares/public-answers.ts';
 import { requestParser } from './middlewares/request-parser.ts';
 import { session } from './middlewares/session.ts';
 import type { parseMultipart } from './multipart.ts';
@@ -94,7 +95,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
       (request.internal as Record<string, unknown>).started = Date.now();
     })
     .use(accessLog(def))
-    .use(cors())
+    .use(def.cache ? publicAnswers(def.cache) : cors())
     .use(httpErrors(def))
     // Deployed: the secrets this function is granted, fetched on first use and cached (shared/config/secrets.ts).
     .before(() => loadSecrets())
