@@ -69,6 +69,13 @@ export function resetMediaSigning(): void {
 const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
 
 /**
+ * What browsers are told about a public media object: it never changes under its key (every upload
+ * and rendition has a new one). Deployed, CloudFront's media response headers policy sets it
+ * (infra/stacks/edge-stack.ts); on an S3 presigned URL it is a signed `response-cache-control`.
+ */
+export const MEDIA_CACHE_CONTROL = 'public, max-age=86400, immutable';
+
+/**
  * URLs are signed as of the start of the current window, so every answer of one window carries the
  * same URL for an object: browsers and the edge cache the media (and the public answers that list
  * them) instead of fetching every image again on each page view. A URL thus lives `ttlSeconds` minus
@@ -99,8 +106,12 @@ export async function publicMediaUrl(key: string, ttlSeconds: number): Promise<s
       'No CloudFront media signing key configured (MEDIA_SIGNING_SECRET / MEDIA_SIGNING_PARAMETER): public media URLs are S3 presigned URLs, which expire with the function role session (hours), not after a day. See docs/deployment.md.',
     );
   }
-  return s3SignedUrl(s3(), new GetObjectCommand({ Bucket: bucketName(), Key: key }), {
-    expiresIn: ttlSeconds,
-    signingDate: signedAt,
-  });
+  return s3SignedUrl(
+    s3(),
+    new GetObjectCommand({ Bucket: bucketName(), Key: key, ResponseCacheControl: MEDIA_CACHE_CONTROL }),
+    {
+      expiresIn: ttlSeconds,
+      signingDate: signedAt,
+    },
+  );
 }

@@ -76,7 +76,11 @@ describe('office updates: caching and CORS of the public routes', () => {
     expect(missing.headers.get('cache-control')).toBe('no-store');
 
     const preflight = await api('OPTIONS', '/public/office-updates', {
-      headers: { origin: SITE, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: SITE,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');

@@ -3,11 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  publicMediaUrl,
-  resetMediaSigning,
-  SIGNING_WINDOW_SECONDS,
-} from '../../shared/storage/public-urls.ts';
+import { publicMediaUrl, resetMediaSigning, SIGNING_WINDOW_SECONDS } from '../../shared/storage/public-urls.ts';
 
 const DAY = 24 * 3600;
 const VARS = [
