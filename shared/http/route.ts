@@ -14,6 +14,7 @@ import { httpErrors } from './middlewares/http-errors.ts';
 import { publicAnswers } from './middlewares/public-answers.ts';
 import { requestParser } from './middlewares/request-parser.ts';
 import { session } from './middlewares/session.ts';
+import { signInPage } from './middlewares/sign-in-page.ts';
 import type { parseMultipart } from './multipart.ts';
 import { Reply } from './reply.ts';
 
@@ -54,6 +55,8 @@ export interface RouteOptions {
   parseMultipart?: typeof parseMultipart;
   /** The `Idempotency-Key` support, for routes whose definition has `idempotent` (see `idempotentRoute`). */
   idempotency?: typeof idempotent;
+  /** A page a browser asking for HTML gets instead of the JSON 401 (the reference page's sign-in form). */
+  signInPage?: () => string;
 }
 
 /**
@@ -96,6 +99,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
     })
     .use(accessLog(def))
     .use(def.cache ? publicAnswers(def.cache) : cors())
+    .use(options.signInPage ? [signInPage(options.signInPage)] : [])
     .use(httpErrors(def))
     // Deployed: the secrets this function is granted, fetched on first use and cached (shared/config/secrets.ts).
     .before(() => loadSecrets())
