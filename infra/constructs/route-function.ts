@@ -17,7 +17,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { type AnyRoute, handlerFile, type RouteAccess, routeKey } from '../../shared/api/route-def.ts';
+import { type AnyRoute, handlerFile, type RouteAccess, routeKey, routeMethods } from '../../shared/api/route-def.ts';
 import { INDEXES } from '../../shared/db/table-definition.ts';
 import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
 import { type DeployConfig, mediaSigningParameterName } from '../stacks/config.ts';
@@ -345,16 +345,21 @@ export class RouteFunction extends Construct {
       });
     }
     if (props.httpApi && !route.streaming) {
-      this.httpRoute = new HttpRoute(this, 'Route', {
-        httpApi: props.httpApi,
-        routeKey: httpRouteKey(route),
-        integration: new HttpLambdaIntegration('Integration', this.function),
-      });
-      acknowledge(
-        this.httpRoute,
-        'AwsSolutions-APIG4',
-        `Authorization happens in the function: the route's auth is "${route.auth}" (public, or a session resolved and, for super_admin, the role read fresh on every request by the handler wrapper).`,
-      );
+      const integration = new HttpLambdaIntegration('Integration', this.function);
+      // HTTP API routes are per method: a cacheable GET gets its HEAD route too (routeMethods).
+      for (const method of routeMethods(route)) {
+        const httpRoute = new HttpRoute(this, method === route.method ? 'Route' : `Route${method}`, {
+          httpApi: props.httpApi,
+          routeKey: httpRouteKey({ path: route.path, method }),
+          integration,
+        });
+        this.httpRoute ??= httpRoute;
+        acknowledge(
+          httpRoute,
+          'AwsSolutions-APIG4',
+          `Authorization happens in the function: the route's auth is "${route.auth}" (public, or a session resolved and, for super_admin, the role read fresh on every request by the handler wrapper).`,
+        );
+      }
     }
   }
 }

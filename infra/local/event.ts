@@ -2,8 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { AnyRoute } from '../../shared/api/route-def.ts';
-import { routeKey } from '../../shared/api/route-def.ts';
+import type { AnyRoute, Method } from '../../shared/api/route-def.ts';
+import { routeKey, routeMethods } from '../../shared/api/route-def.ts';
 
 /** A route of the table, compiled for matching request paths. */
 export interface CompiledRoute {
@@ -51,7 +51,7 @@ export function matchRoute(
   path: string,
 ): { route: CompiledRoute; params: Record<string, string> } | null {
   for (const route of routes) {
-    if (route.def.method !== method) continue;
+    if (!routeMethods(route.def).includes(method as Method)) continue;
     const m = route.regex.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};

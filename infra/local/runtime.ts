@@ -63,7 +63,8 @@ export function prepareEnvironment(dataDir: string): void {
     APP_RUNTIME: 'local',
     DATA_DIR: dataDir,
     AWS_REGION: 'us-east-1',
-    // s3rver checks signatures against these; DynamoDB Local (shared database) accepts any.
+    // The local S3's signature gate checks presigned URLs against these (s3-signature-gate.ts);
+    // DynamoDB Local (shared database) accepts any.
     AWS_ACCESS_KEY_ID: 'S3RVER',
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
     // Emulators do not speak the SDK's newer default checksums.

@@ -118,6 +118,15 @@ export class DataStack extends Stack {
           exposedHeaders: ['ETag'],
           maxAge: 3000,
         },
+        // Presigned GETs of public media (when no CloudFront signing key is configured) may be used
+        // by the website's scripts: any origin; S3 never sends credentials rights with '*'.
+        {
+          allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
+          allowedOrigins: ['*'],
+          allowedHeaders: ['range'],
+          exposedHeaders: ['Content-Length', 'Content-Range', 'ETag'],
+          maxAge: 600,
+        },
       ],
       lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
     });

@@ -4,7 +4,11 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   type BehaviorOptions,
+  CacheCookieBehavior,
+  CachedMethods,
+  CacheHeaderBehavior,
   CachePolicy,
+  CacheQueryStringBehavior,
   Function as CloudFrontFunction,
   Distribution,
   FunctionCode,
@@ -28,7 +32,9 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
+import { PUBLIC_PATH_PREFIX } from '../../shared/http/middlewares/public-answers.ts';
 import { CLIENT_AUTHORIZATION_HEADER } from '../../shared/http/middlewares/session.ts';
+import { MEDIA_CACHE_CONTROL } from '../../shared/storage/public-urls.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
 import { type DeployConfig, mediaSigningParameterName } from './config.ts';
 import { PUBLIC_MEDIA_PREFIXES } from './data-stack.ts';
@@ -132,6 +138,31 @@ export class EdgeStack extends Stack {
       ? { ...uncached, originRequestPolicy: OriginRequestPolicy.ALL_VIEWER }
       : uncached;
 
+    // The public website routes (`/api/v1/public/*`): cached at the edge for as long as their own
+    // `s-maxage` says (shared/http/middlewares/public-answers.ts), keyed on the path and the whole
+    // query string (limit, cursor) and nothing else (no cookie, no Authorization: they carry no
+    // session), revalidated with their ETag. The origin still gets the viewer's headers.
+    const publicFeedCache = new CachePolicy(this, 'PublicFeedCache', {
+      comment: `${config.prefix}: the public website feed, keyed on the query string`,
+      queryStringBehavior: CacheQueryStringBehavior.all(),
+      headerBehavior: CacheHeaderBehavior.none(),
+      cookieBehavior: CacheCookieBehavior.none(),
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.minutes(10),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const additionalBehaviors: Record<string, BehaviorOptions> = {
+      [`${PUBLIC_PATH_PREFIX}*`]: {
+        ...apiBehaviour,
+        origin: apiOrigin,
+        cachePolicy: publicFeedCache,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+        cachedMethods: CachedMethods.CACHE_GET_HEAD,
+      },
+    };
+
     const clientAuthorization = props.streaming.length
       ? new CloudFrontFunction(this, 'ClientAuthorization', {
           code: FunctionCode.fromInline(clientAuthorizationFunctionCode),
@@ -139,7 +170,6 @@ export class EdgeStack extends Stack {
           comment: `Copies Authorization into ${CLIENT_AUTHORIZATION_HEADER} (origin access control signs the request).`,
         })
       : undefined;
-    const additionalBehaviors: Record<string, BehaviorOptions> = {};
     for (const { route, url } of props.streaming) {
       additionalBehaviors[pathPattern(route.path)] = {
         ...uncached,
@@ -169,13 +199,32 @@ export class EdgeStack extends Stack {
         bucketArn: props.media.bucketArn,
       });
       const mediaOrigin = S3BucketOrigin.withOriginAccessControl(bucket);
+      // Media may be used by the website's scripts (any origin, no credentials: the URL is the
+      // permission), and browsers keep them: every object's key is new, and the URL of one stays the
+      // same for its signing window (shared/storage/public-urls.ts).
+      const mediaHeaders = new ResponseHeadersPolicy(this, 'MediaHeaders', {
+        comment: `${config.prefix}: public media: security headers, CORS for any origin, cacheable`,
+        securityHeadersBehavior: SECURITY_HEADERS,
+        corsBehavior: {
+          accessControlAllowOrigins: ['*'],
+          accessControlAllowCredentials: false,
+          accessControlAllowHeaders: ['range'],
+          accessControlAllowMethods: ['GET', 'HEAD'],
+          accessControlExposeHeaders: ['content-length', 'content-range', 'etag'],
+          accessControlMaxAge: Duration.minutes(10),
+          originOverride: true,
+        },
+        customHeadersBehavior: {
+          customHeaders: [{ header: 'cache-control', value: MEDIA_CACHE_CONTROL, override: true }],
+        },
+      });
       for (const prefix of PUBLIC_MEDIA_PREFIXES) {
         additionalBehaviors[`/${prefix}*`] = {
           origin: mediaOrigin,
           allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
           cachePolicy: CachePolicy.CACHING_OPTIMIZED,
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          responseHeadersPolicy: securityHeaders,
+          responseHeadersPolicy: mediaHeaders,
           trustedKeyGroups: [keyGroup],
         };
       }

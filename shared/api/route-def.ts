@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 /** public: no session; session: any signed-in person; super_admin: role read fresh on every request. */
 export type Auth = 'public' | 'session' | 'super_admin';
 
@@ -17,6 +17,12 @@ export interface RouteAccess {
    * function reads the private key secret and the edge stack's signing parameter.
    */
   publicMedia?: boolean;
+}
+
+export interface PublicCache {
+  maxAge: number;
+  sMaxAge: number;
+  staleWhileRevalidate: number;
 }
 
 /**
@@ -64,6 +70,12 @@ export interface RouteDef<
   /** Serves raw bytes (files, the reference page) rather than JSON. */
   raw?: boolean;
   access?: RouteAccess;
+  /**
+   * A public GET whose answers anyone may cache (the website feed): `Cache-Control` with these ages
+   * (seconds), a strong `ETag` and `304` on `If-None-Match`, `HEAD` beside `GET`, and CORS for any
+   * origin without credentials (shared/http/middlewares/public-answers.ts).
+   */
+  cache?: PublicCache;
   /** Longer-running functions (uploads, image work). Seconds. */
   timeout?: number;
   memory?: number;
@@ -85,3 +97,7 @@ export const handlerFile = (r: Pick<AnyRoute, 'area' | 'name'>) => `functions/${
 
 /** The HTTP API route key (`GET /api/v1/people/{userId}`). */
 export const routeKey = (r: Pick<AnyRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
+
+/** The methods a route answers: a cacheable GET answers HEAD too (the CDK routes and the local gateway). */
+export const routeMethods = (r: Pick<AnyRoute, 'method' | 'cache'>): Method[] =>
+  r.cache && r.method === 'GET' ? ['GET', 'HEAD'] : [r.method];

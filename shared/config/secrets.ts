@@ -1,4 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 
 /**
  * The application secrets and the one module that reads each. Which functions may read a secret is
@@ -38,6 +39,16 @@ export async function fetchSecret(arn: string): Promise<string> {
   const value = await getSecret(arn, { maxAge: SECRET_CACHE_SECONDS });
   if (typeof value !== 'string' || value === '') throw new Error(`The secret ${arn} holds no string value.`);
   return value;
+}
+
+/**
+ * A JSON SSM parameter (configuration the stacks write, e.g. the media signing settings), fetched
+ * and cached by Powertools Parameters like the secrets.
+ */
+export async function fetchJsonParameter<T>(name: string): Promise<T> {
+  const value = await getParameter(name, { transform: 'json', maxAge: SECRET_CACHE_SECONDS });
+  if (value === undefined || value === null) throw new Error(`The parameter ${name} holds no value.`);
+  return value as T;
 }
 
 /**

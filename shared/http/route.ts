@@ -47,6 +47,8 @@ export interface RouteOptions {
   parseMultipart?: typeof parseMultipart;
   /** The `Idempotency-Key` support, for routes whose definition has `idempotent` (see `idempotentRoute`). */
   idempotency?: typeof idempotent;
+  /** A page a browser asking for HTML gets instead of the JSON 401 (the reference page's sign-in form). */
+  signInPage?: () => string;
 }
 
 /**
@@ -80,6 +82,6 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
       timeoutEarlyInMillis: 0,
     }),
     def.area,
-  ).use(routeMiddlewares(def, options.parseMultipart));
+  ).use(routeMiddlewares(def, options));
   return withDeadline(def, handler as unknown as LambdaHandler);
 }

@@ -5,7 +5,7 @@ import type { PostItem, RecognitionCategory } from '../feed/model.ts';
 import { mentionNames } from '../feed/people.ts';
 import { mentionIds, renderMentions } from '../feed/text.ts';
 import { uploadsFor } from '../feed/uploads.ts';
-import { AVATARS_PREFIX, avatarPath } from '../people/avatars.ts';
+import { AVATARS_PREFIX, avatarPath, embedsUserId } from '../people/avatars.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
 import { isPublic, type WebsiteEntry } from './website.ts';
@@ -42,9 +42,15 @@ export interface WebsitePost extends OfficeUpdate {
   notShownPublicly: ('poll' | 'documents')[];
 }
 
-/** An avatar path's object key (the path's last segment under the avatars prefix). */
-const avatarObjectKey = (image: string) =>
-  image.startsWith(avatarPath('')) ? `${AVATARS_PREFIX}${image.slice(avatarPath('').length)}` : null;
+/**
+ * An avatar path's object key (the path's last segment under the avatars prefix); none for keys of
+ * the first layout, which embed the person's id (public answers carry no internal ids).
+ */
+function avatarObjectKey(image: string): string | null {
+  if (!image.startsWith(avatarPath(''))) return null;
+  const key = image.slice(avatarPath('').length);
+  return embedsUserId(key) ? null : `${AVATARS_PREFIX}${key}`;
+}
 
 async function publicPerson(u: UserItem | undefined): Promise<PublicPerson> {
   if (!u) return { name: 'Former member', title: '', image: null };

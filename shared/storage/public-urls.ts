@@ -1,9 +1,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { getSignedUrl as cloudFrontSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { getSignedUrl as s3SignedUrl } from '@aws-sdk/s3-request-presigner';
-import { env } from '../config/env.ts';
+import { fetchJsonParameter, fetchSecret } from '../config/secrets.ts';
 import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from './client.ts';
 
@@ -20,7 +18,7 @@ import { bucketName, s3 } from './client.ts';
  *   deployment that wants them in the environment), or
  * - `MEDIA_SIGNING_PARAMETER`: an SSM parameter the edge stack writes, `{"baseUrl","keyPairId"}`, and
  *   `MEDIA_SIGNING_SECRET`: the Secrets Manager secret (name or ARN) holding the private key PEM.
- *   Both are read once per instance and cached.
+ *   Both are read through Powertools Parameters (shared/config/secrets.ts), once per instance.
  *
  * Without them (the local runtime, LocalStack, a deployment without a signing key) the URL is an S3
  * presigned GET, with a warning once per instance when deployed (the URL may expire early).
@@ -42,15 +40,9 @@ async function loadSigning(): Promise<MediaSigning | null> {
   };
   const parameterName = process.env.MEDIA_SIGNING_PARAMETER;
   const secretId = process.env.MEDIA_SIGNING_SECRET;
-  if (!direct.privateKey && secretId) {
-    const out = await new SecretsManagerClient({ region: env.region }).send(
-      new GetSecretValueCommand({ SecretId: secretId }),
-    );
-    direct.privateKey = out.SecretString;
-  }
+  if (!direct.privateKey && secretId) direct.privateKey = await fetchSecret(secretId);
   if ((!direct.baseUrl || !direct.keyPairId) && parameterName) {
-    const out = await new SSMClient({ region: env.region }).send(new GetParameterCommand({ Name: parameterName }));
-    const value = JSON.parse(out.Parameter?.Value ?? '{}') as { baseUrl?: string; keyPairId?: string };
+    const value = await fetchJsonParameter<{ baseUrl?: string; keyPairId?: string }>(parameterName);
     direct.baseUrl ??= value.baseUrl;
     direct.keyPairId ??= value.keyPairId;
   }
@@ -76,15 +68,36 @@ export function resetMediaSigning(): void {
 /** `posts/a b/x.webp` → `posts/a%20b/x.webp` (each segment encoded, slashes kept). */
 const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');
 
+/**
+ * What browsers are told about a public media object: it never changes under its key (every upload
+ * and rendition has a new one). Deployed, CloudFront's media response headers policy sets it
+ * (infra/stacks/edge-stack.ts); on an S3 presigned URL it is a signed `response-cache-control`.
+ */
+export const MEDIA_CACHE_CONTROL = 'public, max-age=86400, immutable';
+
+/**
+ * URLs are signed as of the start of the current window, so every answer of one window carries the
+ * same URL for an object: browsers and the edge cache the media (and the public answers that list
+ * them) instead of fetching every image again on each page view. A URL thus lives `ttlSeconds` minus
+ * up to one window (23 to 24 hours for a day), still "about a day".
+ */
+export const SIGNING_WINDOW_SECONDS = 3600;
+
+export function signingWindow(ttlSeconds: number, now = Date.now()): { signedAt: Date; expiresAt: Date } {
+  const start = Math.floor(now / 1000 / SIGNING_WINDOW_SECONDS) * SIGNING_WINDOW_SECONDS;
+  return { signedAt: new Date(start * 1000), expiresAt: new Date((start + ttlSeconds) * 1000) };
+}
+
 /** A URL that GETs (ranges included) the bucket object `key` without a session for `ttlSeconds`. */
 export async function publicMediaUrl(key: string, ttlSeconds: number): Promise<string> {
   const s = await mediaSigning();
+  const { signedAt, expiresAt } = signingWindow(ttlSeconds);
   if (s) {
     return cloudFrontSignedUrl({
       url: `${s.baseUrl}/${encodeKey(key)}`,
       keyPairId: s.keyPairId,
       privateKey: s.privateKey,
-      dateLessThan: new Date(Date.now() + ttlSeconds * 1000).toISOString(),
+      dateLessThan: expiresAt.toISOString(),
     });
   }
   if (!warned && process.env.AWS_LAMBDA_FUNCTION_NAME && !process.env.AWS_ENDPOINT_URL_S3) {
@@ -93,5 +106,12 @@ export async function publicMediaUrl(key: string, ttlSeconds: number): Promise<s
       'No CloudFront media signing key configured (MEDIA_SIGNING_SECRET / MEDIA_SIGNING_PARAMETER): public media URLs are S3 presigned URLs, which expire with the function role session (hours), not after a day. See docs/deployment.md.',
     );
   }
-  return s3SignedUrl(s3(), new GetObjectCommand({ Bucket: bucketName(), Key: key }), { expiresIn: ttlSeconds });
+  return s3SignedUrl(
+    s3(),
+    new GetObjectCommand({ Bucket: bucketName(), Key: key, ResponseCacheControl: MEDIA_CACHE_CONTROL }),
+    {
+      expiresIn: ttlSeconds,
+      signingDate: signedAt,
+    },
+  );
 }

@@ -3,6 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes/index.ts';
+import { MEDIA_CACHE_CONTROL } from '../../shared/storage/public-urls.ts';
 import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
 /**
@@ -127,6 +128,62 @@ describe('public media through CloudFront', () => {
       expect(JSON.stringify(template(name).toJSON())).not.toContain(SECRET);
       expect(JSON.stringify(template(name).toJSON())).not.toContain('MediaSigningKey');
     }
+  });
+
+  it('answers public media with CORS for any origin (no credentials) and a long Cache-Control', () => {
+    const edge = template('Edge');
+    const [[, distribution]] = resourcesOf(edge, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties!.DistributionConfig;
+    const media = config.CacheBehaviors.find((b: any) => b.PathPattern === '/posts/*');
+    const [[policyId, policy]] = resourcesOf(edge, 'AWS::CloudFront::ResponseHeadersPolicy').filter(([, p]) =>
+      JSON.stringify(p).includes('CorsConfig'),
+    );
+    expect(media.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+    const headers = policy.Properties!.ResponseHeadersPolicyConfig;
+    expect(headers.CorsConfig.AccessControlAllowOrigins.Items).toEqual(['*']);
+    expect(headers.CorsConfig.AccessControlAllowCredentials).toBe(false);
+    expect(headers.CustomHeadersConfig.Items).toEqual([
+      { Header: 'cache-control', Value: MEDIA_CACHE_CONTROL, Override: true },
+    ]);
+    // The security headers stay on media answers too.
+    expect(headers.SecurityHeadersConfig.StrictTransportSecurity).toBeDefined();
+  });
+
+  it('caches /api/v1/public/* at the edge, keyed on the query string only, from the API origin', () => {
+    const edge = template('Edge');
+    const [[, distribution]] = resourcesOf(edge, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties!.DistributionConfig;
+    const feed = config.CacheBehaviors.find((b: any) => b.PathPattern === '/api/v1/public/*');
+    expect(feed).toBeDefined();
+    expect(feed.TargetOriginId).toBe(config.DefaultCacheBehavior.TargetOriginId);
+    expect(feed.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    expect(feed.CachedMethods).toEqual(['GET', 'HEAD']);
+    const [[policyId, policy]] = resourcesOf(edge, 'AWS::CloudFront::CachePolicy');
+    expect(feed.CachePolicyId).toEqual({ Ref: policyId });
+    const params = policy.Properties!.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin;
+    expect(params.QueryStringsConfig.QueryStringBehavior).toBe('all');
+    expect(params.HeadersConfig.HeaderBehavior).toBe('none');
+    expect(params.CookiesConfig.CookieBehavior).toBe('none');
+    // The origin's own s-maxage decides (default 0), bounded by the maximum.
+    expect(policy.Properties!.CachePolicyConfig.DefaultTTL).toBe(0);
+    expect(policy.Properties!.CachePolicyConfig.MaxTTL).toBeGreaterThanOrEqual(60);
+    // Everything else stays uncached.
+    expect(config.DefaultCacheBehavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+  });
+
+  it('routes HEAD beside GET for the cacheable public routes, and only for them', () => {
+    const keys = resourcesOf(template('Routes-OfficeUpdates'), 'AWS::ApiGatewayV2::Route').map(
+      ([, r]) => r.Properties!.RouteKey as string,
+    );
+    const heads = keys.filter((k) => k.startsWith('HEAD '));
+    expect(heads.sort()).toEqual(
+      routes
+        .filter((r) => r.cache)
+        .map((r) => `HEAD ${r.path}`)
+        .sort(),
+    );
+    expect(heads).toContain('HEAD /api/v1/public/office-updates');
+    for (const h of heads) expect(keys).toContain(h.replace('HEAD', 'GET'));
   });
 
   it('is clean under cdk-nag', () => {

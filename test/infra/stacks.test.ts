@@ -338,7 +338,7 @@ describe('data', () => {
     }
   });
 
-  it('keeps the media bucket private, encrypted and TLS-only, with CORS for uploads', () => {
+  it('keeps the media bucket private, encrypted and TLS-only, with CORS for uploads and public media reads', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
     data.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain' });
     data.hasResourceProperties('AWS::S3::Bucket', {
@@ -352,7 +352,11 @@ describe('data', () => {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
       },
       CorsConfiguration: {
-        CorsRules: [Match.objectLike({ AllowedMethods: ['PUT'], AllowedOrigins: s.built.config.allowedOrigins })],
+        CorsRules: [
+          Match.objectLike({ AllowedMethods: ['PUT'], AllowedOrigins: s.built.config.allowedOrigins }),
+          // Signed media GETs are readable by any origin's scripts (the website); never with credentials.
+          Match.objectLike({ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'] }),
+        ],
       },
     });
     data.hasResourceProperties('AWS::S3::BucketPolicy', {

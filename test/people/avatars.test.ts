@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { avatarOwnerTag } from '../../shared/people/avatars.ts';
 import { admin, api } from '../support/api.ts';
 import { expectStatus, person, storedAvatars, upload } from './helpers.ts';
 
@@ -61,7 +62,9 @@ describe('avatars: the pipeline', () => {
     const m = await person();
     const p = expectStatus(await upload('/users/me/avatar', m.token, await make(), name, type), 201, 'upload');
     expect(p.id).toBe(m.id);
-    expect(p.image).toMatch(new RegExp(`^/api/v1/files/avatars/${m.id}_[0-9a-z]+\\.webp$`));
+    // Keyed by an opaque tag of the owner, never the id: the public website links avatars by key.
+    expect(p.image).toMatch(new RegExp(`^/api/v1/files/avatars/${avatarOwnerTag(m.id)}_[0-9a-z]+\\.webp$`));
+    expect(p.image).not.toContain(m.id);
     expect(await storedAvatars(m.id)).toHaveLength(1);
     const viewer = await person();
     const file = await download(p.image, viewer.token);

@@ -1,4 +1,5 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { avatarOwnerTag } from '../../shared/people/avatars.ts';
 import { bucketName, s3 } from '../../shared/storage/client.ts';
 import { admin, api, PASSWORD, signIn, uniq } from '../support/api.ts';
 
@@ -90,7 +91,9 @@ export const ids = (entries: { id: string }[]) => entries.map((e) => e.id);
 
 /** The avatar objects stored for a person (their keys start with `<userId>_`). */
 export async function storedAvatars(userId: string): Promise<string[]> {
-  const out = await s3().send(new ListObjectsV2Command({ Bucket: bucketName(), Prefix: `avatars/${userId}_` }));
+  const out = await s3().send(
+    new ListObjectsV2Command({ Bucket: bucketName(), Prefix: `avatars/${avatarOwnerTag(userId)}_` }),
+  );
   return (out.Contents ?? []).map((o) => o.Key!);
 }
 

@@ -17,6 +17,12 @@ const media = [
 ];
 const reviewAccess: RouteAccess = { table: 'write', bucket: media, publicMedia: true };
 const publicAccess: RouteAccess = { table: 'read', bucket: media, publicMedia: true };
+/**
+ * The website's answers are cached by browsers and the edge for a minute, served stale while
+ * revalidating for ten more (README, "For website developers"): an approval shows within about a
+ * minute, and the signed media URLs inside stay valid for far longer (shared/storage/public-urls.ts).
+ */
+const publicCache = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 600 };
 
 export const PublicPerson = z
   .object({ name: z.string(), title: z.string(), image: z.string().nullable() })
@@ -137,6 +143,7 @@ export const listOfficeUpdatesRoute = defineRoute({
   method: 'GET',
   path: `${API_PREFIX}/public/office-updates`,
   auth: 'public',
+  cache: publicCache,
   summary: 'The public website feed: approved posts, newest publishedAt first (no session).',
   query: z.strictObject({ cursor: cursorParam(), limit: limitParam(24, 9) }),
   status: 200,
@@ -150,6 +157,7 @@ export const getOfficeUpdateRoute = defineRoute({
   method: 'GET',
   path: `${API_PREFIX}/public/office-updates/{postId}`,
   auth: 'public',
+  cache: publicCache,
   summary: 'One public office update; 404 alike for not approved, deleted or missing (no session).',
   status: 200,
   response: OfficeUpdate,
