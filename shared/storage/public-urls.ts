@@ -3,6 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { getSignedUrl as cloudFrontSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { getSignedUrl as s3SignedUrl } from '@aws-sdk/s3-request-presigner';
+import { awsClient } from '../aws/clients.ts';
 import { env } from '../config/env.ts';
 import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from './client.ts';
@@ -43,13 +44,15 @@ async function loadSigning(): Promise<MediaSigning | null> {
   const parameterName = process.env.MEDIA_SIGNING_PARAMETER;
   const secretId = process.env.MEDIA_SIGNING_SECRET;
   if (!direct.privateKey && secretId) {
-    const out = await new SecretsManagerClient({ region: env.region }).send(
+    const out = await awsClient('secretsmanager', new SecretsManagerClient({ region: env.region })).send(
       new GetSecretValueCommand({ SecretId: secretId }),
     );
     direct.privateKey = out.SecretString;
   }
   if ((!direct.baseUrl || !direct.keyPairId) && parameterName) {
-    const out = await new SSMClient({ region: env.region }).send(new GetParameterCommand({ Name: parameterName }));
+    const out = await awsClient('ssm', new SSMClient({ region: env.region })).send(
+      new GetParameterCommand({ Name: parameterName }),
+    );
     const value = JSON.parse(out.Parameter?.Value ?? '{}') as { baseUrl?: string; keyPairId?: string };
     direct.baseUrl ??= value.baseUrl;
     direct.keyPairId ??= value.keyPairId;
