@@ -112,6 +112,15 @@ describe('local execution environments', () => {
     expect((await run(twin, { op: 'recall' })).value).toBeNull();
   });
 
+  it('gives each function its own logger: a line names the function that wrote it', async () => {
+    // In one shared module graph the last function to set the logger's context named every line.
+    const alpha = probe({ name: 'alpha' });
+    const beta = probe({ name: 'beta', handler: 'test/support/functions/probe-twin.ts' });
+    expect((await run(alpha, { op: 'log', addContext: true })).value).toBe('alpha');
+    expect((await run(beta, { op: 'log', addContext: true })).value).toBe('beta');
+    expect((await run(alpha, { op: 'log', addContext: false })).value).toBe('alpha');
+  });
+
   it('serves concurrent invocations of one function in separate environments', async () => {
     const fn = probe({ name: 'concurrent', handler: 'test/support/functions/probe-twin.ts' });
     const [a, b] = await Promise.all([run(fn, { op: 'sleep', ms: 300 }), run(fn, { op: 'sleep', ms: 300 })]);

@@ -1,7 +1,9 @@
 import { threadId } from 'node:worker_threads';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { Context } from 'aws-lambda';
 import { SECRET_NAMES, SECRETS } from '../../../shared/config/secrets.ts';
 import { getItem, putItem, updateItem } from '../../../shared/db/table.ts';
+import { logger } from '../../../shared/observability/logger.ts';
 import { bucketName, s3 } from '../../../shared/storage/client.ts';
 import { state } from './shared-state.ts';
 
@@ -16,11 +18,12 @@ export type ProbeEvent =
   | { op: 'recall' }
   | { op: 'sleep'; ms: number }
   | { op: 'grow'; mb: number }
-  | { op: 'secrets' };
+  | { op: 'secrets' }
+  | { op: 'log'; addContext: boolean };
 
 const retained: unknown[] = [];
 
-export async function handler(event: ProbeEvent): Promise<Record<string, unknown>> {
+export async function handler(event: ProbeEvent, context?: Context): Promise<Record<string, unknown>> {
   try {
     switch (event.op) {
       case 'get-item':
@@ -54,6 +57,20 @@ export async function handler(event: ProbeEvent): Promise<Record<string, unknown
       case 'secrets':
         // The application secrets whose values this environment holds.
         return { ok: true, value: SECRET_NAMES.filter((name) => !!process.env[SECRETS[name].variable]).join(',') };
+      case 'log': {
+        // The function name the service's (module-level) logger puts on a line, as the route wrappers
+        // set it (injectLambdaContext) when asked, else whatever this environment's logger last had.
+        if (event.addContext && context) logger.addContext(context);
+        const lines: string[] = [];
+        const write = process.stderr.write; // where a warning goes
+        process.stderr.write = ((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0) as typeof write;
+        try {
+          logger.warn('probe');
+        } finally {
+          process.stderr.write = write;
+        }
+        return { ok: true, value: JSON.parse(lines.join('')).function_name ?? null };
+      }
       case 'grow':
         retained.push(Buffer.alloc(0), new Array(event.mb * 131072).fill(1.5));
         break;
