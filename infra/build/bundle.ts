@@ -248,7 +248,7 @@ export async function bundle(options: BundleOptions = {}): Promise<BundleSize[]>
   for (const e of entries) {
     const inputs =
       result.metafile?.outputs[`${relative(ROOT, outDir).replace(/\\/g, '/')}/${entryDir(e)}/index.mjs`]?.inputs ?? {};
-    secrets[e] = SECRET_NAMES.filter((name) => (inputs[SECRETS[name].readBy]?.bytesInOutput ?? 0) > 0);
+    secrets[e] = secretsInOutput(inputs);
   }
   writeFileSync(
     join(functionsDir, '.bundle.json'),
@@ -339,6 +339,13 @@ export const bundleExternals = (handler: string): string[] => bundleStamp().exte
 
 /** The npm packages bundled into a function (`zod/locales` when a locale other than English came along). */
 export const bundledPackages = (handler: string): string[] => bundleStamp().packages?.[handler] ?? [];
+
+/**
+ * The application secrets an esbuild output reads, from its metafile inputs (project-relative paths):
+ * those whose reading module has code in it. Also how the local runtime finds a function's secrets.
+ */
+export const secretsInOutput = (inputs: Record<string, { bytesInOutput: number }>): SecretName[] =>
+  SECRET_NAMES.filter((name) => (inputs[SECRETS[name].readBy]?.bytesInOutput ?? 0) > 0);
 
 /** The application secrets a bundled function reads (shared/config/secrets.ts); from the last bundle run. */
 export function bundleSecrets(handler: string): SecretName[] {

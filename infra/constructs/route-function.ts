@@ -17,38 +17,22 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import {
+  accessStatements,
+  leadingKeysCondition,
+  type PolicyResource,
+  routeFunctionAccess,
+} from '../../shared/api/access-policy.ts';
+import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
 import { type AnyRoute, handlerFile, type RouteAccess, routeKey, routeMethods } from '../../shared/api/route-def.ts';
-import { INDEXES } from '../../shared/db/table-definition.ts';
 import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
 import { type DeployConfig, mediaSigningParameterName } from '../stacks/config.ts';
 import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
-import { secretGrants } from './secret-grants.ts';
+import { secretArns, secretGrants } from './secret-grants.ts';
 
-export const DEFAULT_TIMEOUT_SECONDS = 10;
-export const DEFAULT_MEMORY_MB = 512;
-
-/** Every function reads: each request resolves a session. Transactions need no action of their own. */
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-];
-/**
- * `access.table: 'write'`. TransactWriteItems is authorised per contained action (Put/Update/Delete
- * need these, ConditionCheck needs dynamodb:ConditionCheckItem): IAM has no TransactWriteItems action.
- */
-export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
-const BUCKET_ACTIONS = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' } as const;
-export const SNS_ACTIONS = [
-  'sns:Publish',
-  'sns:CreatePlatformEndpoint',
-  'sns:GetEndpointAttributes',
-  'sns:SetEndpointAttributes',
-  'sns:DeleteEndpoint',
-];
-export const SES_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
+export { SES_ACTIONS, SNS_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../shared/api/access-policy.ts';
+export { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
 
 /** Powertools (structured logs, metrics): the service name and the CloudWatch metrics namespace. */
 export const POWERTOOLS_SERVICE_NAME = 'workplace';
@@ -59,6 +43,8 @@ export interface ServiceFunctionProps {
   handler: string;
   description: string;
   access?: RouteAccess;
+  /** A session route: may extend the caller's session item even when read-only (shared/api/access-policy.ts). */
+  refreshesSession?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
   data: SharedData;
@@ -108,100 +94,78 @@ export class ServiceFunction extends Construct {
           resources: [this.logGroup.logGroupArn],
         }),
       },
-      {
-        statement: new PolicyStatement({
-          sid: 'Table',
-          actions: [...TABLE_READ_ACTIONS, ...(access.table === 'write' ? TABLE_WRITE_ACTIONS : [])],
-          resources: [data.tableArn],
-        }),
-      },
-      {
-        // Each index by name: the indexes are fixed by shared/db/table-definition.ts.
-        statement: new PolicyStatement({
-          sid: 'IndexQuery',
-          actions: ['dynamodb:Query'],
-          resources: INDEXES.map((name) => `${data.tableArn}/index/${name}`),
-        }),
-      },
     ];
-    (access.bucket ?? []).forEach((grant, i) => {
-      statements.push({
-        statement: new PolicyStatement({
-          sid: `Bucket${i}`,
-          actions: [...new Set(grant.actions.map((a) => BUCKET_ACTIONS[a]))],
-          resources: [`${data.bucketArn}/${grant.prefix}*`],
-        }),
-        wildcardReason: `Objects under the key prefix "${grant.prefix}" this route declares (route access.bucket); object keys are generated per upload.`,
-      });
-    });
     const platformApplications = [config.push.fcmApplicationArn, config.push.apnsApplicationArn].filter(
       (arn): arn is string => !!arn,
     );
-    if (access.sns) {
-      // Device registration: endpoints are created under the configured platform applications only
-      // (none configured: push is off and no endpoint can be created).
-      if (platformApplications.length) {
-        statements.push({
-          statement: new PolicyStatement({
-            sid: 'PushEndpoints',
-            actions: ['sns:CreatePlatformEndpoint'],
-            resources: platformApplications,
-          }),
-        });
-      }
-      statements.push({
-        statement: new PolicyStatement({
-          sid: 'PushDelivery',
-          actions: SNS_ACTIONS.filter((a) => a !== 'sns:CreatePlatformEndpoint'),
-          resources: [stack.formatArn({ service: 'sns', resource: 'endpoint', resourceName: '*' })],
-        }),
-        wildcardReason: 'Push delivery: endpoint ARNs are created per device at run time.',
-      });
-    }
-    if (access.ses) {
-      // With workplace:mailFrom, exactly the sender's identities (its address, which the data stack
-      // verifies, or its domain when that is verified instead); without it, any verified identity.
-      const address = config.mailFrom ? mailAddressOf(config.mailFrom) : undefined;
-      const identity = (name: string) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name });
-      statements.push({
-        statement: new PolicyStatement({
-          sid: 'Email',
-          actions: SES_ACTIONS,
-          resources: address ? [identity(address), identity(address.split('@')[1])] : [identity('*')],
-        }),
-        wildcardReason: address
-          ? undefined
-          : 'Sends as the verified SES identities of this account and region (set workplace:mailFrom to narrow it to the sender).',
-      });
-    }
-
+    // With workplace:mailFrom, exactly the sender's identities (its address, which the data stack
+    // verifies, or its domain when that is verified instead); without it, any verified identity.
+    const mailAddress = config.mailFrom ? mailAddressOf(config.mailFrom) : undefined;
+    const identity = (name: string) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name });
     // Public media URLs (shared/storage/public-urls.ts): with the edge stack and a signing key, the
     // function reads the private key (one secret) and the edge stack's signing parameter at run time.
     const media = access.publicMedia && config.edge ? config.mediaSigning : undefined;
     const mediaParameter = mediaSigningParameterName(config.prefix);
-    if (media) {
-      statements.push(
-        {
-          statement: new PolicyStatement({
-            sid: 'MediaSigningKey',
-            actions: ['secretsmanager:GetSecretValue'],
-            resources: [secretArnOf(stack, media.secret)],
-          }),
-        },
-        {
-          statement: new PolicyStatement({
-            sid: 'MediaSigningParameter',
-            actions: ['ssm:GetParameter'],
-            resources: [
-              stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: mediaParameter.slice(1) }),
-            ],
-          }),
-        },
-      );
+    /** ARNs of an abstract resource of the shared derivation (none: the statement is left out), and why any wildcard. */
+    const resolve = (resource: PolicyResource): { arns: string[]; wildcardReason?: string } => {
+      switch (resource.kind) {
+        case 'table':
+          return { arns: [data.tableArn] };
+        case 'index':
+          return { arns: [`${data.tableArn}/index/${resource.name}`] };
+        case 'bucket':
+          return { arns: [data.bucketArn] };
+        case 'objects':
+          return {
+            arns: [`${data.bucketArn}/${resource.prefix}*`],
+            wildcardReason: `Objects under the key prefix "${resource.prefix}" this route declares (route access.bucket); object keys are generated per upload.`,
+          };
+        case 'pushApplications':
+          // None configured: push is off and no endpoint can be created.
+          return { arns: platformApplications };
+        case 'pushEndpoints':
+          return {
+            arns: [stack.formatArn({ service: 'sns', resource: 'endpoint', resourceName: '*' })],
+            wildcardReason: 'Push delivery: endpoint ARNs are created per device at run time.',
+          };
+        case 'mailIdentities':
+          return mailAddress
+            ? { arns: [identity(mailAddress), identity(mailAddress.split('@')[1])] }
+            : {
+                arns: [identity('*')],
+                wildcardReason:
+                  'Sends as the verified SES identities of this account and region (set workplace:mailFrom to narrow it to the sender).',
+              };
+        case 'mediaSigningSecret':
+          return { arns: media ? [secretArnOf(stack, media.secret)] : [] };
+        case 'appSecret':
+          return { arns: [secretArns(data)[resource.name]] };
+        case 'mediaSigningParameter':
+          return {
+            arns: media
+              ? [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: mediaParameter.slice(1) })]
+              : [],
+          };
+      }
+    };
+    const secrets = secretGrants(props.handler, data);
+    for (const s of accessStatements({ access, refreshesSession: props.refreshesSession, secrets: secrets.names })) {
+      const resolved = s.resources.map(resolve);
+      const resources = resolved.flatMap((r) => r.arns);
+      if (!resources.length) continue;
+      const wildcardReason = resolved.find((r) => r.wildcardReason)?.wildcardReason;
+      statements.push({
+        statement: new PolicyStatement({
+          sid: s.sid,
+          actions: s.actions,
+          resources,
+          conditions: s.leadingKeyPrefixes ? leadingKeysCondition(s.leadingKeyPrefixes) : undefined,
+        }),
+        wildcardReason,
+      });
     }
 
-    const secrets = secretGrants(props.handler, data);
-    statements.push(...secrets.statements, ...(props.statements ?? []));
+    statements.push(...(props.statements ?? []));
 
     // An inline policy on a role of its own (no AWS managed policy): exactly the statements above.
     this.role = new Role(this, 'Role', {
@@ -312,7 +276,7 @@ export class RouteFunction extends Construct {
       layers: props.layers,
       handler: handlerFile(route),
       description: `${route.path === '$default' ? '$default' : routeKey(route)}: ${route.summary}`,
-      access: route.access,
+      ...routeFunctionAccess(route),
       timeoutSeconds: route.timeout,
       memoryMb: route.memory,
       // One execution per open stream, for up to 15 minutes: capped, so open tabs cannot take the

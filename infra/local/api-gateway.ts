@@ -1,56 +1,49 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type AnyRoute, handlerFile } from '../../shared/api/route-def.ts';
+import { type FunctionSettings, routeSettings } from '../../shared/api/function-settings.ts';
+import type { AnyRoute } from '../../shared/api/route-def.ts';
 import { errorResponse, reasonPhrase } from '../../shared/http/errors.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
-import { buildEvent, compileRoutes, isValidPathEncoding, lambdaContext, matchRoute } from './event.ts';
-import { handlerModuleUrl } from './handler-module.ts';
-import { installStreamingShim, isStreamingHandler, LocalResponseStream } from './streaming-shim.ts';
+import { buildEvent, compileRoutes, isValidPathEncoding, matchRoute } from './event.ts';
+import type { FunctionHost } from './function-host.ts';
+import { httpResponseSink } from './streaming-shim.ts';
 
-type Handler = (...args: any[]) => Promise<unknown>;
-
-const MAX_BODY = 10 * 1024 * 1024; // HTTP API's payload limit
-const LOCAL_ROUTE_TIMEOUT_SECONDS = 29; // HTTP API's integration timeout
+const MB = 1024 * 1024;
+/** HTTP API's own limit on request bodies. */
+const MAX_BODY = 10 * MB;
+/** Lambda's limit on a synchronous invocation's request (the event) and response payloads. */
+export const MAX_INVOCATION_PAYLOAD = 6 * MB;
+/** HTTP API waits at most this long for its Lambda integration. */
+export const INTEGRATION_TIMEOUT_MS = 30_000;
 
 /**
  * The local API Gateway (HTTP API, payload format 2.0), built from the route table: each request
- * becomes the event the deployed function receives and goes to the same handler module.
+ * becomes the event the deployed function receives and goes to that route's function (in its own
+ * execution environment, infra/local/function-host.ts). What API Gateway and Lambda answer on their
+ * own is mirrored: 413 over the payload limits, 500 when the function fails or times out, 503 when
+ * the integration times out (docs/deployment.md, "What differs between local and deployed").
  */
 export class LocalApiGateway {
   private readonly compiled;
   private readonly fallback: AnyRoute;
-  private readonly handlers = new Map<string, Promise<Handler>>();
+  private readonly settings = new Map<AnyRoute, FunctionSettings>();
   private server: Server | undefined;
+  private readonly integrationTimeoutMs: number;
 
   constructor(
-    private readonly root: string,
     routes: AnyRoute[],
+    private readonly host: FunctionHost,
     private readonly log: (line: string) => void,
+    /** Tests: other functions behind the routes, a shorter integration timeout. */
+    opts: { settingsOf?: (route: AnyRoute) => FunctionSettings; integrationTimeoutMs?: number } = {},
   ) {
-    installStreamingShim();
     this.compiled = compileRoutes(routes);
     const fallback = routes.find((r) => r.path === '$default');
     if (!fallback) throw new Error('the route table has no $default route');
     this.fallback = fallback;
-  }
-
-  private load(def: AnyRoute): Promise<Handler> {
-    const file = handlerFile(def);
-    let p = this.handlers.get(file);
-    if (!p) {
-      p = import(handlerModuleUrl(file, this.root)).then((m) => {
-        if (typeof m.handler !== 'function') throw new Error(`${file} does not export a handler`);
-        return m.handler as Handler;
-      });
-      this.handlers.set(file, p);
-    }
-    return p;
-  }
-
-  /** Loads every handler module in the background so first requests are quick. */
-  async warm(routes: AnyRoute[]): Promise<void> {
-    for (const r of routes) await this.load(r).catch((e) => this.log(`could not load ${handlerFile(r)}: ${e}`));
+    for (const r of routes) this.settings.set(r, (opts.settingsOf ?? routeSettings)(r));
+    this.integrationTimeoutMs = opts.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
   }
 
   listen(port: number, host = '127.0.0.1'): Promise<void> {
@@ -89,22 +82,56 @@ export class LocalApiGateway {
     const method = (req.method ?? 'GET').toUpperCase();
     const match = matchRoute(this.compiled, method, url.pathname);
     const def = match?.route.def ?? this.fallback;
+    const fn = this.settings.get(def)!;
     const event = buildEvent(req, body, match);
-    const handler = await this.load(def);
-    // API Gateway's own limit rather than the function's: the emulators on a shared machine are far
-    // slower than AWS, and the request deadline (shared/http/deadline.ts) follows this context.
-    const context = lambdaContext(def.name, (def.timeout ?? LOCAL_ROUTE_TIMEOUT_SECONDS) * 1000);
-    if (isStreamingHandler(handler)) {
-      const stream = new LocalResponseStream(res);
-      await handler(event, stream, context);
-      if (!stream.writableEnded) stream.end();
-      return;
-    }
+    // Lambda refuses an invocation whose event is over its payload limit (base64 bodies grow by a
+    // third); API Gateway answers 413 without invoking the function.
+    if (Buffer.byteLength(JSON.stringify(event)) > MAX_INVOCATION_PAYLOAD)
+      return writeResult(res, errorResponse(413, 'Request body too large'));
     const started = Date.now();
-    const result = (await handler(event, context)) as APIGatewayProxyStructuredResultV2 | undefined;
-    writeResult(res, result);
+    if (def.streaming) return this.stream(fn, event, res);
+
+    // HTTP API gives up on its integration after 30 s (counted here from the invocation's start,
+    // not from a local cold start, which compiles TypeScript and is much slower than Lambda's).
+    let integrationTimer: NodeJS.Timeout | undefined;
+    let onStart: () => void = () => undefined;
+    const integrationTimeout = new Promise<'integration-timeout'>((resolve) => {
+      onStart = () => {
+        integrationTimer = setTimeout(() => resolve('integration-timeout'), this.integrationTimeoutMs);
+      };
+    });
+    const outcome = await Promise.race([this.host.invoke(fn, event, { onStart }), integrationTimeout]);
+    clearTimeout(integrationTimer);
+    if (outcome === 'integration-timeout') return sendJson(res, 503, { message: 'Service Unavailable' });
+    if (outcome.status === 'ok') {
+      const result = outcome.result as APIGatewayProxyStructuredResultV2 | undefined;
+      if (Buffer.byteLength(JSON.stringify(result ?? null)) > MAX_INVOCATION_PAYLOAD) {
+        this.log(`${fn.name}: response over Lambda's ${MAX_INVOCATION_PAYLOAD}-byte payload limit`);
+        return sendJson(res, 500, { message: 'Internal Server Error' });
+      }
+      writeResult(res, result);
+    } else {
+      // A function error or a function timeout: HTTP API answers its own 500.
+      if (outcome.status === 'error') this.log(`${fn.name}: ${outcome.error.stack ?? outcome.error.message}`);
+      sendJson(res, 500, { message: 'Internal Server Error' });
+    }
     if (process.env.LOCAL_ACCESS_LOG === 'true')
-      this.log(`${method} ${url.pathname} -> ${result?.statusCode} (${Date.now() - started} ms)`);
+      this.log(`${method} ${url.pathname} -> ${res.statusCode} (${Date.now() - started} ms)`);
+  }
+
+  /** A streaming route (a Function URL in RESPONSE_STREAM mode): frames reach the client as written. */
+  private async stream(fn: FunctionSettings, event: unknown, res: ServerResponse): Promise<void> {
+    let abort: (() => void) | undefined;
+    res.on('close', () => abort?.());
+    const outcome = await this.host.invoke(fn, event, {
+      sink: httpResponseSink(res),
+      onAbortable: (a) => {
+        abort = a;
+      },
+    });
+    if (outcome.status === 'error') this.log(`${fn.name}: ${outcome.error.stack ?? outcome.error.message}`);
+    if (!res.headersSent && outcome.status !== 'ok') return sendJson(res, 502, { message: 'Internal Server Error' });
+    if (!res.writableEnded) res.end();
   }
 
   private outbox(url: URL, res: ServerResponse) {
@@ -148,7 +175,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(value));
 }
 

@@ -133,14 +133,14 @@ export function buildEvent(
 }
 
 /** A Lambda context good enough for middy and Powertools. */
-export function lambdaContext(functionName: string, timeoutMs = 29_000): Context {
+export function lambdaContext(functionName: string, timeoutMs = 10_000, memoryMb = 512): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
+    memoryLimitInMB: String(memoryMb),
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',

@@ -6,8 +6,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { routes } from '../../shared/api/routes/index.ts';
-import { LocalApiGateway } from './api-gateway.ts';
+import { INTEGRATION_TIMEOUT_MS, LocalApiGateway } from './api-gateway.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { FunctionHost } from './function-host.ts';
 import { stageBundles } from './handler-module.ts';
 import { ensureBucket, startS3Emulator } from './s3.ts';
 import { LocalScheduler } from './scheduler.ts';
@@ -141,23 +142,32 @@ export async function startLocalRuntime(
   }
 
   if (opts.bundled) stops.push(await stageBundles(log));
-  const gateway = new LocalApiGateway(ROOT, routes, log);
+  // Every function in execution environments of its own, its AWS access enforced (docs/deployment.md).
+  const timeoutScale = Number(process.env.LOCAL_TIMEOUT_SCALE) || 1;
+  const host = new FunctionHost(ROOT, log, {
+    enforceAccess: process.env.LOCAL_ENFORCE_ACCESS !== 'false',
+    streamsPerEnvironment: Number(process.env.LOCAL_STREAMS_PER_ENVIRONMENT) || undefined,
+    timeoutScale,
+  });
+  const gateway = new LocalApiGateway(routes, host, log, {
+    integrationTimeoutMs: INTEGRATION_TIMEOUT_MS * timeoutScale,
+  });
   await gateway.listen(opts.port);
+  stops.unshift(() => host.stop());
   stops.unshift(() => gateway.close());
   const baseUrl = `http://127.0.0.1:${opts.port}`;
   log(
     `API: ${baseUrl}/api/v1 (${routes.length} routes; reference at ${baseUrl}/api/v1/docs; outbox at ${baseUrl}/_local/outbox)`,
   );
-  void gateway.warm(routes);
 
   if (opts.withStreams !== false) {
-    const poller = new StreamPoller(ROOT, dynamoEndpoint, process.env.TABLE_NAME!, streamConsumers, log);
+    const poller = new StreamPoller(host, dynamoEndpoint, process.env.TABLE_NAME!, streamConsumers, log);
     await poller.start();
     stops.unshift(() => poller.stop());
     if (streamConsumers.length) log(`stream poller: feeding ${streamConsumers.map((c) => c.name).join(', ')}`);
   }
   if (opts.withSchedules !== false) {
-    const scheduler = new LocalScheduler(ROOT, schedules, process.env.COMPANY_TIMEZONE ?? 'UTC', log);
+    const scheduler = new LocalScheduler(host, schedules, process.env.COMPANY_TIMEZONE ?? 'UTC', log);
     await scheduler.start();
     stops.unshift(() => scheduler.stop());
     if (schedules.length) log(`schedules: ${schedules.map((s) => s.name).join(', ')}`);

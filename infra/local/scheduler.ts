@@ -1,7 +1,6 @@
-import type { Context } from 'aws-lambda';
 import type { Schedule } from '../../shared/api/background.ts';
-import { lambdaContext } from './event.ts';
-import { handlerModuleUrl } from './handler-module.ts';
+import { backgroundSettings } from '../../shared/api/function-settings.ts';
+import { type FunctionHost, outcomeError } from './function-host.ts';
 
 /** Milliseconds until the next `HH:MM` in a timezone. */
 export function msUntilDaily(hhmm: string, timeZone: string, now = new Date()): number {
@@ -31,7 +30,7 @@ export class LocalScheduler {
   private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(
-    private readonly root: string,
+    private readonly host: FunctionHost,
     private readonly schedules: Schedule[],
     private readonly timeZone: string,
     private readonly log: (line: string) => void,
@@ -39,16 +38,13 @@ export class LocalScheduler {
 
   async start(): Promise<void> {
     for (const s of this.schedules) {
-      const fn = (await import(handlerModuleUrl(s.handler, this.root))).handler as (
-        e: unknown,
-        context: Context,
-      ) => Promise<unknown>;
+      const fn = backgroundSettings(s);
       // A run still going when the next tick comes is not started again (runs of one schedule could
       // pile up on a loaded machine at a one-second period); the handlers are safe to overlap anyway.
       let running: Promise<unknown> | null = null;
       const run = () => {
-        running ??= fn(
-          {
+        running ??= this.host
+          .invoke(fn, {
             version: '0',
             id: crypto.randomUUID(),
             'detail-type': 'Scheduled Event',
@@ -56,10 +52,10 @@ export class LocalScheduler {
             time: new Date().toISOString(),
             detail: {},
             resources: [`local:schedule/${s.name}`],
-          },
-          lambdaContext(s.name),
-        )
-          .catch((e) => this.log(`schedule ${s.name} failed: ${(e as Error).message}`))
+          })
+          .then((outcome) => {
+            if (outcome.status !== 'ok') this.log(`schedule ${s.name} failed: ${outcomeError(outcome).message}`);
+          })
           .finally(() => {
             running = null;
           });

@@ -6,13 +6,14 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamConsumer } from '../../shared/api/background.ts';
-import { lambdaContext } from './event.ts';
+import { backgroundSettings } from '../../shared/api/function-settings.ts';
 import { matchesAny } from './filter-pattern.ts';
-import { handlerModuleUrl } from './handler-module.ts';
+import { type FunctionHost, outcomeError } from './function-host.ts';
 
-type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<unknown>;
+/** A stream consumer's invocation: its answer (a partial batch response, or nothing), or a thrown failure. */
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
 
 /**
  * Plays the part of the Lambda event source mapping: reads the table's DynamoDB stream (one reader,
@@ -27,7 +28,7 @@ export class StreamPoller {
   private loop: Promise<void> | undefined;
 
   constructor(
-    private readonly root: string,
+    private readonly host: FunctionHost,
     private readonly endpoint: string,
     private readonly tableName: string,
     private readonly consumers: StreamConsumer[],
@@ -36,12 +37,17 @@ export class StreamPoller {
 
   async start(): Promise<void> {
     if (this.consumers.length === 0) return;
-    const handlers = await Promise.all(
-      this.consumers.map(async (c) => ({
-        c,
-        fn: (await import(handlerModuleUrl(c.handler, this.root))).handler as StreamHandler,
-      })),
-    );
+    // Each consumer runs in environments of its own (infra/local/function-host.ts); a failed
+    // invocation (an error, a timeout) is a thrown failure, as the event source mapping sees it.
+    const handlers = this.consumers.map((c) => {
+      const settings = backgroundSettings(c);
+      const fn: StreamHandler = async (event) => {
+        const outcome = await this.host.invoke(settings, event);
+        if (outcome.status !== 'ok') throw outcomeError(outcome);
+        return outcome.result;
+      };
+      return { c, fn };
+    });
     const creds = {
       accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
@@ -157,7 +163,7 @@ export async function deliverBatch(
     let from: number;
     let reason: string;
     try {
-      from = firstFailure(await fn({ Records: remaining }, lambdaContext(name)), remaining);
+      from = firstFailure(await fn({ Records: remaining }), remaining);
       if (from < 0) return;
       reason = `record ${remaining[from].dynamodb?.SequenceNumber} reported failed`;
     } catch (err) {

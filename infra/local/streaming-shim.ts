@@ -8,18 +8,21 @@ import { Writable } from 'node:stream';
  */
 const STREAMING = Symbol.for('local.streamingHandler');
 
-type Metadata = { statusCode?: number; headers?: Record<string, string>; cookies?: string[] };
+export type Metadata = { statusCode?: number; headers?: Record<string, string>; cookies?: string[] };
+
+/** Where a response stream's bytes go: the HTTP response, or the messages of a function's worker. */
+export interface ResponseSink {
+  start(metadata: Metadata): void;
+  write(chunk: Buffer): void;
+  end(): void;
+}
 
 export class LocalResponseStream extends Writable {
   private metadata: Metadata | undefined;
   private started = false;
 
-  constructor(private readonly res: ServerResponse) {
+  constructor(private readonly sink: ResponseSink) {
     super();
-    res.on('close', () => {
-      // The client left: the handler sees its stream end, as in Lambda.
-      if (!this.destroyed) this.destroy();
-    });
   }
 
   setMetadata(metadata: Metadata) {
@@ -33,27 +36,43 @@ export class LocalResponseStream extends Writable {
   private start() {
     if (this.started) return;
     this.started = true;
-    const m = this.metadata ?? {};
-    const headers: Record<string, string | string[]> = {
-      'content-type': 'application/octet-stream',
-      ...(m.headers ?? {}),
-    };
-    if (m.cookies?.length) headers['set-cookie'] = m.cookies;
-    this.res.socket?.setNoDelay(true);
-    this.res.writeHead(m.statusCode ?? 200, headers);
-    this.res.flushHeaders();
+    this.sink.start(this.metadata ?? {});
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void) {
     this.start();
-    if (this.res.writableEnded || this.res.destroyed) return cb();
-    this.res.write(chunk, cb);
+    this.sink.write(chunk);
+    cb();
   }
 
   override _final(cb: (err?: Error | null) => void) {
     this.start();
-    this.res.end(cb);
+    this.sink.end();
+    cb();
   }
+}
+
+/** Writes a stream to the client as it comes (a Function URL in RESPONSE_STREAM mode does not buffer). */
+export function httpResponseSink(res: ServerResponse): ResponseSink {
+  return {
+    start(m) {
+      if (res.headersSent) return;
+      const headers: Record<string, string | string[]> = {
+        'content-type': 'application/octet-stream',
+        ...(m.headers ?? {}),
+      };
+      if (m.cookies?.length) headers['set-cookie'] = m.cookies;
+      res.socket?.setNoDelay(true);
+      res.writeHead(m.statusCode ?? 200, headers);
+      res.flushHeaders();
+    },
+    write(chunk) {
+      if (!res.writableEnded && !res.destroyed) res.write(chunk);
+    },
+    end() {
+      if (!res.writableEnded) res.end();
+    },
+  };
 }
 
 export function installStreamingShim(): void {

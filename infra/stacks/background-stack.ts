@@ -12,7 +12,7 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { BackgroundFunctionSettings, Schedule, StreamConsumer } from '../../shared/api/background.ts';
-import type { RouteAccess } from '../../shared/api/route-def.ts';
+import { DEFAULT_BACKGROUND_ACCESS, DEFAULT_BACKGROUND_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
 import { acknowledge, acknowledgeWildcards } from '../constructs/acknowledge.ts';
 import { operatorAlarm } from '../constructs/alarms.ts';
 import { cfnText, ServiceFunction, type ServiceFunctionProps } from '../constructs/route-function.ts';
@@ -21,8 +21,10 @@ import type { DeployConfig } from './config.ts';
 import type { SharedData } from './data-stack.ts';
 
 /** Every background function records what it did (shared/api/background.ts). */
-export const DEFAULT_BACKGROUND_ACCESS: RouteAccess = { table: 'write' };
-export const DEFAULT_BACKGROUND_TIMEOUT_SECONDS = 60;
+export {
+  DEFAULT_BACKGROUND_ACCESS,
+  DEFAULT_BACKGROUND_TIMEOUT_SECONDS,
+} from '../../shared/api/function-settings.ts';
 /** A failing batch is split (bisect) and retried this often before its position goes to the DLQ. */
 export const STREAM_RETRY_ATTEMPTS = 5;
 /**

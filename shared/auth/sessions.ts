@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../db/ids.ts';
 import { sessionKey, sessionsIndex } from '../db/keys.ts';
-import { deleteItem, getItem, putItem, queryAll, updateItem } from '../db/table.ts';
+import { deleteItem, getItem, isConditionFailure, putItem, queryAll, updateItem } from '../db/table.ts';
 import { notFound, unauthenticated } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -37,6 +37,14 @@ export interface Caller {
   user: UserItem;
   session: SessionItem;
 }
+
+/**
+ * A session ended meanwhile (its item deleted) fails the write's condition and simply stays ended.
+ * Anything else is a real failure (a throttle, a denied action) and must not pass unseen.
+ */
+const ignoreEnded = (err: unknown) => {
+  if (!isConditionFailure(err)) throw err;
+};
 
 const ttlFor = (expiresAt: Date) => Math.floor(expiresAt.getTime() / 1000) + 7 * 24 * 3600;
 
@@ -94,7 +102,7 @@ export async function authenticate(token: string, { refresh }: { refresh: boolea
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
-    }).catch(() => undefined); // a session ended meanwhile simply stays ended
+    }).catch(ignoreEnded);
   }
   return {
     userId: user.id,
@@ -158,7 +166,7 @@ export async function revokeForDeactivation(userId: string): Promise<void> {
       UpdateExpression: 'SET revoked = :r',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':r': 'deactivated' },
-    }).catch(() => undefined);
+    }).catch(ignoreEnded);
   }
 }
 

@@ -1,5 +1,6 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { awsClient } from '../aws/clients.ts';
 
 /**
  * The application secrets and the one module that reads each. Which functions may read a secret is
@@ -33,22 +34,17 @@ export const secretArnVariable = (name: SecretName) => `${SECRETS[name].variable
 export const SECRET_CACHE_SECONDS = 900;
 
 const loaded = new Map<SecretName, string>();
+let provider: SecretsProvider | undefined;
+
+/** Powertools' provider on a client made like every other (shared/aws/clients.ts: the local access guard sees it). */
+const secrets = () =>
+  (provider ??= new SecretsProvider({ awsSdkV3Client: awsClient('secretsmanager', new SecretsManagerClient({})) }));
 
 /** One secret's string value from Secrets Manager, cached. */
 export async function fetchSecret(arn: string): Promise<string> {
-  const value = await getSecret(arn, { maxAge: SECRET_CACHE_SECONDS });
+  const value = await secrets().get(arn, { maxAge: SECRET_CACHE_SECONDS });
   if (typeof value !== 'string' || value === '') throw new Error(`The secret ${arn} holds no string value.`);
   return value;
-}
-
-/**
- * A JSON SSM parameter (configuration the stacks write, e.g. the media signing settings), fetched
- * and cached by Powertools Parameters like the secrets.
- */
-export async function fetchJsonParameter<T>(name: string): Promise<T> {
-  const value = await getParameter(name, { transform: 'json', maxAge: SECRET_CACHE_SECONDS });
-  if (value === undefined || value === null) throw new Error(`The parameter ${name} holds no value.`);
-  return value as T;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { awsClient } from '../aws/clients.ts';
 import { awsClientBounds } from '../config/aws-client-bounds.ts';
 import { env } from '../config/env.ts';
 
@@ -10,9 +11,10 @@ import { env } from '../config/env.ts';
 let client: DynamoDBDocumentClient | undefined;
 
 export function db(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(new DynamoDBClient({ region: env.region, ...awsClientBounds(2_000) }), {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-  });
+  client ??= DynamoDBDocumentClient.from(
+    awsClient('dynamodb', new DynamoDBClient({ region: env.region, ...awsClientBounds(2_000) })),
+    { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } },
+  );
   return client;
 }
 

@@ -1,4 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
+import { awsClient } from '../aws/clients.ts';
 import { awsClientBounds } from '../config/aws-client-bounds.ts';
 import { env } from '../config/env.ts';
 
@@ -9,12 +10,15 @@ import { env } from '../config/env.ts';
 let client: S3Client | undefined;
 
 export function s3(): S3Client {
-  client ??= new S3Client({
-    region: env.region,
-    forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
-    // Objects are up to a few MB (larger ones go straight to S3 through presigned URLs).
-    ...awsClientBounds(5_000),
-  });
+  client ??= awsClient(
+    's3',
+    new S3Client({
+      region: env.region,
+      forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+      // Objects are up to a few MB (larger ones go straight to S3 through presigned URLs).
+      ...awsClientBounds(5_000),
+    }),
+  );
   return client;
 }
 

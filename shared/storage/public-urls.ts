@@ -1,7 +1,8 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl as cloudFrontSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { getSignedUrl as s3SignedUrl } from '@aws-sdk/s3-request-presigner';
-import { fetchJsonParameter, fetchSecret } from '../config/secrets.ts';
+import { fetchJsonParameter } from '../config/json-parameters.ts';
+import { fetchSecret } from '../config/secrets.ts';
 import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from './client.ts';
 

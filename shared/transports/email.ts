@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { awsClient, standInCall } from '../aws/clients.ts';
 import { env } from '../config/env.ts';
 import { transportChoice } from './choice.ts';
 import { appendToOutbox } from './outbox.ts';
@@ -32,6 +33,7 @@ export interface EmailTransport {
 /** The local runtime's transport: one outbox entry per message (decisions 0). */
 export const outboxEmailTransport: EmailTransport = {
   async send(message) {
+    standInCall('ses', 'ses:SendEmail', env.mailFrom);
     appendToOutbox({
       channel: 'email',
       to: message.to,
@@ -49,7 +51,7 @@ export const outboxEmailTransport: EmailTransport = {
 /** Amazon SES v2: each message goes out as raw MIME. */
 export class SesEmailTransport implements EmailTransport {
   constructor(
-    private readonly client: SESv2Client = new SESv2Client({ region: env.region }),
+    private readonly client: SESv2Client = awsClient('ses', new SESv2Client({ region: env.region })),
     private readonly from: string = env.mailFrom,
   ) {}
 

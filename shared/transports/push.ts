@@ -6,6 +6,7 @@ import {
   SetEndpointAttributesCommand,
   SNSClient,
 } from '@aws-sdk/client-sns';
+import { awsClient, standInCall } from '../aws/clients.ts';
 import { env } from '../config/env.ts';
 import { transportChoice } from './choice.ts';
 import { appendToOutbox } from './outbox.ts';
@@ -60,6 +61,8 @@ export const outboxPushTransport: PushTransport = {
   },
   async unregister() {},
   async send(target, message) {
+    // Deployed this is sns:Publish to the person's endpoint; registration creates none locally.
+    standInCall('sns', 'sns:Publish', target.endpointArn ?? `endpoint/local/${target.userId}`);
     appendToOutbox({ channel: 'push', to: target.userId, ...message, data: { ...message } });
     return 'sent';
   },
@@ -94,7 +97,7 @@ const isGone = (err: unknown) =>
 /** SNS mobile push: platform applications for FCM (web, android) and APNs (ios) come from the environment. */
 export class SnsPushTransport implements PushTransport {
   constructor(
-    private readonly client: SNSClient = new SNSClient({ region: env.region }),
+    private readonly client: SNSClient = awsClient('sns', new SNSClient({ region: env.region })),
     private readonly applications: Record<PushPlatform, string | undefined> = {
       web: env.pushFcmApplicationArn,
       android: env.pushFcmApplicationArn,

@@ -6,12 +6,12 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LocalApiGateway } from '../../infra/local/api-gateway.ts';
 import { lambdaContext } from '../../infra/local/event.ts';
+import { FunctionHost } from '../../infra/local/function-host.ts';
 import { freePort, ROOT } from '../../infra/local/runtime.ts';
 import { routes } from '../../shared/api/routes/index.ts';
-import { db, setDbClient } from '../../shared/db/client.ts';
+import { setDbClient } from '../../shared/db/client.ts';
 import { RETRY_AFTER_SECONDS } from '../../shared/db/unavailable.ts';
 import { RESPONSE_RESERVE_MS } from '../../shared/http/deadline.ts';
-import { s3, setS3Client } from '../../shared/storage/client.ts';
 import { newMember } from '../support/api.ts';
 
 /**
@@ -25,7 +25,8 @@ let mode: Mode = 'error';
 let stub: Server;
 let stubUrl = '';
 let closedUrl = '';
-let gateway: LocalApiGateway;
+let gateway: LocalApiGateway | undefined;
+let host: FunctionHost | undefined;
 let base = '';
 const openSockets = new Set<Socket>();
 
@@ -56,24 +57,17 @@ function startStub(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-/** Makes the service's own clients (created lazily from the SDK's endpoint variables) use `endpoint`. */
-function pointAt(which: 'table' | 'bucket', endpoint: string | undefined) {
+/**
+ * Puts the API in front of functions whose clients (made lazily from the SDK's endpoint variables)
+ * use `endpoint`: fresh execution environments (infra/local/function-host.ts) with that variable.
+ */
+async function pointAt(which: 'table' | 'bucket', endpoint: string, extra: Record<string, string> = {}) {
   const variable = which === 'table' ? 'AWS_ENDPOINT_URL_DYNAMODB' : 'AWS_ENDPOINT_URL_S3';
-  const real = process.env[variable];
-  if (endpoint) process.env[variable] = endpoint;
-  // Created now, from the environment as it is now (the clients are otherwise made on first use).
-  if (which === 'table') {
-    setDbClient(undefined);
-    db();
-  } else {
-    setS3Client(undefined);
-    s3();
-  }
-  return () => {
-    process.env[variable] = real;
-    if (which === 'table') setDbClient(undefined);
-    else setS3Client(undefined);
-  };
+  host = new FunctionHost(ROOT, () => undefined, { env: { [variable]: endpoint, ...extra } });
+  gateway = new LocalApiGateway(routes, host, () => undefined);
+  const port = await freePort();
+  await gateway.listen(port);
+  base = `http://127.0.0.1:${port}/api/v1`;
 }
 
 async function call(
@@ -108,21 +102,19 @@ beforeAll(async () => {
   stub = await startStub();
   stubUrl = `http://127.0.0.1:${(stub.address() as { port: number }).port}`;
   closedUrl = `http://127.0.0.1:${await freePort()}`; // nothing listens there
-  gateway = new LocalApiGateway(ROOT, routes, () => undefined);
-  const port = await freePort();
-  await gateway.listen(port);
-  base = `http://127.0.0.1:${port}/api/v1`;
 });
 
-afterEach(() => {
+afterEach(async () => {
   restore?.();
   restore = undefined;
   mode = 'error';
   for (const s of openSockets) s.destroy();
+  await gateway?.close();
+  await host?.stop();
+  gateway = host = undefined;
 });
 
 afterAll(async () => {
-  await gateway?.close();
   for (const s of openSockets) s.destroy();
   await new Promise((r) => stub?.close(r));
 });
@@ -137,27 +129,24 @@ describe('the table failing', () => {
   ];
 
   it('answers 503 with Retry-After when DynamoDB is unreachable', async () => {
-    restore = pointAt('table', closedUrl);
+    await pointAt('table', closedUrl);
     for (const res of await Promise.all(requests())) expectUnavailable(res);
   });
 
   it('answers 503 with Retry-After when DynamoDB answers 500', async () => {
-    restore = pointAt('table', stubUrl);
+    await pointAt('table', stubUrl);
     for (const res of await Promise.all(requests())) expectUnavailable(res);
   });
 
   it('answers 503 with Retry-After when DynamoDB throttles', async () => {
-    restore = pointAt('table', stubUrl);
+    await pointAt('table', stubUrl);
     mode = 'throttle';
     for (const res of await Promise.all(requests())) expectUnavailable(res);
   });
 
   it('answers 503 from the service, well before the function times out, when DynamoDB does not answer', async () => {
     // The client as deployed (the local runtime gives its clients more slack: see aws-client-bounds.ts).
-    process.env.APP_RUNTIME = 'aws';
-    const back = pointAt('table', stubUrl);
-    process.env.APP_RUNTIME = 'local';
-    restore = back;
+    await pointAt('table', stubUrl, { APP_RUNTIME: 'aws' });
     mode = 'slow';
     const res = await call('GET', '/notifications', { token: member.token });
     expectUnavailable(res);
@@ -182,17 +171,17 @@ describe('the bucket failing (the table is fine)', () => {
   };
 
   it('answers 503 with Retry-After when S3 is unreachable', async () => {
-    restore = pointAt('bucket', closedUrl);
+    await pointAt('bucket', closedUrl);
     for (const res of await requests()) expectUnavailable(res);
   });
 
   it('answers 503 with Retry-After when S3 answers 500 InternalError', async () => {
-    restore = pointAt('bucket', stubUrl);
+    await pointAt('bucket', stubUrl);
     for (const res of await requests()) expectUnavailable(res);
   });
 
   it('answers 503 with Retry-After when S3 answers 503 SlowDown', async () => {
-    restore = pointAt('bucket', stubUrl);
+    await pointAt('bucket', stubUrl);
     mode = 'throttle';
     for (const res of await requests()) expectUnavailable(res);
   });

@@ -39,7 +39,7 @@ function functionOf(r: AnyRoute): [string, Resource] {
 }
 
 /** Every IAM action the function's role is allowed (inline policies and attached policies). */
-function actionsOf(template: Template, fn: Resource): string[] {
+function statementsOf(template: Template, fn: Resource): any[] {
   const roleId = fn.Properties!.Role['Fn::GetAtt'][0] as string;
   const role = template.toJSON().Resources[roleId] as Resource;
   const docs = [
@@ -48,9 +48,14 @@ function actionsOf(template: Template, fn: Resource): string[] {
       .filter(([, p]) => JSON.stringify(p.Properties?.Roles ?? []).includes(`"${roleId}"`))
       .map(([, p]) => p.Properties!.PolicyDocument),
   ];
-  return docs.flatMap((d: any) =>
-    d.Statement.flatMap((st: any) => (Array.isArray(st.Action) ? st.Action : [st.Action])),
-  );
+  return docs.flatMap((d: any) => d.Statement);
+}
+
+const actionsIn = (statements: any[]): string[] =>
+  statements.flatMap((st: any) => (Array.isArray(st.Action) ? st.Action : [st.Action]));
+
+function actionsOf(template: Template, fn: Resource): string[] {
+  return actionsIn(statementsOf(template, fn));
 }
 
 beforeAll(async () => {
@@ -202,10 +207,23 @@ describe('least privilege', () => {
   it('grants table reads to every function and writes only where the route declares them', () => {
     for (const r of routes) {
       const [, fn] = functionOf(r);
-      const actions = actionsOf(areaTemplate(r.area), fn);
+      const statements = statementsOf(areaTemplate(r.area), fn);
+      const actions = actionsIn(statements);
       expect(actions, r.name).toEqual(expect.arrayContaining(TABLE_READ_ACTIONS));
+      // Writes on any item only where declared; a read-only session route may update session items only.
+      const unconditioned = actionsIn(statements.filter((st) => !st.Condition));
       for (const write of TABLE_WRITE_ACTIONS) {
-        expect(actions.includes(write), `${r.name} ${write}`).toBe(r.access?.table === 'write');
+        expect(unconditioned.includes(write), `${r.name} ${write}`).toBe(r.access?.table === 'write');
+      }
+      const refresh = statements.find((st) => st.Sid === 'SessionRefresh');
+      expect(!!refresh, `${r.name} session refresh`).toBe(
+        r.access?.table !== 'write' && r.auth !== 'public' && !r.anonymous,
+      );
+      if (refresh) {
+        expect(refresh.Action).toBe('dynamodb:UpdateItem');
+        expect(refresh.Condition).toEqual({
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] },
+        });
       }
       expect(
         actions.some((a) => a.startsWith('sns:')),
@@ -637,12 +655,6 @@ describe('observability', () => {
 });
 
 // ------------------------------------------------------------------ production fidelity
-
-/** Every statement of a function's role (its inline policies). */
-function statementsOf(template: Template, fn: Resource): any[] {
-  const role = template.toJSON().Resources[fn.Properties!.Role['Fn::GetAtt'][0]] as Resource;
-  return (role.Properties?.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);
-}
 
 describe('the stream cannot starve the API', () => {
   it('reserves concurrency for each streaming function, from context with a default, and for no other', () => {
