@@ -20,7 +20,12 @@ import { Construct } from 'constructs';
 import { type AnyRoute, handlerFile, type RouteAccess, routeKey } from '../../shared/api/route-def.ts';
 import { INDEXES } from '../../shared/db/table-definition.ts';
 import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
-import { type DeployConfig, mediaSigningParameterName } from '../stacks/config.ts';
+import {
+  type DeployConfig,
+  grievanceEnvironment,
+  isGrievanceFunction,
+  mediaSigningParameterName,
+} from '../stacks/config.ts';
 import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
 import { secretGrants } from './secret-grants.ts';
@@ -233,6 +238,8 @@ export class ServiceFunction extends Construct {
         ? { PUSH_APNS_APPLICATION_ARN: config.push.apnsApplicationArn }
         : {}),
       ...(media ? { MEDIA_SIGNING_SECRET: media.secret, MEDIA_SIGNING_PARAMETER: mediaParameter } : {}),
+      // Deadlines and retention (README, "Running the grievance channel"): the grievance routes and sweeps.
+      ...(isGrievanceFunction(props.handler) ? grievanceEnvironment(config.grievances) : {}),
       ...(functionExtras[props.handler]?.environment ?? {}),
       ...(props.environment ?? {}),
     };

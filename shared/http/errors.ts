@@ -13,6 +13,7 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  406: 'Not Acceptable',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
@@ -52,6 +53,8 @@ export const unauthorized = (message = 'Sign in to continue.', code?: string) =>
 export const forbidden = (message = 'You are not allowed to do this.', code?: string) =>
   new HttpError(403, message, { code });
 export const notFound = (message = 'Not found.', code?: string) => new HttpError(404, message, { code });
+/** The resource exists, but in none of the media types the `Accept` header allows. */
+export const notAcceptable = (message: string) => new HttpError(406, message);
 export const conflict = (message: string) => new HttpError(409, message);
 export const tooLarge = (message: string) => new HttpError(413, message);
 /** `retryAfterSeconds`: when trying again can succeed, sent as `Retry-After`. */

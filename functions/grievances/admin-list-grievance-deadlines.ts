@@ -1,0 +1,5 @@
+import { adminListGrievanceDeadlines } from '../../shared/api/routes/grievances.ts';
+import { listDeadlines } from '../../shared/grievances/deadlines.ts';
+import { route } from '../../shared/http/route.ts';
+
+export const handler = route(adminListGrievanceDeadlines, async (req) => listDeadlines(req.query));
