@@ -10,9 +10,9 @@ import type { Category, Status } from './model.ts';
 export type BoardFilter = { status?: Status; category?: Category };
 
 export function totalField(f: BoardFilter): string {
-  if (f.status && f.category) return `sc_${f.status}_${f.category}`;
-  if (f.status) return `s_${f.status}`;
-  if (f.category) return `c_${f.category}`;
+  if (f.status && f.category) return `status_${f.status}_category_${f.category}`;
+  if (f.status) return `status_${f.status}`;
+  if (f.category) return `category_${f.category}`;
   return 'all';
 }
 
