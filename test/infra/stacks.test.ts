@@ -580,6 +580,16 @@ describe('push and mail', () => {
     expect(routes.some((r) => r.access?.sns)).toBe(true);
   });
 
+  it('passes the grievance deadlines to the grievance functions only (retention stays off unless set)', () => {
+    for (const r of routes) {
+      const vars = functionOf(r)[1].Properties!.Environment.Variables;
+      const grievances = r.area === 'grievances';
+      expect(vars.GRIEVANCE_ACK_DAYS, r.name).toBe(grievances ? '7' : undefined);
+      expect(vars.GRIEVANCE_FEEDBACK_DAYS, r.name).toBe(grievances ? '90' : undefined);
+      expect(vars.GRIEVANCE_RETENTION_DAYS, r.name).toBeUndefined();
+    }
+  });
+
   it('creates the SES identity of workplace:mailFrom and gives MAIL_FROM to the functions that send mail', () => {
     s.templates.get(`${prefix()}-Data`)!.hasResourceProperties('AWS::SES::EmailIdentity', {
       EmailIdentity: 'no-reply@workplace.example.org',
