@@ -18,7 +18,7 @@ import { atTime, DAY_MS, daysAgo, expectStatus, scanTable, world } from './helpe
 /**
  * The retention sweep (shared/grievances/retention.ts), driven with the real clock over grievances
  * raised and finished in the past with a faked clock (`atTime`): only they are old enough to erase.
- * This is the only test file that runs the sweep.
+ * (The anonymity test runs it too, with a retention period that reaches only its own grievance.)
  */
 const input = () => ({
   subject: `Retained ${uniq()}`,
@@ -139,7 +139,9 @@ describe('grievance retention', () => {
       200,
     );
     expect(stats.erasures.erased).toBeGreaterThanOrEqual(erased);
-    expect(stats.erasures.runs.some((r: any) => r.erased === erased)).toBe(true);
+    // Runs in the same second (another test file's) share one audit item.
+    expect(stats.erasures.runs.reduce((n: number, r: any) => n + r.erased, 0)).toBeGreaterThanOrEqual(erased);
+    expect(stats.erasures.runs.every((r: any) => r.at.startsWith(today))).toBe(true);
 
     // The others stay, readable.
     for (const kept of [recent, reopened]) {
