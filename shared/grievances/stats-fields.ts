@@ -1,6 +1,7 @@
-import { ANON_ATTRIBUTE, grievanceStatsKey } from '../db/keys.ts';
+import { grievanceStatsKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
 import type { Category, DeadlineOutcome, Status } from './model.ts';
+import { anonCountersWrite } from './totals.ts';
 
 /**
  * The handler statistics counters (docs/data-model.md, Grievances: statistics), one item per UTC day:
@@ -61,22 +62,5 @@ export function raisedStats(createdAt: string, category: Category, status: Statu
 }
 
 /** One `ADD` per day item, for the caller's transaction. */
-export function statsWrites(deltas: StatsDeltas): TransactItem[] {
-  return [...deltas].map(([day, fields]) => {
-    const names: Record<string, string> = { '#entity': 'entity', '#anon': ANON_ATTRIBUTE };
-    const values: Record<string, unknown> = { ':entity': 'GrievanceStats', ':anon': true };
-    const adds = [...fields].map(([field, delta], i) => {
-      names[`#f${i}`] = field;
-      values[`:d${i}`] = delta;
-      return `#f${i} :d${i}`;
-    });
-    return {
-      Update: {
-        Key: grievanceStatsKey(day),
-        UpdateExpression: `ADD ${adds.join(', ')} SET #entity = :entity, #anon = :anon`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    } as TransactItem;
-  });
-}
+export const statsWrites = (deltas: StatsDeltas): TransactItem[] =>
+  [...deltas].map(([day, fields]) => anonCountersWrite(grievanceStatsKey(day), 'GrievanceStats', fields));
