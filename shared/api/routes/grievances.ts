@@ -357,6 +357,9 @@ const Durations = z
     description:
       'Times from raising, of grievances raised in the period. Quantiles are the upper bound (hours) of the histogram bin holding them: exact to within the bin (bins double up to a day, then grow by days, weeks and months); null when nothing was counted or beyond a year.',
   });
+/** A count per value of a closed list (every value present). */
+const countsBy = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
 const Outcomes = z.object({ met: z.number().int(), missed: z.number().int() });
 
 export const GrievanceStats = z
@@ -364,8 +367,8 @@ export const GrievanceStats = z
     from: z.string(),
     to: z.string(),
     raised: z.number().int(),
-    byStatus: z.record(GrievanceStatus, z.number().int()),
-    byCategory: z.record(GrievanceCategory, z.number().int()),
+    byStatus: countsBy(STATUSES),
+    byCategory: countsBy(CATEGORIES),
     timeToAcknowledgement: Durations,
     timeToResolution: Durations,
     deadlines: z.object({ acknowledgement: Outcomes, feedback: Outcomes }),
