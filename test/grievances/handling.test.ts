@@ -8,7 +8,7 @@ import { createReply } from '../../shared/grievances/replies.ts';
 import { moveStatus } from '../../shared/grievances/status.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { type EmailMessage, setEmailTransport } from '../../shared/transports/email.ts';
-import { api, newMember, uniq } from '../support/api.ts';
+import { api, uniq } from '../support/api.ts';
 import { allPages, atTime, DAY_MS, daysAgo, expectClientError, expectStatus, newHandler, world } from './helpers.ts';
 
 /**
@@ -171,7 +171,7 @@ describe('grievance statistics', () => {
     // A day of its own, far in the past, so no other test counts in it.
     const day = new Date(Date.UTC(2019, Math.floor(Math.random() * 12), 1 + Math.floor(Math.random() * 27), 8));
     const dayText = day.toISOString().slice(0, 10);
-    const [a, b, c] = await atTime(day, async () => [
+    const [a, b] = await atTime(day, async () => [
       await raiseGrievance(raiser.id, input('policy')),
       await raiseGrievance(raiser.id, input('policy')),
       await raiseGrievance(raiser.id, input('workload')),
