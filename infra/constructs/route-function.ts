@@ -26,7 +26,12 @@ import {
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
 import { type AnyRoute, handlerFile, type RouteAccess, routeKey, routeMethods } from '../../shared/api/route-def.ts';
 import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
-import { type DeployConfig, mediaSigningParameterName } from '../stacks/config.ts';
+import {
+  type DeployConfig,
+  grievanceEnvironment,
+  isGrievanceFunction,
+  mediaSigningParameterName,
+} from '../stacks/config.ts';
 import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
 import { secretArns, secretGrants } from './secret-grants.ts';
@@ -197,6 +202,8 @@ export class ServiceFunction extends Construct {
         ? { PUSH_APNS_APPLICATION_ARN: config.push.apnsApplicationArn }
         : {}),
       ...(media ? { MEDIA_SIGNING_SECRET: media.secret, MEDIA_SIGNING_PARAMETER: mediaParameter } : {}),
+      // Deadlines and retention (README, "Running the grievance channel"): the grievance routes and sweeps.
+      ...(isGrievanceFunction(props.handler) ? grievanceEnvironment(config.grievances) : {}),
       ...(functionExtras[props.handler]?.environment ?? {}),
       ...(props.environment ?? {}),
     };

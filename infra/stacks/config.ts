@@ -50,6 +50,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * |                               |                    | the private key PEM (docs/deployment.md); without   |
  * |                               |                    | the pair, media URLs are S3 presigned (short-lived) |
  *
+ * | `workplace:grievanceAckDays` | `7`                | GRIEVANCE_ACK_DAYS of the grievance functions: days |
+ * |                               |                    | from raising to the acknowledgement deadline        |
+ * | `workplace:grievanceFeedbackDays` | `90`           | GRIEVANCE_FEEDBACK_DAYS: days from acknowledgement  |
+ * |                               |                    | to the feedback deadline                            |
+ * | `workplace:grievanceRetentionDays` | unset (off)   | GRIEVANCE_RETENTION_DAYS: finished grievances older |
+ * |                               |                    | than this are erased (at least 30)                  |
+ *
  * SERVICE_VERSION is package.json's version.
  */
 export interface DeployConfig {
@@ -88,7 +95,19 @@ export interface DeployConfig {
    * `{{resolve:ssm:...}}` reference) and the secret (name or ARN) holding the private key PEM.
    */
   mediaSigning?: { publicKey: string; secret: string };
+  /** The grievance channel's deadlines and retention, in days (README, "Running the grievance channel"). */
+  grievances: { ackDays: number; feedbackDays: number; retentionDays?: number };
 }
+
+/** The grievance routes (functions/grievances/) and the grievance sweeps (functions/schedules/*grievance*). */
+export const isGrievanceFunction = (handler: string) => /(^|\/)[^/]*grievance[^/]*(\/|\.ts$)/.test(handler);
+
+/** The environment that carries `grievances` to the functions that handle grievances. */
+export const grievanceEnvironment = (g: DeployConfig['grievances']): Record<string, string> => ({
+  GRIEVANCE_ACK_DAYS: String(g.ackDays),
+  GRIEVANCE_FEEDBACK_DAYS: String(g.feedbackDays),
+  ...(g.retentionDays === undefined ? {} : { GRIEVANCE_RETENTION_DAYS: String(g.retentionDays) }),
+});
 
 /** The SSM parameter the edge stack writes for the media signer: `{"baseUrl","keyPairId"}`. */
 export const mediaSigningParameterName = (prefix: string) => `/${prefix}/media-signing`;
@@ -171,6 +190,12 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     apiCertificateArn,
     edge: ctx(scope, 'edge') !== 'false',
     mediaSigning: publicKey && mediaSecret ? { publicKey, secret: mediaSecret } : undefined,
+    grievances: {
+      ackDays: count(scope, 'grievanceAckDays', 7),
+      feedbackDays: count(scope, 'grievanceFeedbackDays', 90),
+      retentionDays:
+        ctx(scope, 'grievanceRetentionDays') === undefined ? undefined : count(scope, 'grievanceRetentionDays', 30, 30),
+    },
     ...overrides,
   };
   // Lambda keeps at least 100 executions of the account unreserved (deployment fails otherwise).

@@ -87,4 +87,18 @@ export const schedules: Schedule[] = [
     localEverySeconds: 1,
     access: { table: 'write', sns: true }, // mentions are pushed
   },
+  // Reminds the super admins of grievance deadlines due soon or missed (shared/grievances/reminders.ts).
+  {
+    name: 'grievance-reminders',
+    handler: 'functions/schedules/send-grievance-reminders.ts',
+    everySeconds: 900,
+    access: { table: 'write', sns: true, ses: true }, // bell notifications (push) and e-mail
+  },
+  // Erases grievances finished longer than GRIEVANCE_RETENTION_DAYS ago, when set (shared/grievances/retention.ts).
+  {
+    name: 'grievance-retention',
+    handler: 'functions/schedules/erase-expired-grievances.ts',
+    dailyAt: '03:00',
+    timeout: 300,
+  },
 ];

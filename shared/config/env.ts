@@ -7,6 +7,13 @@ const read = (name: string, fallback: string): string => {
   return v === undefined || v === '' ? fallback : v;
 };
 
+/** A whole number of days of at least `min`; anything else is a configuration error. */
+const wholeDays = (name: string, fallback: number, min: number): number => {
+  const n = Number(read(name, String(fallback)));
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of days, at least ${min}`);
+  return n;
+};
+
 export const env = {
   get tableName() {
     return read('TABLE_NAME', 'workplace');
@@ -73,6 +80,22 @@ export const env = {
   /** SNS platform application for APNs (ios push); deployed only. */
   get pushApnsApplicationArn(): string | undefined {
     return process.env.PUSH_APNS_APPLICATION_ARN || undefined;
+  },
+  /** Days from raising a grievance to its acknowledgement deadline (docs/data-model.md, Grievances: handling). */
+  get grievanceAckDays(): number {
+    return wholeDays('GRIEVANCE_ACK_DAYS', 7, 1);
+  },
+  /** Days from the acknowledgement to the feedback deadline (about three months). */
+  get grievanceFeedbackDays(): number {
+    return wholeDays('GRIEVANCE_FEEDBACK_DAYS', 90, 1);
+  },
+  /**
+   * Days a finished grievance is kept before the retention sweep erases it; undefined (unset) keeps
+   * them for ever. At least 30 when set: a shorter value is a configuration error, not a silent clamp.
+   */
+  get grievanceRetentionDays(): number | undefined {
+    const raw = process.env.GRIEVANCE_RETENTION_DAYS;
+    return raw === undefined || raw === '' ? undefined : wholeDays('GRIEVANCE_RETENTION_DAYS', 0, 30);
   },
   get serviceVersion() {
     return read('SERVICE_VERSION', '0.0.0');

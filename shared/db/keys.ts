@@ -138,6 +138,50 @@ export const grievanceNoticeKey = (shard: number, eventAt: string, noticeId: str
   pk: grievanceNoticeQueue(shard),
   sk: `${eventAt}#${noticeId}`,
 });
+/** Every item of one grievance's partition (the grievance, its history, replies and erasure references). */
+export const grievancePartition = (grievanceId: string) => ({ pk: `GRIEVANCE#${grievanceId}` });
+/**
+ * What erasing a grievance must find that is not keyed by it (docs/data-model.md, Grievances:
+ * retention): a person's read marker and every notification about the grievance. One reference each in
+ * the grievance's partition, written with the marker or notification, holding the person (and the
+ * notification) sealed, under a random id and with no time.
+ */
+export const grievanceReaderRefKey = (grievanceId: string, refId: string): Key => ({
+  pk: `GRIEVANCE#${grievanceId}`,
+  sk: `READER#${refId}`,
+});
+export const grievanceNotificationRefKey = (grievanceId: string, refId: string): Key => ({
+  pk: `GRIEVANCE#${grievanceId}`,
+  sk: `NOTIFIED#${refId}`,
+});
+/**
+ * The handling indexes, derived from each grievance's state and rewritten in the transaction of every
+ * change to it (shared/grievances/handling-index.ts): its next deadline (the deadlines list), its next
+ * reminder (the reminder sweep) and its finishing time (the retention sweep). Each is sharded by the
+ * grievance id over a fixed number of partitions, so no partition takes every write; the sort key
+ * starts with the time, so a sweep reads exactly what is due (one Query per shard).
+ */
+export const GRIEVANCE_INDEX_SHARDS = 4;
+export type GrievanceHandlingIndex = 'DEADLINES' | 'REMINDERS' | 'FINISHED';
+export const grievanceHandlingPartition = (index: GrievanceHandlingIndex, shard: number) =>
+  `GRIEVANCE_${index}#${shard}`;
+export const grievanceHandlingShard = (grievanceId: string) =>
+  [...grievanceId].reduce((sum, c) => sum + c.charCodeAt(0), 0) % GRIEVANCE_INDEX_SHARDS;
+export const grievanceHandlingKey = (index: GrievanceHandlingIndex, at: string, grievanceId: string): Key => ({
+  pk: grievanceHandlingPartition(index, grievanceHandlingShard(grievanceId)),
+  sk: `${at}#${grievanceId}`,
+});
+/**
+ * Handler statistics, one counter item per UTC day (`YYYY-MM-DD`): a period is one BatchGet of its
+ * days. Moved in the transactions of the raises, moves, replies and sweeps they count.
+ */
+export const grievanceStatsKey = (day: string): Key => ({ pk: `GRIEVANCE_STATS#${day}`, sk: 'STATS' });
+/** One audit item per retention sweep run that erased something (how many, when), by UTC month. */
+export const grievanceErasureAuditKey = (runAt: string): Key => ({
+  pk: `GRIEVANCE_ERASURES#${runAt.slice(0, 7)}`,
+  sk: runAt,
+});
+export const grievanceErasureAuditPartition = (month: string) => `GRIEVANCE_ERASURES#${month}`;
 
 // ---------------------------------------------------------------- people, teams (issue: people)
 /*

@@ -9,8 +9,11 @@ import {
 import { getItem, getMany, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
 import { notFound } from '../errors.ts';
 import { raiserTag, seal } from './anonymity.ts';
+import { configuredPeriods, type HandlingPeriods, initialHandling } from './handling.ts';
+import { handlingEntryWrites } from './handling-index.ts';
 import { ANON, type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
 import { isUnread, readMarkerKey, seenWrite } from './read-state.ts';
+import { raisedStats, statsWrites } from './stats-fields.ts';
 import { type BoardFilter, raisedDeltas, totalField, totalsWrite } from './totals.ts';
 import { grievanceView } from './views.ts';
 
@@ -21,7 +24,12 @@ export interface NewGrievance {
 }
 
 /** The grievance item for a new grievance (also used by the bench to seed through the same keys). */
-export function newGrievanceItem(raiserId: string, input: NewGrievance, at = new Date()): GrievanceItem {
+export function newGrievanceItem(
+  raiserId: string,
+  input: NewGrievance,
+  at = new Date(),
+  periods: HandlingPeriods = configuredPeriods(),
+): GrievanceItem {
   const id = newSortableId(at);
   const createdAt = at.toISOString();
   return {
@@ -43,6 +51,7 @@ export function newGrievanceItem(raiserId: string, input: NewGrievance, at = new
     moves: 0,
     raiserTag: raiserTag(raiserId, id),
     raiserSeal: seal(raiserId, sealContexts.raiser(id)),
+    ...initialHandling(createdAt, periods),
   };
 }
 
@@ -62,8 +71,9 @@ export function raisedEntry(g: GrievanceItem): StatusChangeItem {
 }
 
 /**
- * Raises a grievance: the grievance, its raised entry, the board totals and the raiser's own counter
- * (so it never counts as unread for them) in one transaction. Nothing written names the raiser.
+ * Raises a grievance: the grievance, its raised entry, the board totals, the statistics of its day, its
+ * handling index entries and the raiser's own counter (so it never counts as unread for them) in one
+ * transaction. Nothing written names the raiser.
  */
 export async function raiseGrievance(raiserId: string, input: NewGrievance) {
   const g = newGrievanceItem(raiserId, input);
@@ -71,6 +81,8 @@ export async function raiseGrievance(raiserId: string, input: NewGrievance) {
     { Put: { Item: g, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { Item: raisedEntry(g) } },
     totalsWrite(raisedDeltas(g.status, g.category))!,
+    ...statsWrites(raisedStats(g.createdAt, g.category, g.status)),
+    ...handlingEntryWrites(null, g),
     seenWrite(raiserId),
   ];
   await transact(items);

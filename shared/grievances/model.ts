@@ -53,7 +53,27 @@ export interface GrievanceItem {
   moves: number;
   raiserTag: string;
   raiserSeal: string;
+  /**
+   * The handling record (shared/grievances/handling.ts); absent on grievances raised before it existed,
+   * which then have no deadlines. Never shown on the routes of the specification.
+   */
+  ackDueAt?: string;
+  ackAt?: string | null;
+  ackOutcome?: DeadlineOutcome;
+  feedbackDueAt?: string;
+  feedbackAt?: string | null;
+  feedbackOutcome?: DeadlineOutcome;
+  /** The reminders already sent, so a rerun of the sweep sends none twice. */
+  remindersSent?: ReminderKind[];
+  /** Set by the first move to a finished status: the resolution time is counted once. */
+  resolutionCounted?: boolean;
+  /** Counts every change of the handling record; each such change is conditioned on it. */
+  handlingRev?: number;
 }
+
+export type DeadlineOutcome = 'met' | 'missed';
+export const REMINDER_KINDS = ['ack_soon', 'ack_missed', 'feedback_soon', 'feedback_missed'] as const;
+export type ReminderKind = (typeof REMINDER_KINDS)[number];
 
 export interface ReplyItem {
   pk: string;
@@ -98,6 +118,8 @@ export const sealContexts = {
   replyContent: (grievanceId: string, replyId: string) => `grievance-reply-content:${grievanceId}:${replyId}`,
   changedBy: (grievanceId: string, changeId: string) => `grievance-status-change:${grievanceId}:${changeId}`,
   noticeRecipient: (grievanceId: string, noticeId: string) => `grievance-notice:${grievanceId}:${noticeId}`,
+  readerRef: (grievanceId: string, refId: string) => `grievance-reader-ref:${grievanceId}:${refId}`,
+  notificationRef: (grievanceId: string, refId: string) => `grievance-notification-ref:${grievanceId}:${refId}`,
 };
 
 /** Ids are time-sortable ids (shared/db/ids.ts); anything else names nothing and is a 404 without a read. */

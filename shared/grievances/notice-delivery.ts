@@ -1,7 +1,9 @@
+import { mustExist } from '../db/counters.ts';
 import { GRIEVANCE_NOTICE_SHARDS, grievanceKey, grievanceNoticeQueue } from '../db/keys.ts';
-import { getMany, isConditionFailure, keyString, queryPage, transact } from '../db/table.ts';
-import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
+import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import type { NewNotification } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
+import { notificationRecord } from './erasure-refs.ts';
 import type { GrievanceItem } from './model.ts';
 import { noticeNotification, type QueuedNoticeItem, recipientOf } from './notices.ts';
 
@@ -18,7 +20,8 @@ const PER_SHARD = 100;
  * Delivers the queued grievance notices that are due (docs/data-model.md, Grievances): one Query per
  * queue shard for the notices of events at least `MIN_NOTICE_DELAY_MS` before the batch time, then
  * one transaction per notice that removes it from the queue (conditionally, so overlapping runs
- * deliver each notice once) and records the notification with the recipient's unread counter. Every
+ * deliver each notice once) and records the notification with the recipient's unread counter and the
+ * sealed reference the retention sweep erases it by (erasure-refs.ts). Every
  * notification of a batch carries the batch time, rounded down to the second, and the batch is
  * written in the order of the notices' random ids: neither time nor order tells events apart. A
  * notice whose grievance no longer exists, or whose recipient seal does not open, is dropped.
@@ -43,10 +46,15 @@ export async function deliverGrievanceNotices(now = new Date()): Promise<number>
     const dequeue = {
       Delete: { Key: { pk: q.pk, sk: q.sk }, ConditionExpression: 'attribute_exists(pk)' },
     };
+    // The grievance must still exist when the notification is recorded: else the retention sweep may
+    // have erased it meanwhile, and with it every reference it erases notifications by.
+    const writes = notice
+      ? [...notificationRecord(notice, q.grievanceId, batchAt), mustExist(grievanceKey(q.grievanceId))]
+      : [];
     try {
-      await transact([dequeue, ...(notice ? notificationWrites(notice, batchAt).items : [])]);
+      await transact([dequeue, ...writes]);
     } catch (err) {
-      if (isConditionFailure(err)) continue; // an overlapping run delivered it
+      if (isConditionFailure(err)) continue; // an overlapping run delivered it, or the grievance is gone
       throw err;
     }
     if (notice) recorded.push(notice);

@@ -1,6 +1,8 @@
-import { ANON_ATTRIBUTE, grievanceReadKey, grievanceSeenKey, grievanceTotalsKey } from '../db/keys.ts';
+import { mustExist } from '../db/counters.ts';
+import { ANON_ATTRIBUTE, grievanceKey, grievanceReadKey, grievanceSeenKey, grievanceTotalsKey } from '../db/keys.ts';
 import { getMany, type Item, isConditionFailure, keyString, type TransactItem, transact } from '../db/table.ts';
 import { personTag, raiserTag, readTag, sameTag } from './anonymity.ts';
+import { readerRefWrite } from './erasure-refs.ts';
 import type { GrievanceItem } from './model.ts';
 import { totalField } from './totals.ts';
 
@@ -22,21 +24,25 @@ export function isUnread(userId: string, g: GrievanceItem, markers: Map<string, 
   return !isRaiser(userId, g) && !markers.has(keyString(readMarkerKey(userId, g.id)));
 }
 
-/** Counts one more grievance as seen by the person (in the raise's or the first read's transaction). */
-export function seenWrite(userId: string): TransactItem {
+/**
+ * Counts one more grievance as seen by the person (in the raise's or the first read's transaction), or
+ * one less (-1: the retention sweep erased a grievance they had raised or read).
+ */
+export function seenWrite(userId: string, delta: 1 | -1 = 1): TransactItem {
   return {
     Update: {
       Key: seenKey(userId),
-      UpdateExpression: 'ADD #seen :one SET #entity = :entity, #anon = :anon',
+      UpdateExpression: 'ADD #seen :delta SET #entity = :entity, #anon = :anon',
       ExpressionAttributeNames: { '#seen': 'seen', '#entity': 'entity', '#anon': ANON_ATTRIBUTE },
-      ExpressionAttributeValues: { ':one': 1, ':entity': 'GrievanceSeen', ':anon': true },
+      ExpressionAttributeValues: { ':delta': delta, ':entity': 'GrievanceSeen', ':anon': true },
     },
   };
 }
 
 /**
- * Marks `g` read for the caller, once: the marker's conditional put and the counter move are one
- * transaction, so concurrent first reads count once and a second read keeps the first time.
+ * Marks `g` read for the caller, once: the marker's conditional put, the counter move and the sealed
+ * reference the retention sweep erases them by (erasure-refs.ts) are one transaction, so concurrent
+ * first reads count once and a second read keeps the first time.
  */
 export async function markRead(userId: string, g: GrievanceItem): Promise<void> {
   if (isRaiser(userId, g)) return;
@@ -47,7 +53,12 @@ export async function markRead(userId: string, g: GrievanceItem): Promise<void> 
     readAt: new Date().toISOString(),
   };
   try {
-    await transact([{ Put: { Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } }, seenWrite(userId)]);
+    await transact([
+      { Put: { Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },
+      seenWrite(userId),
+      readerRefWrite(g.id, userId),
+      mustExist(grievanceKey(g.id)), // not erased meanwhile (retention.ts)
+    ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // already read: the first time stands
   }

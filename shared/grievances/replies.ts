@@ -4,6 +4,8 @@ import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, t
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { replyAuthorTag, sameTag, seal } from './anonymity.ts';
 import { loadGrievance } from './grievances.ts';
+import { applyHandling, configuredPeriods, hasHandling } from './handling.ts';
+import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
 import { resolveMentions } from './mentions.ts';
 import {
   ANON,
@@ -16,6 +18,7 @@ import {
 } from './model.ts';
 import { type GrievanceNotice, mentionNotice, raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
 import { isRaiser } from './read-state.ts';
+import { statsWrites } from './stats-fields.ts';
 import { type ReplyViewOf, replyViews } from './views.ts';
 
 const MAX_ATTEMPTS = 10;
@@ -32,31 +35,56 @@ export async function createReply<AsHandler extends boolean>(
   body: string,
   { asHandler }: { asHandler: AsHandler },
 ): Promise<ReplyViewOf<AsHandler>> {
-  const g = await loadGrievance(grievanceId);
-  const mentionIds = await resolveMentions(body, callerId);
-  const now = new Date();
-  const id = newSortableId(now);
-  const reply: ReplyItem = {
-    ...grievanceReplyKey(g.id, id),
-    ...ANON,
-    entity: 'GrievanceReply',
-    id,
-    grievanceId: g.id,
-    authorRole: asHandler ? 'handler' : isRaiser(callerId, g) ? 'submitter' : 'employee',
-    sealedContent: sealReplyContent(g.id, id, { body, mentionIds }),
-    createdAt: now.toISOString(),
-    editedAt: null,
-    rev: 0,
-    authorTag: replyAuthorTag(callerId, g.id, id),
-    ...(asHandler ? { handlerSeal: seal(callerId, sealContexts.handlerReply(g.id, id)) } : {}),
-  };
-  await transactWithNotices(
-    [{ Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } }, replyCountWrite(g.id, 1)],
-    g.id,
-    replyNotices(callerId, g, mentionIds),
-    now,
-  );
-  return (await replyViews([reply], callerId, { admin: asHandler }))[0];
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const g = await loadGrievance(grievanceId);
+    const mentionIds = await resolveMentions(body, callerId);
+    const now = new Date();
+    const id = newSortableId(now);
+    const reply: ReplyItem = {
+      ...grievanceReplyKey(g.id, id),
+      ...ANON,
+      entity: 'GrievanceReply',
+      id,
+      grievanceId: g.id,
+      authorRole: asHandler ? 'handler' : isRaiser(callerId, g) ? 'submitter' : 'employee',
+      sealedContent: sealReplyContent(g.id, id, { body, mentionIds }),
+      createdAt: now.toISOString(),
+      editedAt: null,
+      rev: 0,
+      authorTag: replyAuthorTag(callerId, g.id, id),
+      ...(asHandler ? { handlerSeal: seal(callerId, sealContexts.handlerReply(g.id, id)) } : {}),
+    };
+    try {
+      await transactWithNotices(
+        [
+          { Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ...(asHandler ? handlerReplyWrites(g, now) : [replyCountWrite(g.id, 1)]),
+        ],
+        g.id,
+        replyNotices(callerId, g, mentionIds),
+        now,
+      );
+    } catch (err) {
+      if (asHandler && isConditionFailure(err)) continue; // moved or handled meanwhile: re-read
+      throw err;
+    }
+    return (await replyViews([reply], callerId, { admin: asHandler }))[0];
+  }
+  throw conflict('The grievance kept changing meanwhile. Try again.');
+}
+
+/**
+ * A handler's reply may meet a deadline (handling.ts): then the reply count moves in one update with the
+ * handling record, conditioned on what was read, with the statistics and index entries it moves.
+ */
+function handlerReplyWrites(g: GrievanceItem, now: Date): TransactItem[] {
+  if (!hasHandling(g) || (g.ackAt && g.feedbackAt)) return [replyCountWrite(g.id, 1)];
+  const handled = applyHandling(g, g, { kind: 'handler-reply' }, now, configuredPeriods());
+  return [
+    grievanceChangeWrite(g, handled.item, { replyCount: 1 }),
+    ...statsWrites(handled.stats),
+    ...handlingEntryWrites(g, handled.item),
+  ];
 }
 
 /**

@@ -1,14 +1,11 @@
 import { newSortableId } from '../db/ids.ts';
-import {
-  grievanceBoardAttributes,
-  grievanceKey,
-  grievanceStatusChangeKey,
-  grievanceStatusChangesPrefix,
-} from '../db/keys.ts';
+import { grievanceBoardAttributes, grievanceStatusChangeKey, grievanceStatusChangesPrefix } from '../db/keys.ts';
 import { isConditionFailure, queryAll, type TransactItem } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { seal } from './anonymity.ts';
 import { loadGrievance, viewFor } from './grievances.ts';
+import { applyHandling, configuredPeriods } from './handling.ts';
+import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
 import {
   ANON,
   type GrievanceItem,
@@ -19,15 +16,17 @@ import {
   sealContexts,
 } from './model.ts';
 import { raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
+import { statsWrites } from './stats-fields.ts';
 import { movedDeltas, totalsWrite } from './totals.ts';
 import { statusChangeViews } from './views.ts';
 
 const MAX_ATTEMPTS = 10;
 
 /**
- * A handler moves a grievance (spec 3.1, decisions 2: any status to any, the same one included), with
- * a reason. The grievance update, its history entry, the board totals and the raiser's queued notice
- * (delivered by a later batch: notices.ts) are one transaction conditioned on the move counter read,
+ * A handler moves a grievance (any status to any, the same one included), with a reason. The grievance
+ * update (with its handling record: handling.ts), its history entry, the board totals, the statistics,
+ * the handling index entries and the raiser's queued notice (delivered by a later batch: notices.ts)
+ * are one transaction conditioned on the move counter and handling revision read,
  * so concurrent moves each leave exactly one entry, in commit order; a move that lost the race
  * re-reads and applies on top.
  */
@@ -62,10 +61,13 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
     };
     const raiserId = raiserOf(g);
     const totals = totalsWrite(movedDeltas(g.status, to, g.category));
+    const handled = applyHandling(g, moved, { kind: 'move', to }, now, configuredPeriods());
     const items: TransactItem[] = [
-      grievanceUpdate(g, moved),
+      grievanceChangeWrite(g, handled.item),
       { Put: { Item: change, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...(totals ? [totals] : []),
+      ...statsWrites(handled.stats),
+      ...handlingEntryWrites(g, handled.item),
     ];
     try {
       await transactWithNotices(items, g.id, raiserId && raiserId !== handlerId ? [raiserNotice(raiserId)] : [], now);
@@ -73,30 +75,9 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
       if (isConditionFailure(err)) continue;
       throw err;
     }
-    return viewFor(handlerId, moved);
+    return viewFor(handlerId, handled.item);
   }
   throw conflict('The grievance kept changing meanwhile. Try again.');
-}
-
-/** The move's changes to the grievance item, conditioned on the move counter read. */
-function grievanceUpdate(before: GrievanceItem, after: GrievanceItem): TransactItem {
-  // The board index attributes follow the status (keys.ts decides which of them change).
-  const board = Object.keys(grievanceBoardAttributes(after));
-  const fields = ['status', 'resolvedAt', 'statusNote', 'statusNoteAt', 'updatedAt', 'moves', ...board];
-  return {
-    Update: {
-      Key: grievanceKey(before.id),
-      UpdateExpression: `SET ${fields.map((_f, i) => `#f${i} = :v${i}`).join(', ')}`,
-      ConditionExpression: '#moves = :before',
-      ExpressionAttributeNames: { ...Object.fromEntries(fields.map((f, i) => [`#f${i}`, f])), '#moves': 'moves' },
-      ExpressionAttributeValues: {
-        ...Object.fromEntries(
-          fields.map((f, i) => [`:v${i}`, (after as unknown as Record<string, unknown>)[f] ?? null]),
-        ),
-        ':before': before.moves,
-      },
-    },
-  };
 }
 
 /**

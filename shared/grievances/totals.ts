@@ -1,4 +1,4 @@
-import { ANON_ATTRIBUTE, grievanceTotalsKey } from '../db/keys.ts';
+import { ANON_ATTRIBUTE, grievanceTotalsKey, type Key } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
 import type { Category, Status } from './model.ts';
 
@@ -10,9 +10,9 @@ import type { Category, Status } from './model.ts';
 export type BoardFilter = { status?: Status; category?: Category };
 
 export function totalField(f: BoardFilter): string {
-  if (f.status && f.category) return `sc_${f.status}_${f.category}`;
-  if (f.status) return `s_${f.status}`;
-  if (f.category) return `c_${f.category}`;
+  if (f.status && f.category) return `status_${f.status}_category_${f.category}`;
+  if (f.status) return `status_${f.status}`;
+  if (f.category) return `category_${f.category}`;
   return 'all';
 }
 
@@ -40,9 +40,16 @@ export function movedDeltas(from: Status, to: Status, category: Category): Map<s
 
 /** One `ADD` of every non-zero delta on the totals item, for the caller's transaction; null when nothing moves. */
 export function totalsWrite(deltas: Map<string, number>): TransactItem | null {
-  if (deltas.size === 0) return null;
+  return deltas.size === 0 ? null : anonCountersWrite(grievanceTotalsKey(), 'GrievanceTotals', deltas);
+}
+
+/**
+ * One `ADD` per counter on an item of the anonymous part of the table (stamped with its entity and the
+ * anon attribute on its first write), for the caller's transaction.
+ */
+export function anonCountersWrite(key: Key, entity: string, deltas: Map<string, number>): TransactItem {
   const names: Record<string, string> = { '#entity': 'entity', '#anon': ANON_ATTRIBUTE };
-  const values: Record<string, unknown> = { ':entity': 'GrievanceTotals', ':anon': true };
+  const values: Record<string, unknown> = { ':entity': entity, ':anon': true };
   const adds = [...deltas].map(([field, delta], i) => {
     names[`#f${i}`] = field;
     values[`:d${i}`] = delta;
@@ -50,7 +57,7 @@ export function totalsWrite(deltas: Map<string, number>): TransactItem | null {
   });
   return {
     Update: {
-      Key: grievanceTotalsKey(),
+      Key: key,
       UpdateExpression: `ADD ${adds.join(', ')} SET #entity = :entity, #anon = :anon`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,

@@ -15,6 +15,7 @@ const REASONS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  406: 'Not Acceptable',
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
@@ -147,3 +148,10 @@ export class ServiceUnavailableError extends HttpError {
 /** An answer in the common body for a status and message (the catch-all route, the local gateway). */
 export const errorResponse = (status: number, message: string | string[], headers?: Record<string, string>) =>
   new HttpError(status, message, { headers }).toResponse();
+
+/** The resource exists, but in none of the media types the `Accept` header allows (a handler's content negotiation). */
+export class NotAcceptableError extends HttpError {
+  constructor(message: string | string[], options?: HttpErrorOptions) {
+    super(406, message, options);
+  }
+}

@@ -6,12 +6,25 @@ import { handler as listNotificationsHandler } from '../../functions/notificatio
 import { lambdaContext } from '../../infra/local/event.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { ANON_ATTRIBUTE, sessionKey } from '../../shared/db/keys.ts';
+import { ANON_ATTRIBUTE, grievanceKey, sessionKey } from '../../shared/db/keys.ts';
+import { getItem } from '../../shared/db/table.ts';
+import { raiseGrievance } from '../../shared/grievances/grievances.ts';
+import type { GrievanceItem } from '../../shared/grievances/model.ts';
+import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
+import { markRead as markGrievanceRead } from '../../shared/grievances/read-state.ts';
+import { sendDueReminders } from '../../shared/grievances/reminders.ts';
+import { createReply } from '../../shared/grievances/replies.ts';
+import { eraseExpiredGrievances } from '../../shared/grievances/retention.ts';
+import { moveStatus } from '../../shared/grievances/status.ts';
 import { changeMappers } from '../../shared/live/mappers.ts';
+import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { logger } from '../../shared/observability/logger.ts';
-import { api, newMember } from '../support/api.ts';
+import { setEmailTransport } from '../../shared/transports/email.ts';
+import { api, newMember, uniq } from '../support/api.ts';
 import {
+  atTime,
   changes,
+  DAY_MS,
   deliverQueuedNotices,
   expectStatus,
   mentions,
@@ -27,6 +40,19 @@ import {
 } from './helpers.ts';
 
 const identity = (p: Person) => [p.id, p.email, p.name];
+/** The items the handling of grievances adds (shared/grievances/handling-index.ts, stats-fields.ts, ...). */
+const HANDLING_ENTITIES = [
+  'GrievanceHandlingEntry',
+  'GrievanceStats',
+  'GrievanceErasureAudit',
+  'GrievanceReaderRef',
+  'GrievanceNotificationRef',
+];
+const newInput = () => ({
+  subject: `Handled anonymously ${uniq()}`,
+  description: 'A description long enough to raise.',
+  category: 'other' as const,
+});
 
 describe('grievances: anonymity at rest', () => {
   it('no item that names a grievance or reply names its raiser or a replier, and no item of theirs names the grievance', async () => {
@@ -130,6 +156,80 @@ describe('grievances: anonymity at rest', () => {
     }
   });
 
+  it('handling items (deadline and reminder entries, statistics, erasure audit, sealed references) and reminders tie no one to a grievance', async () => {
+    const { raiser, other, handler } = await world();
+    const tagged = await newMember();
+    const people = [raiser, other, handler, tagged];
+    setEmailTransport({ send: async () => undefined });
+    try {
+      // One finished long ago and erased (an audit item): its own retention period reaches only it.
+      const old = new Date(Date.UTC(2010, 2, 1 + Math.floor(Math.random() * 27), 9));
+      const erased = await atTime(old, () => raiseGrievance(raiser.id, newInput()));
+      await atTime(new Date(old.getTime() + 60_000), async () =>
+        markGrievanceRead(other.id, (await getItem<GrievanceItem>(grievanceKey(erased.id), true))!),
+      );
+      await atTime(new Date(old.getTime() + DAY_MS), () => moveStatus(handler.id, erased.id, 'closed', 'Done'));
+      await eraseExpiredGrievances(new Date(), 5000);
+
+      // One whose acknowledgement is due in two days: read, answered with a tag, reminded of.
+      const before = new Map(await settled(() => personalItems(people)));
+      const t = new Date(Date.now() - 5 * DAY_MS - 3_600_000);
+      const g = await atTime(t, () => raiseGrievance(raiser.id, newInput()));
+      const read = new Date(t.getTime() + 30_000);
+      await atTime(read, async () =>
+        markGrievanceRead(other.id, (await getItem<GrievanceItem>(grievanceKey(g.id), true))!),
+      );
+      const replied = await atTime(new Date(t.getTime() + 60_000), () =>
+        createReply(other.id, g.id, `Asking @[${tagged.id}]`, { asHandler: false }),
+      );
+      await deliverGrievanceNotices(new Date(t.getTime() + 120_000));
+      await sendDueReminders();
+
+      const items = await scanTable();
+      const handling = items.filter((i) => HANDLING_ENTITIES.includes(i.entity));
+      for (const entity of HANDLING_ENTITIES) {
+        expect(
+          handling.some((i) => i.entity === entity),
+          entity,
+        ).toBe(true);
+      }
+      for (const item of handling) {
+        const text = JSON.stringify(item);
+        for (const person of people) {
+          expect(mentions(text, identity(person)), `${item.pk}/${item.sk} names ${person.name}`).toEqual([]);
+        }
+        expect(item[ANON_ATTRIBUTE], `${item.pk}/${item.sk} carries the anon attribute`).toBe(true);
+        expect(item.actorId ?? null).toBeNull();
+      }
+      // Nothing of the erased one is left; nothing personal names the live one.
+      expect(items.filter((i) => JSON.stringify(i).includes(erased.id))).toEqual([]);
+      for (const person of people) {
+        for (const item of items.filter((i) => mentions(JSON.stringify(i), [person.id, person.email]).length > 0)) {
+          expect(
+            mentions(JSON.stringify(item), [g.id, replied.id, g.subject, g.description]),
+            `${item.pk}/${item.sk} ties ${person.name} to the grievance`,
+          ).toEqual([]);
+        }
+      }
+      // The reminder reached the handler, and no personal item written meanwhile is timed by an event.
+      const reminders = (await listNotifications(handler.id, 50)).filter((n) => n.preview.includes(g.subject));
+      expect(reminders.map((n) => n.actor)).toEqual([null]);
+      const events = [g.createdAt, read.toISOString(), replied.createdAt].map((x) => Date.parse(x));
+      const after = await settled(() => personalItems(people));
+      const written = after.filter(([key, json]) => before.get(key) !== json).map(([, json]) => JSON.parse(json));
+      expect(written.some((i) => i.entity === 'Notification' && i.recipientId === handler.id)).toBe(true);
+      for (const item of written) {
+        for (const time of timesIn(item)) {
+          for (const e of events) {
+            expect(Math.abs(time - e), `${item.pk}/${item.sk} is timed by an event`).toBeGreaterThan(1000);
+          }
+        }
+      }
+    } finally {
+      setEmailTransport(undefined);
+    }
+  });
+
   it('grievance entities have no change mapper (nothing reaches the live stream)', () => {
     for (const entity of [
       'Grievance',
@@ -139,6 +239,7 @@ describe('grievances: anonymity at rest', () => {
       'GrievanceSeen',
       'GrievanceTotals',
       'GrievanceNotice',
+      ...HANDLING_ENTITIES,
     ]) {
       expect(changeMappers[entity]).toBeUndefined();
     }

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import { sortableIdTime } from '../../shared/db/ids.ts';
 import { deliverGrievanceNotices, MIN_NOTICE_DELAY_MS } from '../../shared/grievances/notice-delivery.ts';
@@ -155,5 +155,36 @@ export function timesIn(item: unknown): number[] {
     }
   };
   visit('', item);
+  return out;
+}
+
+/**
+ * Runs domain code in this process as if the clock read `when` (only `Date` is faked): grievances
+ * raised, moved and answered in the past, so the sweeps can be driven with the real clock and touch
+ * nothing the other test files create meanwhile.
+ */
+export async function atTime<T>(when: string | Date, fn: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date(when));
+  try {
+    return await fn();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+export const DAY_MS = 86_400_000;
+export const daysAgo = (days: number, from = Date.now()) => new Date(from - days * DAY_MS);
+
+/** Every page of an admin list route, following the cursor. */
+export async function allPages(p: Person, path: string, limit = 50): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const q: string = `limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+    const page = expectStatus(await api('GET', `${path}?${q}`, { token: p.token }), 200, path);
+    out.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
   return out;
 }

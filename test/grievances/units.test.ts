@@ -100,18 +100,18 @@ describe('grievances: totals', () => {
   it('a raise counts in four fields; a move shifts its status fields only', () => {
     expect([...raisedDeltas('open', 'policy')]).toEqual([
       ['all', 1],
-      ['s_open', 1],
-      ['c_policy', 1],
-      ['sc_open_policy', 1],
+      ['status_open', 1],
+      ['category_policy', 1],
+      ['status_open_category_policy', 1],
     ]);
     expect(Object.fromEntries(movedDeltas('open', 'closed', 'policy'))).toEqual({
-      s_open: -1,
-      sc_open_policy: -1,
-      s_closed: 1,
-      sc_closed_policy: 1,
+      status_open: -1,
+      status_open_category_policy: -1,
+      status_closed: 1,
+      status_closed_category_policy: 1,
     });
     expect(movedDeltas('open', 'open', 'policy').size).toBe(0);
-    expect(totalField({ status: 'in_review' })).toBe('s_in_review');
+    expect(totalField({ status: 'in_review' })).toBe('status_in_review');
   });
 });
 

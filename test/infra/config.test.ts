@@ -15,6 +15,19 @@ describe('deployment settings from context', () => {
     expect(c.adminEmail).toBeUndefined();
   });
 
+  it('takes the grievance periods from context; retention is off unless set, and at least 30 days', () => {
+    expect(config({}).grievances).toEqual({ ackDays: 7, feedbackDays: 90, retentionDays: undefined });
+    expect(
+      config({
+        'workplace:grievanceAckDays': '5',
+        'workplace:grievanceFeedbackDays': '60',
+        'workplace:grievanceRetentionDays': '365',
+      }).grievances,
+    ).toEqual({ ackDays: 5, feedbackDays: 60, retentionDays: 365 });
+    expect(() => config({ 'workplace:grievanceRetentionDays': '29' })).toThrow(/grievanceRetentionDays/);
+    expect(() => config({ 'workplace:grievanceAckDays': '0' })).toThrow(/grievanceAckDays/);
+  });
+
   it('loads source maps at run time only when workplace:sourceMaps is true (they slow every cold start)', () => {
     expect(config({}).sourceMaps).toBe(false);
     expect(config({ 'workplace:sourceMaps': 'false' }).sourceMaps).toBe(false);

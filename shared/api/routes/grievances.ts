@@ -71,20 +71,21 @@ const boardQuery = z.strictObject({
 });
 const replyBody = z.strictObject({ body: nonBlank(1, 5000) });
 
-const G = `${API_PREFIX}/grievances`;
-const A = `${API_PREFIX}/admin/grievances`;
-const reads: RouteAccess = { table: 'read' };
-const writes: RouteAccess = { table: 'write' };
-/** Replies can mention people, and a mention is a push kind (decisions 5): delivery goes through SNS. */
-const mentioning: RouteAccess = { table: 'write', sns: true };
-const common = { area: 'grievances', anonymous: true } as const;
+const employeePath = `${API_PREFIX}/grievances`;
+const handlerPath = `${API_PREFIX}/admin/grievances`;
+const readsTable: RouteAccess = { table: 'read' };
+const writesTable: RouteAccess = { table: 'write' };
+/** Replies can mention people, and a mention is a push kind: delivery goes through SNS. */
+const writesAndPushesMentions: RouteAccess = { table: 'write', sns: true };
+/** What every grievance route shares: its area, and no caller id written or logged. */
+const grievanceRoute = { area: 'grievances', anonymous: true } as const;
 
 // ---------------------------------------------------------------- employee routes (4.1)
 export const raiseGrievanceRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'raise-grievance',
   method: 'POST',
-  path: G,
+  path: employeePath,
   auth: 'session',
   summary: 'Raises a grievance, always anonymously; it is at once visible to every signed-in employee.',
   body: z.strictObject({
@@ -97,14 +98,14 @@ export const raiseGrievanceRoute = defineRoute({
   status: 201,
   response: Grievance,
   errors: [400],
-  access: writes,
+  access: writesTable,
 });
 
 export const listGrievancesRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'list-grievances',
   method: 'GET',
-  path: G,
+  path: employeePath,
   auth: 'session',
   summary:
     'The board: every grievance, newest (or oldest) first, filtered by status and category, with the filtered total.',
@@ -112,65 +113,65 @@ export const listGrievancesRoute = defineRoute({
   status: 200,
   response: BoardPage,
   errors: [400],
-  access: reads,
+  access: readsTable,
 });
 
 export const getGrievanceUnreadCountRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'get-grievance-unread-count',
   method: 'GET',
-  path: `${G}/unread-count`,
+  path: `${employeePath}/unread-count`,
   auth: 'session',
   summary: 'How many grievances the caller has not opened (their own never count).',
   status: 200,
   response: Count,
-  access: reads,
+  access: readsTable,
 });
 
 export const getGrievanceRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'get-grievance',
   method: 'GET',
-  path: `${G}/{grievanceId}`,
+  path: `${employeePath}/{grievanceId}`,
   auth: 'session',
   summary: 'One grievance (reading it does not mark it read).',
   status: 200,
   response: Grievance,
   errors: [404],
-  access: reads,
+  access: readsTable,
 });
 
 export const readGrievanceRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'read-grievance',
   method: 'POST',
-  path: `${G}/{grievanceId}/read`,
+  path: `${employeePath}/{grievanceId}/read`,
   auth: 'session',
   summary: 'Marks the grievance read for the caller; idempotent, the first time is kept.',
   status: 204,
   errors: [404],
-  access: writes,
+  access: writesTable,
 });
 
 export const listGrievanceRepliesRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'list-grievance-replies',
   method: 'GET',
-  path: `${G}/{grievanceId}/replies`,
+  path: `${employeePath}/{grievanceId}/replies`,
   auth: 'session',
   summary: 'The thread, oldest first; every author reads Anonymous.',
   query: z.strictObject(pageQuery()),
   status: 200,
   response: page(GrievanceReply),
   errors: [400, 404],
-  access: reads,
+  access: readsTable,
 });
 
 export const createGrievanceReplyRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'create-grievance-reply',
   method: 'POST',
-  path: `${G}/{grievanceId}/replies`,
+  path: `${employeePath}/{grievanceId}/replies`,
   auth: 'session',
   summary: 'Replies as the submitter (the raiser) or as an employee; `@[userId]` tokens tag people.',
   body: replyBody,
@@ -178,109 +179,109 @@ export const createGrievanceReplyRoute = defineRoute({
   status: 201,
   response: GrievanceReply,
   errors: [400, 404],
-  access: mentioning,
+  access: writesAndPushesMentions,
 });
 
 export const listGrievanceStatusChangesRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'list-grievance-status-changes',
   method: 'GET',
-  path: `${G}/{grievanceId}/status-changes`,
+  path: `${employeePath}/{grievanceId}/status-changes`,
   auth: 'session',
   summary: 'The handling record, newest first, ending with the raised entry; attributed to the Grievance team.',
   status: 200,
   response: z.array(GrievanceStatusChange),
   errors: [404],
-  access: reads,
+  access: readsTable,
 });
 
 export const editGrievanceReplyRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'edit-grievance-reply',
   method: 'PATCH',
-  path: `${G}/{grievanceId}/replies/{replyId}`,
+  path: `${employeePath}/{grievanceId}/replies/{replyId}`,
   auth: 'session',
   summary: 'The author edits their reply (sets editedAt); newly tagged people are notified.',
   body: replyBody,
   status: 200,
   response: GrievanceReply,
   errors: [400, 403, 404],
-  access: mentioning,
+  access: writesAndPushesMentions,
 });
 
 export const deleteGrievanceReplyRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'delete-grievance-reply',
   method: 'DELETE',
-  path: `${G}/{grievanceId}/replies/{replyId}`,
+  path: `${employeePath}/{grievanceId}/replies/{replyId}`,
   auth: 'session',
   summary: 'The author deletes their reply, for everybody, for good.',
   status: 204,
   errors: [403, 404],
-  access: writes,
+  access: writesTable,
 });
 
 // ---------------------------------------------------------------- handler routes (4.2)
 export const adminListGrievancesRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'admin-list-grievances',
   method: 'GET',
-  path: A,
+  path: handlerPath,
   auth: 'super_admin',
   summary: 'The handler queue: the board, for the grievance team.',
   query: boardQuery,
   status: 200,
   response: BoardPage,
   errors: [400],
-  access: reads,
+  access: readsTable,
 });
 
 export const adminGetGrievanceRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'admin-get-grievance',
   method: 'GET',
-  path: `${A}/{grievanceId}`,
+  path: `${handlerPath}/{grievanceId}`,
   auth: 'super_admin',
   summary: 'One grievance (the same shape as on employee routes).',
   status: 200,
   response: Grievance,
   errors: [404],
-  access: reads,
+  access: readsTable,
 });
 
 export const adminSetGrievanceStatusRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'admin-set-grievance-status',
   method: 'PATCH',
-  path: `${A}/{grievanceId}/status`,
+  path: `${handlerPath}/{grievanceId}/status`,
   auth: 'super_admin',
   summary: 'Moves the grievance to a status with a reason (required on every move); the raiser is notified.',
   body: z.strictObject({ status: GrievanceStatus, reason: nonBlank(3, 1000) }),
   status: 200,
   response: Grievance,
   errors: [400, 404],
-  access: writes,
+  access: writesTable,
 });
 
 export const adminListGrievanceRepliesRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'admin-list-grievance-replies',
   method: 'GET',
-  path: `${A}/{grievanceId}/replies`,
+  path: `${handlerPath}/{grievanceId}/replies`,
   auth: 'super_admin',
   summary: 'The thread, oldest first, with `author` on handler replies.',
   query: z.strictObject(pageQuery()),
   status: 200,
   response: page(AdminGrievanceReply),
   errors: [400, 404],
-  access: reads,
+  access: readsTable,
 });
 
 export const adminCreateGrievanceReplyRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'admin-create-grievance-reply',
   method: 'POST',
-  path: `${A}/{grievanceId}/replies`,
+  path: `${handlerPath}/{grievanceId}/replies`,
   auth: 'super_admin',
   summary: 'Replies as the grievance team (authorRole handler); Anonymous on employee routes.',
   body: replyBody,
@@ -288,20 +289,123 @@ export const adminCreateGrievanceReplyRoute = defineRoute({
   status: 201,
   response: AdminGrievanceReply,
   errors: [400, 404],
-  access: mentioning,
+  access: writesAndPushesMentions,
 });
 
 export const adminListGrievanceStatusChangesRoute = defineRoute({
-  ...common,
+  ...grievanceRoute,
   name: 'admin-list-grievance-status-changes',
   method: 'GET',
-  path: `${A}/{grievanceId}/status-changes`,
+  path: `${handlerPath}/{grievanceId}/status-changes`,
   auth: 'super_admin',
   summary: 'The handling record, newest first, with `changedBy`.',
   status: 200,
   response: z.array(AdminGrievanceStatusChange),
   errors: [404],
-  access: reads,
+  access: readsTable,
+});
+
+// ---------------------------------------------------------------- handling (beyond the specification)
+const Deadline = z
+  .object({
+    dueAt: isoDateTime(),
+    metAt: nullableIso(),
+    state: z.enum(['met', 'missed', 'pending']),
+  })
+  .meta({ id: 'GrievanceDeadline' });
+
+export const GrievanceDeadlines = z
+  .object({
+    grievance: z.object({
+      id: z.string(),
+      subject: z.string(),
+      category: GrievanceCategory,
+      status: GrievanceStatus,
+      createdAt: isoDateTime(),
+    }),
+    next: z.enum(['acknowledgement', 'feedback']),
+    dueAt: isoDateTime(),
+    acknowledgement: Deadline,
+    feedback: Deadline,
+  })
+  .meta({ id: 'GrievanceDeadlines' });
+
+export const adminListGrievanceDeadlinesRoute = defineRoute({
+  ...grievanceRoute,
+  name: 'admin-list-grievance-deadlines',
+  method: 'GET',
+  path: `${handlerPath}/deadlines`,
+  auth: 'super_admin',
+  summary:
+    'Grievances with an unmet deadline, the soonest (or longest overdue) first: the acknowledgement (raised + GRIEVANCE_ACK_DAYS) and feedback (acknowledged + GRIEVANCE_FEEDBACK_DAYS) deadlines, each met, missed or pending.',
+  query: z.strictObject(pageQuery()),
+  status: 200,
+  response: page(GrievanceDeadlines),
+  errors: [400],
+  access: readsTable,
+});
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
+const Durations = z
+  .object({
+    count: z.number().int(),
+    medianHours: z.number().nullable(),
+    p90Hours: z.number().nullable(),
+  })
+  .meta({
+    id: 'GrievanceDurations',
+    description:
+      'Times from raising, of grievances raised in the period. Quantiles are the upper bound (hours) of the histogram bin holding them: exact to within the bin (bins double up to a day, then grow by days, weeks and months); null when nothing was counted or beyond a year.',
+  });
+/** A count per value of a closed list (every value present). */
+const countsBy = <K extends string>(keys: readonly K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
+const Outcomes = z.object({ met: z.number().int(), missed: z.number().int() });
+
+export const GrievanceStats = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    raised: z.number().int(),
+    byStatus: countsBy(STATUSES),
+    byCategory: countsBy(CATEGORIES),
+    timeToAcknowledgement: Durations,
+    timeToResolution: Durations,
+    deadlines: z.object({ acknowledgement: Outcomes, feedback: Outcomes }),
+    erasures: z.object({
+      erased: z.number().int(),
+      runs: z.array(z.object({ at: isoDateTime(), erased: z.number().int() })),
+    }),
+  })
+  .meta({ id: 'GrievanceStats' });
+
+export const adminGetGrievanceStatsRoute = defineRoute({
+  ...grievanceRoute,
+  name: 'admin-get-grievance-stats',
+  method: 'GET',
+  path: `${handlerPath}/stats`,
+  auth: 'super_admin',
+  summary:
+    "Handler statistics for the UTC days from..to (at most 366): grievances raised, by status now and by category, times to acknowledgement and resolution, deadlines falling due met and missed, and the retention sweep's erasures.",
+  query: z.strictObject({ from: day, to: day }),
+  status: 200,
+  response: GrievanceStats,
+  errors: [400],
+  access: readsTable,
+});
+
+export const adminExportGrievanceRoute = defineRoute({
+  ...grievanceRoute,
+  name: 'admin-export-grievance',
+  method: 'GET',
+  path: `${handlerPath}/{grievanceId}/export`,
+  auth: 'super_admin',
+  summary:
+    'The record of one grievance (fields, thread, handling record with reasons, deadlines) as JSON or a PDF document, by Accept (application/json, application/pdf; else 406). Handlers are named; the raiser and other employees never are.',
+  status: 200,
+  raw: true,
+  errors: [404, 406],
+  access: readsTable,
 });
 
 export const grievanceRoutes = [
@@ -321,4 +425,7 @@ export const grievanceRoutes = [
   adminListGrievanceRepliesRoute,
   adminCreateGrievanceReplyRoute,
   adminListGrievanceStatusChangesRoute,
+  adminListGrievanceDeadlinesRoute,
+  adminGetGrievanceStatsRoute,
+  adminExportGrievanceRoute,
 ];

@@ -1,0 +1,75 @@
+import { newId } from '../db/ids.ts';
+import { grievanceNotificationRefKey, grievanceReaderRefKey } from '../db/keys.ts';
+import type { TransactItem } from '../db/table.ts';
+import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
+import { seal, unseal } from './anonymity.ts';
+import { ANON, sealContexts } from './model.ts';
+
+/**
+ * References that let the retention sweep erase what a grievance left in other people's items (a read
+ * marker, a notification) without any item linking a person to the grievance in the clear: each lives
+ * in the grievance's partition under a random id, carries no time, and holds the person (and the
+ * notification id) sealed for this grievance and this reference.
+ */
+export interface ReaderRefItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceReaderRef';
+  grievanceId: string;
+  refId: string;
+  readerSeal: string;
+}
+
+export interface NotificationRefItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceNotificationRef';
+  grievanceId: string;
+  refId: string;
+  notificationSeal: string;
+}
+
+/** Written with a person's first read marker of the grievance. */
+export function readerRefWrite(grievanceId: string, readerId: string): TransactItem {
+  const refId = newId();
+  const item: ReaderRefItem = {
+    ...grievanceReaderRefKey(grievanceId, refId),
+    ...ANON,
+    entity: 'GrievanceReaderRef',
+    grievanceId,
+    refId,
+    readerSeal: seal(readerId, sealContexts.readerRef(grievanceId, refId)),
+  };
+  return { Put: { Item: item } };
+}
+
+/** The writes that record a notification about the grievance with its reference (queued notices, reminders). */
+export function notificationRecord(n: NewNotification, grievanceId: string, at: Date): TransactItem[] {
+  const { id, items } = notificationWrites(n, at);
+  return [...items, notificationRefWrite(grievanceId, n.recipientId, id)];
+}
+
+function notificationRefWrite(grievanceId: string, recipientId: string, notificationId: string): TransactItem {
+  const refId = newId();
+  const item: NotificationRefItem = {
+    ...grievanceNotificationRefKey(grievanceId, refId),
+    ...ANON,
+    entity: 'GrievanceNotificationRef',
+    grievanceId,
+    refId,
+    notificationSeal: seal(
+      JSON.stringify([recipientId, notificationId]),
+      sealContexts.notificationRef(grievanceId, refId),
+    ),
+  };
+  return { Put: { Item: item } };
+}
+
+export const readerOf = (r: ReaderRefItem) => unseal(r.readerSeal, sealContexts.readerRef(r.grievanceId, r.refId));
+
+export function notificationOf(r: NotificationRefItem): { recipientId: string; notificationId: string } | null {
+  const text = unseal(r.notificationSeal, sealContexts.notificationRef(r.grievanceId, r.refId));
+  if (!text) return null;
+  const [recipientId, notificationId] = JSON.parse(text) as [string, string];
+  return { recipientId, notificationId };
+}

@@ -1,0 +1,123 @@
+import { grievanceRepliesPrefix } from '../db/keys.ts';
+import { queryAll } from '../db/table.ts';
+import { type PdfLine, textPdf } from '../documents/pdf.ts';
+import { loadGrievance } from './grievances.ts';
+import { deadlinesOf } from './handling.ts';
+import { ANONYMOUS_NAME, type ReplyItem } from './model.ts';
+import { listStatusChanges } from './status.ts';
+import { replyViews } from './views.ts';
+
+/** What stands in for a tagged person in an exported body: the record names handlers only. */
+const TAGGED_PERSON = '@[a person]';
+const untagged = (body: string) => body.replace(/@\[[^\]\s]{1,200}\]/g, TAGGED_PERSON);
+
+/**
+ * The record of one grievance for the file (docs/data-model.md, Grievances: export): its fields, the
+ * whole thread oldest first, the handling record oldest first with reasons, and its deadlines. Handlers
+ * are named, as on the admin routes; the raiser and other employees never are (their replies read
+ * Anonymous, and tags in bodies are replaced). One read of the grievance, one Query of its replies and
+ * one of its history (both bounded by the grievance's own thread), one BatchGet of handlers.
+ */
+export async function grievanceRecord(grievanceId: string, now = new Date()) {
+  const g = await loadGrievance(grievanceId);
+  const [replies, changes] = await Promise.all([
+    queryAll<ReplyItem>({ ...grievanceRepliesPrefix(g.id), forward: true, consistent: true }),
+    listStatusChanges(g.id, { admin: true }),
+  ]);
+  const thread = await replyViews(replies, '', { admin: true });
+  return {
+    exportedAt: now.toISOString(),
+    grievance: {
+      id: g.id,
+      subject: g.subject,
+      description: g.description,
+      category: g.category,
+      status: g.status,
+      submitterName: ANONYMOUS_NAME,
+      createdAt: g.createdAt,
+      updatedAt: g.updatedAt,
+      resolvedAt: g.resolvedAt ?? null,
+      statusNote: g.statusNote ?? null,
+      statusNoteAt: g.statusNoteAt ?? null,
+      replyCount: thread.length,
+    },
+    deadlines: deadlinesOf(g, now),
+    thread: thread.map((r) => ({
+      id: r.id,
+      authorRole: r.authorRole,
+      authorName: r.author?.name ?? ANONYMOUS_NAME,
+      body: untagged(r.body),
+      createdAt: r.createdAt,
+      editedAt: r.editedAt,
+    })),
+    handlingRecord: [...changes].reverse().map((c) => ({
+      id: c.id,
+      fromStatus: c.fromStatus,
+      toStatus: c.toStatus,
+      reason: c.reason,
+      changedByName: c.changedBy?.name ?? c.changedByName,
+      createdAt: c.createdAt,
+    })),
+  };
+}
+
+export type GrievanceRecord = Awaited<ReturnType<typeof grievanceRecord>>;
+
+/** The same record as a PDF document. */
+export function grievanceRecordPdf(r: GrievanceRecord): Buffer {
+  const g = r.grievance;
+  const d = r.deadlines;
+  const deadline = (name: string, x: { dueAt: string; metAt: string | null; state: string }) =>
+    `${name}: due ${x.dueAt}, ${x.state}${x.metAt ? ` (${x.metAt})` : ''}`;
+  const lines: PdfLine[] = [
+    { text: `Grievance record ${g.id}`, heading: true },
+    { text: `Exported ${r.exportedAt}` },
+    { text: 'Grievance', heading: true },
+    { text: `Subject: ${g.subject}` },
+    { text: `Category: ${g.category}` },
+    { text: `Status: ${g.status}${g.statusNote ? ` (${g.statusNote})` : ''}` },
+    { text: `Raised by: ${g.submitterName}` },
+    { text: `Raised: ${g.createdAt}` },
+    { text: `Resolved: ${g.resolvedAt ?? '-'}` },
+    { text: `Description: ${g.description}` },
+    { text: 'Deadlines', heading: true },
+    ...(d
+      ? [{ text: deadline('Acknowledgement', d.acknowledgement) }, { text: deadline('Feedback', d.feedback) }]
+      : [{ text: 'None recorded (raised before deadlines were kept).' }]),
+    { text: `Thread (${r.thread.length} replies)`, heading: true },
+    ...r.thread.flatMap((t) => [
+      { text: `${t.createdAt} - ${t.authorName} (${t.authorRole})${t.editedAt ? `, edited ${t.editedAt}` : ''}:` },
+      { text: t.body },
+    ]),
+    { text: 'Handling record', heading: true },
+    ...r.handlingRecord.map((c) => ({
+      text: `${c.createdAt} - ${c.fromStatus ?? 'raised'} -> ${c.toStatus} by ${c.changedByName}: ${c.reason}`,
+    })),
+  ];
+  return textPdf(`Grievance record ${g.id}`, lines);
+}
+
+export type ExportFormat = 'json' | 'pdf';
+
+/**
+ * The format an `Accept` header asks for: JSON or PDF, by quality, JSON when the header is absent or
+ * accepts anything; null when it accepts neither (406).
+ */
+export function exportFormat(accept: string | undefined): ExportFormat | null {
+  if (!accept?.trim()) return 'json';
+  const ranges = accept.split(',').map((part) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return { type: type.trim(), q: q ? Number(q.slice(2)) : 1 };
+  });
+  const quality = (format: ExportFormat) => {
+    const exact = format === 'json' ? 'application/json' : 'application/pdf';
+    const match =
+      ranges.find((r) => r.type === exact) ?? ranges.find((r) => r.type === 'application/*' || r.type === '*/*');
+    return match && Number.isFinite(match.q) ? match.q : 0;
+  };
+  const json = quality('json');
+  const pdf = quality('pdf');
+  if (json <= 0 && pdf <= 0) return null;
+  return pdf > json ? 'pdf' : 'json';
+}

@@ -1,0 +1,160 @@
+import { GRIEVANCE_INDEX_SHARDS, grievanceHandlingPartition, grievanceKey, roleIndex } from '../db/keys.ts';
+import {
+  getItem,
+  isConditionFailure,
+  keyString,
+  queryAll,
+  queryPage,
+  type TransactItem,
+  transact,
+} from '../db/table.ts';
+import type { NewNotification } from '../notifications/notifications.ts';
+import { logger } from '../observability/logger.ts';
+import type { UserItem } from '../people/users.ts';
+import { deliverPush } from '../push/delivery.ts';
+import { emailTransport } from '../transports/email.ts';
+import { seal } from './anonymity.ts';
+import { notificationRecord } from './erasure-refs.ts';
+import {
+  applyHandling,
+  configuredPeriods,
+  type HandlingPeriods,
+  nextReminder,
+  REMINDER_LEAD_DAYS,
+} from './handling.ts';
+import {
+  grievanceChangeWrite,
+  type HandlingEntryItem,
+  handlingEntries,
+  handlingEntryWrites,
+} from './handling-index.ts';
+import type { GrievanceItem, ReminderKind } from './model.ts';
+import { statsWrites } from './stats-fields.ts';
+
+/** Reminder entries read per shard and run; a longer backlog drains over the next runs. */
+const PER_SHARD = 100;
+const MAX_ATTEMPTS = 10;
+/** Super admins notified in the reminder's own transaction (3 writes each, within DynamoDB's 100). */
+const NOTIFIED_IN_TRANSACTION = 25;
+
+const WHAT: Record<ReminderKind, string> = {
+  ack_soon: `Acknowledgement due within ${REMINDER_LEAD_DAYS.ack} days`,
+  ack_missed: 'Acknowledgement deadline missed',
+  feedback_soon: `Feedback due within ${REMINDER_LEAD_DAYS.feedback} days`,
+  feedback_missed: 'Feedback deadline missed',
+};
+
+/**
+ * The bell notification of a reminder: kind `grievance`, no actor, the preview sealed at rest and the
+ * item kept off the change feed, like every grievance notification (notices.ts).
+ */
+export function reminderNotification(recipientId: string, kind: ReminderKind, g: GrievanceItem) {
+  return {
+    recipientId,
+    kind: 'grievance',
+    actorId: null,
+    postId: null,
+    commentId: null,
+    anonymous: true,
+    sealPreview: seal,
+    preview: `${WHAT[kind]}: ${g.subject}`,
+  } satisfies NewNotification;
+}
+
+/** The e-mail of a reminder: the grievance's id and deadline only, never its text (mail leaves the table). */
+function reminderEmail(to: string, kind: ReminderKind, g: GrievanceItem, dueAt: string) {
+  return {
+    to,
+    subject: `Grievance channel: ${WHAT[kind].toLowerCase()}`,
+    body: [
+      `${WHAT[kind]} for grievance ${g.id}.`,
+      `Deadline: ${dueAt}`,
+      '',
+      'Open the grievance in the handler queue to acknowledge it, reply or move it.',
+    ].join('\n'),
+  };
+}
+
+const activeSuperAdmins = async () =>
+  (await queryAll<UserItem>({ index: roleIndex.index, pk: roleIndex.pk('super_admin') })).filter(
+    (u) => u.status !== 'deactivated',
+  );
+
+/**
+ * The reminder sweep (docs/data-model.md, Grievances: handling): one Query per shard of the reminder
+ * index for the entries due at `now`, then per grievance one transaction that records the reminder as
+ * sent (conditioned on the handling revision read, so overlapping or repeated runs send each reminder
+ * once), moves its index entry to the next reminder, counts a missed deadline, and records a bell
+ * notification for every active super admin; then the e-mails, through the meeting invitations'
+ * transport. A "due soon" reminder whose deadline has already passed (the sweep was not running) is
+ * recorded as sent without notifying. Notifications carry the run's second. Answers how many
+ * reminders were sent.
+ */
+export async function sendDueReminders(now = new Date(), periods: HandlingPeriods = configuredPeriods()) {
+  const runAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const pages = await Promise.all(
+    Array.from({ length: GRIEVANCE_INDEX_SHARDS }, (_, shard) =>
+      queryPage<HandlingEntryItem>({
+        pk: grievanceHandlingPartition('REMINDERS', shard),
+        skBefore: now.toISOString(),
+        limit: PER_SHARD,
+      }),
+    ),
+  );
+  const due = pages.flatMap((p) => p.items);
+  if (due.length === 0) return 0;
+  const admins = await activeSuperAdmins();
+  let sent = 0;
+  for (const entry of due) sent += await remindFor(entry, now, runAt, admins, periods);
+  return sent;
+}
+
+/** Sends every reminder of one grievance that is due at `now`; answers how many. */
+async function remindFor(
+  entry: HandlingEntryItem,
+  now: Date,
+  runAt: Date,
+  admins: UserItem[],
+  periods: HandlingPeriods,
+): Promise<number> {
+  let sent = 0;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
+    const reminder = g ? nextReminder(g) : null;
+    if (!g || !reminder || reminder.at > now.toISOString()) {
+      // Nothing (more) is due: drop the entry unless it is the grievance's current one.
+      if (!g || !handlingEntries(g).some((e) => keyString(e) === keyString(entry)))
+        await transact([{ Delete: { Key: { pk: entry.pk, sk: entry.sk } } }]);
+      return sent;
+    }
+    const silent = reminder.kind.endsWith('_soon') && now.toISOString() >= reminder.dueAt;
+    const recipients = silent ? [] : admins;
+    const handled = applyHandling(g, g, { kind: 'reminder', reminder: reminder.kind }, now, periods);
+    const notes = recipients.map((a) => reminderNotification(a.id, reminder.kind, g));
+    const records = notes.map((n) => notificationRecord(n, g.id, runAt));
+    try {
+      await transact([
+        grievanceChangeWrite(g, handled.item),
+        ...statsWrites(handled.stats),
+        ...handlingEntryWrites(g, handled.item),
+        ...records.slice(0, NOTIFIED_IN_TRANSACTION).flat(),
+      ]);
+    } catch (err) {
+      if (isConditionFailure(err)) continue; // handled or reminded meanwhile: re-read
+      throw err;
+    }
+    // Beyond what one transaction holds: recorded after it (at most once, never twice).
+    for (const rest of records.slice(NOTIFIED_IN_TRANSACTION)) await transact(rest);
+    await deliverPush(notes);
+    for (const a of recipients) {
+      try {
+        await emailTransport().send(reminderEmail(a.email, reminder.kind, g, reminder.dueAt));
+      } catch (err) {
+        logger.error('grievance reminder e-mail not sent', { error: (err as Error).message });
+      }
+    }
+    if (!silent) sent++;
+    attempt = -1; // the next reminder of this grievance may be due as well
+  }
+  return sent;
+}

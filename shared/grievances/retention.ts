@@ -1,0 +1,195 @@
+import { env } from '../config/env.ts';
+import { addToCounter } from '../db/counters.ts';
+import {
+  ANON_ATTRIBUTE,
+  GRIEVANCE_INDEX_SHARDS,
+  grievanceErasureAuditKey,
+  grievanceHandlingPartition,
+  grievanceKey,
+  grievancePartition,
+  notificationCounterKey,
+  notificationKey,
+} from '../db/keys.ts';
+import {
+  getItem,
+  type Item,
+  isConditionFailure,
+  queryAll,
+  queryPage,
+  type TransactItem,
+  transact,
+} from '../db/table.ts';
+import type { NotificationItem } from '../notifications/notifications.ts';
+import { type NotificationRefItem, notificationOf, type ReaderRefItem, readerOf } from './erasure-refs.ts';
+import { type HandlingEntryItem, handlingEntryWrites } from './handling-index.ts';
+import { type GrievanceItem, isFinished } from './model.ts';
+import { raiserOf } from './notices.ts';
+import { readMarkerKey, seenWrite } from './read-state.ts';
+import { statsFields, statsWrites } from './stats-fields.ts';
+import { raisedDeltas, totalsWrite } from './totals.ts';
+
+/** Finished grievances read per shard and run; a longer backlog is erased by the next runs. */
+const PER_SHARD = 25;
+const MAX_ATTEMPTS = 10;
+/** Deletes per transaction when clearing a partition (DynamoDB's limit is 100). */
+const CHUNK = 90;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The retention sweep (docs/data-model.md, Grievances: retention): erases the grievances finished
+ * (`resolved` or `closed`) more than `GRIEVANCE_RETENTION_DAYS` before `now`: nothing when the setting
+ * is off. One Query per shard of the finished index for the due entries, then per grievance:
+ * 1. one transaction deletes the grievance (conditioned on the state read: a concurrent reopen wins),
+ *    its deadline and reminder entries, and moves the board totals and the raiser's own counter;
+ * 2. its partition is cleared: replies and history entries, and through the sealed references
+ *    (erasure-refs.ts) each reader's marker with their counter and each notification with its
+ *    recipient's unread counter, each in the transaction of what it counts;
+ * 3. one transaction deletes its finished entry and counts the erasure in the statistics of the day and
+ *    in this run's audit item (how many, when; never what).
+ * The finished entry goes last, so a run that stops halfway is completed by the next one. Statistics
+ * describe what happened and are not reversed by erasure (handler statistics still count it).
+ * Answers how many grievances were erased.
+ */
+export async function eraseExpiredGrievances(now = new Date(), retentionDays = env.grievanceRetentionDays) {
+  if (retentionDays === undefined) return 0;
+  const runAt = new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString();
+  const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
+  const pages = await Promise.all(
+    Array.from({ length: GRIEVANCE_INDEX_SHARDS }, (_, shard) =>
+      queryPage<HandlingEntryItem>({
+        pk: grievanceHandlingPartition('FINISHED', shard),
+        skBefore: cutoff,
+        limit: PER_SHARD,
+      }),
+    ),
+  );
+  let erased = 0;
+  for (const entry of pages.flatMap((p) => p.items)) if (await eraseGrievance(entry, runAt)) erased++;
+  return erased;
+}
+
+async function eraseGrievance(entry: HandlingEntryItem, runAt: string): Promise<boolean> {
+  if (!(await deleteGrievanceItem(entry))) return false;
+  await clearPartition(entry.grievanceId);
+  try {
+    const stats = new Map([[runAt.slice(0, 10), new Map([[statsFields.erased, 1]])]]);
+    await transact([
+      { Delete: { Key: { pk: entry.pk, sk: entry.sk }, ConditionExpression: 'attribute_exists(pk)' } },
+      ...statsWrites(stats),
+      auditWrite(runAt),
+    ]);
+  } catch (err) {
+    if (isConditionFailure(err)) return false; // an overlapping run completed it
+    throw err;
+  }
+  return true;
+}
+
+/** Step 1; false when the entry no longer stands for a finished grievance (reopened meanwhile). */
+async function deleteGrievanceItem(entry: HandlingEntryItem): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
+    if (!g) return true; // erased by an earlier run that stopped before step 3
+    if (!isFinished(g.status) || g.resolvedAt !== entry.at) {
+      // Not this grievance's entry any more: a move rewrites entries in its transaction, so only an
+      // overlapping move can get here; leave the entry to it.
+      return false;
+    }
+    const raiserId = raiserOf(g);
+    const totals = totalsWrite(new Map([...raisedDeltas(g.status, g.category)].map(([f, d]) => [f, -d])));
+    try {
+      await transact([
+        {
+          Delete: {
+            Key: grievanceKey(g.id),
+            ConditionExpression: '#moves = :moves',
+            ExpressionAttributeNames: { '#moves': 'moves' },
+            ExpressionAttributeValues: { ':moves': g.moves },
+          },
+        },
+        ...handlingEntryWrites(g, null, { keep: 'FINISHED' }),
+        ...(totals ? [totals] : []),
+        ...(raiserId ? [seenWrite(raiserId, -1)] : []),
+      ]);
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) continue;
+      throw err;
+    }
+  }
+  return false;
+}
+
+/** Step 2: everything left in the grievance's partition, and what its references point to. */
+async function clearPartition(grievanceId: string): Promise<void> {
+  const items = await queryAll<Item>({ ...grievancePartition(grievanceId), consistent: true });
+  const plain: Item[] = [];
+  for (const item of items) {
+    if (item.entity === 'GrievanceReaderRef') await eraseReader(item as ReaderRefItem);
+    else if (item.entity === 'GrievanceNotificationRef') await eraseNotification(item as NotificationRefItem);
+    else plain.push(item);
+  }
+  for (let i = 0; i < plain.length; i += CHUNK) {
+    await transact(plain.slice(i, i + CHUNK).map((it) => ({ Delete: { Key: { pk: it.pk, sk: it.sk } } })));
+  }
+}
+
+const deleteRef = (ref: { pk: string; sk: string }) => ({ Delete: { Key: { pk: ref.pk, sk: ref.sk } } });
+
+/** A reader's marker and one off their own counter, with the reference. */
+async function eraseReader(ref: ReaderRefItem): Promise<void> {
+  const readerId = readerOf(ref);
+  if (!readerId) return void (await transact([deleteRef(ref)]));
+  try {
+    await transact([
+      deleteRef(ref),
+      { Delete: { Key: readMarkerKey(readerId, ref.grievanceId), ConditionExpression: 'attribute_exists(pk)' } },
+      seenWrite(readerId, -1),
+    ]);
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    await transact([deleteRef(ref)]); // the marker is gone already: nothing to count
+  }
+}
+
+/** A notification about the grievance, one off its recipient's unread counter when unread, with the reference. */
+async function eraseNotification(ref: NotificationRefItem): Promise<void> {
+  const target = notificationOf(ref);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS && target; attempt++) {
+    const key = notificationKey(target.recipientId, target.notificationId);
+    const n = await getItem<NotificationItem>(key, true);
+    if (!n) break;
+    const unread = n.readAt === null || n.readAt === undefined;
+    try {
+      await transact([
+        deleteRef(ref),
+        {
+          Delete: {
+            Key: key,
+            // Conditioned on the read state seen: a concurrent mark-read moves the counter too.
+            ConditionExpression: unread ? 'readAt = :null' : 'attribute_exists(pk) AND readAt <> :null',
+            ExpressionAttributeValues: { ':null': null },
+          },
+        },
+        ...(unread ? [addToCounter(notificationCounterKey(target.recipientId), 'unread', -1)] : []),
+      ]);
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  await transact([deleteRef(ref)]);
+}
+
+/** This run's audit item: how many grievances it erased, and when. */
+function auditWrite(runAt: string): TransactItem {
+  return {
+    Update: {
+      Key: grievanceErasureAuditKey(runAt),
+      UpdateExpression: 'ADD erased :one SET #entity = :entity, #anon = :anon, runAt = :at',
+      ExpressionAttributeNames: { '#entity': 'entity', '#anon': ANON_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':entity': 'GrievanceErasureAudit', ':anon': true, ':at': runAt },
+    },
+  };
+}
