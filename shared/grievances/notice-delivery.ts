@@ -1,6 +1,6 @@
 import { mustExist } from '../db/counters.ts';
 import { GRIEVANCE_NOTICE_SHARDS, grievanceKey, grievanceNoticeQueue } from '../db/keys.ts';
-import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { getMany, isConditionFailure, keyString, queryPage, transact } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
 import { notificationRecord } from './erasure-refs.ts';

@@ -1,13 +1,5 @@
 import { GRIEVANCE_INDEX_SHARDS, grievanceHandlingPartition, grievanceKey, roleIndex } from '../db/keys.ts';
-import {
-  getItem,
-  isConditionFailure,
-  keyString,
-  queryAll,
-  queryPage,
-  type TransactItem,
-  transact,
-} from '../db/table.ts';
+import { getItem, isConditionFailure, keyString, queryAll, queryPage, transact } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { logger } from '../observability/logger.ts';
 import type { UserItem } from '../people/users.ts';
