@@ -1,7 +1,12 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { lambdaContext } from '../../infra/local/event.ts';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
+import type { RequestContext } from '../../shared/http/context.ts';
+import { httpErrors } from '../../shared/http/middlewares/http-errors.ts';
+import { requestContext } from '../../shared/http/middlewares/request-context.ts';
 
-export { lambdaContext } from '../../infra/local/event.ts';
+export { lambdaContext };
 
 /** A made-up API Gateway (HTTP API, payload 2.0) event, as the middlewares' unit tests feed middy. */
 export function httpEvent(
@@ -53,3 +58,26 @@ export const testRoute = (over: Partial<AnyRoute> = {}): AnyRoute => ({
   status: 200,
   ...over,
 });
+
+/**
+ * Runs one middleware (with the request context and the error answers around it) before a function
+ * that answers 200: the answer, its parsed body and the context the function saw (none if refused).
+ */
+export async function throughMiddleware(
+  def: AnyRoute,
+  middleware: MiddlewareObj<APIGatewayProxyEventV2>,
+  event: APIGatewayProxyEventV2,
+) {
+  let seen: RequestContext | undefined;
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(
+    async (_e: APIGatewayProxyEventV2, context: Context) => {
+      seen = (context as unknown as { ctx: RequestContext }).ctx;
+      return { statusCode: 200, body: '' };
+    },
+  )
+    .use(requestContext())
+    .use(httpErrors(def))
+    .use(middleware as MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>);
+  const res = await handler(event, lambdaContext('unit-test'));
+  return { res, body: res.body ? JSON.parse(res.body) : undefined, ctx: seen };
+}

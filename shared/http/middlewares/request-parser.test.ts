@@ -1,27 +1,15 @@
-import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { httpEvent, lambdaContext, testRoute } from '../../../test/support/lambda-event.ts';
+import { httpEvent, testRoute, throughMiddleware } from '../../../test/support/lambda-event.ts';
 import type { AnyRoute } from '../../api/route-def.ts';
-import type { RequestContext } from '../context.ts';
-import { httpErrors } from './http-errors.ts';
-import { requestContext } from './request-context.ts';
 import { MAX_PATH_PARAMETER_BYTES, requestParser } from './request-parser.ts';
 
 const withQuery = testRoute({ query: z.strictObject({ limit: z.coerce.number().int().min(1).optional() }) });
 const withBody = testRoute({ method: 'POST', body: z.strictObject({ name: z.string().min(1) }) });
 
 async function call(def: AnyRoute, event: Parameters<typeof httpEvent>[0]) {
-  let seen: RequestContext | undefined;
-  const handler = middy(async (_e: unknown, context: { ctx?: RequestContext }) => {
-    seen = context.ctx;
-    return { statusCode: 200, body: '' };
-  })
-    .use(requestContext())
-    .use(httpErrors(def))
-    .use(requestParser(def));
-  const res = await handler(httpEvent(event), lambdaContext('t') as never);
-  return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined, ctx: seen };
+  const { res, body, ctx } = await throughMiddleware(def, requestParser(def), httpEvent(event));
+  return { status: res.statusCode, body, ctx };
 }
 
 describe('request-parser middleware', () => {

@@ -1,14 +1,10 @@
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import middy from '@middy/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { httpEvent, lambdaContext, testRoute } from '../../../test/support/lambda-event.ts';
+import { httpEvent, testRoute, throughMiddleware } from '../../../test/support/lambda-event.ts';
 import type { AnyRoute } from '../../api/route-def.ts';
 import { hashToken } from '../../auth/tokens.ts';
 import { sessionKey, userKey } from '../../db/keys.ts';
-import type { RequestContext } from '../context.ts';
-import { httpErrors } from './http-errors.ts';
-import { requestContext } from './request-context.ts';
 import { session } from './session.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -30,19 +26,9 @@ function store({ role = 'member', expiresInMs = DAY, updatedAgoMs = 0 } = {}) {
   });
 }
 
-/** Runs the session middleware (and the error answers) before a function that returns the caller it sees. */
-async function call(def: AnyRoute, headers: Record<string, string>, cookies?: string[]) {
-  let seen: RequestContext | undefined;
-  const handler = middy(async (_e: unknown, context: { ctx?: RequestContext }) => {
-    seen = context.ctx;
-    return { statusCode: 200, body: '' };
-  })
-    .use(requestContext())
-    .use(httpErrors(def))
-    .use(session(def));
-  const res = await handler(httpEvent({ method: def.method, headers, cookies }), lambdaContext('t') as never);
-  return { res, body: res.body ? JSON.parse(res.body) : undefined, ctx: seen };
-}
+/** Runs the session middleware (and the error answers) before a function that records the context it sees. */
+const call = (def: AnyRoute, headers: Record<string, string>, cookies?: string[]) =>
+  throughMiddleware(def, session(def), httpEvent({ method: def.method, headers, cookies }));
 
 describe('session middleware', () => {
   beforeEach(() => {
