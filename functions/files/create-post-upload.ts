@@ -1,4 +1,4 @@
-import { createPostUploadRoute } from '../../shared/api/routes/files.ts';
+import { createPostUploadRoute } from '../../shared/api/routes/uploads.ts';
 import { createPresignedUpload } from '../../shared/feed/uploads.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 

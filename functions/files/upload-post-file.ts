@@ -1,4 +1,4 @@
-import { uploadPostFileRoute } from '../../shared/api/routes/files.ts';
+import { uploadPostFileRoute } from '../../shared/api/routes/uploads.ts';
 import { storeDirectUpload } from '../../shared/feed/uploads.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { uploadRoute } from '../../shared/http/upload-route.ts';

@@ -1,5 +1,5 @@
 import { addToCounter } from '../db/counters.ts';
-import { putEntry, updateEntry } from '../db/entity.ts';
+import { entity, type Fields } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import {
   ANON_ATTRIBUTE,
@@ -52,8 +52,23 @@ export interface NotificationItem {
   sealedPreview?: string;
   readAt: string | null;
   createdAt: string;
+  /** Caused by a grievance: kept out of the change feed (keys.ts, ANON_ATTRIBUTE). */
+  anon?: true;
 }
 
+/** A notification; in the recipient's unread index (sparse) until it is read. */
+export const Notification = entity<NotificationItem, [recipientId: string, notificationId: string]>({
+  name: 'Notification',
+  key: notificationKey,
+  keyOf: (n) => [n.recipientId, n.id],
+  indexes: [
+    {
+      index: unreadNotificationsIndex.index,
+      pk: (n) => (n.readAt === null ? unreadNotificationsIndex.pk(n.recipientId) : undefined),
+      sk: (n) => (n.readAt === null ? unreadNotificationsIndex.sk(n.id) : undefined),
+    },
+  ],
+});
 const PREVIEW_MAX = 280;
 export const previewOf = (text: string) => (text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX - 1)}…` : text);
 const sealContext = (recipientId: string, id: string) => `notification-preview:${recipientId}:${id}`;
@@ -66,9 +81,7 @@ const previewText = (n: NotificationItem) =>
  */
 export function notificationWrites(n: NewNotification, at = new Date()): { id: string; items: TransactItem[] } {
   const id = newSortableId(at);
-  const item = {
-    ...notificationKey(n.recipientId, id),
-    entity: 'Notification',
+  const item: Fields<NotificationItem> = {
     id,
     recipientId: n.recipientId,
     kind: n.kind,
@@ -79,12 +92,10 @@ export function notificationWrites(n: NewNotification, at = new Date()): { id: s
     ...(n.sealPreview ? { sealedPreview: n.sealPreview(previewOf(n.preview), sealContext(n.recipientId, id)) } : {}),
     readAt: null,
     createdAt: at.toISOString(),
-    [`${unreadNotificationsIndex.index}pk`]: unreadNotificationsIndex.pk(n.recipientId),
-    [`${unreadNotificationsIndex.index}sk`]: unreadNotificationsIndex.sk(id),
-    ...(n.anonymous ? { [ANON_ATTRIBUTE]: true } : {}),
+    ...(n.anonymous ? { [ANON_ATTRIBUTE]: true as const } : {}),
   };
   const counter = addToCounter(notificationCounterKey(n.recipientId), 'unread', 1);
-  return { id, items: [putEntry(item), counter] };
+  return { id, items: [Notification.put(item), counter] };
 }
 
 /**
@@ -137,7 +148,7 @@ export async function unreadCount(userId: string): Promise<number> {
  */
 function markReadWrites(userId: string, id: string, at: string, all = false): TransactItem[] {
   return [
-    updateEntry(notificationKey(userId, id), {
+    Notification.update([userId, id], {
       UpdateExpression: `SET readAt = :at${all ? ', readAll = :all' : ''} REMOVE #upk, #usk`,
       ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
       ExpressionAttributeNames: {

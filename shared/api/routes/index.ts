@@ -17,6 +17,7 @@ import { pushRoutes } from './push.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { systemRoutes } from './system.ts';
 import { teamRoutes } from './teams.ts';
+import { uploadRoutes } from './uploads.ts';
 
 /**
  * The route table: every route of the API, once. The CDK stacks, the local runtime, validation and
@@ -30,6 +31,7 @@ export const routes: AnyRoute[] = [
   ...profileRoutes,
   ...teamRoutes,
   ...fileRoutes,
+  ...uploadRoutes,
   ...notificationRoutes,
   ...pushRoutes,
   ...presenceRoutes,
