@@ -22,7 +22,7 @@ export class ResponseValidator {
   private readonly operations: Operation[];
   private readonly compiled = new Map<string, (body: unknown) => boolean>();
 
-  constructor(private readonly doc: Doc) {
+  constructor(doc: Doc) {
     addFormats.default(this.ajv);
     this.defs = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
     this.operations = Object.entries(doc.paths)
