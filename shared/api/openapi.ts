@@ -110,6 +110,11 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       responses['304'] = { description: 'Not modified: the If-None-Match tag is current (no body; HEAD works too).' };
     }
     responses[String(r.status)] = success;
+    if (r.redirects)
+      responses['302'] = {
+        description: 'The file at a short-lived signed URL (Location).',
+        headers: { Location: { description: 'The signed URL.', schema: { type: 'string' } } },
+      };
     const errorStatuses = new Set([
       ...(r.errors ?? []),
       ...(r.auth === 'public' ? [] : [401]),
