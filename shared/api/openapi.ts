@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { env } from '../config/env.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
+import { cacheControl } from '../http/middlewares/public-answers.ts';
 import { queryParamDocs } from './query.ts';
 import type { AnyRoute } from './route-def.ts';
 import { areaDescriptions, routes } from './routes/index.ts';
@@ -97,7 +98,23 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       success.content = {
         [r.path.endsWith('.yaml') ? 'application/yaml' : r.path.endsWith('.json') ? 'application/json' : '*/*']: {},
       };
+    if (r.cache) {
+      // The public website routes (shared/http/middlewares/public-answers.ts): cacheable, validated.
+      success.headers = {
+        ETag: {
+          description: 'Strong validator of the answer; send it back in If-None-Match.',
+          schema: { type: 'string' },
+        },
+        'Cache-Control': { description: cacheControl(r.cache), schema: { type: 'string' } },
+      };
+      responses['304'] = { description: 'Not modified: the If-None-Match tag is current (no body; HEAD works too).' };
+    }
     responses[String(r.status)] = success;
+    if (r.redirects)
+      responses['302'] = {
+        description: 'The file at a short-lived signed URL (Location).',
+        headers: { Location: { description: 'The signed URL.', schema: { type: 'string' } } },
+      };
     const errorStatuses = new Set([
       ...(r.errors ?? []),
       ...(r.auth === 'public' ? [] : [401]),
@@ -105,6 +122,8 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       // Every route validates its query (a route without one rejects any parameter) and path parameters.
       400,
       ...(r.idempotent ? [400, 409, 422] : []),
+      // Any body over the API's payload limit (10 MB) is refused before the route runs.
+      ...(r.body || r.multipart ? [413] : []),
     ]);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {

@@ -69,6 +69,8 @@ export interface RouteDef<
   streaming?: boolean;
   /** Serves raw bytes (files, the reference page) rather than JSON. */
   raw?: boolean;
+  /** May answer `302` to a short-lived signed URL instead of the bytes (large files, videos). */
+  redirects?: boolean;
   access?: RouteAccess;
   /**
    * A public GET whose answers anyone may cache (the website feed): `Cache-Control` with these ages

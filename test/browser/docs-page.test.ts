@@ -10,15 +10,7 @@ import { ADMIN } from '../support/global-setup.ts';
  * raw JSON); signing in from it lists every operation, and "Try it out" runs one with the session,
  * its curl snippet carrying the bearer header.
  */
-describe.skipIf(!hasChromium)('the reference page in Chromium', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+describe('the reference page without a session', () => {
   it('answers a JSON client without a session with the common error body, a browser with a form', async () => {
     const json = await api('GET', '/docs', { headers: { accept: 'application/json' } });
     expect(json.status).toBe(401);
@@ -27,6 +19,16 @@ describe.skipIf(!hasChromium)('the reference page in Chromium', () => {
     expect(html.status).toBe(401);
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
     expect(html.text).toContain('/api/v1/auth/sign-in/email');
+  });
+});
+
+describe.skipIf(!hasChromium)('the reference page in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
   });
 
   it('signs in from the page, lists the operations and runs "Try it out" with the bearer header', async () => {

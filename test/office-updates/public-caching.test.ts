@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { routes } from '../../shared/api/routes/index.ts';
+import { PUBLIC_PATH_PREFIX } from '../../shared/http/middlewares/public-answers.ts';
 import { createPost, image } from '../feed/helpers.ts';
 import { upload as uploadAvatar } from '../people/helpers.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
@@ -19,6 +21,18 @@ async function published(content = `public ${uniq()}`) {
 }
 
 describe('office updates: caching and CORS of the public routes', () => {
+  it('caches only public GETs, all under the prefix whose preflights admit any origin', () => {
+    const cached = routes.filter((r) => r.cache);
+    expect(cached.map((r) => r.name).sort()).toEqual(['get-office-update', 'list-office-updates']);
+    for (const r of cached) {
+      expect(r.method).toBe('GET');
+      expect(r.auth).toBe('public');
+      expect(r.path.startsWith(PUBLIC_PATH_PREFIX)).toBe(true);
+    }
+    // Nothing signed-in lives under the public prefix (its preflight admits any origin).
+    expect(routes.filter((r) => r.path.startsWith(PUBLIC_PATH_PREFIX) && r.auth !== 'public')).toEqual([]);
+  });
+
   it('answers with Cache-Control, a strong ETag, and 304 to a matching If-None-Match', async () => {
     const { p } = await published();
     for (const path of [`/public/office-updates/${p.id}`, '/public/office-updates?limit=5']) {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { inject } from 'vitest';
+import { ResponseValidator } from './response-validator.ts';
 
 /** A small HTTP client for the project's own tests against the local runtime. */
 export const baseUrl = () => inject('baseUrl');
@@ -35,7 +37,38 @@ export async function api<T = any>(
   } catch {
     parsed = undefined;
   }
+  const problems = (await validator()).check(
+    method,
+    url,
+    { accept: headers.accept },
+    res.status,
+    res.headers.get('content-type'),
+    parsed,
+  );
+  if (problems.length) {
+    if (process.env.RESPONSE_VALIDATION_REPORT)
+      appendFileSync(process.env.RESPONSE_VALIDATION_REPORT, `${problems.join('\n')}\n`);
+    else throw new Error(`The answer does not match the OpenAPI document: ${problems.join('; ')}`);
+  }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+let documentValidator: Promise<ResponseValidator> | undefined;
+
+/** The validator of the served document, fetched once per test file (with the first admin's session). */
+function validator(): Promise<ResponseValidator> {
+  documentValidator ??= (async () => {
+    const signIn = await fetch(`${baseUrl()}/api/v1/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'admin-password-1' }),
+    });
+    const token = signIn.headers.get('set-auth-token');
+    const doc = await fetch(`${baseUrl()}/api/v1/openapi.json`, { headers: { authorization: `Bearer ${token}` } });
+    if (doc.status !== 200) throw new Error(`openapi.json: ${doc.status}`);
+    return new ResponseValidator((await doc.json()) as ConstructorParameters<typeof ResponseValidator>[0]);
+  })();
+  return documentValidator;
 }
 
 export const uniq = () => randomUUID().slice(0, 8);

@@ -137,7 +137,8 @@ export const updateUserRoute = defineRoute({
   }),
   status: 200,
   response: StatusTrue,
-  errors: [400],
+  // 403: an image path that is not one of the caller's own avatars.
+  errors: [400, 403],
   access: { table: 'write' },
 });
 

@@ -26,6 +26,7 @@ export const getPostFileRoute = defineRoute({
   summary: 'A post file: the bytes, or a 302 to a short-lived signed URL (large files, videos). Unknown key 404.',
   status: 200,
   raw: true,
+  redirects: true,
   errors: [404],
   access: { bucket: [{ prefix: 'posts/', actions: ['read'] }] },
 });
