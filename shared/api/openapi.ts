@@ -124,6 +124,8 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       ...(r.idempotent ? [400, 409, 422] : []),
       // Any body over the API's payload limit (10 MB) is refused before the route runs.
       ...(r.body || r.multipart ? [413] : []),
+      // A JSON body in another media type (shared/http/middlewares/request-parser.ts).
+      ...(r.body ? [415] : []),
     ]);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {

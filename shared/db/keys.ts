@@ -162,9 +162,14 @@ export const grievanceNotificationRefKey = (grievanceId: string, refId: string):
  * starts with the time, so a sweep reads exactly what is due (one Query per shard).
  */
 export const GRIEVANCE_INDEX_SHARDS = 4;
-export type GrievanceHandlingIndex = 'DEADLINES' | 'REMINDERS' | 'FINISHED';
+const GRIEVANCE_HANDLING_PREFIXES = {
+  DEADLINES: 'GRIEVANCE_DEADLINES#',
+  REMINDERS: 'GRIEVANCE_REMINDERS#',
+  FINISHED: 'GRIEVANCE_FINISHED#',
+} as const;
+export type GrievanceHandlingIndex = keyof typeof GRIEVANCE_HANDLING_PREFIXES;
 export const grievanceHandlingPartition = (index: GrievanceHandlingIndex, shard: number) =>
-  `GRIEVANCE_${index}#${shard}`;
+  `${GRIEVANCE_HANDLING_PREFIXES[index]}${shard}`;
 export const grievanceHandlingShard = (grievanceId: string) =>
   [...grievanceId].reduce((sum, c) => sum + c.charCodeAt(0), 0) % GRIEVANCE_INDEX_SHARDS;
 export const grievanceHandlingKey = (index: GrievanceHandlingIndex, at: string, grievanceId: string): Key => ({

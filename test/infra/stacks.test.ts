@@ -17,7 +17,7 @@ import { DEPLOY_HOOK_HANDLER, ITERATOR_AGE_ALARM_MS } from '../../infra/stacks/b
 import { EDGE_METRICS_REGION } from '../../infra/stacks/edge-alarms-stack.ts';
 import { MAX_RESOURCES_PER_STACK, resourceCount, routesByArea } from '../../infra/stacks/workplace-app.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
-import { type AnyRoute, handlerFile, routeKey } from '../../shared/api/route-def.ts';
+import { type AnyRoute, handlerFile, routeKey, routeMethods } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { SECRET_NAMES, SECRETS, secretArnVariable } from '../../shared/config/secrets.ts';
 import { INDEXES, indexKeys, sortKeyType, TTL_ATTRIBUTE } from '../../shared/db/table-definition.ts';
@@ -27,12 +27,14 @@ let s: Synthesized;
 const prefix = () => s.built.config.prefix;
 const areaStackName = (area: string) => `${prefix()}-Routes-${pascal(area)}`;
 const areaTemplate = (area: string): Template => s.templates.get(areaStackName(area))!;
-const expectedKey = (r: AnyRoute) => (r.path === '$default' ? '$default' : routeKey(r));
+/** The route keys of a route: one per method it answers (a cacheable GET answers HEAD too). */
+const expectedKeys = (r: AnyRoute) =>
+  r.path === '$default' ? ['$default'] : routeMethods(r).map((method) => routeKey({ method, path: r.path }));
 
 /** The function of a route in its area's template: by its description, then by its asset. */
 function functionOf(r: AnyRoute): [string, Resource] {
   const matches = resourcesOf(areaTemplate(r.area), 'AWS::Lambda::Function').filter(([, f]) =>
-    String(f.Properties?.Description ?? '').startsWith(`${expectedKey(r)}:`),
+    String(f.Properties?.Description ?? '').startsWith(`${expectedKeys(r)[0]}:`),
   );
   expect(matches, `function of ${r.area}/${r.name}`).toHaveLength(1);
   return matches[0];
@@ -281,14 +283,14 @@ describe('HTTP API', () => {
       expect(keys.sort()).toEqual(
         areaRoutes
           .filter((r) => !r.streaming)
-          .map(expectedKey)
+          .flatMap(expectedKeys)
           .sort(),
       );
       for (const [, integration] of resourcesOf(template, 'AWS::ApiGatewayV2::Integration')) {
         expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
       }
     }
-    expect(total).toBe(routes.filter((r) => !r.streaming).length);
+    expect(total).toBe(routes.filter((r) => !r.streaming).flatMap(expectedKeys).length);
   });
 
   it('sends $default to the not-found function', () => {
@@ -315,7 +317,8 @@ describe('HTTP API', () => {
   it('lets the API invoke each routed function', () => {
     for (const [area, areaRoutes] of routesByArea(routes)) {
       const permissions = resourcesOf(areaTemplate(area), 'AWS::Lambda::Permission');
-      expect(permissions.length).toBe(areaRoutes.filter((r) => !r.streaming).length);
+      // One permission per route key: a cacheable GET's HEAD route invokes the same function.
+      expect(permissions.length).toBe(areaRoutes.filter((r) => !r.streaming).flatMap(expectedKeys).length);
       for (const [, p] of permissions) expect(p.Properties!.Principal).toBe('apigateway.amazonaws.com');
     }
   });
@@ -531,7 +534,8 @@ describe('edge', () => {
   it('sends each streaming route to its Function URL through origin access control and the header-copying function', () => {
     expect(streamingRoutes.length).toBeGreaterThan(0);
     const config = distribution();
-    expect(config.CacheBehaviors).toHaveLength(streamingRoutes.length);
+    // Each streaming route, and the public website routes (media.test.ts asserts that behaviour).
+    expect(config.CacheBehaviors).toHaveLength(streamingRoutes.length + 1);
     const [[fnFunctionId, cfFunction]] = resourcesOf(edge(), 'AWS::CloudFront::Function');
     expect(cfFunction.Properties!.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
     const [[oacId, oac]] = resourcesOf(edge(), 'AWS::CloudFront::OriginAccessControl');

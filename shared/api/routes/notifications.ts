@@ -54,7 +54,7 @@ export const readNotificationsRoute = defineRoute({
   body: z.strictObject({ id: z.string().max(200).optional() }),
   bodyOptional: true,
   status: 204,
-  errors: [400],
+  errors: [400, 404],
   access: { table: 'write' },
 });
 

@@ -50,6 +50,8 @@ describe('request-parser middleware', () => {
   it('refuses a body on a route that takes none, but lets `{}` through', async () => {
     const def = testRoute({ method: 'POST' });
     expect((await call(def, { method: 'POST', body: '{"a":1}' })).status).toBe(400);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await call(def, { method: 'POST', body: 'a=1', headers: form })).status).toBe(400);
     expect((await call(def, { method: 'POST', body: '{}' })).status).toBe(200);
   });
 

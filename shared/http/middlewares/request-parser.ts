@@ -75,7 +75,11 @@ export const requestParser = (
     }
     let parsed: unknown;
     if (bytes) {
-      if (!isJson(contentType)) throw new UnsupportedMediaTypeError('Send the body as application/json.');
+      if (!isJson(contentType)) {
+        // A route that takes no body refuses any body (400); one that takes JSON names the media type (415).
+        if (!def.body) throw new BadRequestError(['this route takes no request body']);
+        throw new UnsupportedMediaTypeError('Send the body as application/json.');
+      }
       parsed = parseJsonBody(bytes);
     }
     if (def.body) {
