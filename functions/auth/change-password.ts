@@ -10,7 +10,7 @@ export const handler = route(changePasswordRoute, async (req) => {
     receivedAt: req.receivedAt,
     userAgent: req.userAgent,
   });
-  // A rotated session (spec part 5): `set-auth-token` replaces the stored token, and the web client's
+  // A rotated session: `set-auth-token` replaces the stored token, and the web client's
   // cookie follows when the request came with it.
   const rotated = token
     ? { headers: { 'set-auth-token': token }, cookies: req.via === 'cookie' ? [sessionCookie(token, req.secure)] : [] }

@@ -1,5 +1,5 @@
 import { requestPasswordResetRoute } from '../../shared/api/routes/auth.ts';
 import { route } from '../../shared/http/route.ts';
 
-/** Spec 4.3: no e-mail provider is wired for resets, so this accepts any address and sends nothing. */
+/** No e-mail provider is wired for resets, so this accepts any address and sends nothing. */
 export const handler = route(requestPasswordResetRoute, async () => ({ status: true as const }));

@@ -2,7 +2,7 @@ import { raiseGrievanceRoute } from '../../shared/api/routes/grievances.ts';
 import { raiseGrievance } from '../../shared/grievances/grievances.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
 
-// `anonymous` is accepted and ignored: every grievance is anonymous (spec 1.2 rule 4).
+// `anonymous` is accepted and ignored: every grievance is anonymous.
 export const handler = idempotentRoute(raiseGrievanceRoute, async (req) => {
   const { subject, description, category } = req.body;
   return raiseGrievance(req.caller.userId, { subject, description, category });

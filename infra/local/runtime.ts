@@ -131,7 +131,7 @@ export async function startLocalRuntime(
   s3.destroy();
   log(`table ${process.env.TABLE_NAME} and bucket ${process.env.BUCKET_NAME} ready`);
 
-  // Every start is a restart of the service: a new change-feed epoch (spec 6.1 rule 3), before any stream connects.
+  // Every start is a restart of the service: a new change-feed epoch, before any stream connects.
   const { startNewEpoch } = await import('../../shared/live/event-log.ts');
   await startNewEpoch();
 

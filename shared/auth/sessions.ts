@@ -21,7 +21,7 @@ export interface SessionItem {
   updatedAt: string;
   expiresAt: string;
   userAgent: string | null;
-  /** Set when ended by deactivation: the token then answers the deactivated message (spec 5.5). */
+  /** Set when ended by deactivation: the token then answers the deactivated message. */
   revoked?: 'deactivated';
   ttl: number;
 }

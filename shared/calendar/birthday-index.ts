@@ -17,7 +17,7 @@ export function birthdaysEntry(
 
 /**
  * The month-days whose people celebrate on this company day: 29 February birthdays are celebrated on
- * 28 February in years that are not leap years (decisions 4).
+ * 28 February in years that are not leap years.
  */
 export function celebratedMonthDays(today: string): string[] {
   const monthDay = today.slice(5);

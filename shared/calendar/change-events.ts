@@ -1,7 +1,7 @@
 import { actorOf, type ChangeMapper, changed, everyone } from '../live/change-events.ts';
 
 /**
- * Company events on the live-update stream (decisions 5): `event.updated` to everyone when an event
+ * Company events on the live-update stream: `event.updated` to everyone when an event
  * is created, moved or deleted (`eventId` null after a delete: clients re-read the list). Nothing
  * else of the calendar and HR areas is announced; their notifications go through the notification
  * items like every other area's.

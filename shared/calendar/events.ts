@@ -10,7 +10,7 @@ import { isSuperAdmin, type Viewer } from './people.ts';
 import { type Instant, instant } from './time.ts';
 
 /**
- * Company events (spec 4.7, decisions 4 and 8). An event is past once its effective end (`endsAt`,
+ * Company events. An event is past once its effective end (`endsAt`,
  * else `startsAt`) has passed; the list is soonest first without past events.
  *
  * The list is two Queries, never a scan: gsi4 by start from one day back (every event that has not
@@ -43,7 +43,7 @@ export interface EventTime {
   endsAt?: string | null;
 }
 
-/** Validates a time (decisions 8: no start in the past, an end after the start) and derives the indexed attributes. */
+/** Validates a time (no start in the past, an end after the start) and derives the indexed attributes. */
 function timeAttributes(eventId: string, time: { start: Instant; end: Instant | null }, now: Date) {
   const { start, end } = time;
   if (start.ms < now.getTime()) throw invalid(['startsAt: must not be in the past']);
@@ -171,7 +171,7 @@ export async function deleteEvent(viewer: Viewer, eventId: string): Promise<void
   }
 }
 
-/** CompanyEvent answers (spec 2.3), creators read fresh. */
+/** CompanyEvent answers, creators read fresh. */
 export async function toCompanyEvents(events: CompanyEventItem[], viewer: Viewer) {
   const creators = await getUsers(events.map((e) => e.createdById));
   return events.map((e) => {

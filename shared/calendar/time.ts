@@ -3,7 +3,7 @@ import { env } from '../config/env.ts';
 
 /**
  * Times as the calendar and HR areas take and give them: instants written in ISO 8601 with an
- * offset (kept as given, spec 1.1 rule 3 and decisions 8), and company days (`YYYY-MM-DD` in
+ * offset (kept as given), and company days (`YYYY-MM-DD` in
  * `COMPANY_TIMEZONE`, daylight-saving changes included).
  */
 export interface Instant {

@@ -8,7 +8,7 @@ import {
 } from '../live/change-events.ts';
 
 /**
- * The feed's live-update events (decisions 5), from item images alone. Events name what changed;
+ * The feed's live-update events, from item images alone. Events name what changed;
  * clients re-read it. Counter items tell which counter moved: reactions → post.reaction.updated,
  * shares → post.share.updated, poll tallies → post.poll.updated (comment counts are announced by
  * the comment items themselves).
@@ -93,7 +93,7 @@ export const commentChanges: ChangeMapper = (change) => {
   return [];
 };
 
-/** A website decision shows on the post (decisions 5: "website approval" → post.updated). */
+/** A website decision shows on the post ("website approval" → post.updated). */
 export const websiteEntryChanges: ChangeMapper = (change) => {
   if (change.eventName !== 'MODIFY' || !changed(change, 'review')) return [];
   return [draft('post.updated', actorOf(change), { postId: change.newImage?.postId })];

@@ -22,7 +22,7 @@ import { scoreWrites } from './scores.ts';
 import { mentionIds } from './text.ts';
 
 /**
- * Comments (decisions 6): threads one level deep, a reply to a reply folds into its thread; like and
+ * Comments: threads one level deep, a reply to a reply folds into its thread; like and
  * dislike votes. Counters (the post's commentCount, a thread's replyCount, vote counts) move in the
  * transaction of the change.
  */

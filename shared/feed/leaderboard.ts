@@ -4,7 +4,7 @@ import { getUsers, type UserItem } from '../people/users.ts';
 import { dayOf, scoreOf } from './scores.ts';
 
 /**
- * `GET /people/leaderboard` and `GET /people/contributors` (spec 2.2, 4.5; decisions 3, 8), read from
+ * `GET /people/leaderboard` and `GET /people/contributors`, read from
  * the score items kept by `scores.ts`, never from posts or reactions:
  * - period `all`: gsi6 (everybody by all-time score), read from the top while scores are above zero
  *   until the page and its tie are complete: O(limit) items;

@@ -11,7 +11,7 @@ import { followedIds } from './social.ts';
 import { normaliseTag } from './text.ts';
 
 /**
- * Post lists (decisions 6): every list is a partition of entries keyed by post id (time-sortable), so
+ * Post lists: every list is a partition of entries keyed by post id (time-sortable), so
  * "newest first" is one descending Query. The cursor is the last post id handed out, sealed with the
  * list it belongs to. A page costs one Query (one per followed person for `following`), one batch read
  * of the posts and the views' fixed batch reads. Filters given together are applied to the entries of

@@ -4,7 +4,7 @@ import type { TransactItem } from '../db/table.ts';
 import type { PostItem } from './model.ts';
 
 /**
- * The lists a post is on, derived from the post alone: hidden posts are on none (decisions 8: left
+ * The lists a post is on, derived from the post alone: hidden posts are on none (left
  * out of every list for everybody). Bookmarks are the reader's own lists and are not derived.
  */
 export function listsOf(

@@ -5,7 +5,7 @@ import { mentionNames } from './people.ts';
 import { mentionIds, renderMentions } from './text.ts';
 
 /**
- * Who the feed tells what (decisions 6 and 8). Each person gets at most one notification per change;
+ * Who the feed tells what. Each person gets at most one notification per change;
  * nobody is told of their own action (notify() drops those). Every feed notification carries the
  * post; comment, reply and comment-mention ones also the comment.
  */
@@ -107,7 +107,7 @@ export async function notifyCommentMentions(p: PostItem, c: CommentItem, newlyMe
   );
 }
 
-/** `poll_closed` carries no actor (decisions 8); `except` is whoever closed it (not told of their own act). */
+/** `poll_closed` carries no actor; `except` is whoever closed it (not told of their own act). */
 export async function notifyPollClosed(p: PostItem, recipients: string[], except: string | null): Promise<void> {
   const preview = p.poll?.question ?? (await postPreview(p));
   const unique = [...new Set(recipients)].filter((id) => id !== except);

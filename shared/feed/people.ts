@@ -6,7 +6,7 @@ export interface Viewer {
   role: 'member' | 'super_admin';
 }
 
-/** Whether a person can be mentioned (decisions 3: deactivated people are left out of mention resolution). */
+/** Whether a person can be mentioned (deactivated people are left out of mention resolution). */
 export const mentionable = (u: UserItem | undefined): u is UserItem => !!u && u.status !== 'deactivated';
 
 /** The resolved mentions of a body's tokens: known, not deactivated people, in the body's order. */

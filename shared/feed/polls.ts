@@ -21,7 +21,7 @@ import { emptyStats, isPollClosed, type PollView, pollView } from './post-view.t
 import { readablePost } from './posts.ts';
 
 /**
- * Polls (spec 2.6, 3.7; decisions 6, 8): one vote per person, voting for the option held takes it
+ * Polls: one vote per person, voting for the option held takes it
  * back, tallies move in the vote's transaction. Closed by the author early (one-way) or by time:
  * `isClosed` is computed on read, and a sweep announces closings by time (poll_closed).
  */

@@ -16,7 +16,7 @@ import {
 import { isPrivileged, resolveMentions, type Viewer } from './people.ts';
 import { mentionIds } from './text.ts';
 
-/** The Post of decisions 6, computed for one reader. */
+/** The Post as answered, computed for one reader. */
 interface PostFields {
   id: string;
   author: MentionView & { title: string };
@@ -71,7 +71,7 @@ export const emptyStats = (postId: string): PostStatsItem => ({
 
 export const isPollClosed = (poll: PollItem, now = Date.now()) => !!poll.closedAt || Date.parse(poll.closesAt) <= now;
 
-/** Tallies are hidden (null) from a reader who holds no vote while the poll is open (decisions 8). */
+/** Tallies are hidden (null) from a reader who holds no vote while the poll is open. */
 export function pollView(poll: PollItem, stats: PostStatsItem, viewerOptionId: string | null): PollView {
   const isClosed = isPollClosed(poll);
   const show = isClosed || viewerOptionId !== null;

@@ -46,7 +46,7 @@ export interface PostInput {
   isAnnouncement?: boolean;
 }
 
-/** A post as one reader may see it: 404 when missing, or hidden from them (decisions 8). */
+/** A post as one reader may see it: 404 when missing, or hidden from them. */
 export async function readablePost(viewer: Viewer, postId: string, consistent = false): Promise<PostItem> {
   const post = looksLikeId(postId) ? await getItem<PostItem>(postKey(postId), consistent) : undefined;
   if (!post || (post.hidden && !isPrivileged(viewer, post.authorId))) throw notFound('No such post.');
@@ -194,7 +194,7 @@ function firstRevision(authorId: string, now: Date, body: PostBody): PostItem {
   };
 }
 
-/** Creates a post (spec 4.15): a website candidate, counted in the author's posts, its people told. */
+/** Creates a post: a website candidate, counted in the author's posts, its people told. */
 export async function createPost(caller: Viewer, input: PostInput): Promise<PostItem> {
   if (!hasSubstance(input)) throw invalid(EMPTY_POST_MESSAGE);
   const now = new Date();

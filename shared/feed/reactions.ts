@@ -9,7 +9,7 @@ import { isPrivileged, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
 import { type ScoreDelta, scoreWrites } from './scores.ts';
 
-/** Counted on the leaderboard (decisions 3: dislikes are not). */
+/** Counted on the leaderboard (dislikes are not). */
 const scores = (r: Reaction | null | undefined) => !!r && r !== 'dislike';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Image work for post uploads (sharp: from node_modules locally, from a layer in Lambda). Renditions
  * are WebP re-encodings without metadata (no EXIF location leaves through the website), oriented,
- * never enlarged: 1200 px and 400 px on the longer side (spec 8).
+ * never enlarged: 1200 px and 400 px on the longer side.
  */
 
 /**
@@ -47,7 +47,7 @@ export async function inspectImage(data: Buffer): Promise<ImageInfo | null> {
 
 /**
  * The renditions an image gets: always the 1200 px one (a smaller original is re-encoded at its own
- * size), and the 400 px one only when the original is larger than that (spec 2.5: thumbnailUrl is
+ * size), and the 400 px one only when the original is larger than that (thumbnailUrl is
  * null when the original was already smaller).
  */
 export async function makeRenditions(data: Buffer, info: ImageInfo): Promise<Rendition[]> {

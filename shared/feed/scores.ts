@@ -3,7 +3,7 @@ import { contributorsIndex, feedScoreDayKey, feedScoreKey, leaderboardIndex } fr
 import type { TransactItem } from '../db/table.ts';
 
 /**
- * Leaderboard bookkeeping (decisions 3): score = reactions received (dislikes excluded) ×1 + comments
+ * Leaderboard bookkeeping: score = reactions received (dislikes excluded) ×1 + comments
  * and replies received from others ×2 + shares by others ×3, counted on the day of the reaction,
  * comment or share. Every change that moves a score moves, in its own transaction, the person's
  * all-time item (ordered in gsi6 by score and gsi7 by posts) and their item of that day.

@@ -6,7 +6,7 @@ import type { Viewer } from './people.ts';
 import { readablePost } from './posts.ts';
 
 /**
- * Bookmarks and follows (decisions 6): personal, idempotent (PUT twice is one bookmark), announced to
+ * Bookmarks and follows: personal, idempotent (PUT twice is one bookmark), announced to
  * the person only (bookmark.updated, follow.updated). A bookmark is an entry in the person's own post
  * list, so `?bookmarked=true` pages like any list.
  */

@@ -1,5 +1,5 @@
 /**
- * The text conventions of posts and comments (spec 2.6): bodies store mentions as `@[userId]` tokens
+ * The text conventions of posts and comments: bodies store mentions as `@[userId]` tokens
  * and carry plain `#hashtags`; the server derives `mentions` and `tags` from them.
  */
 export const MAX_TAGS = 10;
@@ -21,7 +21,7 @@ export function mentionIds(text: string): string[] {
   return ids;
 }
 
-/** Hashtags, lowercase and without `#`: the first MAX_TAGS distinct ones (decisions 8). */
+/** Hashtags, lowercase and without `#`: the first MAX_TAGS distinct ones. */
 export function hashtags(text: string): string[] {
   const tags: string[] = [];
   for (const m of text.replace(MENTION, ' ').matchAll(HASHTAG)) {

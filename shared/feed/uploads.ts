@@ -9,7 +9,7 @@ import { bucketName, s3 } from '../storage/client.ts';
 import { inspectImage, makeRenditions, type RenditionName } from './renditions.ts';
 
 /**
- * Post media (decisions 6): images and PDFs through the API (multipart, up to 4 MB), larger images and
+ * Post media: images and PDFs through the API (multipart, up to 4 MB), larger images and
  * documents (10 MB) and videos (200 MB) straight to the bucket with a presigned PUT. Each upload is
  * recorded with its owner, so a post can only use its author's files.
  */

@@ -89,7 +89,7 @@ export async function raiseGrievance(raiserId: string, input: NewGrievance) {
   return grievanceView(g, false);
 }
 
-/** The grievance or a 404 (spec 1.2 rule 15: 404 means the id does not exist). */
+/** The grievance or a 404 (404 means the id does not exist). */
 export async function loadGrievance(grievanceId: string): Promise<GrievanceItem> {
   const g = isEntityId(grievanceId) ? await getItem<GrievanceItem>(grievanceKey(grievanceId), true) : undefined;
   if (!g) throw notFound('No such grievance.');

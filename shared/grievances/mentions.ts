@@ -1,6 +1,6 @@
 import { getUsers } from '../people/users.ts';
 
-/** Spec 8: at most 20 people per reply. */
+/** At most 20 people tagged per reply. */
 export const MAX_MENTIONS = 20;
 const TOKEN = /@\[([^\]\s]{1,200})\]/g;
 
@@ -10,7 +10,7 @@ export function mentionTokens(body: string): string[] {
 }
 
 /**
- * The people a reply tags (spec 1.2 rule 10, decisions 8): the first 20 distinct people in the body's
+ * The people a reply tags: the first 20 distinct people in the body's
  * order who exist and are not deactivated, never the author. Tokens matching nobody are dropped (they
  * stay in the body as text). Reads people 100 at a time and stops once 20 are found, so the cost is
  * bounded by the body's length, never by the data.

@@ -1,7 +1,7 @@
 import { ANON_ATTRIBUTE } from '../db/keys.ts';
 import { seal, unseal } from './anonymity.ts';
 
-/** Spec 2.1: the closed lists. */
+/** The closed lists of statuses and categories. */
 export const CATEGORIES = [
   'harassment',
   'discrimination',
@@ -23,11 +23,11 @@ export const isFinished = (s: Status) => s === 'resolved' || s === 'closed';
 export const REPLY_ROLES = ['submitter', 'employee', 'handler'] as const;
 export type ReplyRole = (typeof REPLY_ROLES)[number];
 
-/** What every reader is shown instead of a name (spec 1.2 rules 2 and 8). */
+/** What every reader is shown instead of a name. */
 export const ANONYMOUS_NAME = 'Anonymous';
 export const TEAM_NAME = 'Grievance team';
 
-/** Every grievance item carries this, so the change feed never sees it (spec 1.2 rule 11). */
+/** Every grievance item carries this, so the change feed never sees it. */
 export const ANON = { [ANON_ATTRIBUTE]: true } as const;
 
 /**

@@ -36,7 +36,7 @@ export const raiserNotice = (raiserId: string): GrievanceNotice => ({ recipientI
 export const mentionNotice = (recipientId: string): GrievanceNotice => ({ recipientId, kind: 'mention' });
 
 /**
- * The notification a queued notice becomes (decisions 2 and 8): no actor, no post or comment, nothing
+ * The notification a queued notice becomes: no actor, no post or comment, nothing
  * that names the grievance in the clear (the preview is sealed at rest), kept off the change feed.
  * `grievance`: preview = the subject; `mention`: says the person was mentioned in an anonymous
  * grievance, then the subject.

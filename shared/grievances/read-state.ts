@@ -7,7 +7,7 @@ import type { GrievanceItem } from './model.ts';
 import { totalField } from './totals.ts';
 
 /**
- * Read state per person (spec 1.2 rule 9) without any item that names the person or links their
+ * Read state per person without any item that names the person or links their
  * grievances: a read marker is addressed by tag(person, grievance) alone, and the unread count is
  * `all grievances − the person's counter`, a counter addressed by tag(person) that grows by one when
  * they raise a grievance and when they first mark somebody else's read. The raiser's own grievance

@@ -24,7 +24,7 @@ import { type ReplyViewOf, replyViews } from './views.ts';
 const MAX_ATTEMPTS = 10;
 
 /**
- * Replies (spec 1.2 rules 6, 7, 10, 13): anyone signed in may reply; the reply stores its role and a
+ * Replies: anyone signed in may reply; the reply stores its role and a
  * tag of (author, grievance, reply) instead of the author; a handler reply also keeps the handler's
  * id sealed for `author` on admin routes. Replying moves `replyCount` only: never status, order or
  * `updatedAt`.
@@ -88,7 +88,7 @@ function handlerReplyWrites(g: GrievanceItem, now: Date): TransactItem[] {
 }
 
 /**
- * Who hears of a new reply (decisions 2 and 8): each tagged person once (kind mention); the raiser
+ * Who hears of a new reply: each tagged person once (kind mention); the raiser
  * (kind grievance) unless they wrote it or are tagged in it (one notification per reply).
  */
 function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]): GrievanceNotice[] {
@@ -125,7 +125,7 @@ async function loadOwnReply(
   if (!g) throw notFound('No such grievance.');
   if (!r) throw notFound('No such reply.');
   const tag = replyAuthorTag(callerId, grievanceId, replyId);
-  // Says nothing about who did write it (spec 7).
+  // Says nothing about who did write it.
   if (!sameTag(r.authorTag, tag)) throw forbidden('Only the author of a reply can change it.');
   return { g, r, tag };
 }

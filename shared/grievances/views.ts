@@ -14,7 +14,7 @@ import {
   TEAM_NAME,
 } from './model.ts';
 
-/** The shapes of spec 2.1 as answered; admin routes add `author` and `changedBy`. */
+/** The grievance shapes as answered; admin routes add `author` and `changedBy`. */
 export type Person = PersonView;
 export interface Mention {
   id: string;

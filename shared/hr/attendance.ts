@@ -8,7 +8,7 @@ import { getUser, type UserItem } from '../people/users.ts';
 import { activePeople, canViewAll } from './viewers.ts';
 
 /**
- * Attendance (spec 4.10, 3.5; decisions 4 and 8): one record per person per company day, created by
+ * Attendance: one record per person per company day, created by
  * the check-in (a conditional put, so two check-ins at once make one record and one 409) and closed by
  * the check-out (conditional on being open). `currentlyPresentCount` is the day's `present` counter,
  * moved in the same transaction as each check-in and check-out.

@@ -24,7 +24,7 @@ import { getUser, getUsers, type UserItem } from '../people/users.ts';
 import { activePeople, isReportingManager } from './viewers.ts';
 
 /**
- * Leave requests (spec 4.11, 3.4; decisions 4 and 8). A request is routed to the manager its requester
+ * Leave requests. A request is routed to the manager its requester
  * selects (an active super admin or an active person with reports, not themselves); that manager or
  * any super admin decides it once (a conditional update on PENDING, so two deciders leave one
  * decision). Lists are Queries on the requester's, the manager's or everybody's index, newest first.
@@ -55,7 +55,7 @@ export interface LeaveItem {
 }
 
 const isAdmin = (u: Pick<UserItem, 'role'>) => u.role === 'super_admin';
-/** Decisions 4: active super admins and active people with reports, never the person asking. */
+/** Who decides leave: active super admins and active people with reports, never the person asking. */
 const canApproveFor = (candidate: UserItem, requesterId: string) =>
   candidate.id !== requesterId &&
   candidate.status === 'active' &&
@@ -265,7 +265,7 @@ export async function listLeaveRequests(viewer: UserItem, f: LeaveFilters): Prom
   return queryAll<LeaveItem>({ ...scope, forward: false, filter });
 }
 
-/** LeaveRequest answers (spec 2.3); names read fresh. */
+/** LeaveRequest answers; names read fresh. */
 export async function toLeaveRequests(items: LeaveItem[]) {
   const people = await getUsers(items.flatMap((r) => [r.employeeId, r.selectedManagerId, r.processedById ?? '']));
   const nameOf = (id: string | null) => (id ? (people.get(id)?.name ?? '') : null);

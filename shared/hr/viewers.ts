@@ -3,7 +3,7 @@ import { queryAll } from '../db/table.ts';
 import type { UserItem } from '../people/users.ts';
 
 /**
- * Who may see everybody's attendance and whose leave requests are routed where (decisions 4): super
+ * Who may see everybody's attendance and whose leave requests are routed where: super
  * admins and reporting managers (people with at least one report, read fresh from the caller's
  * profile, which every request reads anyway).
  */

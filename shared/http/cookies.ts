@@ -1,6 +1,6 @@
 import { SESSION_DAYS } from '../auth/sessions.ts';
 
-/** The web client's session cookie (spec 5.11 leaves the name to us). */
+/** The web client's session cookie (its name is ours to choose). */
 export const SESSION_COOKIE = 'wcs_session';
 
 export function readCookie(cookies: string[] | undefined, name: string): string | undefined {
@@ -13,7 +13,7 @@ export function readCookie(cookies: string[] | undefined, name: string): string 
   return undefined;
 }
 
-/** HttpOnly, SameSite=Lax, Path=/, Secure when served over https (decisions 1). */
+/** HttpOnly, SameSite=Lax, Path=/, Secure when served over https. */
 export function sessionCookie(token: string, secure: boolean): string {
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_DAYS * 24 * 3600}${secure ? '; Secure' : ''}`;
 }

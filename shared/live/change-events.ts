@@ -1,5 +1,5 @@
 /**
- * The contract between the areas and the change feed (decisions 5). The change-feed consumer (the
+ * The contract between the areas and the change feed. The change-feed consumer (the
  * only reader of the table's DynamoDB stream) hands every item change to the mapper registered for
  * the item's `entity` attribute; the mapper answers the live-update events it means. Areas register
  * their mappers in `mappers.ts`; nothing else emits events, so no mutation can forget to.

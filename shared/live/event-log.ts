@@ -28,7 +28,7 @@ import type { Audience, ChangeEventDraft } from './change-events.ts';
  * - one marker per stream record appended (`liveRecordKey`): the seqs it got, so a retried batch
  *   writes the same events at the same seqs instead of appending them twice.
  *
- * Replay window (decisions 5: at least the last 1000 events or the last hour, whichever is more):
+ * Replay window (at least the last 1000 events or the last hour, whichever is more):
  * events are kept for RETENTION_SECONDS (a week), far beyond the window; a reconnecting client is
  * replayed when its gap is within REPLAY_EVENTS events or REPLAY_SECONDS old, else it gets `resync`.
  */

@@ -2,7 +2,7 @@ import { ANON_ATTRIBUTE } from '../db/keys.ts';
 import { type ChangeMapper, onlyUser } from './change-events.ts';
 
 /**
- * Notifications on the live-update stream (spec 6.1, decisions 5), to the recipient only:
+ * Notifications on the live-update stream, to the recipient only:
  * - `notification.created` { notificationId, kind } for every recorded notification but grievance
  *   ones (those carry `anon` and never get here; checked again all the same). actorId is the person
  *   who caused it, or the recipient when nobody did (a poll closing on time);

@@ -1,7 +1,7 @@
 import type { LiveEvent } from './event-log.ts';
 
 /**
- * Server-sent-event frames (spec 6.1). Every frame carries JSON data (an event without a data line is
+ * Server-sent-event frames. Every frame carries JSON data (an event without a data line is
  * never dispatched by EventSource). `ready` and `ping` carry the stream's position as their id too, so
  * a client that saw no change frame for itself still reconnects from where its stream was.
  */

@@ -5,7 +5,7 @@ import { ANON_ATTRIBUTE, livePartitions, liveStreamLeasesKey } from '../db/keys.
  * applies the same patterns with `infra/local/filter-pattern.ts`). One pattern, so a record passes
  * only when all of it holds:
  * - neither image carries `anon` (grievance items and grievance notifications never reach the
- *   consumer: spec 1.2 rule 11). `exists` works only on leaf nodes, so the pattern names the
+ *   consumer). `exists` works only on leaf nodes, so the pattern names the
  *   DynamoDB type (`anon` is always written as a boolean, `{ BOOL: true }`); `exists: false` also
  *   holds when the image itself is absent (an INSERT has no OldImage, a REMOVE no NewImage);
  * - the item is not the event log's own (partition `LIVE` and its replicas `LIVE#<n>`, listed one by

@@ -13,7 +13,7 @@ import {
 import { changeFrame, pingFrame, readyFrame, resyncFrame } from './sse.ts';
 
 /**
- * One stream connection (spec 6.1, decisions 5 and 8): `ready` first, then `resync` when the gap after
+ * One stream connection: `ready` first, then `resync` when the gap after
  * `Last-Event-ID` cannot be replayed, else the replayed gap; then the caller's change frames as the
  * event log grows, a `ping` every 25 s, until the client leaves, the session ends or the function
  * nears its time limit (the client then reconnects with its last id and loses nothing).

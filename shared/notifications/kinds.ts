@@ -4,7 +4,7 @@
  * that route declarations can use it without loading the notification store.
  */
 
-/** The kinds that are pushed as well as shown on the bell (spec 6.2, decisions 5). */
+/** The kinds that are pushed as well as shown on the bell. */
 const PUSHED = ['mention', 'comment', 'reply', 'reaction', 'recognition', 'poll_closed'] as const;
 
 /** Every kind; those after the pushed ones stay on the bell. */

@@ -25,7 +25,7 @@ export interface NewNotification {
   commentId?: string | null;
   preview: string;
   /**
-   * Grievance notifications: marked so the change feed never sees them (spec 1.2 rule 11) and
+   * Grievance notifications: marked so the change feed never sees them and
    * carrying nothing that names the grievance.
    */
   anonymous?: boolean;

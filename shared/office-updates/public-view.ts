@@ -11,7 +11,7 @@ import { publicMediaUrl } from '../storage/public-urls.ts';
 import { isPublic, type WebsiteEntry } from './website.ts';
 
 /**
- * The public shapes of spec 2.5. They name people only by name, title and image; content is plain
+ * The public website's shapes. They name people only by name, title and image; content is plain
  * text with mentions rendered as names; media are signed URLs valid about a day (they work without a
  * session: CloudFront signed URLs when deployed, shared/storage/public-urls.ts); polls and documents are left out (the admin view lists them in `notShownPublicly`).
  */

@@ -5,7 +5,7 @@ import { conflict, notFound } from '../errors.ts';
 import type { PostItem } from '../feed/model.ts';
 
 /**
- * The website side of a post (spec 2.5, 3.2; decisions 7): every new post that is not a share is a
+ * The website side of a post: every new post that is not a share is a
  * candidate. Its record moves through pending → approved / rejected / unpublished; it is on the public
  * list only while approved and not hidden. Counts per status count records that are not hidden, and
  * move in the same transaction as the record.
@@ -105,7 +105,7 @@ export function newCandidate(post: Pick<PostItem, 'id' | 'createdAt' | 'actorId'
   };
 }
 
-/** Decisions 7: editing an approved post puts it back to pending and off the website. */
+/** Editing an approved post puts it back to pending and off the website. */
 export function afterEdit(e: WebsiteEntry, actorId: string): WebsiteEntry {
   return e.status === 'approved' ? { ...e, status: 'pending', publishedAt: null, actorId } : e;
 }
@@ -118,7 +118,7 @@ export const afterHiding = (e: WebsiteEntry, hidden: boolean, actorId: string): 
 
 export const getWebsiteEntry = (postId: string) => getItem<WebsiteEntry>(websiteEntryKey(postId), true);
 
-// ---------------------------------------------------------------- review decisions (spec 3.2)
+// ---------------------------------------------------------------- review decisions
 
 export type Decision = 'approve' | 'reject' | 'unpublish';
 

@@ -4,7 +4,7 @@ import { createMember } from './members.ts';
 import type { UserItem } from './users.ts';
 
 /**
- * Creates the first super admin when none exists (decisions 0): `ADMIN_EMAIL` / `ADMIN_PASSWORD`,
+ * Creates the first super admin when none exists: `ADMIN_EMAIL` / `ADMIN_PASSWORD`,
  * name Admin. Runs at start; harmless when one exists.
  */
 export async function ensureFirstSuperAdmin(email: string, password: string): Promise<{ created: boolean }> {

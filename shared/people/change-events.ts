@@ -9,7 +9,7 @@ import {
 } from '../live/change-events.ts';
 
 /**
- * The people area's live-update events (decisions 5), from the change feed's item images alone:
+ * The people area's live-update events, from the change feed's item images alone:
  * - User: member.created on a new account; member.updated on a status or role change;
  *   profile.avatar.updated (with the new image) on an image change; profile.updated on any other
  *   profile field (featured included). Counters (posts, reports), presence and index attributes are

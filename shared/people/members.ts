@@ -120,7 +120,7 @@ export function toAdminMember(u: UserItem, manager: UserItem | undefined) {
 }
 
 /**
- * Activates or deactivates (spec 3.6). The directory entry, facets, team size and report count move
+ * Activates or deactivates. The directory entry, facets, team size and report count move
  * in the same transaction as the status; deactivation then revokes every session.
  */
 export async function setStatus(actorId: string, userId: string, status: 'active' | 'deactivated'): Promise<UserItem> {

@@ -4,7 +4,7 @@ import { invalid } from '../errors.ts';
 import { changePerson } from './change-person.ts';
 import type { ProjectItem, UserItem } from './users.ts';
 
-/** A project as a client sends it (spec 4.5 Project input); `id` keeps an existing project's id. */
+/** A project as a client sends it (the Project input); `id` keeps an existing project's id. */
 export interface ProjectInput {
   id?: string;
   name: string;
@@ -29,7 +29,7 @@ type TextField =
   | (typeof FAVOURITE_FIELDS)[number];
 type ListField = 'skills' | 'learningInterests' | 'hobbies' | 'interests';
 
-/** UpdateProfile (spec 4.5), already checked against its limits: only the fields sent are present. */
+/** UpdateProfile, already checked against its limits: only the fields sent are present. */
 export type ProfileInput = Partial<Record<TextField, string>> &
   Partial<Record<ListField, string[]>> & {
     department?: UserItem['department'];
@@ -133,7 +133,7 @@ export function applyProfileInput(
 /**
  * PATCH /users/me/profile and PATCH /people/{userId}/profile: applies the sent fields in one
  * transaction with everything derived from them (directory, facets, team sizes, report counts).
- * `joinedOn` is only taken from super admins (dropped silently on the self route, spec 4.5).
+ * `joinedOn` is only taken from super admins (dropped silently on the self route).
  */
 export async function updateProfile(
   userId: string,

@@ -19,7 +19,7 @@ export interface TeamItem {
   deletingAt?: string;
 }
 
-/** Decisions 3: title, bio, location, at least one skill, and an avatar. */
+/** A complete profile: title, bio, location, at least one skill, and an avatar. */
 export const isComplete = (u: UserItem) =>
   Boolean(u.title && u.bio && u.location && (u.skills ?? []).length > 0 && u.image);
 
@@ -38,7 +38,7 @@ type Teams = Awaited<ReturnType<typeof teamsOf>>;
 type Presences = Awaited<ReturnType<typeof presencesOf>>;
 
 /**
- * A directory entry (spec 2.2 DirectoryEntry), missing text as '' and missing lists as []. A full
+ * A directory entry (DirectoryEntry), missing text as '' and missing lists as []. A full
  * profile shows all of it too, so the two cannot drift apart.
  */
 function entryFields(u: UserItem, teams: Teams, presence: Presences) {

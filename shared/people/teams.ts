@@ -17,7 +17,7 @@ import { changePerson } from './change-person.ts';
 import type { TeamItem } from './profile.ts';
 
 /**
- * Teams (spec 4.6, decisions 8): names unique case-insensitively (a name claim item written in the
+ * Teams: names unique case-insensitively (a name claim item written in the
  * same transaction as the team), default colour slate, `memberCount` = listed people on the team,
  * moved by every change of a person (derived-from-person.ts).
  */
@@ -121,7 +121,7 @@ export async function updateTeam(
 }
 
 /**
- * Deletes a team and leaves its people unassigned (spec 4.6). The team is first marked so nobody can
+ * Deletes a team and leaves its people unassigned. The team is first marked so nobody can
  * join it; each member (found through the team's membership items, every status) is then unassigned
  * in their own small transaction; finally the team and its name claim go. A repeated call finishes an
  * interrupted deletion. Answers how many people this call unassigned.

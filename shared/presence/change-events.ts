@@ -3,7 +3,7 @@ import { type ChangeMapper, everyone } from '../live/change-events.ts';
 /**
  * `presence.updated` { userId, presence } to everyone when a person's announced presence changes:
  * heartbeats, closing connections, signing out and the sweep's timeouts all write the presence item,
- * and only a changed value is an event (spec 6.1 rule 1: it carries the new value).
+ * and only a changed value is an event (it carries the new value).
  */
 export const presenceChanges: ChangeMapper = (change) => {
   const before = change.oldImage?.presence ?? 'offline';

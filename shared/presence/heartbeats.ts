@@ -3,7 +3,7 @@ import { deleteItem, getItem, putItem, queryAll, retryOnConflict, updateItem } f
 import { ACTIVE_MS, ONLINE_MS, type PresenceItem, type PresenceState, presenceItem } from './model.ts';
 
 /**
- * Heartbeats (spec 4.12). Each client connection (a page load or app launch, `connectionId`) has an
+ * Heartbeats. Each client connection (a page load or app launch, `connectionId`) has an
  * item with its latest heartbeat and latest active heartbeat and the session it came from; the
  * person's presence item holds the deadlines derived from their live connections. Heartbeats raise
  * the deadlines; closing a connection or signing out recomputes them from the connections left, so a

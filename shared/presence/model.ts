@@ -1,7 +1,7 @@
 import { presenceDueIndex, presenceKey } from '../db/keys.ts';
 
 /**
- * Presence (spec 3.7, decisions 5): `active` after a heartbeat with `active: true` in the last 300 s
+ * Presence: `active` after a heartbeat with `active: true` in the last 300 s
  * and any heartbeat in the last 180 s; `away` when connected (a heartbeat in the last 180 s) without
  * an active one in 300 s; else `offline`. A person's presence item keeps the two deadlines that
  * decide it, so presence is computed exactly at read time; `presence` holds the value last

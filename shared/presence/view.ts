@@ -4,7 +4,7 @@ import { type PresenceState, type PresenceValue, presenceAt } from './model.ts';
 
 export type { PresenceValue } from './model.ts';
 
-/** What profiles and directory entries show (spec 2.2). */
+/** What profiles and directory entries show. */
 export interface PresenceView {
   presence: PresenceValue;
   lastSeenAt: string | null;
@@ -14,7 +14,7 @@ const NEVER_SEEN: PresenceView = { presence: 'offline', lastSeenAt: null };
 
 /**
  * A person's presence from their presence item (`presenceKey`), computed at `now` (so it is exact
- * whatever the sweep has announced yet). No item = never seen = offline (spec 2.2).
+ * whatever the sweep has announced yet). No item = never seen = offline.
  */
 export function presenceOf(state: PresenceState | undefined, now = new Date()): PresenceView {
   if (!state) return NEVER_SEEN;

@@ -18,7 +18,7 @@ const TITLES: Partial<Record<NotificationKind, (actor: string | null) => string>
   poll_closed: () => 'A poll has closed',
 };
 
-/** Title, body, link and kind of one push (spec 6.2: `/feed#post-<id>` opens the post, `/feed` the feed). */
+/** Title, body, link and kind of one push (`/feed#post-<id>` opens the post, `/feed` the feed). */
 export function pushMessageFor(n: PushableNotification, actorName: string | null): PushMessage {
   const title = TITLES[n.kind]?.(actorName) ?? 'New notification';
   return { title, body: n.preview || title, link: n.postId ? `/feed#post-${n.postId}` : '/feed', kind: n.kind };

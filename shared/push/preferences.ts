@@ -2,7 +2,7 @@ import { notificationPrefsKey } from '../db/keys.ts';
 import { getItem, getMany, putItem } from '../db/table.ts';
 
 /**
- * The push preference (spec 2.4): `pushEnabled`, true for anyone who never chose. Off stops delivery
+ * The push preference: `pushEnabled`, true for anyone who never chose. Off stops delivery
  * only; notifications are still recorded and registered tokens stay.
  */
 interface PrefsItem {

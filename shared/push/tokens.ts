@@ -5,7 +5,7 @@ import { logger } from '../observability/logger.ts';
 import { type PushPlatform, type PushTarget, pushTransport } from '../transports/push.ts';
 
 /**
- * Push token registrations (spec 4.13). One item per token, addressed by its SHA-256 (the token itself
+ * Push token registrations. One item per token, addressed by its SHA-256 (the token itself
  * is only handed to SNS, which keeps it in the platform endpoint); gsi1 lists a person's enabled
  * tokens for delivery. A token registered again by someone else moves to them (a shared device).
  */
@@ -68,7 +68,7 @@ export async function registerPushToken(userId: string, r: Registration): Promis
   await retireBeyondCap(userId);
 }
 
-/** Removes a registration, only when it is the caller's (spec 4.13: `previousToken`, DELETE). */
+/** Removes a registration, only when it is the caller's (`previousToken`, DELETE). */
 export async function retirePushToken(userId: string, token: string): Promise<void> {
   const key = pushTokenKey(hashToken(token));
   const existing = await getItem<PushTokenItem>(key, true);

@@ -7,7 +7,7 @@ import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from './client.ts';
 
 /**
- * Public media URLs (the public Office Updates feed, spec 2.5 and 8): links that work without a
+ * Public media URLs (the public Office Updates feed): links that work without a
  * session for about a day.
  *
  * Deployed, they are CloudFront signed URLs (canned policy) of the distribution's media behaviours

@@ -30,7 +30,7 @@ export interface EmailTransport {
   send(message: EmailMessage): Promise<void>;
 }
 
-/** The local runtime's transport: one outbox entry per message (decisions 0). */
+/** The local runtime's transport: one outbox entry per message. */
 export const outboxEmailTransport: EmailTransport = {
   async send(message) {
     standInCall('ses', 'ses:SendEmail', env.mailFrom);

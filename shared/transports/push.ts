@@ -18,7 +18,7 @@ import { appendToOutbox } from './outbox.ts';
  */
 export type PushPlatform = 'web' | 'ios' | 'android';
 
-/** The data every platform receives (spec 6.2); the same four fields draw the system notification. */
+/** The data every platform receives; the same four fields draw the system notification. */
 export interface PushMessage {
   title: string;
   body: string;
@@ -54,7 +54,7 @@ export interface PushTransport {
   send(target: PushTarget, message: PushMessage): Promise<PushResult>;
 }
 
-/** The local runtime's transport: every delivery attempt is one outbox entry (decisions 0). */
+/** The local runtime's transport: every delivery attempt is one outbox entry. */
 export const outboxPushTransport: PushTransport = {
   async register() {
     return null;
@@ -68,7 +68,7 @@ export const outboxPushTransport: PushTransport = {
   },
 };
 
-/** The SNS message for one publish: the notification block plus the data, per platform (spec 6.2). */
+/** The SNS message for one publish: the notification block plus the data, per platform. */
 export function snsPushPayload(message: PushMessage): string {
   const { title, body } = message;
   const data = { title: message.title, body: message.body, link: message.link, kind: message.kind };

@@ -112,7 +112,7 @@ describe('SES transport', () => {
 });
 
 describe('choosing the transport', () => {
-  it('uses the outbox in the local runtime, with the entry shape of decisions 0', async () => {
+  it('uses the outbox in the local runtime, with the outbox entry shape', async () => {
     expect(process.env.APP_RUNTIME).toBe('local');
     expect(emailTransport()).toBe(outboxEmailTransport);
     const to = `guest-${uniq()}@external.example.org`;

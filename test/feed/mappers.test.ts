@@ -53,7 +53,7 @@ const post = {
   rev: 0,
 };
 
-describe('feed change mappers (decisions 5)', () => {
+describe('feed change mappers', () => {
   it('are registered for every feed entity', () => {
     for (const [entity, mapper] of Object.entries(feedChangeMappers)) expect(changeMappers[entity]).toBe(mapper);
   });

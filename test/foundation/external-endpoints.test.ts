@@ -10,7 +10,7 @@ import { freePort, ROOT } from '../../infra/local/runtime.ts';
 import { startS3Emulator } from '../../infra/local/s3.ts';
 
 /**
- * The endpoint switches LocalStack users rely on (decisions 0): with AWS_ENDPOINT_URL_DYNAMODB and
+ * The endpoint switches LocalStack users rely on: with AWS_ENDPOINT_URL_DYNAMODB and
  * AWS_ENDPOINT_URL_S3 set, `npm start` starts no emulator of its own and creates its table and bucket
  * at those endpoints. Here the "external" services are a separately started DynamoDB Local and s3rver.
  */

@@ -12,7 +12,7 @@ const pathTo: Record<Status, Status[]> = {
   closed: ['closed'],
 };
 
-/** Spec 3.1 and decisions 2: every move between the four statuses, the same one included. */
+/** Every move between the four statuses, the same one included. */
 describe('grievances: every status transition', () => {
   for (const from of STATUSES) {
     for (const to of STATUSES) {

@@ -20,7 +20,7 @@ const beat = (token: string, connectionId: string, active = true) =>
   api('POST', '/presence/heartbeat', { token, body: { connectionId, active } });
 const presenceItemOf = (userId: string) => getItem<PresenceItem>(presenceKey(userId), true);
 
-describe('presence rules (decisions 5)', () => {
+describe('presence rules', () => {
   const now = 1_000_000_000;
   it('is active with an active heartbeat in 300 s and any in 180 s, away when only connected, else offline', () => {
     expect(presenceAt({ onlineUntil: now + 1, activeUntil: now + 1 }, now)).toBe('active');

@@ -5,8 +5,8 @@ import { Mention, nonBlank, page } from '../schemas/common.ts';
 import { Comment, Contributor, LeaderboardEntry, Poll, Post, PostBody, Reaction } from '../schemas/feed.ts';
 
 /*
- * The feed (spec 2.6, 4.15; decisions 6 and 8): posts, reactions, polls, comments, recognitions,
- * bookmarks, follows, shares, hiding, post media, and the contributors and leaderboard of spec 4.5.
+ * The feed: posts, reactions, polls, comments, recognitions,
+ * bookmarks, follows, shares, hiding, post media, and the contributors and leaderboard.
  */
 const P = `${API_PREFIX}/posts`;
 const writes: RouteAccess = { table: 'write' };
@@ -373,7 +373,7 @@ export const unfollowPersonRoute = defineRoute({
   access: writes,
 });
 
-// ---------------------------------------------------------------- contributors, leaderboard (spec 4.5)
+// ---------------------------------------------------------------- contributors, leaderboard
 export const listContributorsRoute = defineRoute({
   name: 'list-contributors',
   area: 'feed',

@@ -5,7 +5,7 @@ import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Count, isoDateTime, Mention, nonBlank, nullableIso, Person, page } from '../schemas/common.ts';
 
 /*
- * The grievance channel (spec 1.2, 2.1, 3.1, 4.1, 4.2). Every route is `anonymous`: the wrapper neither
+ * The grievance channel. Every route is `anonymous`: the wrapper neither
  * refreshes the session (a write keyed by the caller) nor logs the caller's id. The removed
  * `GET /admin/grievances/{grievanceId}/submitter` is deliberately not declared: the catch-all answers 404.
  */

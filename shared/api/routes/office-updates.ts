@@ -6,7 +6,7 @@ import { isoDateTime, nullableIso, page } from '../schemas/common.ts';
 import { RecognitionCategory } from '../schemas/feed.ts';
 
 /*
- * Office updates (spec 2.5, 3.2, 4.14; decisions 7): the super admins' review queue and the public
+ * Office updates: the super admins' review queue and the public
  * website feed. Public answers name people only by name, title and image, and carry signed media URLs.
  */
 const A = `${API_PREFIX}/admin/website-posts`;

@@ -28,7 +28,7 @@ const dateOrClear = () =>
 const strings = (keys: readonly string[], max: number) =>
   Object.fromEntries(keys.map((k) => [k, text(max).optional()]));
 
-/** Project input (spec 4.5); `id` (optional) keeps the id of a project already on the timeline. */
+/** Project input; `id` (optional) keeps the id of a project already on the timeline. */
 export const ProjectInput = z
   .strictObject({
     id: z.string().max(100).optional(),
@@ -50,7 +50,7 @@ export const ProjectInput = z
   })
   .meta({ id: 'ProjectInput' });
 
-/** UpdateProfile (spec 4.5, limits of part 8): every field optional; send only what changed. */
+/** UpdateProfile, within the documented field limits: every field optional; send only what changed. */
 export const UpdateProfile = z
   .strictObject({
     name: nonBlank(1, 120).optional(),
@@ -136,7 +136,7 @@ export const updateMyProfileRoute = defineRoute({
   access: { table: 'write' },
 });
 
-/** Decisions 8: avatars up to 2 MB = 2,097,152 bytes; the wrapper answers 413 above it. */
+/** Avatars up to 2 MB = 2,097,152 bytes; the wrapper answers 413 above it. */
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 const avatarUpload = {
   multipart: { maxBytes: AVATAR_MAX_BYTES },

@@ -1,7 +1,7 @@
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 
 /**
- * The live-update stream (spec 4.16, 6.1): server-sent events through Lambda response streaming, kept
+ * The live-update stream: server-sent events through Lambda response streaming, kept
  * out of the OpenAPI document. It runs up to the function's limit (15 minutes) and ends cleanly before
  * it; clients reconnect with `Last-Event-ID`. It reads the event log and sessions; it writes only what
  * every route may (the daily session refresh) and the first epoch of a fresh table.

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Shapes shared by several areas' responses (spec part 2). Responses are parsed through these, so
+/** Shapes shared by several areas' responses. Responses are parsed through these, so
  * they are exactly what the OpenAPI document says. */
 export const isoDateTime = () => z.string().describe('ISO 8601 with offset');
 export const nullableIso = () => isoDateTime().nullable();
@@ -142,7 +142,7 @@ export const AdminMember = z
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
-/** The common error body (spec part 7). */
+/** The common error body. */
 export const ErrorBody = z
   .object({
     statusCode: z.number().int(),
@@ -155,7 +155,7 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error' });
 
-/** Text that must not be only white space where emptiness is an error (decisions 8). */
+/** Text that must not be only white space where emptiness is an error. */
 export const nonBlank = (min: number, max: number) =>
   z
     .string()

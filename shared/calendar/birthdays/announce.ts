@@ -16,7 +16,7 @@ import type { UserItem } from '../../people/users.ts';
 import { inPool } from '../../util/in-pool.ts';
 
 /**
- * The birthday notification (spec 4.9, 6.3; decisions 8): once per birthday person per company day,
+ * The birthday notification: once per birthday person per company day,
  * to every active person but them who existed when it went out, sent by whichever comes first, the
  * first `GET /birthdays/today` of the day or the birthday sweep.
  *

@@ -4,7 +4,7 @@ import type { UserItem } from '../../people/users.ts';
 import { celebratedMonthDays, celebratesOn } from '../birthday-index.ts';
 
 /**
- * The people who celebrate on a company day, deactivated people left out (decisions 3): one Query of
+ * The people who celebrate on a company day, deactivated people left out: one Query of
  * the birthdays index per month-day (two on 28 February of a non-leap year), O(today's birthdays).
  */
 export async function birthdayPeople(today: string): Promise<UserItem[]> {

@@ -12,7 +12,7 @@ import { celebratesOn } from '../birthday-index.ts';
 import { companyDate } from '../time.ts';
 
 /**
- * Birthday wishes (spec 4.9, 6.3; decisions 4 and 8): one per author per birthday (its id is derived
+ * Birthday wishes: one per author per birthday (its id is derived
  * from recipient, year and author, so the first one is a conditional put and a second one rewords
  * it, keeping its createdAt). Each first (first wish, first heart, first reply) notifies in the same
  * transaction that records it, so it notifies exactly once however the requests race.

@@ -7,7 +7,7 @@ import { buildICalendar, type CalendarMethod } from '../ical.ts';
 import type { MeetingItem } from './model.ts';
 
 /**
- * What invitees hear about a meeting (spec 4.8, 6.3; decisions 4 and 8): every internal participant
+ * What invitees hear about a meeting: every internal participant
  * and external address (never the organizer) gets an e-mail with an iCalendar file (REQUEST on create,
  * a REQUEST with a higher SEQUENCE on change, CANCEL on cancel); internal participants also get a
  * `meeting` notification on create and cancel. Deleting a meeting tells nobody.

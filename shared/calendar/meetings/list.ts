@@ -12,7 +12,7 @@ import type { MeetingItem, MeetingSeatItem, MeetingStatus, MeetingType } from '.
 import { canSee, statusOf } from './model.ts';
 
 /**
- * `GET /meetings` (spec 4.8; decisions 4 and 8): a plain array, soonest first, of the meetings the
+ * `GET /meetings`: a plain array, soonest first, of the meetings the
  * viewer organizes or joins (every meeting for a super admin, or one person's with `employeeId`).
  *
  * One Query on a calendar index chosen by the time filters, so the key range does the work:
@@ -48,7 +48,7 @@ function calendarQuery(owner: string | null, from: string | undefined, to: strin
 }
 
 export async function listMeetings(viewer: Viewer, filters: MeetingFilters, now = new Date()) {
-  // employeeId is honoured for super admins only (spec 4.8); everybody else sees their own calendar.
+  // employeeId is honoured for super admins only; everybody else sees their own calendar.
   const owner = isSuperAdmin(viewer) ? (filters.employeeId ?? null) : viewer.userId;
   const from = filters.from ? instant(filters.from).utc : undefined;
   const to = filters.to ? instant(filters.to).utc : undefined;

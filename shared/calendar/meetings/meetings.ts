@@ -12,7 +12,7 @@ import { canSee, hasStarted, type MeetingItem, type MeetingType } from './model.
 import { commitMeeting, getMeeting, meetingIndexAttributes, seatWrites } from './store.ts';
 
 /**
- * Meetings (spec 4.8, 3.3; decisions 4 and 8): created by anyone with internal participants and
+ * Meetings: created by anyone with internal participants and
  * external addresses; changed, cancelled or deleted only by the organizer and only before the start
  * (409 after); recording and transcript links at any time. Every write replaces the meeting item under
  * a version condition, so concurrent changes never lose one another; a lost race re-reads and decides
@@ -227,7 +227,7 @@ export async function cancelMeeting(viewer: Viewer, meetingId: string, now = new
   return cancelled;
 }
 
-/** Deletes a meeting that has not started (a cancelled one too). Nobody is told (spec 4.8). */
+/** Deletes a meeting that has not started (a cancelled one too). Nobody is told. */
 export async function deleteMeeting(viewer: Viewer, meetingId: string, now = new Date()): Promise<void> {
   await retryOnRace(async () => {
     const m = await organizersMeeting(viewer, meetingId);

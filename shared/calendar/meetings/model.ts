@@ -2,7 +2,7 @@ import { personOf } from '../../people/person-views.ts';
 import { getUsers } from '../../people/users.ts';
 import { isSuperAdmin, type Viewer } from '../people.ts';
 
-/** Meeting types and derived statuses (spec 2.3, 3.3; decisions 4). */
+/** Meeting types and derived statuses. */
 export const MEETING_TYPES = ['project', 'internal', 'client', 'general'] as const;
 export type MeetingType = (typeof MEETING_TYPES)[number];
 export const MEETING_STATUSES = ['UPCOMING', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
@@ -63,7 +63,7 @@ export const hasStarted = (m: Pick<MeetingItem, 'startUtc'>, now: Date) => now.g
 export const canSee = (m: MeetingItem, viewer: Viewer) =>
   m.organizerId === viewer.userId || m.participantIds.includes(viewer.userId) || isSuperAdmin(viewer);
 
-/** Meeting answers (spec 2.3), people read fresh in one batch for the whole list. */
+/** Meeting answers, people read fresh in one batch for the whole list. */
 export async function toMeetings(meetings: MeetingItem[], viewer: Viewer, now = new Date()) {
   const people = await getUsers(meetings.flatMap((m) => [m.organizerId, ...m.participantIds]));
   const participant = (id: string) => {

@@ -39,7 +39,7 @@ export function findToken(event: APIGatewayProxyEventV2): { token: string; via: 
 
 /**
  * Resolves the session (401), checks the role read fresh from the person's item (403), and applies
- * the Origin check to cookie-authenticated writes (decisions 1 and 8).
+ * the Origin check to cookie-authenticated writes.
  */
 export const session = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2> => ({
   name: 'session',
