@@ -1,6 +1,14 @@
 import { newSortableId } from '../db/ids.ts';
 import { grievanceKey, grievanceRepliesPrefix, grievanceReplyKey } from '../db/keys.ts';
-import { getMany, isConditionFailure, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import {
+  getMany,
+  isConditionFailure,
+  keyString,
+  queryPage,
+  retryOnConflict,
+  type TransactItem,
+  transact,
+} from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { replyAuthorTag, sameTag, seal } from './anonymity.ts';
 import { loadGrievance } from './grievances.ts';
@@ -35,26 +43,26 @@ export async function createReply<AsHandler extends boolean>(
   body: string,
   { asHandler }: { asHandler: AsHandler },
 ): Promise<ReplyViewOf<AsHandler>> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const g = await loadGrievance(grievanceId);
-    const mentionIds = await resolveMentions(body, callerId);
-    const now = new Date();
-    const id = newSortableId(now);
-    const reply: ReplyItem = {
-      ...grievanceReplyKey(g.id, id),
-      ...ANON,
-      entity: 'GrievanceReply',
-      id,
-      grievanceId: g.id,
-      authorRole: asHandler ? 'handler' : isRaiser(callerId, g) ? 'submitter' : 'employee',
-      sealedContent: sealReplyContent(g.id, id, { body, mentionIds }),
-      createdAt: now.toISOString(),
-      editedAt: null,
-      rev: 0,
-      authorTag: replyAuthorTag(callerId, g.id, id),
-      ...(asHandler ? { handlerSeal: seal(callerId, sealContexts.handlerReply(g.id, id)) } : {}),
-    };
-    try {
+  return retryOnConflict(
+    async () => {
+      const g = await loadGrievance(grievanceId);
+      const mentionIds = await resolveMentions(body, callerId);
+      const now = new Date();
+      const id = newSortableId(now);
+      const reply: ReplyItem = {
+        ...grievanceReplyKey(g.id, id),
+        ...ANON,
+        entity: 'GrievanceReply',
+        id,
+        grievanceId: g.id,
+        authorRole: asHandler ? 'handler' : isRaiser(callerId, g) ? 'submitter' : 'employee',
+        sealedContent: sealReplyContent(g.id, id, { body, mentionIds }),
+        createdAt: now.toISOString(),
+        editedAt: null,
+        rev: 0,
+        authorTag: replyAuthorTag(callerId, g.id, id),
+        ...(asHandler ? { handlerSeal: seal(callerId, sealContexts.handlerReply(g.id, id)) } : {}),
+      };
       await transactWithNotices(
         [
           { Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -64,13 +72,10 @@ export async function createReply<AsHandler extends boolean>(
         replyNotices(callerId, g, mentionIds),
         now,
       );
-    } catch (err) {
-      if (asHandler && isConditionFailure(err)) continue; // moved or handled meanwhile: re-read
-      throw err;
-    }
-    return (await replyViews([reply], callerId, { admin: asHandler }))[0];
-  }
-  throw conflict('The grievance kept changing meanwhile. Try again.');
+      return (await replyViews([reply], callerId, { admin: asHandler }))[0];
+    },
+    { attempts: MAX_ATTEMPTS, exhausted: () => conflict('The grievance kept changing meanwhile. Try again.') },
+  );
 }
 
 /**
@@ -135,19 +140,19 @@ async function loadOwnReply(
  * notified. Conditioned on the edit counter read, so two concurrent edits never notify anybody twice.
  */
 export async function editReply(callerId: string, grievanceId: string, replyId: string, body: string) {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { g, r, tag } = await loadOwnReply(callerId, grievanceId, replyId);
-    const mentionIds = await resolveMentions(body, callerId);
-    const before = openReplyContent(r).mentionIds;
-    const newlyTagged = mentionIds.filter((id) => !before.includes(id));
-    const now = new Date();
-    const edited: ReplyItem = {
-      ...r,
-      sealedContent: sealReplyContent(grievanceId, replyId, { body, mentionIds }),
-      editedAt: now.toISOString(),
-      rev: (r.rev ?? 0) + 1,
-    };
-    try {
+  return retryOnConflict(
+    async () => {
+      const { g, r, tag } = await loadOwnReply(callerId, grievanceId, replyId);
+      const mentionIds = await resolveMentions(body, callerId);
+      const before = openReplyContent(r).mentionIds;
+      const newlyTagged = mentionIds.filter((id) => !before.includes(id));
+      const now = new Date();
+      const edited: ReplyItem = {
+        ...r,
+        sealedContent: sealReplyContent(grievanceId, replyId, { body, mentionIds }),
+        editedAt: now.toISOString(),
+        rev: (r.rev ?? 0) + 1,
+      };
       await transactWithNotices(
         [
           {
@@ -169,13 +174,10 @@ export async function editReply(callerId: string, grievanceId: string, replyId: 
         newlyTagged.map(mentionNotice),
         now,
       );
-    } catch (err) {
-      if (isConditionFailure(err)) continue; // edited or deleted meanwhile: re-read
-      throw err;
-    }
-    return (await replyViews([edited], callerId, { admin: false }))[0];
-  }
-  throw conflict('The reply kept changing meanwhile. Try again.');
+      return (await replyViews([edited], callerId, { admin: false }))[0];
+    },
+    { attempts: MAX_ATTEMPTS, exhausted: () => conflict('The reply kept changing meanwhile. Try again.') },
+  );
 }
 
 /** The author deletes a reply for good; `replyCount` drops in the same transaction. */

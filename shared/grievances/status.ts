@@ -1,6 +1,6 @@
 import { newSortableId } from '../db/ids.ts';
 import { grievanceBoardAttributes, grievanceStatusChangeKey, grievanceStatusChangesPrefix } from '../db/keys.ts';
-import { isConditionFailure, queryAll, type TransactItem } from '../db/table.ts';
+import { queryAll, retryOnConflict, type TransactItem } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { seal } from './anonymity.ts';
 import { loadGrievance, viewFor } from './grievances.ts';
@@ -31,53 +31,50 @@ const MAX_ATTEMPTS = 10;
  * re-reads and applies on top.
  */
 export async function moveStatus(handlerId: string, grievanceId: string, to: Status, reason: string) {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const g = await loadGrievance(grievanceId);
-    const now = new Date();
-    const at = now.toISOString();
-    const moved: GrievanceItem = {
-      ...g,
-      ...grievanceBoardAttributes({ id: g.id, status: to, category: g.category, createdAt: g.createdAt }),
-      status: to,
-      // Set on the first move to a finished status, kept between finished ones, cleared on reopen.
-      resolvedAt: isFinished(to) ? (g.resolvedAt ?? at) : null,
-      statusNote: reason,
-      statusNoteAt: at,
-      updatedAt: at,
-      moves: g.moves + 1,
-    };
-    const changeId = newSortableId(now);
-    const change: StatusChangeItem = {
-      ...grievanceStatusChangeKey(g.id, moved.moves),
-      ...ANON,
-      entity: 'GrievanceStatusChange',
-      id: changeId,
-      grievanceId: g.id,
-      fromStatus: g.status,
-      toStatus: to,
-      reason,
-      createdAt: at,
-      changedBySeal: seal(handlerId, sealContexts.changedBy(g.id, changeId)),
-    };
-    const raiserId = raiserOf(g);
-    const totals = totalsWrite(movedDeltas(g.status, to, g.category));
-    const handled = applyHandling(g, moved, { kind: 'move', to }, now, configuredPeriods());
-    const items: TransactItem[] = [
-      grievanceChangeWrite(g, handled.item),
-      { Put: { Item: change, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ...(totals ? [totals] : []),
-      ...statsWrites(handled.stats),
-      ...handlingEntryWrites(g, handled.item),
-    ];
-    try {
+  return retryOnConflict(
+    async () => {
+      const g = await loadGrievance(grievanceId);
+      const now = new Date();
+      const at = now.toISOString();
+      const moved: GrievanceItem = {
+        ...g,
+        ...grievanceBoardAttributes({ id: g.id, status: to, category: g.category, createdAt: g.createdAt }),
+        status: to,
+        // Set on the first move to a finished status, kept between finished ones, cleared on reopen.
+        resolvedAt: isFinished(to) ? (g.resolvedAt ?? at) : null,
+        statusNote: reason,
+        statusNoteAt: at,
+        updatedAt: at,
+        moves: g.moves + 1,
+      };
+      const changeId = newSortableId(now);
+      const change: StatusChangeItem = {
+        ...grievanceStatusChangeKey(g.id, moved.moves),
+        ...ANON,
+        entity: 'GrievanceStatusChange',
+        id: changeId,
+        grievanceId: g.id,
+        fromStatus: g.status,
+        toStatus: to,
+        reason,
+        createdAt: at,
+        changedBySeal: seal(handlerId, sealContexts.changedBy(g.id, changeId)),
+      };
+      const raiserId = raiserOf(g);
+      const totals = totalsWrite(movedDeltas(g.status, to, g.category));
+      const handled = applyHandling(g, moved, { kind: 'move', to }, now, configuredPeriods());
+      const items: TransactItem[] = [
+        grievanceChangeWrite(g, handled.item),
+        { Put: { Item: change, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ...(totals ? [totals] : []),
+        ...statsWrites(handled.stats),
+        ...handlingEntryWrites(g, handled.item),
+      ];
       await transactWithNotices(items, g.id, raiserId && raiserId !== handlerId ? [raiserNotice(raiserId)] : [], now);
-    } catch (err) {
-      if (isConditionFailure(err)) continue;
-      throw err;
-    }
-    return viewFor(handlerId, handled.item);
-  }
-  throw conflict('The grievance kept changing meanwhile. Try again.');
+      return viewFor(handlerId, handled.item);
+    },
+    { attempts: MAX_ATTEMPTS, exhausted: () => conflict('The grievance kept changing meanwhile. Try again.') },
+  );
 }
 
 /**
