@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { decodePDFRawStream, PDFArray, PDFDocument, type PDFRawStream } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { textPdf } from '../../shared/documents/pdf.ts';
 import { exportFormat } from '../../shared/grievances/export.ts';
@@ -19,18 +17,34 @@ async function download(token: string, path: string, accept?: string) {
   };
 }
 
-/** The metrics of the standard 14 fonts the documents use, shipped with PDF.js. */
-const STANDARD_FONTS = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-
-/** The text of every page, as a PDF reader extracts it. */
-async function pdfText(bytes: Buffer): Promise<{ pages: number; text: string }> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: STANDARD_FONTS }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((it: any) => it.str ?? '').join('\n'));
+/** The literal strings a content stream shows (`(…) Tj`), with PDF string escapes undone. */
+function shownStrings(content: string): string[] {
+  const shown: string[] = [];
+  for (const m of content.matchAll(/\(((?:\\[\s\S]|[^\\)])*)\)\s*Tj/g)) {
+    shown.push(
+      m[1].replace(/\\([nrtbf()\\]|[0-7]{1,3})/g, (_e, c: string) =>
+        /^[0-7]/.test(c)
+          ? String.fromCharCode(Number.parseInt(c, 8))
+          : (({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' } as Record<string, string>)[c] ?? c),
+      ),
+    );
   }
-  return { pages: doc.numPages, text: pages.join('\n') };
+  return shown;
+}
+
+/** The text of every page, read through a PDF parser (pdf-lib): the page tree, then each page's content. */
+async function pdfText(bytes: Buffer): Promise<{ pages: number; text: string }> {
+  const doc = await PDFDocument.load(new Uint8Array(bytes), { throwOnInvalidObject: true, updateMetadata: false });
+  const pages = doc.getPages().map((page) => {
+    const contents = page.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
+    return streams
+      .flatMap((stream) =>
+        shownStrings(Buffer.from(decodePDFRawStream(stream as PDFRawStream).decode()).toString('latin1')),
+      )
+      .join('\n');
+  });
+  return { pages: doc.getPageCount(), text: pages.join('\n') };
 }
 
 describe('grievance export', () => {
