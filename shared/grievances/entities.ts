@@ -1,5 +1,12 @@
 import { entity } from '../db/entity.ts';
-import { grievanceBoardIndex, grievanceKey, grievanceReplyKey } from '../db/keys.ts';
+import {
+  grievanceBoardIndex,
+  grievanceKey,
+  grievanceNotificationRefKey,
+  grievanceReaderRefKey,
+  grievanceReplyKey,
+} from '../db/keys.ts';
+import type { NotificationRefItem, ReaderRefItem } from './erasure-refs.ts';
 import type { GrievanceItem, ReplyItem } from './model.ts';
 
 /**
@@ -35,5 +42,21 @@ export const GrievanceReply = entity<ReplyItem, [grievanceId: string, replyId: s
   name: 'GrievanceReply',
   key: grievanceReplyKey,
   keyOf: (r) => [r.grievanceId, r.id],
+  anon: true,
+});
+
+/** What the retention sweep erases a person's read marker by (erasure-refs.ts): the reader, sealed. */
+export const GrievanceReaderRef = entity<ReaderRefItem, [grievanceId: string, refId: string]>({
+  name: 'GrievanceReaderRef',
+  key: grievanceReaderRefKey,
+  keyOf: (r) => [r.grievanceId, r.refId],
+  anon: true,
+});
+
+/** What the retention sweep erases a notification about the grievance by: recipient and notification, sealed. */
+export const GrievanceNotificationRef = entity<NotificationRefItem, [grievanceId: string, refId: string]>({
+  name: 'GrievanceNotificationRef',
+  key: grievanceNotificationRefKey,
+  keyOf: (r) => [r.grievanceId, r.refId],
   anon: true,
 });
