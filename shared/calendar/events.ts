@@ -1,4 +1,4 @@
-import { ABSENT, deleteEntry } from '../db/entity.ts';
+import { ABSENT, entity } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
 import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
@@ -43,30 +43,34 @@ export interface EventTime {
   endsAt?: string | null;
 }
 
-/** Validates a time (no start in the past, an end after the start) and derives the indexed attributes. */
-function timeAttributes(eventId: string, time: { start: Instant; end: Instant | null }, now: Date) {
+const isLong = (e: Pick<CompanyEventItem, 'endsAt' | 'startUtc' | 'endUtc'>) =>
+  e.endsAt !== null && Date.parse(e.endUtc) - Date.parse(e.startUtc) > LONG_EVENT_MS;
+
+/** A company event: on gsi4 by start, and on gsi5 by end (sparse) while it lasts longer than a day. */
+export const CompanyEvent = entity<CompanyEventItem, [eventId: string]>({
+  name: 'CompanyEvent',
+  key: companyEventKey,
+  keyOf: (e) => [e.id],
+  indexes: [
+    {
+      index: eventsByStartIndex.index,
+      pk: () => eventsByStartIndex.pk,
+      sk: (e) => eventsByStartIndex.sk(e.startUtc, e.id),
+    },
+    {
+      index: longEventsByEndIndex.index,
+      pk: (e) => (isLong(e) ? longEventsByEndIndex.pk : undefined),
+      sk: (e) => (isLong(e) ? longEventsByEndIndex.sk(e.endUtc, e.id) : undefined),
+    },
+  ],
+});
+
+/** Validates a time (no start in the past, an end after the start) and derives its UTC forms. */
+function eventTimes(time: { start: Instant; end: Instant | null }, now: Date) {
   const { start, end } = time;
   if (start.ms < now.getTime()) throw invalid(['startsAt: must not be in the past']);
   if (end && end.ms <= start.ms) throw invalid(['endsAt: must be after startsAt']);
-  const endUtc = (end ?? start).utc;
-  const long = end !== null && end.ms - start.ms > LONG_EVENT_MS;
-  return {
-    set: {
-      startsAt: start.iso,
-      endsAt: end?.iso ?? null,
-      startUtc: start.utc,
-      endUtc,
-      [`${eventsByStartIndex.index}pk`]: eventsByStartIndex.pk,
-      [`${eventsByStartIndex.index}sk`]: eventsByStartIndex.sk(start.utc, eventId),
-      ...(long
-        ? {
-            [`${longEventsByEndIndex.index}pk`]: longEventsByEndIndex.pk,
-            [`${longEventsByEndIndex.index}sk`]: longEventsByEndIndex.sk(endUtc, eventId),
-          }
-        : {}),
-    } as Record<string, string | null>,
-    remove: long ? [] : [`${longEventsByEndIndex.index}pk`, `${longEventsByEndIndex.index}sk`],
-  };
+  return { startsAt: start.iso, endsAt: end?.iso ?? null, startUtc: start.utc, endUtc: (end ?? start).utc };
 }
 
 export async function createEvent(
@@ -75,22 +79,16 @@ export async function createEvent(
   now = new Date(),
 ): Promise<CompanyEventItem> {
   const id = newSortableId(now);
-  const { set } = timeAttributes(
-    id,
-    { start: instant(input.startsAt), end: input.endsAt ? instant(input.endsAt) : null },
-    now,
-  );
-  const item = {
-    ...companyEventKey(id),
-    entity: 'CompanyEvent',
+  const times = eventTimes({ start: instant(input.startsAt), end: input.endsAt ? instant(input.endsAt) : null }, now);
+  const item = CompanyEvent.item({
     id,
     title: input.title.trim(),
     location: (input.location ?? '').trim(),
     createdById: actorId,
     createdAt: now.toISOString(),
     actorId,
-    ...set,
-  } as CompanyEventItem;
+    ...times,
+  });
   await putItem(item, ABSENT);
   return item;
 }
@@ -145,14 +143,14 @@ export async function rescheduleEvent(
 ): Promise<CompanyEventItem> {
   const event = await manageableEvent(eventId, viewer);
   const endsAt = time.endsAt === undefined ? event.endsAt : time.endsAt;
-  const { set, remove } = timeAttributes(
-    eventId,
-    { start: instant(time.startsAt), end: endsAt ? instant(endsAt) : null },
-    now,
-  );
+  const times = eventTimes({ start: instant(time.startsAt), end: endsAt ? instant(endsAt) : null }, now);
+  // The index attributes of the moved event: set where it is in an index, removed where it left one (gsi5).
+  const indexed = Object.entries(CompanyEvent.indexAttributes({ ...event, ...times }));
+  const set = { ...times, ...Object.fromEntries(indexed.filter(([, value]) => value !== undefined)) };
+  const remove = indexed.filter(([, value]) => value === undefined).map(([name]) => name);
   try {
     return (await updateItem({
-      Key: companyEventKey(eventId),
+      Key: CompanyEvent.key(eventId),
       ...withCondition(updateExpression({ ...set, actorId: viewer.userId }, remove), 'attribute_exists(pk)'),
     })) as CompanyEventItem;
   } catch (err) {
@@ -164,7 +162,7 @@ export async function rescheduleEvent(
 export async function deleteEvent(viewer: Viewer, eventId: string): Promise<void> {
   await manageableEvent(eventId, viewer);
   try {
-    await transact([deleteEntry(companyEventKey(eventId), { ConditionExpression: 'attribute_exists(pk)' })]);
+    await transact([CompanyEvent.remove([eventId], { ConditionExpression: 'attribute_exists(pk)' })]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such event.');
     throw err;

@@ -108,18 +108,6 @@ export function grievanceBoardIndex(filter: { status?: string; category?: string
   if (category) return { index: 'gsi3', pk: `GRIEVANCES#C#${category}` };
   return { index: 'gsi1', pk: 'GRIEVANCES' };
 }
-/** The board index attributes of a grievance in this status and category. */
-export function grievanceBoardAttributes(g: { id: string; status: string; category: string; createdAt: string }) {
-  const sk = `${g.createdAt}#${g.id}`;
-  const out: Record<string, string> = {};
-  const { status, category } = g;
-  for (const filter of [{}, { status }, { category }, { status, category }]) {
-    const { index, pk } = grievanceBoardIndex(filter);
-    out[`${index}pk`] = pk;
-    out[`${index}sk`] = sk;
-  }
-  return out;
-}
 /** Board totals, one attribute per filter combination, moved in the transaction of every raise and move. */
 export const grievanceTotalsKey = (): Key => ({ pk: 'GRIEVANCE_TOTALS', sk: 'TOTALS' });
 /** A person's read marker for one grievance, addressed by tag(person, grievance) alone: it names neither. */

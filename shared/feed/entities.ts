@@ -1,9 +1,13 @@
 import { entity } from '../db/entity.ts';
 import {
+  bookmarksOfPostIndex,
   closingPollsIndex,
   commentKey,
   commentVoteKey,
+  followKey,
   postKey,
+  postListKey,
+  postLists,
   postReactionKey,
   postStatsKey,
   postVoteKey,
@@ -66,4 +70,44 @@ export const CommentVote = entity<CommentVoteItem, [commentId: string, userId: s
   name: 'CommentVote',
   key: commentVoteKey,
   keyOf: (v) => [v.commentId, v.userId],
+});
+
+/** A person's bookmark: an entry of their own post list, and on gsi1 under the post (its clean-up after a delete). */
+export interface BookmarkItem {
+  pk: string;
+  sk: string;
+  entity: 'Bookmark';
+  list: string;
+  postId: string;
+  userId: string;
+  actorId: string;
+  createdAt: string;
+}
+export const Bookmark = entity<BookmarkItem, [userId: string, postId: string]>({
+  name: 'Bookmark',
+  key: (userId, postId) => postListKey(postLists.bookmarks(userId), postId),
+  keyOf: (b) => [b.userId, b.postId],
+  indexes: [
+    {
+      index: bookmarksOfPostIndex.index,
+      pk: (b) => bookmarksOfPostIndex.pk(b.postId),
+      sk: (b) => bookmarksOfPostIndex.sk(b.userId),
+    },
+  ],
+});
+
+/** That a person follows another. */
+export interface FollowItem {
+  pk: string;
+  sk: string;
+  entity: 'Follow';
+  userId: string;
+  followingId: string;
+  actorId: string;
+  createdAt: string;
+}
+export const Follow = entity<FollowItem, [userId: string, followingId: string]>({
+  name: 'Follow',
+  key: followKey,
+  keyOf: (f) => [f.userId, f.followingId],
 });

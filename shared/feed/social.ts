@@ -1,7 +1,9 @@
-import { bookmarksOfPostIndex, followKey, followsPrefix, postListKey, postLists } from '../db/keys.ts';
+import { ABSENT } from '../db/entity.ts';
+import { followsPrefix, postLists } from '../db/keys.ts';
 import { deleteItem, getItem, isConditionFailure, putItem, queryAll } from '../db/table.ts';
 import { invalid, notFound } from '../errors.ts';
 import { getUser } from '../people/users.ts';
+import { Bookmark, Follow } from './entities.ts';
 import type { Viewer } from './people.ts';
 import { readablePost } from './posts.ts';
 
@@ -14,26 +16,21 @@ const ignoreCondition = (err: unknown) => (isConditionFailure(err) ? undefined :
 
 export async function bookmark(caller: Viewer, postId: string): Promise<void> {
   await readablePost(caller, postId);
-  const list = postLists.bookmarks(caller.userId);
   await putItem(
-    {
-      ...postListKey(list, postId),
-      entity: 'Bookmark',
-      list,
+    Bookmark.item({
+      list: postLists.bookmarks(caller.userId),
       postId,
       userId: caller.userId,
       actorId: caller.userId,
       createdAt: new Date().toISOString(),
-      [`${bookmarksOfPostIndex.index}pk`]: bookmarksOfPostIndex.pk(postId),
-      [`${bookmarksOfPostIndex.index}sk`]: bookmarksOfPostIndex.sk(caller.userId),
-    },
-    { ConditionExpression: 'attribute_not_exists(pk)' },
+    }),
+    ABSENT,
   ).catch(ignoreCondition);
 }
 
 /** Removes a bookmark; works for a post deleted since. 404 only when neither exists. */
 export async function unbookmark(caller: Viewer, postId: string): Promise<void> {
-  const key = postListKey(postLists.bookmarks(caller.userId), postId);
+  const key = Bookmark.key(caller.userId, postId);
   const existing = await getItem(key, true);
   if (!existing) {
     await readablePost(caller, postId);
@@ -50,21 +47,19 @@ async function followable(caller: Viewer, userId: string) {
 export async function follow(caller: Viewer, userId: string): Promise<void> {
   await followable(caller, userId);
   await putItem(
-    {
-      ...followKey(caller.userId, userId),
-      entity: 'Follow',
+    Follow.item({
       userId: caller.userId,
       followingId: userId,
       actorId: caller.userId,
       createdAt: new Date().toISOString(),
-    },
-    { ConditionExpression: 'attribute_not_exists(pk)' },
+    }),
+    ABSENT,
   ).catch(ignoreCondition);
 }
 
 export async function unfollow(caller: Viewer, userId: string): Promise<void> {
   await followable(caller, userId);
-  await deleteItem(followKey(caller.userId, userId));
+  await deleteItem(Follow.key(caller.userId, userId));
 }
 
 /** The people a person follows: one Query, bounded by the company's size. */

@@ -1,9 +1,9 @@
 import { newId } from '../db/ids.ts';
-import { grievanceNotificationRefKey, grievanceReaderRefKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
 import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
 import { seal, unseal } from './anonymity.ts';
-import { ANON, sealContexts } from './model.ts';
+import { GrievanceNotificationRef, GrievanceReaderRef } from './entities.ts';
+import { sealContexts } from './model.ts';
 
 /**
  * References that let the retention sweep erase what a grievance left in other people's items (a read
@@ -32,15 +32,11 @@ export interface NotificationRefItem {
 /** Written with a person's first read marker of the grievance. */
 export function readerRefWrite(grievanceId: string, readerId: string): TransactItem {
   const refId = newId();
-  const item: ReaderRefItem = {
-    ...grievanceReaderRefKey(grievanceId, refId),
-    ...ANON,
-    entity: 'GrievanceReaderRef',
+  return GrievanceReaderRef.put({
     grievanceId,
     refId,
     readerSeal: seal(readerId, sealContexts.readerRef(grievanceId, refId)),
-  };
-  return { Put: { Item: item } };
+  });
 }
 
 /** The writes that record a notification about the grievance with its reference (queued notices, reminders). */
@@ -51,18 +47,14 @@ export function notificationRecord(n: NewNotification, grievanceId: string, at: 
 
 function notificationRefWrite(grievanceId: string, recipientId: string, notificationId: string): TransactItem {
   const refId = newId();
-  const item: NotificationRefItem = {
-    ...grievanceNotificationRefKey(grievanceId, refId),
-    ...ANON,
-    entity: 'GrievanceNotificationRef',
+  return GrievanceNotificationRef.put({
     grievanceId,
     refId,
     notificationSeal: seal(
       JSON.stringify([recipientId, notificationId]),
       sealContexts.notificationRef(grievanceId, refId),
     ),
-  };
-  return { Put: { Item: item } };
+  });
 }
 
 export const readerOf = (r: ReaderRefItem) => unseal(r.readerSeal, sealContexts.readerRef(r.grievanceId, r.refId));

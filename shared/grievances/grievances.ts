@@ -1,14 +1,9 @@
 import { newSortableId } from '../db/ids.ts';
-import {
-  grievanceBoardAttributes,
-  grievanceBoardIndex,
-  grievanceKey,
-  grievanceStatusChangeKey,
-  grievanceTotalsKey,
-} from '../db/keys.ts';
+import { grievanceBoardIndex, grievanceKey, grievanceStatusChangeKey, grievanceTotalsKey } from '../db/keys.ts';
 import { getItem, getMany, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
 import { notFound } from '../errors.ts';
 import { raiserTag, seal } from './anonymity.ts';
+import { Grievance } from './entities.ts';
 import { configuredPeriods, type HandlingPeriods, initialHandling } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
 import { ANON, type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
@@ -32,11 +27,7 @@ export function newGrievanceItem(
 ): GrievanceItem {
   const id = newSortableId(at);
   const createdAt = at.toISOString();
-  return {
-    ...grievanceKey(id),
-    ...grievanceBoardAttributes({ id, status: 'open', category: input.category, createdAt }),
-    ...ANON,
-    entity: 'Grievance',
+  return Grievance.item({
     id,
     subject: input.subject,
     description: input.description,
@@ -52,7 +43,7 @@ export function newGrievanceItem(
     raiserTag: raiserTag(raiserId, id),
     raiserSeal: seal(raiserId, sealContexts.raiser(id)),
     ...initialHandling(createdAt, periods),
-  };
+  });
 }
 
 /** The entry that records the raise (fromStatus null, no handler). */
@@ -78,7 +69,7 @@ export function raisedEntry(g: GrievanceItem): StatusChangeItem {
 export async function raiseGrievance(raiserId: string, input: NewGrievance) {
   const g = newGrievanceItem(raiserId, input);
   const items: TransactItem[] = [
-    { Put: { Item: g, ConditionExpression: 'attribute_not_exists(pk)' } },
+    Grievance.create(g),
     { Put: { Item: raisedEntry(g) } },
     totalsWrite(raisedDeltas(g.status, g.category))!,
     ...statsWrites(raisedStats(g.createdAt, g.category, g.status)),

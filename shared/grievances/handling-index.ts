@@ -1,5 +1,6 @@
-import { type GrievanceHandlingIndex, grievanceHandlingKey, grievanceKey } from '../db/keys.ts';
+import { type GrievanceHandlingIndex, grievanceHandlingKey } from '../db/keys.ts';
 import { keyString, type TransactItem } from '../db/table.ts';
+import { Grievance } from './entities.ts';
 import { nextDeadline, nextReminder } from './handling.ts';
 import { ANON, type GrievanceItem, isFinished } from './model.ts';
 
@@ -87,13 +88,10 @@ export function grievanceChangeWrite(
   const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '']
     .filter(Boolean)
     .join(' ');
-  return {
-    Update: {
-      Key: grievanceKey(before.id),
-      UpdateExpression: expression,
-      ConditionExpression: `#moves = :moves AND ${revCondition}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+  return Grievance.update([before.id], {
+    UpdateExpression: expression,
+    ConditionExpression: `#moves = :moves AND ${revCondition}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }

@@ -11,12 +11,12 @@ import {
 } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { replyAuthorTag, sameTag, seal } from './anonymity.ts';
+import { Grievance, GrievanceReply } from './entities.ts';
 import { loadGrievance } from './grievances.ts';
 import { applyHandling, configuredPeriods, hasHandling } from './handling.ts';
 import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
 import { resolveMentions } from './mentions.ts';
 import {
-  ANON,
   type GrievanceItem,
   isEntityId,
   openReplyContent,
@@ -49,10 +49,7 @@ export async function createReply<AsHandler extends boolean>(
       const mentionIds = await resolveMentions(body, callerId);
       const now = new Date();
       const id = newSortableId(now);
-      const reply: ReplyItem = {
-        ...grievanceReplyKey(g.id, id),
-        ...ANON,
-        entity: 'GrievanceReply',
+      const reply = GrievanceReply.item({
         id,
         grievanceId: g.id,
         authorRole: asHandler ? 'handler' : isRaiser(callerId, g) ? 'submitter' : 'employee',
@@ -62,12 +59,9 @@ export async function createReply<AsHandler extends boolean>(
         rev: 0,
         authorTag: replyAuthorTag(callerId, g.id, id),
         ...(asHandler ? { handlerSeal: seal(callerId, sealContexts.handlerReply(g.id, id)) } : {}),
-      };
+      });
       await transactWithNotices(
-        [
-          { Put: { Item: reply, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ...(asHandler ? handlerReplyWrites(g, now) : [replyCountWrite(g.id, 1)]),
-        ],
+        [GrievanceReply.create(reply), ...(asHandler ? handlerReplyWrites(g, now) : [replyCountWrite(g.id, 1)])],
         g.id,
         replyNotices(callerId, g, mentionIds),
         now,
@@ -104,14 +98,11 @@ function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]):
 }
 
 function replyCountWrite(grievanceId: string, delta: 1 | -1): TransactItem {
-  return {
-    Update: {
-      Key: grievanceKey(grievanceId),
-      UpdateExpression: 'ADD replyCount :d',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':d': delta },
-    },
-  };
+  return Grievance.update([grievanceId], {
+    UpdateExpression: 'ADD replyCount :d',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':d': delta },
+  });
 }
 
 /** A reply's grievance and the reply, in one batch read: 404 when either is missing, 403 unless the caller wrote it. */
@@ -155,20 +146,17 @@ export async function editReply(callerId: string, grievanceId: string, replyId: 
       };
       await transactWithNotices(
         [
-          {
-            Update: {
-              Key: grievanceReplyKey(grievanceId, replyId),
-              UpdateExpression: 'SET sealedContent = :content, editedAt = :at, rev = :rev',
-              ConditionExpression: 'authorTag = :tag AND rev = :before',
-              ExpressionAttributeValues: {
-                ':content': edited.sealedContent,
-                ':at': edited.editedAt,
-                ':rev': edited.rev,
-                ':tag': tag,
-                ':before': r.rev ?? 0,
-              },
+          GrievanceReply.update([grievanceId, replyId], {
+            UpdateExpression: 'SET sealedContent = :content, editedAt = :at, rev = :rev',
+            ConditionExpression: 'authorTag = :tag AND rev = :before',
+            ExpressionAttributeValues: {
+              ':content': edited.sealedContent,
+              ':at': edited.editedAt,
+              ':rev': edited.rev,
+              ':tag': tag,
+              ':before': r.rev ?? 0,
             },
-          },
+          }),
         ],
         g.id,
         newlyTagged.map(mentionNotice),
@@ -185,13 +173,10 @@ export async function deleteReply(callerId: string, grievanceId: string, replyId
   const { tag } = await loadOwnReply(callerId, grievanceId, replyId);
   try {
     await transact([
-      {
-        Delete: {
-          Key: grievanceReplyKey(grievanceId, replyId),
-          ConditionExpression: 'authorTag = :tag',
-          ExpressionAttributeValues: { ':tag': tag },
-        },
-      },
+      GrievanceReply.remove([grievanceId, replyId], {
+        ConditionExpression: 'authorTag = :tag',
+        ExpressionAttributeValues: { ':tag': tag },
+      }),
       replyCountWrite(grievanceId, -1),
     ]);
   } catch (err) {

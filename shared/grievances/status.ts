@@ -1,8 +1,9 @@
 import { newSortableId } from '../db/ids.ts';
-import { grievanceBoardAttributes, grievanceStatusChangeKey, grievanceStatusChangesPrefix } from '../db/keys.ts';
+import { grievanceStatusChangeKey, grievanceStatusChangesPrefix } from '../db/keys.ts';
 import { queryAll, retryOnConflict, type TransactItem } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { seal } from './anonymity.ts';
+import { Grievance } from './entities.ts';
 import { loadGrievance, viewFor } from './grievances.ts';
 import { applyHandling, configuredPeriods } from './handling.ts';
 import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
@@ -36,9 +37,8 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
       const g = await loadGrievance(grievanceId);
       const now = new Date();
       const at = now.toISOString();
-      const moved: GrievanceItem = {
+      const moved: GrievanceItem = Grievance.item({
         ...g,
-        ...grievanceBoardAttributes({ id: g.id, status: to, category: g.category, createdAt: g.createdAt }),
         status: to,
         // Set on the first move to a finished status, kept between finished ones, cleared on reopen.
         resolvedAt: isFinished(to) ? (g.resolvedAt ?? at) : null,
@@ -46,7 +46,7 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
         statusNoteAt: at,
         updatedAt: at,
         moves: g.moves + 1,
-      };
+      });
       const changeId = newSortableId(now);
       const change: StatusChangeItem = {
         ...grievanceStatusChangeKey(g.id, moved.moves),

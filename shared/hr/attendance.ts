@@ -1,10 +1,10 @@
 import { companyDate } from '../calendar/time.ts';
 import { addToCounter } from '../db/counters.ts';
-import { ABSENT, putEntry, updateEntry } from '../db/entity.ts';
 import { attendanceDayIndex, attendanceKey, attendanceRange, presentCounterKey } from '../db/keys.ts';
 import { getItem, isConditionFailure, queryAll, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
+import { AttendanceRecord } from './entities.ts';
 import { activePeople, canViewAll } from './viewers.ts';
 
 /**
@@ -40,20 +40,16 @@ export function toRecord(person: Pick<UserItem, 'id' | 'name'>, date: string, it
 
 export async function checkIn(person: UserItem, now = new Date()) {
   const date = companyDate(now);
-  const item: AttendanceItem & Record<string, unknown> = {
-    ...attendanceKey(person.id, date),
-    entity: 'AttendanceRecord',
+  const item = AttendanceRecord.item({
     employeeId: person.id,
     date,
     checkIn: now.toISOString(),
     checkOut: null,
     actorId: person.id,
-    [`${attendanceDayIndex.index}pk`]: attendanceDayIndex.pk(date),
-    [`${attendanceDayIndex.index}sk`]: attendanceDayIndex.sk(person.id),
-  };
+  });
   try {
     await transact([
-      putEntry(item, ABSENT),
+      AttendanceRecord.create(item),
       addToCounter(presentCounterKey(date), 'present', 1, { entity: 'PresentCounter' }),
     ]);
   } catch (err) {
@@ -68,7 +64,7 @@ export async function checkOut(person: UserItem, now = new Date()) {
   const at = now.toISOString();
   try {
     await transact([
-      updateEntry(attendanceKey(person.id, date), {
+      AttendanceRecord.update([person.id, date], {
         UpdateExpression: 'SET checkOut = :at, actorId = :me',
         ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
         ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },

@@ -1,4 +1,4 @@
-import { ABSENT, deleteEntry } from '../db/entity.ts';
+import { ABSENT } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import {
   leaveAllIndex,
@@ -21,6 +21,7 @@ import {
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
+import { LeaveRequest, LeaveSeen } from './entities.ts';
 import { activePeople, isReportingManager } from './viewers.ts';
 
 /**
@@ -66,11 +67,6 @@ const brief = (u: UserItem) => ({ id: u.id, name: u.name, image: u.image ?? null
 /** A seen mark covers every request created up to this moment (ids start with their creation time). */
 const seenMark = (at: Date) => `${newSortableId(at).slice(0, 10)}~`;
 
-const PENDING_INDEXES = [pendingLeaveByApproverIndex.index, pendingLeaveAllIndex.index].flatMap((i) => [
-  `${i}pk`,
-  `${i}sk`,
-]);
-
 export async function pendingCount(viewer: UserItem): Promise<number> {
   const seen = await getItem<{ seenUpTo?: string }>(leaveSeenKey(viewer.id), true);
   const index = isAdmin(viewer)
@@ -80,7 +76,7 @@ export async function pendingCount(viewer: UserItem): Promise<number> {
 }
 
 export async function markSeen(viewer: UserItem, now = new Date()): Promise<void> {
-  await putItem({ ...leaveSeenKey(viewer.id), entity: 'LeaveSeen', seenUpTo: seenMark(now), actorId: viewer.id });
+  await putItem(LeaveSeen.item({ userId: viewer.id, seenUpTo: seenMark(now), actorId: viewer.id }));
 }
 
 export async function leaveContext(viewer: UserItem) {
@@ -134,9 +130,7 @@ export async function createLeaveRequest(
   if (!manager || !canApproveFor(manager, requester.id))
     throw invalid(['selectedManagerId: must be one of the managers offered in GET /leave/context']);
   const id = newSortableId(now);
-  const item: LeaveItem & Record<string, unknown> = {
-    ...leaveRequestKey(id),
-    entity: 'LeaveRequest',
+  const item = LeaveRequest.item({
     id,
     employeeId: requester.id,
     leaveType: input.leaveType.trim(),
@@ -150,17 +144,7 @@ export async function createLeaveRequest(
     processComment: null,
     createdAt: now.toISOString(),
     actorId: requester.id,
-    [`${leaveByRequesterIndex.index}pk`]: leaveByRequesterIndex.pk(requester.id),
-    [`${leaveByRequesterIndex.index}sk`]: leaveByRequesterIndex.sk(id),
-    [`${leaveByApproverIndex.index}pk`]: leaveByApproverIndex.pk(manager.id),
-    [`${leaveByApproverIndex.index}sk`]: leaveByApproverIndex.sk(id),
-    [`${leaveAllIndex.index}pk`]: leaveAllIndex.pk,
-    [`${leaveAllIndex.index}sk`]: leaveAllIndex.sk(id),
-    [`${pendingLeaveByApproverIndex.index}pk`]: pendingLeaveByApproverIndex.pk(manager.id),
-    [`${pendingLeaveByApproverIndex.index}sk`]: pendingLeaveByApproverIndex.sk(id),
-    [`${pendingLeaveAllIndex.index}pk`]: pendingLeaveAllIndex.pk,
-    [`${pendingLeaveAllIndex.index}sk`]: pendingLeaveAllIndex.sk(id),
-  };
+  });
   await putItem(item, ABSENT);
   return item;
 }
@@ -186,11 +170,15 @@ export async function processLeaveRequest(
     processComment: comment,
     actorId: viewer.id,
   };
+  // The index attributes the decided request no longer has: those of the pending indexes (sparse).
+  const leaving = Object.entries(LeaveRequest.indexAttributes({ ...request, ...fields }))
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
   try {
     return (await updateItem({
-      Key: leaveRequestKey(requestId),
+      Key: LeaveRequest.key(requestId),
       ...withCondition(
-        updateExpression(fields, PENDING_INDEXES),
+        updateExpression(fields, leaving),
         '#pending = :pending',
         { '#pending': 'status' },
         { ':pending': 'PENDING' },
@@ -208,7 +196,7 @@ export async function processLeaveRequest(
 export async function deleteLeaveRequest(viewer: UserItem, requestId: string): Promise<void> {
   try {
     await transact([
-      deleteEntry(leaveRequestKey(requestId), {
+      LeaveRequest.remove([requestId], {
         ConditionExpression: 'employeeId = :me AND #status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':me': viewer.id, ':pending': 'PENDING' },

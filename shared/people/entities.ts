@@ -9,9 +9,12 @@ import {
   featuredIndex,
   membersIndex,
   roleIndex,
+  teamKey,
   teamMemberKey,
+  teamsIndex,
   userKey,
 } from '../db/keys.ts';
+import type { TeamItem } from './profile.ts';
 import type { UserItem } from './users.ts';
 
 /** The people area's entities (docs/data-model.md, People), each declared once. */
@@ -67,4 +70,21 @@ export const TeamMember = entity<TeamMemberItem, [teamId: string, userId: string
   name: 'TeamMember',
   key: teamMemberKey,
   keyOf: (m) => [m.teamId, m.userId],
+});
+
+/** A team as stored: its name also lower-cased, the key of its name claim and of the teams list's order. */
+export interface StoredTeam extends TeamItem {
+  pk: string;
+  sk: string;
+  entity: 'Team';
+  nameLower: string;
+  createdAt: string;
+  actorId: string;
+}
+/** A team, listed by name on gsi1. */
+export const Team = entity<StoredTeam, [teamId: string]>({
+  name: 'Team',
+  key: teamKey,
+  keyOf: (t) => [t.id],
+  indexes: [{ index: teamsIndex.index, pk: () => teamsIndex.pk, sk: (t) => teamsIndex.sk(t.nameLower, t.id) }],
 });

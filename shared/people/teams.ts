@@ -1,4 +1,4 @@
-import { ABSENT, deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
+import { deleteEntry, putEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { teamKey, teamMembersPrefix, teamNameKey, teamsIndex } from '../db/keys.ts';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../db/table.ts';
 import { conflict, DomainError, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
+import { type StoredTeam, Team } from './entities.ts';
 import type { TeamItem } from './profile.ts';
 
 /**
@@ -22,7 +23,6 @@ import type { TeamItem } from './profile.ts';
  * moved by every change of a person (derived-from-person.ts).
  */
 export type TeamColor = TeamItem['color'];
-type StoredTeam = TeamItem & { pk: string; sk: string; nameLower: string };
 
 const nameTaken = () => conflict('A team with this name already exists.');
 const noSuchTeam = () => notFound('No such team.');
@@ -35,12 +35,7 @@ export async function listTeams(): Promise<TeamItem[]> {
   return teams.filter((t) => !t.deletingAt);
 }
 
-const nameAttributes = (id: string, name: string) => ({
-  name,
-  nameLower: name.toLowerCase(),
-  [`${teamsIndex.index}pk`]: teamsIndex.pk,
-  [`${teamsIndex.index}sk`]: teamsIndex.sk(name.toLowerCase(), id),
-});
+const nameAttributes = (name: string) => ({ name, nameLower: name.toLowerCase() });
 
 const claim = (nameLower: string, teamId: string, actorId: string): TransactItem =>
   putEntry(
@@ -51,18 +46,16 @@ const claim = (nameLower: string, teamId: string, actorId: string): TransactItem
 export async function createTeam(actorId: string, input: { name: string; color?: TeamColor }): Promise<TeamItem> {
   const id = newId();
   const name = input.name.trim();
-  const team = {
-    ...teamKey(id),
-    entity: 'Team',
+  const team = Team.item({
     id,
-    ...nameAttributes(id, name),
+    ...nameAttributes(name),
     color: input.color ?? 'slate',
     memberCount: 0,
     createdAt: new Date().toISOString(),
     actorId,
-  } as StoredTeam;
+  });
   try {
-    await transact([claim(team.nameLower, id, actorId), putEntry(team, ABSENT)]);
+    await transact([claim(team.nameLower, id, actorId), Team.create(team)]);
   } catch (err) {
     if (isConditionFailure(err)) throw nameTaken();
     throw err;
@@ -89,16 +82,16 @@ export async function updateTeam(
       const name = input.name?.trim() ?? team.name;
       const color = input.color ?? team.color;
       if (name === team.name && color === team.color) return team;
-      const next = { ...team, ...nameAttributes(teamId, name), color, actorId };
+      const next = Team.item({ ...team, ...nameAttributes(name), color, actorId });
       const items: TransactItem[] = [
-        updateEntry(teamKey(teamId), {
+        Team.update([teamId], {
           UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
           ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
           ExpressionAttributeValues: {
             ':n': name,
             ':l': next.nameLower,
-            ':sk': teamsIndex.sk(next.nameLower, teamId),
+            ':sk': Team.indexAttributes(next)[`${teamsIndex.index}sk`],
             ':c': color,
             ':a': actorId,
             ':old': team.nameLower,
@@ -157,7 +150,7 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
     await deleteItem({ pk: m.pk, sk: m.sk });
   try {
     await transact([
-      deleteEntry(teamKey(teamId), { ConditionExpression: 'attribute_exists(pk)' }),
+      Team.remove([teamId], { ConditionExpression: 'attribute_exists(pk)' }),
       deleteEntry(teamNameKey(team.nameLower)),
     ]);
   } catch (err) {

@@ -1,3 +1,4 @@
+import { entity } from '../db/entity.ts';
 import { presenceDueIndex, presenceKey } from '../db/keys.ts';
 
 /**
@@ -46,17 +47,30 @@ export function nextChangeAt(s: Pick<PresenceState, 'onlineUntil' | 'activeUntil
   return s.activeUntil > now ? Math.min(s.activeUntil, s.onlineUntil) : s.onlineUntil;
 }
 
+/** When an item's announced value is next due to change: from its deadlines, as of its own write. */
+const dueOf = (p: Pick<PresenceItem, 'onlineUntil' | 'activeUntil' | 'updatedAt'>) =>
+  nextChangeAt(p, Date.parse(p.updatedAt));
+
+/** A person's presence; in the due index (gsi6, sparse) while it is not offline, for the sweep. */
+export const Presence = entity<PresenceItem, [userId: string]>({
+  name: 'Presence',
+  key: presenceKey,
+  keyOf: (p) => [p.userId],
+  indexes: [
+    {
+      index: presenceDueIndex.index,
+      pk: (p) => (dueOf(p) === null ? undefined : presenceDueIndex.pk),
+      sk: (p) => {
+        const due = dueOf(p);
+        return due === null ? undefined : presenceDueIndex.sk(due);
+      },
+    },
+  ],
+});
+
 /** The item for this state at `now`: the announced value and, while not offline, its place in the due index. */
-export function presenceItem(
-  userId: string,
-  s: PresenceState,
-  version: number,
-  now: number,
-): PresenceItem & Record<string, unknown> {
-  const due = nextChangeAt(s, now);
-  return {
-    ...presenceKey(userId),
-    entity: 'Presence',
+export function presenceItem(userId: string, s: PresenceState, version: number, now: number): PresenceItem {
+  return Presence.item({
     userId,
     actorId: userId,
     presence: presenceAt(s, now),
@@ -65,11 +79,5 @@ export function presenceItem(
     lastSeenAt: s.lastSeenAt,
     version,
     updatedAt: new Date(now).toISOString(),
-    ...(due === null
-      ? {}
-      : {
-          [`${presenceDueIndex.index}pk`]: presenceDueIndex.pk,
-          [`${presenceDueIndex.index}sk`]: presenceDueIndex.sk(due),
-        }),
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { hashToken } from '../auth/tokens.ts';
+import { entity } from '../db/entity.ts';
 import { pushTokenKey, pushTokensIndex } from '../db/keys.ts';
 import { deleteItem, getItem, isConditionFailure, putItem, queryAll, updateItem } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
@@ -22,7 +23,22 @@ export interface PushTokenItem {
   updatedAt: string;
   /** Set when the platform reported the endpoint dead; the item then leaves the delivery index. */
   disabledAt?: string;
+  actorId: string;
 }
+
+/** A registration; in its person's delivery index (gsi1, sparse) until the platform reports it dead. */
+export const PushToken = entity<PushTokenItem, [tokenHash: string]>({
+  name: 'PushToken',
+  key: pushTokenKey,
+  keyOf: (t) => [t.tokenHash],
+  indexes: [
+    {
+      index: pushTokensIndex.index,
+      pk: (t) => (t.disabledAt ? undefined : pushTokensIndex.pk(t.userId)),
+      sk: (t) => (t.disabledAt ? undefined : pushTokensIndex.sk(t.updatedAt, t.tokenHash)),
+    },
+  ],
+});
 
 /** Registrations kept per person; the least recently registered beyond this are retired. */
 export const MAX_TOKENS_PER_PERSON = 20;
@@ -49,9 +65,7 @@ export async function registerPushToken(userId: string, r: Registration): Promis
   const reusable = existing && existing.platform === platform ? existing.endpointArn : null;
   const endpointArn = await pushTransport().register({ userId, platform, token: r.token, endpointArn: reusable });
   const now = new Date().toISOString();
-  const item: PushTokenItem & Record<string, unknown> = {
-    ...pushTokenKey(tokenHash),
-    entity: 'PushToken',
+  const item = PushToken.item({
     tokenHash,
     userId,
     platform,
@@ -60,9 +74,7 @@ export async function registerPushToken(userId: string, r: Registration): Promis
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
     actorId: userId,
-    [`${pushTokensIndex.index}pk`]: pushTokensIndex.pk(userId),
-    [`${pushTokensIndex.index}sk`]: pushTokensIndex.sk(now, tokenHash),
-  };
+  });
   await putItem(item);
   if (existing?.endpointArn && existing.endpointArn !== endpointArn) await forgetEndpoint(targetOf(existing));
   await retireBeyondCap(userId);

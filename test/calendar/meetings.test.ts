@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { Meeting } from '../../shared/calendar/meetings/entities.ts';
 import { listMeetings } from '../../shared/calendar/meetings/list.ts';
 import { createMeeting } from '../../shared/calendar/meetings/meetings.ts';
-import type { MeetingItem, MeetingSeatItem } from '../../shared/calendar/meetings/model.ts';
-import { commitMeeting, getMeeting, meetingIndexAttributes, seatWrites } from '../../shared/calendar/meetings/store.ts';
+import type { MeetingSeatItem } from '../../shared/calendar/meetings/model.ts';
+import { commitMeeting, getMeeting, seatWrites } from '../../shared/calendar/meetings/store.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
-import { meetingKey, meetingSeatsPrefix } from '../../shared/db/keys.ts';
-import { queryAll, type TransactItem } from '../../shared/db/table.ts';
+import { meetingSeatsPrefix } from '../../shared/db/keys.ts';
+import { queryAll } from '../../shared/db/table.ts';
 import { getUser } from '../../shared/people/users.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
@@ -165,15 +166,13 @@ describe('meeting changes under concurrency', () => {
     const id = newSortableId(now);
     const participantIds = Array.from({ length: 130 }, (_, i) => `synthetic-${uniq()}-${i}`);
     const fields = { id, organizerId: organizer.id, startUtc: at(DAY), endUtc: at(DAY + HOUR) };
-    const meeting = {
-      ...meetingKey(id),
-      entity: 'Meeting',
+    const meeting = Meeting.item({
       ...fields,
       topic: 'Town hall',
       description: '',
       startsAt: fields.startUtc,
       endsAt: fields.endUtc,
-      type: 'general',
+      type: 'general' as const,
       meetLink: '',
       recordingLink: null,
       transcriptLink: null,
@@ -184,22 +183,20 @@ describe('meeting changes under concurrency', () => {
       updatedAt: now.toISOString(),
       version: 1,
       actorId: organizer.id,
-      ...meetingIndexAttributes(fields),
-    } as MeetingItem;
-    await commitMeeting({ Put: { Item: meeting } } as TransactItem, seatWrites(meeting, []));
+    });
+    await commitMeeting(Meeting.put(meeting), seatWrites(meeting, []));
     expect(await queryAll(meetingSeatsPrefix(id))).toHaveLength(130);
     const viewer = { userId: participantIds[129], role: 'member' as const };
     expect((await listMeetings(viewer, {})).map((x) => x.id)).toEqual([id]);
 
-    const moved = {
+    const moved = Meeting.item({
       ...meeting,
       startUtc: at(5 * DAY),
       endUtc: at(5 * DAY + HOUR),
       participantIds: participantIds.slice(10),
       version: 2,
-    };
-    Object.assign(moved, meetingIndexAttributes(moved));
-    await commitMeeting({ Put: { Item: moved } } as TransactItem, seatWrites(moved, participantIds.slice(0, 10)));
+    });
+    await commitMeeting(Meeting.put(moved), seatWrites(moved, participantIds.slice(0, 10)));
     const seats = await queryAll<MeetingSeatItem>(meetingSeatsPrefix(id));
     expect(seats).toHaveLength(120);
     expect(new Set(seats.map((s) => s.startUtc))).toEqual(new Set([moved.startUtc]));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ABSENT, updateEntry } from '../../db/entity.ts';
+import { ABSENT, entity } from '../../db/entity.ts';
 import { birthdayAnnouncementKey, membersIndex } from '../../db/keys.ts';
 import {
   getMany,
@@ -43,6 +43,13 @@ export interface AnnouncementItem {
   ttl: number;
 }
 
+/** The claim and progress of one person's birthday announcement on one day. */
+export const BirthdayAnnouncement = entity<AnnouncementItem, [date: string, userId: string]>({
+  name: 'BirthdayAnnouncement',
+  key: birthdayAnnouncementKey,
+  keyOf: (a) => [a.date, a.userId],
+});
+
 /** A claim whose sender has not recorded a page for this long is taken over. */
 const STALE_MS = 2 * 60 * 1000;
 const KEEP_DAYS = 40;
@@ -53,9 +60,7 @@ const preview = (person: UserItem) => `It's ${person.name}'s birthday today. Sen
 
 async function claim(person: UserItem, date: string): Promise<AnnouncementItem | null> {
   const now = new Date();
-  const item: AnnouncementItem = {
-    ...birthdayAnnouncementKey(date, person.id),
-    entity: 'BirthdayAnnouncement',
+  const item = BirthdayAnnouncement.item({
     userId: person.id,
     date,
     claimId: randomUUID(),
@@ -65,7 +70,7 @@ async function claim(person: UserItem, date: string): Promise<AnnouncementItem |
     sent: 0,
     heartbeatAt: now.toISOString(),
     ttl: Math.floor(now.getTime() / 1000) + KEEP_DAYS * 24 * 3600,
-  };
+  });
   try {
     await putItem(item, ABSENT);
     return item;
@@ -82,7 +87,7 @@ async function claim(person: UserItem, date: string): Promise<AnnouncementItem |
 async function takeOver(stale: AnnouncementItem): Promise<AnnouncementItem | null> {
   try {
     return (await updateItem({
-      Key: birthdayAnnouncementKey(stale.date, stale.userId),
+      Key: BirthdayAnnouncement.key(stale.date, stale.userId),
       UpdateExpression: 'SET claimId = :new, heartbeatAt = :now',
       ConditionExpression: 'claimId = :old AND attribute_not_exists(doneAt)',
       ExpressionAttributeValues: { ':new': randomUUID(), ':old': stale.claimId, ':now': new Date().toISOString() },
@@ -141,7 +146,7 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
       next.catch(() => undefined); // awaited on the next turn; never left unhandled if this turn stops
     }
     const done = page.nextCursor === null;
-    const progress: TransactItem = updateEntry(birthdayAnnouncementKey(a.date, a.userId), {
+    const progress: TransactItem = BirthdayAnnouncement.update([a.date, a.userId], {
       UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
       ConditionExpression: 'claimId = :me AND #step = :step',
       ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { addToCounter } from '../../db/counters.ts';
-import { ABSENT, putEntry, updateEntry } from '../../db/entity.ts';
+import { entity } from '../../db/entity.ts';
 import { birthdayWishKey, wishCounterKey, wishesReceivedIndex } from '../../db/keys.ts';
 import { getItem, getMany, isConditionFailure, queryAll, transact, updateItem } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
@@ -37,6 +37,20 @@ export interface WishItem {
   actorId: string;
 }
 
+/** A birthday wish, listed for its recipient and year on gsi1, newest first. */
+export const BirthdayWish = entity<WishItem, [wishId: string]>({
+  name: 'BirthdayWish',
+  key: birthdayWishKey,
+  keyOf: (w) => [w.id],
+  indexes: [
+    {
+      index: wishesReceivedIndex.index,
+      pk: (w) => wishesReceivedIndex.pk(w.recipientId, w.year),
+      sk: (w) => wishesReceivedIndex.sk(w.createdAt, w.id),
+    },
+  ],
+});
+
 export const wishIdFor = (recipientId: string, year: string, authorId: string) =>
   createHash('sha256').update(`birthday-wish|${recipientId}|${year}|${authorId}`).digest('hex').slice(0, 32);
 
@@ -56,9 +70,7 @@ export async function sendWish(
   const year = yearOf(today);
   const id = wishIdFor(recipientId, year, author.id);
   const at = now.toISOString();
-  const wish: WishItem & Record<string, unknown> = {
-    ...birthdayWishKey(id),
-    entity: 'BirthdayWish',
+  const wish = {
     id,
     recipientId,
     authorId: author.id,
@@ -70,15 +82,13 @@ export async function sendWish(
     reply: null,
     repliedAt: null,
     actorId: author.id,
-    [`${wishesReceivedIndex.index}pk`]: wishesReceivedIndex.pk(recipientId, year),
-    [`${wishesReceivedIndex.index}sk`]: wishesReceivedIndex.sk(at, id),
   };
   try {
     await transact(
       notificationBatch(
         [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
         [
-          putEntry(wish, ABSENT),
+          BirthdayWish.create(wish),
           addToCounter(wishCounterKey(recipientId, year), 'wishCount', 1, { entity: 'WishCounter' }),
         ],
       ),
@@ -87,7 +97,7 @@ export async function sendWish(
     if (!isConditionFailure(err)) throw err;
     // Already wished this birthday: the words are replaced, nothing else changes and nobody is told again.
     await updateItem({
-      Key: birthdayWishKey(id),
+      Key: BirthdayWish.key(id),
       UpdateExpression: 'SET message = :m, updatedAt = :at, actorId = :a',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':m': message, ':at': at, ':a': author.id },
@@ -135,14 +145,19 @@ async function changeWish(
   first: { marker: 'firstLovedAt' | 'firstRepliedAt'; preview: string } | null,
   now: Date,
 ): Promise<void> {
-  const Key = birthdayWishKey(wish.id);
+  const Key = BirthdayWish.key(wish.id);
   if (first) {
     const update = updateExpression({ ...set, actorId: actor.id, [first.marker]: now.toISOString() });
     try {
       await transact(
         notificationBatch(
           [{ recipientId: wish.authorId, kind: 'birthday_thanks', actorId: actor.id, preview: first.preview }],
-          [updateEntry(Key, withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`))],
+          [
+            BirthdayWish.update(
+              [wish.id],
+              withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`),
+            ),
+          ],
         ),
       );
       return;

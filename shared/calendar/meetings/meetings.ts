@@ -1,15 +1,14 @@
-import { ABSENT, deleteEntry, putEntry } from '../../db/entity.ts';
 import { newSortableId } from '../../db/ids.ts';
-import { meetingKey, meetingSeatKey } from '../../db/keys.ts';
 import { retryOnConflict, type TransactItem } from '../../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts';
 import { logger } from '../../observability/logger.ts';
 import { getUsers, type UserItem } from '../../people/users.ts';
 import type { Viewer } from '../people.ts';
 import { instant } from '../time.ts';
+import { Meeting, MeetingSeat } from './entities.ts';
 import { emailInvitees, type MeetingMessage, notifyParticipants } from './invitations.ts';
 import { canSee, hasStarted, type MeetingItem, type MeetingType } from './model.ts';
-import { commitMeeting, getMeeting, meetingIndexAttributes, seatWrites } from './store.ts';
+import { commitMeeting, getMeeting, seatWrites } from './store.ts';
 
 /**
  * Meetings: created by anyone with internal participants and
@@ -53,13 +52,9 @@ function meetingTimes(startsAt: string, endsAt: string, now: Date, startIsNew: b
   return { startsAt: start.iso, endsAt: end.iso, startUtc: start.utc, endUtc: end.utc };
 }
 
-function withIndexes(m: Omit<MeetingItem, 'pk' | 'sk'>): MeetingItem {
-  return { ...meetingKey(m.id), ...m, ...meetingIndexAttributes(m) } as MeetingItem;
-}
-
 /** Replaces the meeting item if nobody changed it since it was read (and, unless `anyTime`, it has not started). */
 function replaceWrite(next: MeetingItem, previous: MeetingItem, now: Date, anyTime = false): TransactItem {
-  return putEntry(next, {
+  return Meeting.put(next, {
     ConditionExpression: anyTime ? 'version = :v' : 'version = :v AND startUtc > :now',
     ExpressionAttributeValues: anyTime
       ? { ':v': previous.version }
@@ -87,8 +82,7 @@ export async function createMeeting(organizer: UserItem, input: MeetingInput, no
   const times = meetingTimes(input.startsAt, input.endsAt, now, true);
   const participants = await resolveParticipants(input.internalParticipantIds, organizer.id);
   const id = newSortableId(now);
-  const meeting = withIndexes({
-    entity: 'Meeting',
+  const meeting = Meeting.item({
     id,
     topic: input.topic.trim(),
     description: input.description ?? '',
@@ -106,7 +100,7 @@ export async function createMeeting(organizer: UserItem, input: MeetingInput, no
     version: 1,
     actorId: organizer.id,
   });
-  await commitMeeting(putEntry(meeting, ABSENT), seatWrites(meeting, []));
+  await commitMeeting(Meeting.create(meeting), seatWrites(meeting, []));
   await tell(() => notifyParticipants('invite', meeting, meeting.participantIds), id, 'notify invite');
   await tell(
     () =>
@@ -140,7 +134,7 @@ function assertChangeable(m: MeetingItem, now: Date, { cancelledAllowed }: { can
 }
 
 const next = (m: MeetingItem, actorId: string, now: Date, changes: Partial<MeetingItem>): MeetingItem =>
-  withIndexes({ ...m, ...changes, version: m.version + 1, updatedAt: now.toISOString(), actorId });
+  Meeting.item({ ...m, ...changes, version: m.version + 1, updatedAt: now.toISOString(), actorId });
 
 export async function updateMeeting(
   viewer: Viewer,
@@ -232,9 +226,9 @@ export async function deleteMeeting(viewer: Viewer, meetingId: string, now = new
   await retryOnRace(async () => {
     const m = await organizersMeeting(viewer, meetingId);
     assertChangeable(m, now, { cancelledAllowed: true });
-    const seats = m.participantIds.map((userId) => deleteEntry(meetingSeatKey(m.id, userId)));
+    const seats = m.participantIds.map((userId) => MeetingSeat.remove([m.id, userId]));
     await commitMeeting(
-      deleteEntry(meetingKey(m.id), {
+      Meeting.remove([m.id], {
         ConditionExpression: 'version = :v AND startUtc > :now',
         ExpressionAttributeValues: { ':v': m.version, ':now': now.toISOString() },
       }),

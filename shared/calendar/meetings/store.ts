@@ -1,14 +1,7 @@
-import { deleteEntry, putEntry } from '../../db/entity.ts';
-import {
-  allMeetingsByEndIndex,
-  allMeetingsByStartIndex,
-  calendarByEndIndex,
-  calendarByStartIndex,
-  meetingKey,
-  meetingSeatKey,
-} from '../../db/keys.ts';
+import { meetingKey } from '../../db/keys.ts';
 import { getItem, isConditionFailure, type TransactItem, transact } from '../../db/table.ts';
-import type { MeetingItem, MeetingSeatItem } from './model.ts';
+import { MeetingSeat } from './entities.ts';
+import type { MeetingItem } from './model.ts';
 
 /**
  * How meetings are written. The meeting item is the truth; seats (one per internal participant) only
@@ -16,24 +9,6 @@ import type { MeetingItem, MeetingSeatItem } from './model.ts';
  * behind can at worst be skipped, never show something wrong.
  */
 const TRANSACTION_MAX = 100;
-
-type Times = Pick<MeetingItem, 'id' | 'startUtc' | 'endUtc'>;
-
-const calendarEntry = (userId: string, m: Times) => ({
-  [`${calendarByStartIndex.index}pk`]: calendarByStartIndex.pk(userId),
-  [`${calendarByStartIndex.index}sk`]: calendarByStartIndex.sk(m.startUtc, m.id),
-  [`${calendarByEndIndex.index}pk`]: calendarByEndIndex.pk(userId),
-  [`${calendarByEndIndex.index}sk`]: calendarByEndIndex.sk(m.endUtc, m.id),
-});
-
-/** The meeting item's own index entries: the organizer's calendar and the list of every meeting. */
-export const meetingIndexAttributes = (m: Times & Pick<MeetingItem, 'organizerId'>) => ({
-  ...calendarEntry(m.organizerId, m),
-  [`${allMeetingsByStartIndex.index}pk`]: allMeetingsByStartIndex.pk,
-  [`${allMeetingsByStartIndex.index}sk`]: allMeetingsByStartIndex.sk(m.startUtc, m.id),
-  [`${allMeetingsByEndIndex.index}pk`]: allMeetingsByEndIndex.pk,
-  [`${allMeetingsByEndIndex.index}sk`]: allMeetingsByEndIndex.sk(m.endUtc, m.id),
-});
 
 export const getMeeting = (meetingId: string) => getItem<MeetingItem>(meetingKey(meetingId), true);
 
@@ -47,20 +22,13 @@ export function seatWrites(m: MeetingItem, removedIds: string[]): TransactItem[]
     ConditionExpression: 'attribute_not_exists(pk) OR version < :v',
     ExpressionAttributeValues: { ':v': m.version },
   };
-  const puts = m.participantIds.map((userId) => {
-    const seat: MeetingSeatItem & Record<string, unknown> = {
-      ...meetingSeatKey(m.id, userId),
-      entity: 'MeetingSeat',
-      meetingId: m.id,
-      userId,
-      startUtc: m.startUtc,
-      endUtc: m.endUtc,
-      version: m.version,
-      ...calendarEntry(userId, m),
-    };
-    return putEntry(seat, { ...notNewer });
-  });
-  const deletes = removedIds.map((userId) => deleteEntry(meetingSeatKey(m.id, userId), { ...notNewer }));
+  const puts = m.participantIds.map((userId) =>
+    MeetingSeat.put(
+      { meetingId: m.id, userId, startUtc: m.startUtc, endUtc: m.endUtc, version: m.version },
+      { ...notNewer },
+    ),
+  );
+  const deletes = removedIds.map((userId) => MeetingSeat.remove([m.id, userId], { ...notNewer }));
   return [...puts, ...deletes];
 }
 
