@@ -427,7 +427,10 @@ export async function ensureBundled(options: BundleOptions = {}): Promise<'bundl
       // A lock older than two minutes belongs to a bundler that died.
       try {
         if (Date.now() - statSync(LOCK).mtimeMs > 120_000) rmSync(LOCK, { recursive: true, force: true });
-      } catch {}
+      } catch (stale) {
+        // The lock went away between the two calls (its holder finished): the next attempt takes it.
+        if ((stale as NodeJS.ErrnoException).code !== 'ENOENT') throw stale;
+      }
       if (Date.now() > deadline) throw new Error(`Timed out waiting for the bundle lock ${LOCK}`);
       await sleep(200);
     }

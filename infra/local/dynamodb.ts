@@ -126,5 +126,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         TimeToLiveSpecification: { AttributeName: def.ttlAttribute, Enabled: true },
       }),
     )
-    .catch(() => undefined); // already enabled
+    .catch((err: Error) => {
+      // A table of an earlier run (DATA_DIR) has it enabled already: DynamoDB answers ValidationException.
+      if (err.name !== 'ValidationException') throw err;
+    });
 }

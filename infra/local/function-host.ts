@@ -85,6 +85,8 @@ class Environment {
   /** Invocations acquired and not yet released. */
   load = 0;
   dead = false;
+  /** Serves what it has begun, then stops: the function's configuration changed (FunctionHost.redeploy). */
+  retiring = false;
   lastUsed = Date.now();
   private readonly running = new Map<string, Invocation>();
 
@@ -125,6 +127,8 @@ class Environment {
         this.markDead();
       });
     });
+    // A failed start is reported where `ready` is awaited (FunctionPool.acquire); this only keeps an
+    // environment nobody has awaited yet from raising an unhandled rejection.
     this.ready.catch(() => undefined);
   }
 
@@ -219,7 +223,7 @@ class FunctionPool {
 
   async acquire(): Promise<Environment> {
     for (;;) {
-      const free = this.envs.find((e) => e.load < e.slots && !e.dead);
+      const free = this.envs.find((e) => e.load < e.slots && !e.dead && !e.retiring);
       if (free) {
         free.load++;
         return free;
@@ -247,6 +251,7 @@ class FunctionPool {
   release(env: Environment) {
     env.load--;
     env.lastUsed = Date.now();
+    if (env.retiring && env.load === 0) env.kill();
     this.waiting.shift()?.();
   }
 
@@ -306,6 +311,17 @@ export class FunctionHost {
     let n = 0;
     for (const p of this.pools.values()) n += p.envs.length;
     return n;
+  }
+
+  /**
+   * As Lambda does after a function's configuration changes: invocations from now on start in new
+   * environments, made with the variables as they are now; the old ones finish what they serve and stop.
+   */
+  redeploy(): void {
+    for (const env of [...this.pools.values()].flatMap((p) => p.envs)) {
+      env.retiring = true;
+      if (env.load === 0) env.kill();
+    }
   }
 
   async stop(): Promise<void> {

@@ -96,7 +96,7 @@ export function prepareEnvironment(dataDir: string): void {
  */
 export async function startLocalRuntime(
   opts: LocalRuntimeOptions,
-): Promise<{ stop: () => Promise<void>; baseUrl: string }> {
+): Promise<{ stop: () => Promise<void>; baseUrl: string; redeploy: () => void }> {
   const log = opts.log ?? ((line: string) => console.log(line));
   const dataDir = resolve(opts.dataDir);
   prepareEnvironment(dataDir);
@@ -175,6 +175,8 @@ export async function startLocalRuntime(
 
   return {
     baseUrl,
+    /** New environments for every function, with this process's variables as they are now. */
+    redeploy: () => host.redeploy(),
     stop: async () => {
       for (const s of stops) await s();
     },

@@ -2,6 +2,7 @@ import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { newSortableId } from '../db/ids.ts';
 import { DomainError, invalid } from '../errors.ts';
+import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { AVATARS_PREFIX, avatarPath, newAvatarKey } from './avatars.ts';
 import { changePerson } from './change-person.ts';
@@ -78,9 +79,10 @@ export async function setAvatar(userId: string, upload: Buffer, actorId: string)
   try {
     return await changePerson(userId, (u) => ({ ...u, image: avatarPath(key) }), { actorId });
   } catch (err) {
+    // The profile did not take the new avatar: remove its object, and keep the profile's error as the answer.
     await s3()
       .send(new DeleteObjectCommand(object))
-      .catch(() => undefined);
+      .catch((cleanup) => logger.warn('avatar upload: the unused object was not removed', { key, error: cleanup }));
     throw err;
   }
 }

@@ -135,7 +135,7 @@ export async function benchLive(): Promise<boolean> {
     console.log(`idle stream connection: ${requests} DynamoDB requests in ${IDLE_SECONDS} s = ${perMinute} a minute`);
 
     // 3. Stream scale.
-    const scale = await streamScale(runtime.baseUrl, adminToken, counter);
+    const scale = await streamScale(runtime, adminToken, counter);
 
     // 4. Cost per connected client-hour: the measured reads of a busy connection; the lease renewal
     // with each ping (144 writes an hour) and one open and close per 15-minute invocation.
@@ -199,7 +199,12 @@ function report(label: string, raw: Rates, byClients: Rates, connections: number
  * 100 connections (SCALE.members people, SCALE.streamsPerMember each), idle and then with a post a
  * second; the same post load without connections first, as the baseline to subtract.
  */
-async function streamScale(baseUrl: string, adminToken: string, counter: ReadCounter) {
+async function streamScale(
+  runtime: { baseUrl: string; redeploy: () => void },
+  adminToken: string,
+  counter: ReadCounter,
+) {
+  const { baseUrl } = runtime;
   const tokens: string[] = [];
   for (let i = 0; i < SCALE.members; i++) {
     const email = `scale-${randomUUID().slice(0, 8)}@example.com`;
@@ -220,6 +225,8 @@ async function streamScale(baseUrl: string, adminToken: string, counter: ReadCou
   // The deployed replica count from here on: the baseline's posts write every replica before any
   // connection opens.
   process.env.LIVE_REPLICAS = String(DEPLOYED_REPLICAS);
+  // Each function's environments hold the variables they started with (as deployed): new ones read it.
+  runtime.redeploy();
 
   counter.reset();
   await sleep(SCALE.baselineSeconds * 1000);

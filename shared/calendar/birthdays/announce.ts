@@ -143,7 +143,8 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
     const page = await next;
     if (page.nextCursor) {
       next = read(page.nextCursor);
-      next.catch(() => undefined); // awaited on the next turn; never left unhandled if this turn stops
+      // Awaited (and its error thrown) on the next turn; if this turn stops first, say so rather than leave it unhandled.
+      next.catch((err) => logger.warn('birthday announcement: a prefetched page was not used', { error: err }));
     }
     const done = page.nextCursor === null;
     const progress: TransactItem = BirthdayAnnouncement.update([a.date, a.userId], {
