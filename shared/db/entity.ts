@@ -1,5 +1,5 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Key } from './keys.ts';
+import { ANON_ATTRIBUTE, type Key } from './keys.ts';
 import type { Item, TransactItem } from './table.ts';
 import { type IndexName, indexKeys } from './table-definition.ts';
 
@@ -20,16 +20,20 @@ export type Condition = Pick<
 /** An update's expression and, optionally, its condition. */
 export type UpdateParts = Condition & { UpdateExpression: string };
 
-export const putEntry = (item: Item, condition: Condition = {}): TransactItem => ({
-  Put: { Item: item, ...condition },
-});
-export const updateEntry = (key: Key, parts: UpdateParts): TransactItem => ({ Update: { Key: key, ...parts } });
-export const checkEntry = (key: Key, condition: Condition & { ConditionExpression: string }): TransactItem => ({
-  ConditionCheck: { Key: key, ...condition },
-});
-export const deleteEntry = (key: Key, condition: Condition = {}): TransactItem => ({
-  Delete: { Key: key, ...condition },
-});
+/*
+ * The raw entries. `TransactItem` is branded (table.ts): these four are the only makers of one, and only
+ * the entity builders below call them, so every write of the table starts from a declaration.
+ */
+const entry = (raw: object) => raw as TransactItem;
+/** @deprecated Only the entity builders make entries. */
+export const putEntry = (item: Item, condition: Condition = {}) => entry({ Put: { Item: item, ...condition } });
+/** @deprecated Only the entity builders make entries. */
+export const updateEntry = (key: Key, parts: UpdateParts) => entry({ Update: { Key: key, ...parts } });
+/** @deprecated Only the entity builders make entries. */
+export const checkEntry = (key: Key, condition: Condition & { ConditionExpression: string }) =>
+  entry({ ConditionCheck: { Key: key, ...condition } });
+/** @deprecated Only the entity builders make entries. */
+export const deleteEntry = (key: Key, condition: Condition = {}) => entry({ Delete: { Key: key, ...condition } });
 
 /** Only an item that does not exist yet (a create, a claim). */
 export const ABSENT: Condition = { ConditionExpression: 'attribute_not_exists(pk)' };
@@ -51,20 +55,48 @@ type Derived = 'pk' | 'sk' | 'entity';
 // Key remapping keeps the named fields of item types that also carry an index signature (UserItem).
 export type Fields<T> = { [P in keyof T as P extends Derived ? never : P]: T[P] };
 
-export interface EntityDefinition<T extends { entity: string }, A extends unknown[]> {
+/** The numeric fields of an item type: what `add` may move. */
+type NumericField<T> = { [P in keyof T]-?: NonNullable<T[P]> extends number ? P : never }[keyof T] & string;
+
+/**
+ * An item kind only ever written in place (a counter moved with ADD, a marker set with SET): its key
+ * and item type, nothing to derive from a whole item. `docs/data-model.md` lists it like any entity.
+ */
+export interface UpdatedEntityDefinition<T extends { entity: string }, A extends unknown[]> {
   name: T['entity'];
   /** The key, from `keys.ts`. */
   key: (...args: A) => Key;
-  /** The key arguments of an item. */
-  keyOf: (item: Fields<T>) => A;
-  indexes?: EntityIndex<Fields<T>>[];
   /** Grievance items: kept out of the change feed (see keys.ts, ANON_ATTRIBUTE). */
   anon?: boolean;
 }
 
-export interface Entity<T extends { entity: string }, A extends unknown[]> {
+/** An item kind written whole: the key arguments are fields of the item, and so are its index attributes. */
+export interface EntityDefinition<T extends { entity: string }, A extends unknown[]>
+  extends UpdatedEntityDefinition<T, A> {
+  /** The key arguments of an item (stored on it, as ElectroDB stores an entity's key composites). */
+  keyOf: (item: Fields<T>) => A;
+  indexes?: EntityIndex<Fields<T>>[];
+}
+
+export interface UpdatedEntity<T extends { entity: string }, A extends unknown[]> {
   name: T['entity'];
   key: (...args: A) => Key;
+  /** Updates the item at these key arguments (creating it, as UpdateItem does, unless a condition stops it). */
+  update: (key: A, parts: UpdateParts) => TransactItem;
+  /**
+   * Adds `delta` to a numeric field (ADD: no read, no lost update, created at 0 by the first). The item
+   * is stamped with its `entity`, as every item carries one. `mustExist`: only an existing item.
+   */
+  add: (key: A, field: NumericField<T>, delta: number, options?: { mustExist?: boolean }) => TransactItem;
+  /** Checks a condition on the item at these key arguments, without writing it. */
+  check: (key: A, condition: Condition & { ConditionExpression: string }) => TransactItem;
+  /** Deletes the item at these key arguments, under an optional condition. */
+  remove: (key: A, condition?: Condition) => TransactItem;
+}
+
+export interface Entity<T extends { entity: string }, A extends unknown[]> extends UpdatedEntity<T, A> {
+  /** The key arguments an item is stored under. */
+  keyOf: (item: Fields<T>) => A;
   /** Every index attribute of the item; `undefined` = to be removed (the item left a sparse index). */
   indexAttributes: (item: Fields<T>) => Record<string, string | number | undefined>;
   /** The item as stored: its fields, key, `entity` and the index attributes it is in. */
@@ -73,19 +105,47 @@ export interface Entity<T extends { entity: string }, A extends unknown[]> {
   put: (fields: Fields<T>, condition?: Condition) => TransactItem;
   /** Writes the item only if it does not exist yet. */
   create: (fields: Fields<T>) => TransactItem;
-  /** Updates the item at these key arguments. */
-  update: (key: A, parts: UpdateParts) => TransactItem;
-  /** Checks a condition on the item at these key arguments, without writing it. */
-  check: (key: A, condition: Condition & { ConditionExpression: string }) => TransactItem;
-  /** Deletes the item at these key arguments, under an optional condition. */
-  remove: (key: A, condition?: Condition) => TransactItem;
 }
 
 /** Every entity declared, by name (read by the data-model test; nothing at run time depends on it). */
-export const declaredEntities = new Map<string, EntityDefinition<any, any>>();
+export const declaredEntities = new Map<string, UpdatedEntityDefinition<any, any>>();
 
-export function entity<T extends { entity: string }, A extends unknown[]>(def: EntityDefinition<T, A>): Entity<T, A> {
+function updatedEntity<T extends { entity: string }, A extends unknown[]>(
+  def: UpdatedEntityDefinition<T, A>,
+): UpdatedEntity<T, A> {
   declaredEntities.set(def.name, def);
+  return {
+    name: def.name,
+    key: def.key,
+    update: (key, parts) => updateEntry(def.key(...key), parts),
+    add: (key, field, delta, { mustExist = false } = {}) =>
+      updateEntry(def.key(...key), {
+        UpdateExpression: def.anon
+          ? 'ADD #f :d SET #entity = :entity, #anon = :anon'
+          : 'ADD #f :d SET #entity = :entity',
+        ExpressionAttributeNames: {
+          '#f': field,
+          '#entity': 'entity',
+          ...(def.anon ? { '#anon': ANON_ATTRIBUTE } : {}),
+        },
+        ExpressionAttributeValues: { ':d': delta, ':entity': def.name, ...(def.anon ? { ':anon': true } : {}) },
+        ...(mustExist ? PRESENT : {}),
+      }),
+    check: (key, condition) => checkEntry(def.key(...key), condition),
+    remove: (key, condition) => deleteEntry(def.key(...key), condition),
+  };
+}
+
+/** An item kind written whole (`keyOf` given) or only in place (no `keyOf`: update, add, check, remove). */
+export function entity<T extends { entity: string }, A extends unknown[]>(def: EntityDefinition<T, A>): Entity<T, A>;
+export function entity<T extends { entity: string }, A extends unknown[]>(
+  def: UpdatedEntityDefinition<T, A>,
+): UpdatedEntity<T, A>;
+export function entity<T extends { entity: string }, A extends unknown[]>(
+  def: EntityDefinition<T, A> | UpdatedEntityDefinition<T, A>,
+): Entity<T, A> | UpdatedEntity<T, A> {
+  const inPlace = updatedEntity(def);
+  if (!('keyOf' in def)) return inPlace;
   const indexAttributes = (fields: Fields<T>) => {
     const out: Record<string, string | number | undefined> = {};
     for (const ix of def.indexes ?? []) {
@@ -105,18 +165,15 @@ export function entity<T extends { entity: string }, A extends unknown[]>(def: E
       ...stored,
       ...def.key(...def.keyOf(fields)),
       entity: def.name,
-      ...(def.anon ? { anon: true } : {}),
+      ...(def.anon ? { [ANON_ATTRIBUTE]: true } : {}),
     } as unknown as T;
   };
   return {
-    name: def.name,
-    key: def.key,
+    ...inPlace,
+    keyOf: def.keyOf,
     indexAttributes,
     item,
     put: (fields, condition) => putEntry(item(fields), condition),
     create: (fields) => putEntry(item(fields), ABSENT),
-    update: (key, parts) => updateEntry(def.key(...key), parts),
-    check: (key, condition) => checkEntry(def.key(...key), condition),
-    remove: (key, condition) => deleteEntry(def.key(...key), condition),
   };
 }

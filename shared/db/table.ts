@@ -24,8 +24,14 @@ import { throttled } from './unavailable.ts';
  */
 export type Item = Record<string, any>;
 type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-/** A transaction entry without its table name (`transact` adds it). */
-export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> };
+declare const declared: unique symbol;
+/**
+ * A write of one item without its table name (`transact` and `write` add it). Branded: only the entity
+ * builders of `entity.ts` make one, so no write addresses an item kind that is not declared.
+ */
+export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> } & {
+  readonly [declared]: true;
+};
 
 export async function getItem<T extends Item = Item>(key: Key, consistent = false): Promise<T | undefined> {
   const out = await db().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
@@ -71,6 +77,26 @@ export async function putMany(items: Item[]): Promise<void> {
   }
 }
 
+/**
+ * One entry on its own, outside a transaction (a transaction of one costs twice the write units). An
+ * update answers the item's new attributes unless `returnValues` says otherwise; a condition check has
+ * nothing to write alone and is refused.
+ */
+export async function write(
+  entry: TransactItem,
+  { returnValues = 'ALL_NEW' }: { returnValues?: 'ALL_NEW' | 'NONE' } = {},
+): Promise<Item | undefined> {
+  const TableName = tableName();
+  if (entry.Put) await db().send(new PutCommand({ TableName, ...entry.Put }));
+  else if (entry.Delete) await db().send(new DeleteCommand({ TableName, ...entry.Delete }));
+  else if (entry.Update) {
+    const out = await db().send(new UpdateCommand({ TableName, ReturnValues: returnValues, ...entry.Update }));
+    return out.Attributes;
+  } else throw new Error('write: a condition check alone writes nothing; send it in a transaction');
+  return undefined;
+}
+
+/** @deprecated Use `write(X.put(...))`. */
 export async function putItem(
   item: Item,
   condition?: Pick<
@@ -81,10 +107,12 @@ export async function putItem(
   await db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition }));
 }
 
+/** @deprecated Use `write(X.remove(...))`. */
 export async function deleteItem(key: Key): Promise<void> {
   await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
 }
 
+/** @deprecated Use `write(X.update(...))`. */
 export async function updateItem(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
   const out = await db().send(new UpdateCommand({ TableName: tableName(), ReturnValues: 'ALL_NEW', ...input }));
   return out.Attributes;
