@@ -1,12 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { addToCounter } from '../../shared/db/counters.ts';
+import { entity } from '../../shared/db/entity.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
-import { getItem, putItem, queryPage, transact } from '../../shared/db/table.ts';
+import { getItem, queryPage, transact, write } from '../../shared/db/table.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { uniq } from '../support/api.ts';
 
-async function seed(pk: string, n: number) {
-  for (let i = 0; i < n; i++) await putItem({ pk, sk: `I#${String(i).padStart(4, '0')}`, entity: 'TestItem', n: i });
+/** Items of this test only, declared as the domain's are. */
+interface TestItem {
+  entity: 'TestItem';
+  partition: string;
+  n: number;
+}
+const TestItem = entity<TestItem, [partition: string, n: number]>({
+  name: 'TestItem',
+  key: (partition, n) => ({ pk: partition, sk: `I#${String(n).padStart(4, '0')}` }),
+  keyOf: (item) => [item.partition, item.n],
+});
+const TestCounter = entity<{ entity: 'TestCounter'; n: number }, [partition: string]>({
+  name: 'TestCounter',
+  key: (partition) => ({ pk: partition, sk: 'COUNT' }),
+});
+
+async function seed(partition: string, n: number) {
+  for (let i = 0; i < n; i++) await write(TestItem.put({ partition, n: i }));
 }
 
 describe('table module', () => {
@@ -46,13 +62,26 @@ describe('table module', () => {
   });
 
   it('keeps counters exact under 50 concurrent transactions', async () => {
-    const key = { pk: `TEST#${uniq()}`, sk: 'COUNT' };
+    const partition = `TEST#${uniq()}`;
     await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        transact([{ Put: { Item: { pk: key.pk, sk: `I#${i}`, entity: 'TestItem' } } }, addToCounter(key, 'n', 1)]),
+      Array.from({ length: 50 }, (_, n) =>
+        transact([TestItem.create({ partition, n }), TestCounter.add([partition], 'n', 1)]),
       ),
     );
-    expect((await getItem<{ n: number }>(key, true))?.n).toBe(50);
+    expect((await getItem<{ n: number }>(TestCounter.key(partition), true))?.n).toBe(50);
+  });
+
+  it('writes one entry alone: an update answers the new item, a lone condition check is refused', async () => {
+    const partition = `TEST#${uniq()}`;
+    await write(TestCounter.add([partition], 'n', 2));
+    expect(await write(TestCounter.add([partition], 'n', 3))).toMatchObject({ n: 5, entity: 'TestCounter' });
+    expect(await write(TestCounter.add([partition], 'n', 1), { returnValues: 'NONE' })).toBeUndefined();
+    await write(TestItem.put({ partition, n: 7 }));
+    await write(TestItem.remove([partition, 7]));
+    expect(await getItem(TestItem.key(partition, 7), true)).toBeUndefined();
+    await expect(
+      write(TestCounter.check([partition], { ConditionExpression: 'attribute_exists(pk)' })),
+    ).rejects.toThrow(/condition check alone/);
   });
 
   it('makes time-sortable ids', () => {
