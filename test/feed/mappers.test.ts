@@ -174,25 +174,26 @@ describe('feed change mappers', () => {
       ),
     ).toEqual([{ type: 'post.updated', actorId: 'boss', payload: { postId: 'p1' }, audience: { kind: 'all' } }]);
     expect(map(modify(w, { ...w, hidden: true }))).toEqual([]);
-    const b = { entity: 'Bookmark', userId: 'u5', postId: 'p1', actorId: 'u5' };
-    expect(map(insert(b))).toEqual([
+    // A bookmark and a follow are private to the person who set them: one event to them, on and off.
+    const personal = [
       {
+        item: { entity: 'Bookmark', userId: 'u5', postId: 'p1', actorId: 'u5' },
         type: 'bookmark.updated',
-        actorId: 'u5',
-        payload: { postId: 'p1', bookmarked: true },
-        audience: { kind: 'user', userId: 'u5' },
+        on: { postId: 'p1', bookmarked: true },
+        off: { postId: 'p1', bookmarked: false },
       },
-    ]);
-    expect(map(remove(b))[0].payload).toEqual({ postId: 'p1', bookmarked: false });
-    const f = { entity: 'Follow', userId: 'u5', followingId: 'u6', actorId: 'u5' };
-    expect(map(insert(f))).toEqual([
       {
+        item: { entity: 'Follow', userId: 'u5', followingId: 'u6', actorId: 'u5' },
         type: 'follow.updated',
-        actorId: 'u5',
-        payload: { followingId: 'u6', following: true },
-        audience: { kind: 'user', userId: 'u5' },
+        on: { followingId: 'u6', following: true },
+        off: { followingId: 'u6', following: false },
       },
-    ]);
-    expect(map(remove(f))[0].payload).toEqual({ followingId: 'u6', following: false });
+    ];
+    for (const { item, type, on, off } of personal) {
+      expect(map(insert(item))).toEqual([
+        { type, actorId: 'u5', payload: on, audience: { kind: 'user', userId: 'u5' } },
+      ]);
+      expect(map(remove(item))[0].payload).toEqual(off);
+    }
   });
 });
