@@ -3,7 +3,7 @@ import { env } from '../config/env.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
 import { cacheControl } from '../http/middlewares/public-answers.ts';
 import { queryParamDocs } from './query.ts';
-import type { AnyRoute } from './route-def.ts';
+import { type AnyRoute, routeMethods } from './route-def.ts';
 import { areaDescriptions, routes } from './routes/index.ts';
 import { ErrorBody } from './schemas/common.ts';
 
@@ -160,6 +160,20 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
     const path = r.path;
     paths[path] ??= {};
     paths[path][r.method.toLowerCase()] = op;
+    if (routeMethods(r).includes('HEAD')) {
+      // A cacheable GET answers HEAD with the same status and headers and no body (what caches and
+      // link checkers send), so generated clients see it too.
+      const withoutBody = Object.fromEntries(
+        Object.entries(responses).map(([status, { content: _body, ...rest }]: [string, any]) => [status, rest]),
+      );
+      paths[path].head = {
+        ...op,
+        operationId: `${r.name}-head`,
+        summary: `${r.summary} (headers only)`,
+        description: `The headers of \`GET ${path}\`, without its body.`,
+        responses: withoutBody,
+      };
+    }
   }
   const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op: any) => op.tags)))];
   return {

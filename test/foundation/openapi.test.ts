@@ -9,6 +9,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { openapiDocument } from '../../shared/api/openapi.ts';
 import { boolParam, limitParam } from '../../shared/api/query.ts';
+import { routeMethods } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { admin, api } from '../support/api.ts';
 
@@ -30,6 +31,26 @@ describe('OpenAPI document', () => {
       if (r.body) expect(op.requestBody.content['application/json'].schema).toBeDefined();
     }
     expect(Object.keys(doc.paths).some((p) => p.includes('realtime'))).toBe(false);
+  });
+
+  it('documents HEAD, without bodies, on exactly the routes that answer it (the cacheable public GETs)', () => {
+    const doc = openapiDocument();
+    const withHead = routes.filter((r) => routeMethods(r).includes('HEAD'));
+    expect(withHead.length).toBeGreaterThan(0);
+    for (const r of routes) {
+      const head = doc.paths[r.path]?.head;
+      if (!withHead.includes(r)) {
+        if (r.method !== 'HEAD') expect(head, r.name).toBeUndefined();
+        continue;
+      }
+      const get = doc.paths[r.path].get;
+      expect(head.operationId).toBe(`${r.name}-head`);
+      expect(Object.keys(head.responses).sort()).toEqual(Object.keys(get.responses).sort());
+      for (const [status, response] of Object.entries(head.responses) as [string, any][]) {
+        expect(response.content, `${r.name} ${status}`).toBeUndefined();
+        expect(response.headers).toEqual(get.responses[status].headers);
+      }
+    }
   });
 
   it('documents the Idempotency-Key header with its 409 and 422 on exactly the routes that honour it', () => {
