@@ -10,9 +10,10 @@ import {
   type EmailClaimItem,
   ResetToken,
   type ResetTokenItem,
+  type SessionItem,
 } from './entities.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions, type SessionItem } from './sessions.ts';
+import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions } from './sessions.ts';
 import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } from './throttle.ts';
 import { hashToken } from './tokens.ts';
 

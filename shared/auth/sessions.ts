@@ -13,8 +13,6 @@ const DAY_MS = 24 * 3600 * 1000;
 export const DEACTIVATED_MESSAGE = 'This account has been deactivated. Contact a super admin.';
 export const DEACTIVATED_CODE = 'ACCOUNT_DEACTIVATED';
 
-export type { SessionItem };
-
 /** The person behind a request, read fresh on every request (role and status included). */
 export interface Caller {
   userId: string;

@@ -1,5 +1,6 @@
 import { entity } from '../db/entity.ts';
 import { liveEventKey, liveHeadKey, liveRecordKey, liveReplicaKey, liveStreamLeasesKey } from '../db/keys.ts';
+import type { LiveEvent, LiveHead } from './event-log.ts';
 
 /**
  * The live area's entities (docs/data-model.md, Live updates), each declared once. The event log's
@@ -8,14 +9,10 @@ import { liveEventKey, liveHeadKey, liveRecordKey, liveReplicaKey, liveStreamLea
  */
 
 /** The current epoch and the last seq handed out (moved with ADD; see event-log.ts). */
-export interface LiveHeadItem {
+export interface LiveHeadItem extends Required<LiveHead> {
   pk: string;
   sk: string;
   entity: 'LiveHead';
-  epoch: string;
-  seq: number;
-  /** When the epoch started (ISO); orders epochs. */
-  startedAt: string;
 }
 export const EventLogHead = entity<LiveHeadItem, []>({
   name: 'LiveHead',
@@ -24,15 +21,12 @@ export const EventLogHead = entity<LiveHeadItem, []>({
 });
 
 /** One of the head's copies that stream connections poll, with the newest events inline. */
-export interface LiveReplicaItem {
+export interface LiveReplicaItem extends Required<LiveHead> {
   pk: string;
   sk: string;
   entity: 'LiveReplica';
   /** Which replica (its key); replicas written before it was stored lack it. */
   replica: number;
-  epoch: string;
-  seq: number;
-  startedAt: string;
   /** The newest events, JSON in one string attribute: the smallest item DynamoDB can store them in. */
   recent: string;
 }
@@ -43,18 +37,11 @@ export const EventLogReplica = entity<LiveReplicaItem, [replica: number]>({
 });
 
 /** One event of the log (ids only), kept a week through `ttl` (its stored `entity` is `LiveEvent`). */
-export interface LiveEventItem {
+export interface LiveEventItem extends LiveEvent {
   pk: string;
   sk: string;
   entity: 'LiveEvent';
   epoch: string;
-  seq: number;
-  type: string;
-  at: string;
-  actorId: string | null;
-  payload: Record<string, unknown>;
-  /** `*` = everyone, else the one user id. */
-  aud: string;
   ttl: number;
 }
 export const LoggedEvent = entity<LiveEventItem, [epoch: string, seq: number]>({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Session } from '../../shared/auth/entities.ts';
-import { authenticate, createSession, DEACTIVATED_MESSAGE, type SessionItem } from '../../shared/auth/sessions.ts';
+import { Session, type SessionItem } from '../../shared/auth/entities.ts';
+import { authenticate, createSession, DEACTIVATED_MESSAGE } from '../../shared/auth/sessions.ts';
 import { THROTTLE_LIMIT } from '../../shared/auth/throttle.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { getItem, write } from '../../shared/db/table.ts';
