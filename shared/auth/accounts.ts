@@ -1,18 +1,20 @@
-import {
-  credentialsKey,
-  emailKey,
-  passwordCheckThrottleKey,
-  resetTokenKey,
-  signInThrottleKey,
-  userKey,
-} from '../db/keys.ts';
-import { deleteItem, getItem, getMany, putItem } from '../db/table.ts';
+import { userKey } from '../db/keys.ts';
+import { getItem, getMany, keyString, write } from '../db/table.ts';
 import { invalid, unauthenticated } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { getUser, type UserItem } from '../people/users.ts';
+import {
+  Credentials,
+  type CredentialsItem,
+  EmailClaim,
+  type EmailClaimItem,
+  ResetToken,
+  type ResetTokenItem,
+  type SessionItem,
+} from './entities.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions, type SessionItem } from './sessions.ts';
-import { forgiveAttempts, takeAttempt } from './throttle.ts';
+import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions } from './sessions.ts';
+import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } from './throttle.ts';
 import { hashToken } from './tokens.ts';
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
@@ -42,15 +44,17 @@ export async function signIn(
   receivedAt: number,
 ): Promise<{ token: string; session: SessionItem; user: UserItem }> {
   const address = email.trim().toLowerCase();
-  const throttle = signInThrottleKey(address);
+  const throttle = signInThrottle(address);
   await takeAttempt(throttle, receivedAt, 'Too many failed sign-in attempts.');
-  const owner = await getItem<{ userId: string }>(emailKey(address), true);
+  const owner = await getItem<EmailClaimItem>(EmailClaim.key(address), true);
   const found = owner
-    ? await getMany<Record<string, any>>([userKey(owner.userId), credentialsKey(owner.userId)])
+    ? await getMany<Record<string, any>>([userKey(owner.userId), Credentials.key(owner.userId)])
     : new Map();
-  const user = owner ? (found.get(`${userKey(owner.userId).pk}|PROFILE`) as UserItem | undefined) : undefined;
-  const creds = owner ? found.get(`${credentialsKey(owner.userId).pk}|CREDENTIALS`) : undefined;
-  const ok = await verifyPassword(password, creds?.passwordHash as string | undefined);
+  const user = owner ? (found.get(keyString(userKey(owner.userId))) as UserItem | undefined) : undefined;
+  const creds = owner
+    ? (found.get(keyString(Credentials.key(owner.userId))) as CredentialsItem | undefined)
+    : undefined;
+  const ok = await verifyPassword(password, creds?.passwordHash);
   if (!ok || !user) throw unauthenticated(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
   if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   await forgiveAttempts(throttle);
@@ -61,12 +65,7 @@ export async function signIn(
 
 /** `actorId`: who set it (the change feed's attribution of member.updated); the person themself by default. */
 export async function setPassword(userId: string, password: string, actorId = userId): Promise<void> {
-  await putItem({
-    ...credentialsKey(userId),
-    entity: 'Credentials',
-    passwordHash: await hashPassword(password),
-    actorId,
-  });
+  await write(Credentials.put({ userId, passwordHash: await hashPassword(password), actorId }));
 }
 
 /**
@@ -80,9 +79,9 @@ export async function changePassword(
   next: string,
   opts: { revokeOthers: boolean; receivedAt: number; userAgent: string | null },
 ): Promise<{ token: string | null; user: UserItem }> {
-  const throttle = passwordCheckThrottleKey(caller.userId);
+  const throttle = passwordCheckThrottle(caller.userId);
   await takeAttempt(throttle, opts.receivedAt, 'Too many wrong passwords.');
-  const creds = await getItem<{ passwordHash: string }>(credentialsKey(caller.userId), true);
+  const creds = await getItem<CredentialsItem>(Credentials.key(caller.userId), true);
   if (!(await verifyPassword(current, creds?.passwordHash)))
     throw invalid('The current password is not correct.', 'INVALID_PASSWORD');
   await forgiveAttempts(throttle);
@@ -99,11 +98,11 @@ export async function changePassword(
 
 /** Reset links: no e-mail provider is wired, so tokens are only ever created by operators (none today). */
 export async function resetPassword(token: string, next: string): Promise<void> {
-  const key = resetTokenKey(hashToken(token));
-  const item = await getItem<{ userId: string; expiresAt: string }>(key, true);
+  const tokenHash = hashToken(token);
+  const item = await getItem<ResetTokenItem>(ResetToken.key(tokenHash), true);
   if (!item || Date.parse(item.expiresAt) <= Date.now())
     throw invalid('This reset link is not valid or has expired.', 'INVALID_TOKEN');
-  await deleteItem(key);
+  await write(ResetToken.remove([tokenHash]));
   await setPassword(item.userId, next);
   await endSessions(item.userId);
 }

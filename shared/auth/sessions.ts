@@ -1,30 +1,17 @@
 import { createHash } from 'node:crypto';
+import { PRESENT } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { sessionKey, sessionsIndex } from '../db/keys.ts';
-import { deleteItem, getItem, isConditionFailure, putItem, queryAll, updateItem } from '../db/table.ts';
+import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
 import { notFound, unauthenticated } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
+import { Session, type SessionItem } from './entities.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export const SESSION_DAYS = 7;
 const DAY_MS = 24 * 3600 * 1000;
 export const DEACTIVATED_MESSAGE = 'This account has been deactivated. Contact a super admin.';
 export const DEACTIVATED_CODE = 'ACCOUNT_DEACTIVATED';
-
-export interface SessionItem {
-  pk: string;
-  sk: string;
-  entity: 'Session';
-  id: string;
-  userId: string;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string;
-  userAgent: string | null;
-  /** Set when ended by deactivation: the token then answers the deactivated message. */
-  revoked?: 'deactivated';
-  ttl: number;
-}
 
 /** The person behind a request, read fresh on every request (role and status included). */
 export interface Caller {
@@ -46,6 +33,9 @@ const ignoreEnded = (err: unknown) => {
   if (!isConditionFailure(err)) throw err;
 };
 
+/** The token hash a stored session is keyed by (from its key: sessions written before `tokenHash` was stored lack the field). */
+const tokenHashOf = (s: Pick<SessionItem, 'pk'>) => s.pk.slice(sessionKey('').pk.length);
+
 const ttlFor = (expiresAt: Date) => Math.floor(expiresAt.getTime() / 1000) + 7 * 24 * 3600;
 
 export async function createSession(
@@ -57,9 +47,8 @@ export async function createSession(
   const now = new Date();
   const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
   const id = newId();
-  const session: SessionItem = {
-    ...sessionKey(tokenHash),
-    entity: 'Session',
+  const session = Session.item({
+    tokenHash,
     id,
     userId,
     createdAt: now.toISOString(),
@@ -67,10 +56,8 @@ export async function createSession(
     expiresAt: expires.toISOString(),
     userAgent: userAgent ? userAgent.slice(0, 400) : null,
     ttl: ttlFor(expires),
-    [`${sessionsIndex.index}pk`]: sessionsIndex.pk(userId),
-    [`${sessionsIndex.index}sk`]: sessionsIndex.sk(now.toISOString(), id),
-  } as SessionItem;
-  await putItem(session);
+  });
+  await write(Session.put(session));
   return { token, session };
 }
 
@@ -82,7 +69,7 @@ export async function createSession(
 export async function authenticate(token: string, { refresh }: { refresh: boolean }): Promise<Caller> {
   if (!token || token.length > 200) throw unauthenticated();
   const tokenHash = hashToken(token);
-  const session = await getItem<SessionItem>(sessionKey(tokenHash), true);
+  const session = await getItem<SessionItem>(Session.key(tokenHash), true);
   if (!session) throw unauthenticated();
   if (session.revoked === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   const now = new Date();
@@ -96,13 +83,14 @@ export async function authenticate(token: string, { refresh }: { refresh: boolea
     session.updatedAt = now.toISOString();
     session.expiresAt = expires.toISOString();
     session.ttl = ttlFor(expires);
-    await updateItem({
-      Key: sessionKey(tokenHash),
-      UpdateExpression: 'SET updatedAt = :u, expiresAt = :e, #ttl = :t',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
-    }).catch(ignoreEnded);
+    await write(
+      Session.update([tokenHash], {
+        UpdateExpression: 'SET updatedAt = :u, expiresAt = :e, #ttl = :t',
+        ...PRESENT,
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
+      }),
+    ).catch(ignoreEnded);
   }
   return {
     userId: user.id,
@@ -128,7 +116,7 @@ async function allSessions(userId: string): Promise<SessionItem[]> {
 }
 
 export async function endSession(tokenHash: string): Promise<void> {
-  await deleteItem(sessionKey(tokenHash));
+  await write(Session.remove([tokenHash]));
 }
 
 /**
@@ -145,15 +133,16 @@ export async function revokeSession(userId: string, target: { id?: string; token
     target.id !== undefined ? s.id === target.id : sessionHandle(s) === target.token,
   );
   if (!found) throw notFound('No such session.', 'SESSION_NOT_FOUND');
-  await deleteItem({ pk: found.pk, sk: found.sk });
+  await write(Session.remove([tokenHashOf(found)]));
   return found;
 }
 
 /** Ends every session of a person except (optionally) one, e.g. after a password change. */
 export async function endSessions(userId: string, keepTokenHash?: string): Promise<void> {
   for (const s of await allSessions(userId)) {
-    if (s.pk === sessionKey(keepTokenHash ?? '').pk) continue;
-    await deleteItem({ pk: s.pk, sk: s.sk });
+    const tokenHash = tokenHashOf(s);
+    if (tokenHash === keepTokenHash) continue;
+    await write(Session.remove([tokenHash]));
   }
 }
 
@@ -161,12 +150,13 @@ export async function endSessions(userId: string, keepTokenHash?: string): Promi
 export async function revokeForDeactivation(userId: string): Promise<void> {
   for (const s of await allSessions(userId)) {
     if (s.revoked) continue;
-    await updateItem({
-      Key: { pk: s.pk, sk: s.sk },
-      UpdateExpression: 'SET revoked = :r',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':r': 'deactivated' },
-    }).catch(ignoreEnded);
+    await write(
+      Session.update([tokenHashOf(s)], {
+        UpdateExpression: 'SET revoked = :r',
+        ...PRESENT,
+        ExpressionAttributeValues: { ':r': 'deactivated' },
+      }),
+    ).catch(ignoreEnded);
   }
 }
 

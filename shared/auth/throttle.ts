@@ -1,23 +1,39 @@
+import { type Condition, PRESENT, type UpdateParts } from '../db/entity.ts';
 import type { Key } from '../db/keys.ts';
-import { getItem, isConditionFailure, putItem, updateItem } from '../db/table.ts';
+import { getItem, isConditionFailure, type TransactItem, write } from '../db/table.ts';
 import { tooMany } from '../errors.ts';
+import { PasswordCheckThrottle, SignInThrottle, type ThrottleWindow } from './entities.ts';
 
 /** At most this many password evaluations per key in one window (README, "Security"). */
 export const THROTTLE_LIMIT = 5;
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 
 /**
- * One throttle item per key. `taken` counts every evaluation of the window (taken before the password
- * is compared); `sinceReset` counts those since the last success, which sets `resetAt`. The window is
- * fixed from its first attempt: attempts while it is full do not extend it, so nobody can lock a
- * person out for longer than one window at a time.
+ * One throttle item per address or person (`ThrottleWindow`, entities.ts). `taken` counts every
+ * evaluation of the window (taken before the password is compared); `sinceReset` counts those since
+ * the last success, which sets `resetAt`. The window is fixed from its first attempt: attempts while
+ * it is full do not extend it, so nobody can lock a person out for longer than one window at a time.
  */
-interface ThrottleItem {
-  windowStart: number;
-  taken: number;
-  sinceReset: number;
-  resetAt?: number;
+export interface Throttle {
+  key: Key;
+  /** Opens a window (the whole item). */
+  open: (window: ThrottleWindow, condition: Condition) => TransactItem;
+  update: (parts: UpdateParts) => TransactItem;
 }
+
+/** Sign-in attempts for one (lower-case) e-mail address. */
+export const signInThrottle = (email: string): Throttle => ({
+  key: SignInThrottle.key(email),
+  open: (window, condition) => SignInThrottle.put({ ...window, email }, condition),
+  update: (parts) => SignInThrottle.update([email], parts),
+});
+
+/** Checks of one signed-in person's current password. */
+export const passwordCheckThrottle = (userId: string): Throttle => ({
+  key: PasswordCheckThrottle.key(userId),
+  open: (window, condition) => PasswordCheckThrottle.put({ ...window, userId }, condition),
+  update: (parts) => PasswordCheckThrottle.update([userId], parts),
+});
 
 const minutes = (ms: number) => {
   const m = Math.max(1, Math.ceil(ms / 60000));
@@ -33,7 +49,7 @@ const minutes = (ms: number) => {
  * attempts that arrived after it answered; attempts already under way (sent in the same burst) are
  * judged against the whole window's count, so a right guess inside a burst frees no slots for the rest.
  */
-export async function takeAttempt(key: Key, receivedAt: number, refusal: string): Promise<void> {
+export async function takeAttempt(throttle: Throttle, receivedAt: number, refusal: string): Promise<void> {
   const now = Date.now();
   const cutoff = now - THROTTLE_WINDOW_MS;
   // The usual case first: no window under way (none yet, or an ended one TTL has not removed), so
@@ -41,38 +57,39 @@ export async function takeAttempt(key: Key, receivedAt: number, refusal: string)
   // between those steps only sends the loop round again.
   for (let round = 0; round < 3; round++) {
     try {
-      await putItem(
-        {
-          ...key,
-          entity: 'AttemptThrottle',
-          windowStart: now,
-          taken: 1,
-          sinceReset: 1,
-          ttl: Math.floor((now + THROTTLE_WINDOW_MS) / 1000) + 3600,
-        },
-        {
-          ConditionExpression: 'attribute_not_exists(pk) OR windowStart <= :cutoff',
-          ExpressionAttributeValues: { ':cutoff': cutoff },
-        },
+      await write(
+        throttle.open(
+          { windowStart: now, taken: 1, sinceReset: 1, ttl: Math.floor((now + THROTTLE_WINDOW_MS) / 1000) + 3600 },
+          {
+            ConditionExpression: 'attribute_not_exists(pk) OR windowStart <= :cutoff',
+            ExpressionAttributeValues: { ':cutoff': cutoff },
+          },
+        ),
       );
       return;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
     try {
-      await updateItem({
-        Key: key,
-        UpdateExpression: 'ADD taken :one, sinceReset :one',
-        ConditionExpression:
-          'windowStart > :cutoff AND (taken < :limit OR (resetAt < :received AND sinceReset < :limit))',
-        ExpressionAttributeValues: { ':one': 1, ':cutoff': cutoff, ':limit': THROTTLE_LIMIT, ':received': receivedAt },
-        ReturnValues: 'NONE',
-      });
+      await write(
+        throttle.update({
+          UpdateExpression: 'ADD taken :one, sinceReset :one',
+          ConditionExpression:
+            'windowStart > :cutoff AND (taken < :limit OR (resetAt < :received AND sinceReset < :limit))',
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':cutoff': cutoff,
+            ':limit': THROTTLE_LIMIT,
+            ':received': receivedAt,
+          },
+        }),
+        { returnValues: 'NONE' },
+      );
       return;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
-    const live = await getItem<ThrottleItem & Key>(key, true);
+    const live = await getItem<ThrottleWindow>(throttle.key, true);
     if (live && live.windowStart > cutoff) {
       // Read the clock again: another request may have opened the window after this one began.
       const wait = Math.min(live.windowStart + THROTTLE_WINDOW_MS - Date.now(), THROTTLE_WINDOW_MS);
@@ -83,14 +100,15 @@ export async function takeAttempt(key: Key, receivedAt: number, refusal: string)
 }
 
 /** After a right password: the attempts of the window so far no longer count for attempts arriving from now on. */
-export async function forgiveAttempts(key: Key): Promise<void> {
-  await updateItem({
-    Key: key,
-    UpdateExpression: 'SET sinceReset = :zero, resetAt = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':zero': 0, ':now': Date.now() },
-    ReturnValues: 'NONE',
-  }).catch((err) => {
+export async function forgiveAttempts(throttle: Throttle): Promise<void> {
+  await write(
+    throttle.update({
+      UpdateExpression: 'SET sinceReset = :zero, resetAt = :now',
+      ...PRESENT,
+      ExpressionAttributeValues: { ':zero': 0, ':now': Date.now() },
+    }),
+    { returnValues: 'NONE' },
+  ).catch((err) => {
     if (!isConditionFailure(err)) throw err;
   });
 }

@@ -5,8 +5,9 @@ import {
   IdempotencyRecordStatus,
 } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { entity } from './entity.ts';
 import { ANON_ATTRIBUTE, idempotencyRecordKey } from './keys.ts';
-import { deleteItem, getItem, isConditionFailure, putItem, updateItem } from './table.ts';
+import { getItem, isConditionFailure, write } from './table.ts';
 import { TTL_ATTRIBUTE } from './table-definition.ts';
 
 /**
@@ -19,14 +20,31 @@ export interface IdempotentRequest {
 }
 
 /** The stored record: Powertools' fields under this table's names (`ttl` is the table's TTL attribute). */
-interface RecordItem {
+export interface IdempotencyRecordItem {
+  pk: string;
+  sk: string;
+  entity: 'IdempotencyRecord';
+  /** The key tag the record is addressed by (stored so the key derives from the item). */
+  keyTag: string;
   status: string;
-  [TTL_ATTRIBUTE]: number;
+  /** Powertools' expiry (epoch seconds), always set: records expire through the table's TTL. */
+  [TTL_ATTRIBUTE]?: number;
   inProgressUntil?: number;
   payloadHash?: string;
   /** The answer; sealed (a string) on anonymous routes. */
   response?: JSONValue;
+  /** A record of an anonymous (grievance) route: kept out of the change feed (keys.ts, ANON_ATTRIBUTE). */
+  [ANON_ATTRIBUTE]?: true;
 }
+/**
+ * The first outcome of a request sent with an `Idempotency-Key`, one item per (caller, key). Declared
+ * here, beside the persistence layer that alone writes it (shared/http/idempotency.ts uses this class).
+ */
+export const StoredIdempotencyRecord = entity<IdempotencyRecordItem, [keyTag: string]>({
+  name: 'IdempotencyRecord',
+  key: idempotencyRecordKey,
+  keyOf: (r) => [r.keyTag],
+});
 
 /**
  * How records of anonymous (grievance) routes keep their answers unreadable at rest: an answer can
@@ -36,8 +54,6 @@ export interface AnswerSealing {
   seal(text: string, context: string): string;
   unseal(sealed: string, context: string): string | null;
 }
-
-const ENTITY = 'IdempotencyRecord';
 
 /**
  * Powertools' idempotency persistence on the single table. Unlike its DynamoDBPersistenceLayer with a
@@ -57,8 +73,8 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
     return (data as unknown as IdempotentRequest).keyTag;
   }
 
-  private marker(): Record<string, unknown> {
-    return { entity: ENTITY, ...(this.anonymous ? { [ANON_ATTRIBUTE]: true } : {}) };
+  private anonMark(): { [ANON_ATTRIBUTE]?: true } {
+    return this.anonymous ? { [ANON_ATTRIBUTE]: true } : {};
   }
 
   /** Sealed answers are bound to their record (the partition key is the sealing context). */
@@ -75,7 +91,7 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
   }
 
   protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
-    const item = await getItem<RecordItem>(idempotencyRecordKey(idempotencyKey), true);
+    const item = await getItem<IdempotencyRecordItem>(StoredIdempotencyRecord.key(idempotencyKey), true);
     if (!item) throw new IdempotencyItemNotFoundError();
     return new IdempotencyRecord({
       idempotencyKey,
@@ -94,24 +110,27 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
   protected async _putRecord(record: IdempotencyRecord): Promise<void> {
     const now = Date.now();
     try {
-      await putItem(
-        {
-          ...idempotencyRecordKey(record.idempotencyKey),
-          ...this.marker(),
-          status: record.getStatus(),
-          [TTL_ATTRIBUTE]: record.expiryTimestamp,
-          inProgressUntil: record.inProgressExpiryTimestamp,
-          payloadHash: record.payloadHash,
-        },
-        {
-          ConditionExpression: 'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inProgress AND #until < :nowMs)',
-          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#status': 'status', '#until': 'inProgressUntil' },
-          ExpressionAttributeValues: {
-            ':now': Math.floor(now / 1000),
-            ':nowMs': now,
-            ':inProgress': IdempotencyRecordStatus.INPROGRESS,
+      await write(
+        StoredIdempotencyRecord.put(
+          {
+            keyTag: record.idempotencyKey,
+            ...this.anonMark(),
+            status: record.getStatus(),
+            [TTL_ATTRIBUTE]: record.expiryTimestamp,
+            inProgressUntil: record.inProgressExpiryTimestamp,
+            payloadHash: record.payloadHash,
           },
-        },
+          {
+            ConditionExpression:
+              'attribute_not_exists(pk) OR #ttl < :now OR (#status = :inProgress AND #until < :nowMs)',
+            ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#status': 'status', '#until': 'inProgressUntil' },
+            ExpressionAttributeValues: {
+              ':now': Math.floor(now / 1000),
+              ':nowMs': now,
+              ':inProgress': IdempotencyRecordStatus.INPROGRESS,
+            },
+          },
+        ),
       );
     } catch (err) {
       if (isConditionFailure(err)) {
@@ -123,7 +142,7 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
 
   /** Completes the record with the answer; sets every attribute, so it stands alone even if recreated. */
   protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
-    const marker = this.marker();
+    const marker = { entity: StoredIdempotencyRecord.name, keyTag: record.idempotencyKey, ...this.anonMark() };
     const names: Record<string, string> = { '#ttl': TTL_ATTRIBUTE, '#status': 'status', '#response': 'response' };
     const values: Record<string, unknown> = {
       ':status': record.getStatus(),
@@ -137,16 +156,17 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
       values[`:${attr}`] = value;
       sets.push(`#${attr} = :${attr}`);
     }
-    await updateItem({
-      Key: idempotencyRecordKey(record.idempotencyKey),
-      UpdateExpression: `SET ${sets.join(', ')} REMOVE inProgressUntil`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ReturnValues: 'NONE',
-    });
+    await write(
+      StoredIdempotencyRecord.update([record.idempotencyKey], {
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE inProgressUntil`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+      { returnValues: 'NONE' },
+    );
   }
 
   protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
-    await deleteItem(idempotencyRecordKey(record.idempotencyKey));
+    await write(StoredIdempotencyRecord.remove([record.idempotencyKey]));
   }
 }

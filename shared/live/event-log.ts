@@ -1,17 +1,17 @@
 import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
-import { liveEventKey, liveEventRange, liveHeadKey, liveRecordKey, liveReplicaKey } from '../db/keys.ts';
-import {
-  getItem,
-  getMany,
-  isConditionFailure,
-  keyString,
-  putItem,
-  putMany,
-  queryPage,
-  updateItem,
-} from '../db/table.ts';
+import { liveEventRange } from '../db/keys.ts';
+import { getItem, getMany, isConditionFailure, keyString, putMany, queryPage, write } from '../db/table.ts';
 import type { Audience, ChangeEventDraft } from './change-events.ts';
+import {
+  EventLogHead,
+  EventLogReplica,
+  type LiveHeadItem,
+  type LiveRecordItem,
+  type LiveReplicaItem,
+  LoggedEvent,
+  RecordMarker,
+} from './entities.ts';
 
 /**
  * The event log the change feed appends to and stream connections poll (they never read the
@@ -74,37 +74,22 @@ export interface RecordDrafts {
   drafts: (ChangeEventDraft & { at: Date })[];
 }
 
-interface HeadItem {
-  epoch?: string;
-  seq?: number;
-  startedAt?: string;
-}
-
-interface MarkerItem {
-  epoch: string;
-  first: number;
-}
+/** A head as read: a table older than `startedAt` (or than the head itself) lacks some fields. */
+type HeadItem = Partial<LiveHeadItem>;
 
 const audienceAttribute = (a: Audience) => (a.kind === 'all' ? '*' : a.userId);
 
 /** Whether `userId` is in the event's audience. */
 export const isFor = (event: Pick<LiveEvent, 'aud'>, userId: string) => event.aud === '*' || event.aud === userId;
 
-const headItem = (head: Required<LiveHead>) => ({ ...liveHeadKey(), entity: 'LiveHead', ...head });
-const replicaItems = (head: Required<LiveHead>, events: LiveEvent[] = []) =>
-  Array.from({ length: env.liveReplicas }, (_, r) => ({
-    ...liveReplicaKey(r),
-    entity: 'LiveReplica',
-    ...head,
-    // One string attribute: the smallest item DynamoDB can store these events in.
-    recent: JSON.stringify(events),
-  }));
+const replicaFields = (head: Required<LiveHead>, events: LiveEvent[] = []) =>
+  Array.from({ length: env.liveReplicas }, (_, replica) => ({ replica, ...head, recent: JSON.stringify(events) }));
 
 /** Starts a new epoch (the service restarted or was deployed): seq restarts at 0, on the head and every replica. */
 export async function startNewEpoch(): Promise<LiveHead> {
   const head = { epoch: newId(), seq: 0, startedAt: new Date().toISOString() };
-  await putItem(headItem(head));
-  await putMany(replicaItems(head));
+  await write(EventLogHead.put(head));
+  await putMany(replicaFields(head).map(EventLogReplica.item));
   return head;
 }
 
@@ -112,18 +97,18 @@ export async function startNewEpoch(): Promise<LiveHead> {
 async function ensureEpoch(): Promise<void> {
   const head = { epoch: newId(), seq: 0, startedAt: new Date().toISOString() };
   try {
-    await putItem(headItem(head), { ConditionExpression: 'attribute_not_exists(epoch)' });
+    await write(EventLogHead.put(head, { ConditionExpression: 'attribute_not_exists(epoch)' }));
   } catch (err) {
     if (isConditionFailure(err)) return;
     throw err;
   }
-  await putMany(replicaItems(head));
+  await putMany(replicaFields(head).map(EventLogReplica.item));
 }
 
 /** The current epoch and last seq from the head itself (creating the first epoch when the table has none). */
 export async function readHead(consistent = false): Promise<LiveHead> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const item = await getItem<HeadItem>(liveHeadKey(), consistent || attempt > 0);
+    const item = await getItem<HeadItem>(EventLogHead.key(), consistent || attempt > 0);
     if (item?.epoch) return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt };
     await ensureEpoch();
   }
@@ -135,7 +120,7 @@ export async function readHead(consistent = false): Promise<LiveHead> {
  * written yet (a table older than the replicas) reads as the head itself, without inline events.
  */
 export async function readReplica(replica: number): Promise<LiveReplica> {
-  const item = await getItem<HeadItem & { recent?: string }>(liveReplicaKey(replica % env.liveReplicas));
+  const item = await getItem<Partial<LiveReplicaItem>>(EventLogReplica.key(replica % env.liveReplicas));
   if (!item?.epoch) return { ...(await readHead(true)), events: [] };
   return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt, events: JSON.parse(item.recent ?? '[]') };
 }
@@ -144,12 +129,13 @@ export async function readReplica(replica: number): Promise<LiveReplica> {
 async function allocate(count: number): Promise<Required<LiveHead>> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const out = (await updateItem({
-        Key: liveHeadKey(),
-        UpdateExpression: 'ADD seq :n',
-        ConditionExpression: 'attribute_exists(epoch)',
-        ExpressionAttributeValues: { ':n': count },
-      })) as HeadItem;
+      const out = (await write(
+        EventLogHead.update([], {
+          UpdateExpression: 'ADD seq :n',
+          ConditionExpression: 'attribute_exists(epoch)',
+          ExpressionAttributeValues: { ':n': count },
+        }),
+      )) as HeadItem;
       return { epoch: out.epoch!, seq: out.seq!, startedAt: out.startedAt ?? '' };
     } catch (err) {
       if (!isConditionFailure(err) || attempt > 0) throw err;
@@ -168,13 +154,8 @@ const numbered = (drafts: RecordDrafts['drafts'], first: number): LiveEvent[] =>
     aud: audienceAttribute(d.audience),
   }));
 
-const eventItem = (epoch: string, e: LiveEvent) => ({
-  ...liveEventKey(epoch, e.seq),
-  entity: 'LiveEvent',
-  epoch,
-  ...e,
-  ttl: Math.floor(Date.parse(e.at) / 1000) + RETENTION_SECONDS,
-});
+const eventItem = (epoch: string, e: LiveEvent) =>
+  LoggedEvent.item({ epoch, ...e, ttl: Math.floor(Date.parse(e.at) / 1000) + RETENTION_SECONDS });
 
 /**
  * Appends the events of stream records in order, idempotently per record: one `ADD` for the records
@@ -187,9 +168,9 @@ const eventItem = (epoch: string, e: LiveEvent) => ({
 export async function appendRecords(records: RecordDrafts[]): Promise<LiveEvent[]> {
   const producing = records.filter((r) => r.drafts.length > 0);
   if (producing.length === 0) return [];
-  const ids = producing.flatMap((r) => (r.recordId ? [liveRecordKey(r.recordId)] : []));
-  const markers = ids.length ? await getMany<MarkerItem>(ids, true) : new Map<string, MarkerItem>();
-  const markerOf = (r: RecordDrafts) => (r.recordId ? markers.get(keyString(liveRecordKey(r.recordId))) : undefined);
+  const ids = producing.flatMap((r) => (r.recordId ? [RecordMarker.key(r.recordId)] : []));
+  const markers = ids.length ? await getMany<LiveRecordItem>(ids, true) : new Map<string, LiveRecordItem>();
+  const markerOf = (r: RecordDrafts) => (r.recordId ? markers.get(keyString(RecordMarker.key(r.recordId))) : undefined);
 
   const fresh = producing.filter((r) => !markerOf(r));
   let head: Required<LiveHead> | undefined;
@@ -204,9 +185,7 @@ export async function appendRecords(records: RecordDrafts[]): Promise<LiveEvent[
     }
     const ttl = Math.floor(Date.now() / 1000) + MARKER_SECONDS;
     await putMany(
-      fresh.flatMap((r) =>
-        r.recordId ? [{ ...liveRecordKey(r.recordId), entity: 'LiveRecord', ...placed.get(r), ttl }] : [],
-      ),
+      fresh.flatMap((r) => (r.recordId ? [RecordMarker.item({ recordId: r.recordId, ...placed.get(r)!, ttl })] : [])),
     );
   }
   const written = producing.map((r) => {
@@ -242,13 +221,15 @@ async function publishReplicas(head: LiveHead): Promise<void> {
     inline.unshift(e);
   }
   const seq = Math.max(head.seq, inline.at(-1)?.seq ?? 0);
-  const replicas = replicaItems({ epoch: head.epoch, seq, startedAt: head.startedAt ?? '' }, inline);
+  const replicas = replicaFields({ epoch: head.epoch, seq, startedAt: head.startedAt ?? '' }, inline);
   await Promise.all(
-    replicas.map((item) =>
-      putItem(item, {
-        ConditionExpression: 'attribute_not_exists(seq) OR startedAt < :startedAt OR (epoch = :epoch AND seq < :seq)',
-        ExpressionAttributeValues: { ':startedAt': item.startedAt, ':epoch': item.epoch, ':seq': item.seq },
-      }).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err))),
+    replicas.map((fields) =>
+      write(
+        EventLogReplica.put(fields, {
+          ConditionExpression: 'attribute_not_exists(seq) OR startedAt < :startedAt OR (epoch = :epoch AND seq < :seq)',
+          ExpressionAttributeValues: { ':startedAt': fields.startedAt, ':epoch': fields.epoch, ':seq': fields.seq },
+        }),
+      ).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err))),
     ),
   );
 }

@@ -1,9 +1,10 @@
 import { env } from '../config/env.ts';
+import type { UpdateParts } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
-import { type Key, liveStreamLeasesKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, updateItem } from '../db/table.ts';
+import { getItem, isConditionFailure, write } from '../db/table.ts';
 import { unavailable } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
+import { StreamLeases, type StreamLeasesItem } from './entities.ts';
 
 /**
  * A cap on the live streams one person holds open (a person with 30 tabs must not take 30 of the
@@ -44,29 +45,26 @@ const expiry = () => ({
  * when missing); when full, 1 consistent read and 1 write removing the expired leases, then again.
  */
 export async function acquireStreamLease(userId: string, cap = env.liveStreamsPerPerson): Promise<StreamLease> {
-  const key = liveStreamLeasesKey(userId);
+  const update = (parts: UpdateParts) => write(StreamLeases.update([userId], parts), { returnValues: 'NONE' });
   const lease = `${LEASE_PREFIX}${newId()}`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      await updateItem({
-        Key: key,
+      await update({
         UpdateExpression: 'SET #lease = :exp, #ttl = :ttl, entity = :entity ADD #open :one',
         ConditionExpression: 'attribute_not_exists(#open) OR #open < :cap',
         ExpressionAttributeNames: { '#lease': lease, '#ttl': 'ttl', '#open': 'open' },
-        ExpressionAttributeValues: { ...expiry(), ':cap': cap, ':one': 1, ':entity': 'StreamLeases' },
-        ReturnValues: 'NONE',
+        ExpressionAttributeValues: { ...expiry(), ':cap': cap, ':one': 1, ':entity': StreamLeases.name },
       });
-      return leaseOf(key, lease);
+      return leaseOf(update, lease);
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
-    const item = (await getItem(key, true)) ?? {};
+    const item = (await getItem<StreamLeasesItem>(StreamLeases.key(userId), true)) ?? {};
     const expired = Object.entries(item).filter(
       ([name, until]) => name.startsWith(LEASE_PREFIX) && typeof until === 'number' && until <= Date.now(),
     );
     if (expired.length === 0) throw tooMany(cap);
-    await updateItem({
-      Key: key,
+    await update({
       UpdateExpression: `REMOVE ${expired.map((_, i) => `#e${i}`).join(', ')} ADD #open :gone`,
       // Each removed lease is still the expired one (not renewed in between).
       ConditionExpression: expired.map((_, i) => `#e${i} = :e${i}`).join(' AND '),
@@ -75,25 +73,22 @@ export async function acquireStreamLease(userId: string, cap = env.liveStreamsPe
         ':gone': -expired.length,
         ...Object.fromEntries(expired.map(([, v], i) => [`:e${i}`, v])),
       },
-      ReturnValues: 'NONE',
     }).catch(ignoreCondition);
   }
   throw tooMany(cap);
 }
 
-function leaseOf(key: Key, lease: string): StreamLease {
+function leaseOf(update: (parts: UpdateParts) => Promise<unknown>, lease: string): StreamLease {
   const names = { '#lease': lease, '#open': 'open' };
   return {
     // Only a lease still held is renewed (one removed as expired stays removed); a failed renewal
     // costs the stream nothing, the slot frees early at worst.
     renew: () =>
-      updateItem({
-        Key: key,
+      update({
         UpdateExpression: 'SET #lease = :exp, #ttl = :ttl',
         ConditionExpression: 'attribute_exists(#lease)',
         ExpressionAttributeNames: { '#lease': lease, '#ttl': 'ttl' },
         ExpressionAttributeValues: expiry(),
-        ReturnValues: 'NONE',
       })
         .catch(ignoreCondition)
         .then(
@@ -101,13 +96,11 @@ function leaseOf(key: Key, lease: string): StreamLease {
           (err) => logger.warn('stream lease not renewed', { error: err as Error }),
         ),
     release: () =>
-      updateItem({
-        Key: key,
+      update({
         UpdateExpression: 'REMOVE #lease ADD #open :minus',
         ConditionExpression: 'attribute_exists(#lease)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ':minus': -1 },
-        ReturnValues: 'NONE',
       })
         .catch(ignoreCondition)
         .then(

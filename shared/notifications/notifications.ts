@@ -1,20 +1,21 @@
-import { addToCounter } from '../db/counters.ts';
-import { entity, type Fields } from '../db/entity.ts';
+import type { Fields } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
-import {
-  ANON_ATTRIBUTE,
-  notificationCounterKey,
-  notificationKey,
-  notificationsPrefix,
-  notificationsReadAllKey,
-  unreadNotificationsIndex,
-} from '../db/keys.ts';
-import { getItem, isConditionFailure, putItem, queryAll, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { ANON_ATTRIBUTE, notificationsPrefix, unreadNotificationsIndex } from '../db/keys.ts';
+import { getItem, isConditionFailure, queryAll, queryPage, type TransactItem, transact, write } from '../db/table.ts';
 import { notFound } from '../errors.ts';
 import { unseal } from '../grievances/anonymity.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
+import {
+  Notification,
+  NotificationCounter,
+  type NotificationCounterItem,
+  type NotificationItem,
+  NotificationReadAll,
+} from './entities.ts';
 import type { NotificationKind } from './kinds.ts';
+
+export type { NotificationItem };
 
 export interface NewNotification {
   recipientId: string;
@@ -37,38 +38,6 @@ export interface NewNotification {
   sealPreview?: (text: string, context: string) => string;
 }
 
-export interface NotificationItem {
-  pk: string;
-  sk: string;
-  entity: 'Notification';
-  id: string;
-  recipientId: string;
-  kind: NotificationKind;
-  actorId: string | null;
-  postId: string | null;
-  commentId: string | null;
-  preview: string;
-  /** The preview, encrypted (`sealPreview`); `preview` is then empty. */
-  sealedPreview?: string;
-  readAt: string | null;
-  createdAt: string;
-  /** Caused by a grievance: kept out of the change feed (keys.ts, ANON_ATTRIBUTE). */
-  anon?: true;
-}
-
-/** A notification; in the recipient's unread index (sparse) until it is read. */
-export const Notification = entity<NotificationItem, [recipientId: string, notificationId: string]>({
-  name: 'Notification',
-  key: notificationKey,
-  keyOf: (n) => [n.recipientId, n.id],
-  indexes: [
-    {
-      index: unreadNotificationsIndex.index,
-      pk: (n) => (n.readAt === null ? unreadNotificationsIndex.pk(n.recipientId) : undefined),
-      sk: (n) => (n.readAt === null ? unreadNotificationsIndex.sk(n.id) : undefined),
-    },
-  ],
-});
 const PREVIEW_MAX = 280;
 export const previewOf = (text: string) => (text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX - 1)}…` : text);
 const sealContext = (recipientId: string, id: string) => `notification-preview:${recipientId}:${id}`;
@@ -94,8 +63,7 @@ export function notificationWrites(n: NewNotification, at = new Date()): { id: s
     createdAt: at.toISOString(),
     ...(n.anonymous ? { [ANON_ATTRIBUTE]: true as const } : {}),
   };
-  const counter = addToCounter(notificationCounterKey(n.recipientId), 'unread', 1);
-  return { id, items: [Notification.put(item), counter] };
+  return { id, items: [Notification.put(item), NotificationCounter.add([n.recipientId], 'unread', 1)] };
 }
 
 /**
@@ -137,7 +105,7 @@ export async function listNotifications(userId: string, limit: number) {
 }
 
 export async function unreadCount(userId: string): Promise<number> {
-  const c = await getItem<{ unread?: number }>(notificationCounterKey(userId), true);
+  const c = await getItem<NotificationCounterItem>(NotificationCounter.key(userId), true);
   return Math.max(0, c?.unread ?? 0);
 }
 
@@ -157,7 +125,7 @@ function markReadWrites(userId: string, id: string, at: string, all = false): Tr
       },
       ExpressionAttributeValues: { ':at': at, ':null': null, ...(all ? { ':all': true } : {}) },
     }),
-    addToCounter(notificationCounterKey(userId), 'unread', -1),
+    NotificationCounter.add([userId], 'unread', -1),
   ];
 }
 
@@ -169,7 +137,7 @@ function markReadWrites(userId: string, id: string, at: string, all = false): Tr
 export async function markRead(userId: string, id: string | undefined): Promise<void> {
   const at = new Date().toISOString();
   if (id !== undefined) {
-    const n = await getItem<NotificationItem>(notificationKey(userId, id), true);
+    const n = await getItem<NotificationItem>(Notification.key(userId, id), true);
     if (!n) throw notFound('No such notification.');
     if (n.readAt) return;
     await transact(markReadWrites(userId, id, at)).catch((e) =>
@@ -186,11 +154,5 @@ export async function markRead(userId: string, id: string | undefined): Promise<
       isConditionFailure(e) ? undefined : Promise.reject(e),
     );
   }
-  await putItem({
-    ...notificationsReadAllKey(userId),
-    entity: 'NotificationReadAll',
-    userId,
-    actorId: userId,
-    readAt: at,
-  });
+  await write(NotificationReadAll.put({ userId, actorId: userId, readAt: at }));
 }

@@ -1,6 +1,14 @@
-import { presenceConnectionKey, presenceConnectionsPrefix, presenceKey } from '../db/keys.ts';
-import { deleteItem, getItem, putItem, queryAll, retryOnConflict, updateItem } from '../db/table.ts';
-import { ACTIVE_MS, ONLINE_MS, type PresenceItem, type PresenceState, presenceItem } from './model.ts';
+import { ABSENT } from '../db/entity.ts';
+import { presenceConnectionKey, presenceConnectionsPrefix } from '../db/keys.ts';
+import { getItem, queryAll, retryOnConflict, write } from '../db/table.ts';
+import {
+  Presence,
+  PresenceConnection,
+  type PresenceConnectionItem,
+  type PresenceItem,
+  presenceFields,
+} from './entities.ts';
+import { ACTIVE_MS, ONLINE_MS, type PresenceState } from './model.ts';
 
 /**
  * Heartbeats. Each client connection (a page load or app launch, `connectionId`) has an
@@ -9,11 +17,8 @@ import { ACTIVE_MS, ONLINE_MS, type PresenceItem, type PresenceState, presenceIt
  * the deadlines; closing a connection or signing out recomputes them from the connections left, so a
  * person with none left is offline at once.
  */
-interface ConnectionItem {
-  sessionId: string;
-  lastHeartbeatAt: number;
-  lastActiveAt?: number;
-}
+/** The connection id a stored connection is keyed by (the item does not store it apart). */
+const connectionIdOf = (c: Pick<PresenceConnectionItem, 'sk'>) => c.sk.slice(presenceConnectionKey('', '').sk.length);
 
 /** Connection items outlive their last heartbeat by a day, then TTL removes them (reads ignore stale ones). */
 const CONNECTION_TTL_SECONDS = 24 * 3600;
@@ -30,15 +35,17 @@ async function updatePresence(
 ): Promise<void> {
   await retryOnConflict(
     async () => {
-      const current = await getItem<PresenceItem>(presenceKey(userId), true);
+      const current = await getItem<PresenceItem>(Presence.key(userId), true);
       const state = await next(current);
       if (!state) return;
-      const item = presenceItem(userId, state, (current?.version ?? 0) + 1, Date.now());
-      await putItem(
-        item,
-        current
-          ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': current.version } }
-          : { ConditionExpression: 'attribute_not_exists(pk)' },
+      const fields = presenceFields(userId, state, (current?.version ?? 0) + 1, Date.now());
+      await write(
+        Presence.put(
+          fields,
+          current
+            ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': current.version } }
+            : ABSENT,
+        ),
       );
     },
     { attempts: MAX_ATTEMPTS },
@@ -52,18 +59,19 @@ export async function recordHeartbeat(
   active: boolean,
 ): Promise<void> {
   const now = Date.now();
-  await updateItem({
-    Key: presenceConnectionKey(userId, connectionId),
-    UpdateExpression: `SET entity = :e, userId = :u, sessionId = :s, lastHeartbeatAt = :now, #ttl = :ttl${active ? ', lastActiveAt = :now' : ''}`,
-    ExpressionAttributeNames: { '#ttl': 'ttl' },
-    ExpressionAttributeValues: {
-      ':e': 'PresenceConnection',
-      ':u': userId,
-      ':s': sessionId,
-      ':now': now,
-      ':ttl': Math.floor(now / 1000) + CONNECTION_TTL_SECONDS,
-    },
-  });
+  await write(
+    PresenceConnection.update([userId, connectionId], {
+      UpdateExpression: `SET entity = :e, userId = :u, sessionId = :s, lastHeartbeatAt = :now, #ttl = :ttl${active ? ', lastActiveAt = :now' : ''}`,
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: {
+        ':e': PresenceConnection.name,
+        ':u': userId,
+        ':s': sessionId,
+        ':now': now,
+        ':ttl': Math.floor(now / 1000) + CONNECTION_TTL_SECONDS,
+      },
+    }),
+  );
   await updatePresence(userId, async (current) => ({
     onlineUntil: Math.max(current?.onlineUntil ?? 0, now + ONLINE_MS),
     activeUntil: active ? Math.max(current?.activeUntil ?? 0, now + ACTIVE_MS) : (current?.activeUntil ?? 0),
@@ -74,7 +82,7 @@ export async function recordHeartbeat(
 /** The deadlines of the connections still live (read strongly consistent, after the caller's deletes). */
 async function stateFromConnections(userId: string, lastSeenAt: string | null): Promise<PresenceState> {
   const now = Date.now();
-  const conns = await queryAll<ConnectionItem>({ ...presenceConnectionsPrefix(userId), consistent: true });
+  const conns = await queryAll<PresenceConnectionItem>({ ...presenceConnectionsPrefix(userId), consistent: true });
   const live = conns.filter((c) => c.lastHeartbeatAt + ONLINE_MS > now);
   const latest = (times: number[]) => (times.length ? Math.max(...times) : null);
   const heartbeat = latest(live.map((c) => c.lastHeartbeatAt));
@@ -91,16 +99,15 @@ const recompute = (userId: string) =>
 
 /** Closes one of the caller's connections (an unknown id changes nothing). */
 export async function closeConnection(userId: string, connectionId: string): Promise<void> {
-  await deleteItem(presenceConnectionKey(userId, connectionId));
+  await write(PresenceConnection.remove([userId, connectionId]));
   await recompute(userId);
 }
 
 /** Closes every connection of the calling session (its tabs); other devices keep theirs. */
 export async function signOutPresence(userId: string, sessionId: string): Promise<void> {
-  const conns = await queryAll<ConnectionItem & { pk: string; sk: string }>({
-    ...presenceConnectionsPrefix(userId),
-    consistent: true,
-  });
-  for (const c of conns) if (c.sessionId === sessionId) await deleteItem({ pk: c.pk, sk: c.sk });
+  const conns = await queryAll<PresenceConnectionItem>({ ...presenceConnectionsPrefix(userId), consistent: true });
+  for (const c of conns) {
+    if (c.sessionId === sessionId) await write(PresenceConnection.remove([userId, connectionIdOf(c)]));
+  }
   await recompute(userId);
 }

@@ -1,6 +1,3 @@
-import { entity } from '../db/entity.ts';
-import { presenceDueIndex, presenceKey } from '../db/keys.ts';
-
 /**
  * Presence: `active` after a heartbeat with `active: true` in the last 300 s
  * and any heartbeat in the last 180 s; `away` when connected (a heartbeat in the last 180 s) without
@@ -24,18 +21,6 @@ export interface PresenceState {
   lastSeenAt: string | null;
 }
 
-export interface PresenceItem extends PresenceState {
-  pk: string;
-  sk: string;
-  entity: 'Presence';
-  userId: string;
-  actorId: string;
-  presence: PresenceValue;
-  /** Optimistic-concurrency counter: every write is conditioned on the version it read. */
-  version: number;
-  updatedAt: string;
-}
-
 export function presenceAt(s: Pick<PresenceState, 'onlineUntil' | 'activeUntil'>, now: number): PresenceValue {
   if (s.onlineUntil <= now) return 'offline';
   return s.activeUntil > now ? 'active' : 'away';
@@ -45,39 +30,4 @@ export function presenceAt(s: Pick<PresenceState, 'onlineUntil' | 'activeUntil'>
 export function nextChangeAt(s: Pick<PresenceState, 'onlineUntil' | 'activeUntil'>, now: number): number | null {
   if (s.onlineUntil <= now) return null;
   return s.activeUntil > now ? Math.min(s.activeUntil, s.onlineUntil) : s.onlineUntil;
-}
-
-/** When an item's announced value is next due to change: from its deadlines, as of its own write. */
-const dueOf = (p: Pick<PresenceItem, 'onlineUntil' | 'activeUntil' | 'updatedAt'>) =>
-  nextChangeAt(p, Date.parse(p.updatedAt));
-
-/** A person's presence; in the due index (gsi6, sparse) while it is not offline, for the sweep. */
-export const Presence = entity<PresenceItem, [userId: string]>({
-  name: 'Presence',
-  key: presenceKey,
-  keyOf: (p) => [p.userId],
-  indexes: [
-    {
-      index: presenceDueIndex.index,
-      pk: (p) => (dueOf(p) === null ? undefined : presenceDueIndex.pk),
-      sk: (p) => {
-        const due = dueOf(p);
-        return due === null ? undefined : presenceDueIndex.sk(due);
-      },
-    },
-  ],
-});
-
-/** The item for this state at `now`: the announced value and, while not offline, its place in the due index. */
-export function presenceItem(userId: string, s: PresenceState, version: number, now: number): PresenceItem {
-  return Presence.item({
-    userId,
-    actorId: userId,
-    presence: presenceAt(s, now),
-    onlineUntil: s.onlineUntil,
-    activeUntil: s.activeUntil,
-    lastSeenAt: s.lastSeenAt,
-    version,
-    updatedAt: new Date(now).toISOString(),
-  });
 }

@@ -1,6 +1,6 @@
 import { presenceDueIndex } from '../db/keys.ts';
-import { isConditionFailure, putItem, queryPage } from '../db/table.ts';
-import { type PresenceItem, presenceItem } from './model.ts';
+import { isConditionFailure, queryPage, write } from '../db/table.ts';
+import { Presence, type PresenceItem, presenceFields } from './entities.ts';
 
 const PAGE = 100;
 
@@ -23,9 +23,11 @@ export async function sweepPresence(now = Date.now()): Promise<number> {
       cursor,
     });
     for (const due of page.items) {
-      const next = presenceItem(due.userId, due, due.version + 1, now);
+      const next = presenceFields(due.userId, due, due.version + 1, now);
       try {
-        await putItem(next, { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': due.version } });
+        await write(
+          Presence.put(next, { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': due.version } }),
+        );
         if (next.presence !== due.presence) changed++;
       } catch (err) {
         if (!isConditionFailure(err)) throw err;

@@ -1,44 +1,16 @@
 import { hashToken } from '../auth/tokens.ts';
-import { entity } from '../db/entity.ts';
-import { pushTokenKey, pushTokensIndex } from '../db/keys.ts';
-import { deleteItem, getItem, isConditionFailure, putItem, queryAll, updateItem } from '../db/table.ts';
+import { PRESENT } from '../db/entity.ts';
+import { pushTokensIndex } from '../db/keys.ts';
+import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
 import { type PushPlatform, type PushTarget, pushTransport } from '../transports/push.ts';
+import { PushToken, type PushTokenItem } from './entities.ts';
 
-/**
- * Push token registrations. One item per token, addressed by its SHA-256 (the token itself
- * is only handed to SNS, which keeps it in the platform endpoint); gsi1 lists a person's enabled
- * tokens for delivery. A token registered again by someone else moves to them (a shared device).
+/*
+ * Push token registrations (`PushToken`, entities.ts): one item per token, addressed by its SHA-256 (the
+ * token itself is only handed to SNS, which keeps it in the platform endpoint); gsi1 lists a person's
+ * enabled tokens for delivery. A token registered again by someone else moves to them (a shared device).
  */
-export interface PushTokenItem {
-  pk: string;
-  sk: string;
-  entity: 'PushToken';
-  tokenHash: string;
-  userId: string;
-  platform: PushPlatform;
-  userAgent: string | null;
-  endpointArn: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Set when the platform reported the endpoint dead; the item then leaves the delivery index. */
-  disabledAt?: string;
-  actorId: string;
-}
-
-/** A registration; in its person's delivery index (gsi1, sparse) until the platform reports it dead. */
-export const PushToken = entity<PushTokenItem, [tokenHash: string]>({
-  name: 'PushToken',
-  key: pushTokenKey,
-  keyOf: (t) => [t.tokenHash],
-  indexes: [
-    {
-      index: pushTokensIndex.index,
-      pk: (t) => (t.disabledAt ? undefined : pushTokensIndex.pk(t.userId)),
-      sk: (t) => (t.disabledAt ? undefined : pushTokensIndex.sk(t.updatedAt, t.tokenHash)),
-    },
-  ],
-});
 
 /** Registrations kept per person; the least recently registered beyond this are retired. */
 export const MAX_TOKENS_PER_PERSON = 20;
@@ -60,12 +32,12 @@ export async function registerPushToken(userId: string, r: Registration): Promis
   if (r.previousToken !== undefined && r.previousToken !== r.token) await retirePushToken(userId, r.previousToken);
   const platform = r.platform ?? 'web';
   const tokenHash = hashToken(r.token);
-  const existing = await getItem<PushTokenItem>(pushTokenKey(tokenHash), true);
+  const existing = await getItem<PushTokenItem>(PushToken.key(tokenHash), true);
   // The endpoint belongs to the token (the device), whoever registered it before; a platform change needs a new one.
   const reusable = existing && existing.platform === platform ? existing.endpointArn : null;
   const endpointArn = await pushTransport().register({ userId, platform, token: r.token, endpointArn: reusable });
   const now = new Date().toISOString();
-  const item = PushToken.item({
+  const put = PushToken.put({
     tokenHash,
     userId,
     platform,
@@ -75,21 +47,20 @@ export async function registerPushToken(userId: string, r: Registration): Promis
     updatedAt: now,
     actorId: userId,
   });
-  await putItem(item);
+  await write(put);
   if (existing?.endpointArn && existing.endpointArn !== endpointArn) await forgetEndpoint(targetOf(existing));
   await retireBeyondCap(userId);
 }
 
 /** Removes a registration, only when it is the caller's (`previousToken`, DELETE). */
 export async function retirePushToken(userId: string, token: string): Promise<void> {
-  const key = pushTokenKey(hashToken(token));
-  const existing = await getItem<PushTokenItem>(key, true);
+  const existing = await getItem<PushTokenItem>(PushToken.key(hashToken(token)), true);
   if (!existing || existing.userId !== userId) return;
   await removeRegistration(existing);
 }
 
 async function removeRegistration(t: PushTokenItem): Promise<void> {
-  await deleteItem({ pk: t.pk, sk: t.sk });
+  await write(PushToken.remove(PushToken.keyOf(t)));
   await forgetEndpoint(targetOf(t));
 }
 
@@ -111,11 +82,12 @@ async function retireBeyondCap(userId: string): Promise<void> {
 
 /** The platform said the endpoint is dead: keep the item (for the record) but stop delivering to it. */
 export async function disablePushToken(tokenHash: string): Promise<void> {
-  await updateItem({
-    Key: pushTokenKey(tokenHash),
-    UpdateExpression: 'SET disabledAt = :now REMOVE #ipk, #isk',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: { '#ipk': `${pushTokensIndex.index}pk`, '#isk': `${pushTokensIndex.index}sk` },
-    ExpressionAttributeValues: { ':now': new Date().toISOString() },
-  }).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+  await write(
+    PushToken.update([tokenHash], {
+      UpdateExpression: 'SET disabledAt = :now REMOVE #ipk, #isk',
+      ...PRESENT,
+      ExpressionAttributeNames: { '#ipk': `${pushTokensIndex.index}pk`, '#isk': `${pushTokensIndex.index}sk` },
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    }),
+  ).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
 }

@@ -44,7 +44,8 @@ describe('TableIdempotencyStore', () => {
       status: 'INPROGRESS',
     });
     expect(Object.keys(input.Item!).sort()).toEqual(
-      ['entity', 'inProgressUntil', 'payloadHash', 'pk', 'sk', 'status', 'ttl'].sort(),
+      // `keyTag`: the record's key argument, stored as every declared entity stores its key's (it is the pk's own suffix).
+      ['entity', 'inProgressUntil', 'keyTag', 'payloadHash', 'pk', 'sk', 'status', 'ttl'].sort(),
     );
     expect(input.Item!.ttl).toBeGreaterThanOrEqual(Math.floor(now / 1000) + IDEMPOTENCY_TTL_SECONDS - 1);
     expect(input.Item!.ttl).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + IDEMPOTENCY_TTL_SECONDS);

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { presenceConnectionsPrefix, presenceKey } from '../../shared/db/keys.ts';
-import { getItem, putItem, queryAll } from '../../shared/db/table.ts';
-import {
-  ACTIVE_MS,
-  nextChangeAt,
-  ONLINE_MS,
-  type PresenceItem,
-  presenceAt,
-  presenceItem,
-} from '../../shared/presence/model.ts';
+import { getItem, queryAll, write } from '../../shared/db/table.ts';
+import { Presence, type PresenceItem, presenceFields } from '../../shared/presence/entities.ts';
+import { ACTIVE_MS, nextChangeAt, ONLINE_MS, presenceAt } from '../../shared/presence/model.ts';
 import { sweepPresence } from '../../shared/presence/sweep.ts';
 import { presencesOf } from '../../shared/presence/view.ts';
 import { api, newMember } from '../support/api.ts';
@@ -105,13 +99,13 @@ describe('presence sweep', () => {
   async function seed(onlineIn: number, activeIn: number, announced: 'active' | 'away' | 'offline') {
     const userId = `sweep-${randomUUID()}`;
     const t = Date.now();
-    const item = presenceItem(
+    const fields = presenceFields(
       userId,
       { onlineUntil: t + onlineIn, activeUntil: t + activeIn, lastSeenAt: new Date(t).toISOString() },
       1,
       t - 1_000_000,
     );
-    await putItem({ ...item, presence: announced });
+    await write(Presence.put({ ...fields, presence: announced }));
     return userId;
   }
 

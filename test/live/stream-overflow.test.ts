@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { liveStreamLeasesKey } from '../../shared/db/keys.ts';
-import { getItem, updateItem } from '../../shared/db/table.ts';
+import { getItem, write } from '../../shared/db/table.ts';
 import { DomainError } from '../../shared/errors.ts';
+import { StreamLeases } from '../../shared/live/entities.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
 import { notify } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
@@ -9,7 +9,7 @@ import { refusalStatus } from '../support/refusal.ts';
 import { isChange } from '../support/sse.ts';
 import { openStream } from './sse-client.ts';
 
-const openCount = async (userId: string) => (await getItem(liveStreamLeasesKey(userId), true))?.open ?? 0;
+const openCount = async (userId: string) => (await getItem(StreamLeases.key(userId), true))?.open ?? 0;
 
 async function eventually(check: () => Promise<boolean>, ms = 10_000) {
   const until = Date.now() + ms;
@@ -47,14 +47,15 @@ describe('stream slots per person', () => {
     await acquireStreamLease(m.id, 1); // never released: its execution "crashed"
     expect(await refusalStatus(acquireStreamLease(m.id, 1))).toBe(503);
     // Age the lease past its expiry.
-    const item = (await getItem(liveStreamLeasesKey(m.id), true))!;
+    const item = (await getItem(StreamLeases.key(m.id), true))!;
     const [lease] = Object.keys(item).filter((k) => k.startsWith('lease_'));
-    await updateItem({
-      Key: liveStreamLeasesKey(m.id),
-      UpdateExpression: 'SET #l = :past',
-      ExpressionAttributeNames: { '#l': lease },
-      ExpressionAttributeValues: { ':past': Date.now() - 1 },
-    });
+    await write(
+      StreamLeases.update([m.id], {
+        UpdateExpression: 'SET #l = :past',
+        ExpressionAttributeNames: { '#l': lease },
+        ExpressionAttributeValues: { ':past': Date.now() - 1 },
+      }),
+    );
     const next = await acquireStreamLease(m.id, 1);
     expect(await openCount(m.id)).toBe(1);
     await next.release();

@@ -2,7 +2,8 @@ import { threadId } from 'node:worker_threads';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { SECRET_NAMES, SECRETS } from '../../../shared/config/secrets.ts';
-import { getItem, putItem, updateItem } from '../../../shared/db/table.ts';
+import { entity } from '../../../shared/db/entity.ts';
+import { getItem, write } from '../../../shared/db/table.ts';
 import { logger } from '../../../shared/observability/logger.ts';
 import { bucketName, s3 } from '../../../shared/storage/client.ts';
 import { state } from './shared-state.ts';
@@ -23,22 +24,34 @@ export type ProbeEvent =
 
 const retained: unknown[] = [];
 
+/** The item the probe writes, under any partition key it is given (the access policy decides by that key). */
+interface ProbeItem {
+  pk: string;
+  sk: string;
+  entity: 'Probe';
+  partition: string;
+  probed?: number;
+}
+const Probe = entity<ProbeItem, [partition: string]>({
+  name: 'Probe',
+  key: (partition) => ({ pk: partition, sk: 'PROBE' }),
+  keyOf: (p) => [p.partition],
+});
+
 export async function handler(event: ProbeEvent, context?: Context): Promise<Record<string, unknown>> {
   try {
     switch (event.op) {
       case 'get-item':
-        await getItem({ pk: event.key, sk: 'PROBE' });
+        await getItem(Probe.key(event.key));
         break;
       case 'put-item':
-        await putItem({ pk: event.key, sk: 'PROBE' });
+        await write(Probe.put({ partition: event.key }));
         break;
       case 'update-session':
       case 'update-user':
-        await updateItem({
-          Key: { pk: event.key, sk: 'PROBE' },
-          UpdateExpression: 'SET probed = :t',
-          ExpressionAttributeValues: { ':t': 1 },
-        });
+        await write(
+          Probe.update([event.key], { UpdateExpression: 'SET probed = :t', ExpressionAttributeValues: { ':t': 1 } }),
+        );
         break;
       case 'get-object':
         await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: event.key }));
