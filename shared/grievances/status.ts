@@ -47,22 +47,21 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
         moves: g.moves + 1,
       });
       const changeId = newSortableId(now);
-      const change: StatusChangeItem = GrievanceStatusChange.item({
-        id: changeId,
-        grievanceId: g.id,
-        move: moved.moves,
-        fromStatus: g.status,
-        toStatus: to,
-        reason,
-        createdAt: at,
-        changedBySeal: seal(handlerId, sealContexts.changedBy(g.id, changeId)),
-      });
       const raiserId = raiserOf(g);
       const totals = totalsWrite(movedDeltas(g.status, to, g.category));
       const handled = applyHandling(g, moved, { kind: 'move', to }, now, configuredPeriods());
       const items: TransactItem[] = [
         grievanceChangeWrite(g, handled.item),
-        GrievanceStatusChange.create(change),
+        GrievanceStatusChange.create({
+          id: changeId,
+          grievanceId: g.id,
+          move: moved.moves,
+          fromStatus: g.status,
+          toStatus: to,
+          reason,
+          createdAt: at,
+          changedBySeal: seal(handlerId, sealContexts.changedBy(g.id, changeId)),
+        }),
         ...(totals ? [totals] : []),
         ...statsWrites(handled.stats),
         ...handlingEntryWrites(g, handled.item),
