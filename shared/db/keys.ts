@@ -89,6 +89,8 @@ export const grievanceStatusChangeKey = (grievanceId: string, move: number): Key
   pk: `GRIEVANCE#${grievanceId}`,
   sk: `STATUS#${String(move).padStart(8, '0')}`,
 });
+/** The move number of a history entry's sort key (entries written before they stored `move`). */
+export const grievanceStatusChangeMove = (sk: string) => Number(sk.slice('STATUS#'.length));
 export const grievanceStatusChangesPrefix = (grievanceId: string) => ({
   pk: `GRIEVANCE#${grievanceId}`,
   skPrefix: 'STATUS#',
@@ -126,6 +128,11 @@ export const grievanceNoticeKey = (shard: number, eventAt: string, noticeId: str
   pk: grievanceNoticeQueue(shard),
   sk: `${eventAt}#${noticeId}`,
 });
+/** The shard and event time of a queued notice's key (notices queued before they stored them). */
+export const grievanceNoticeKeyParts = (key: Key, noticeId: string) => ({
+  shard: Number(key.pk.slice(key.pk.lastIndexOf('#') + 1)),
+  eventAt: key.sk.slice(0, key.sk.length - noticeId.length - 1),
+});
 /** Every item of one grievance's partition (the grievance, its history, replies and erasure references). */
 export const grievancePartition = (grievanceId: string) => ({ pk: `GRIEVANCE#${grievanceId}` });
 /**
@@ -150,18 +157,20 @@ export const grievanceNotificationRefKey = (grievanceId: string, refId: string):
  * starts with the time, so a sweep reads exactly what is due (one Query per shard).
  */
 export const GRIEVANCE_INDEX_SHARDS = 4;
-const GRIEVANCE_HANDLING_PREFIXES = {
-  DEADLINES: 'GRIEVANCE_DEADLINES#',
-  REMINDERS: 'GRIEVANCE_REMINDERS#',
-  FINISHED: 'GRIEVANCE_FINISHED#',
-} as const;
-export type GrievanceHandlingIndex = keyof typeof GRIEVANCE_HANDLING_PREFIXES;
+/** The three indexes: `GRIEVANCE_DEADLINES#<shard>`, `GRIEVANCE_REMINDERS#<shard>`, `GRIEVANCE_FINISHED#<shard>`. */
+export type GrievanceHandlingIndex = 'DEADLINES' | 'REMINDERS' | 'FINISHED';
 export const grievanceHandlingPartition = (index: GrievanceHandlingIndex, shard: number) =>
-  `${GRIEVANCE_HANDLING_PREFIXES[index]}${shard}`;
+  `GRIEVANCE_${index}#${shard}`;
+/** The shard of a grievance's entries: a fixed function of its id, so every entry of one grievance is found again. */
 export const grievanceHandlingShard = (grievanceId: string) =>
   [...grievanceId].reduce((sum, c) => sum + c.charCodeAt(0), 0) % GRIEVANCE_INDEX_SHARDS;
-export const grievanceHandlingKey = (index: GrievanceHandlingIndex, at: string, grievanceId: string): Key => ({
-  pk: grievanceHandlingPartition(index, grievanceHandlingShard(grievanceId)),
+export const grievanceHandlingKey = (
+  index: GrievanceHandlingIndex,
+  shard: number,
+  at: string,
+  grievanceId: string,
+): Key => ({
+  pk: grievanceHandlingPartition(index, shard),
   sk: `${at}#${grievanceId}`,
 });
 /**

@@ -1,12 +1,12 @@
 import { newSortableId } from '../db/ids.ts';
-import { grievanceBoardIndex, grievanceKey, grievanceStatusChangeKey, grievanceTotalsKey } from '../db/keys.ts';
+import { grievanceBoardIndex, grievanceKey } from '../db/keys.ts';
 import { getItem, getMany, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
 import { notFound } from '../errors.ts';
 import { raiserTag, seal } from './anonymity.ts';
-import { Grievance } from './entities.ts';
+import { Grievance, GrievanceStatusChange, GrievanceTotals } from './entities.ts';
 import { configuredPeriods, type HandlingPeriods, initialHandling } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
-import { ANON, type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
+import { type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
 import { isUnread, readMarkerKey, seenWrite } from './read-state.ts';
 import { raisedStats, statsWrites } from './stats-fields.ts';
 import { type BoardFilter, raisedDeltas, totalField, totalsWrite } from './totals.ts';
@@ -48,17 +48,15 @@ export function newGrievanceItem(
 
 /** The entry that records the raise (fromStatus null, no handler). */
 export function raisedEntry(g: GrievanceItem): StatusChangeItem {
-  return {
-    ...grievanceStatusChangeKey(g.id, 0),
-    ...ANON,
-    entity: 'GrievanceStatusChange',
+  return GrievanceStatusChange.item({
     id: newSortableId(new Date(g.createdAt)),
     grievanceId: g.id,
+    move: 0,
     fromStatus: null,
     toStatus: 'open',
     reason: 'Grievance raised',
     createdAt: g.createdAt,
-  };
+  });
 }
 
 /**
@@ -70,7 +68,7 @@ export async function raiseGrievance(raiserId: string, input: NewGrievance) {
   const g = newGrievanceItem(raiserId, input);
   const items: TransactItem[] = [
     Grievance.create(g),
-    { Put: { Item: raisedEntry(g) } },
+    GrievanceStatusChange.put(raisedEntry(g)),
     totalsWrite(raisedDeltas(g.status, g.category))!,
     ...statsWrites(raisedStats(g.createdAt, g.category, g.status)),
     ...handlingEntryWrites(null, g),
@@ -124,7 +122,7 @@ export async function listBoard(callerId: string, q: BoardQuery) {
     limit: q.limit,
     cursor: q.cursor,
   });
-  const totalsKey = grievanceTotalsKey();
+  const totalsKey = GrievanceTotals.key();
   const found = await getMany([totalsKey, ...page.items.map((g) => readMarkerKey(callerId, g.id))], true);
   const total = (found.get(keyString(totalsKey))?.[totalField(filter)] as number | undefined) ?? 0;
   return {

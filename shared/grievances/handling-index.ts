@@ -1,8 +1,8 @@
-import { type GrievanceHandlingIndex, grievanceHandlingKey } from '../db/keys.ts';
+import type { GrievanceHandlingIndex } from '../db/keys.ts';
 import { keyString, type TransactItem } from '../db/table.ts';
-import { Grievance } from './entities.ts';
+import { Grievance, GrievanceHandlingEntry } from './entities.ts';
 import { nextDeadline, nextReminder } from './handling.ts';
-import { ANON, type GrievanceItem, isFinished } from './model.ts';
+import { type GrievanceItem, isFinished } from './model.ts';
 
 /**
  * The handling index entries of a grievance, a pure function of its state: its next deadline
@@ -14,20 +14,15 @@ export interface HandlingEntryItem {
   pk: string;
   sk: string;
   entity: 'GrievanceHandlingEntry';
+  /** Which index (a key composite, with the shard derived from the grievance id and the time). */
   index: GrievanceHandlingIndex;
   grievanceId: string;
   at: string;
 }
 
 export function handlingEntries(g: GrievanceItem): HandlingEntryItem[] {
-  const entry = (index: GrievanceHandlingIndex, at: string): HandlingEntryItem => ({
-    ...grievanceHandlingKey(index, at, g.id),
-    ...ANON,
-    entity: 'GrievanceHandlingEntry',
-    index,
-    grievanceId: g.id,
-    at,
-  });
+  const entry = (index: GrievanceHandlingIndex, at: string) =>
+    GrievanceHandlingEntry.item({ index, grievanceId: g.id, at });
   const out: HandlingEntryItem[] = [];
   const deadline = nextDeadline(g);
   if (deadline) out.push(entry('DEADLINES', deadline.dueAt));
@@ -47,8 +42,8 @@ export function handlingEntryWrites(
   const next = new Map((after ? handlingEntries(after) : []).map((e) => [keyString(e), e]));
   const writes: TransactItem[] = [];
   for (const [k, e] of old)
-    if (!next.has(k) && e.index !== keep) writes.push({ Delete: { Key: { pk: e.pk, sk: e.sk } } });
-  for (const [k, e] of next) if (!old.has(k)) writes.push({ Put: { Item: e } });
+    if (!next.has(k) && e.index !== keep) writes.push(GrievanceHandlingEntry.remove(GrievanceHandlingEntry.keyOf(e)));
+  for (const [k, e] of next) if (!old.has(k)) writes.push(GrievanceHandlingEntry.put(e));
   return writes;
 }
 

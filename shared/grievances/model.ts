@@ -103,6 +103,8 @@ export interface StatusChangeItem {
   entity: 'GrievanceStatusChange';
   id: string;
   grievanceId: string;
+  /** Its number in the history (the key's composite); absent on entries written before it was stored. */
+  move: number;
   fromStatus: Status | null;
   toStatus: Status;
   reason: string;

@@ -1,11 +1,12 @@
-import { mustExist } from '../db/counters.ts';
+import { PRESENT } from '../db/entity.ts';
 import { GRIEVANCE_NOTICE_SHARDS, grievanceKey, grievanceNoticeQueue } from '../db/keys.ts';
 import { getMany, isConditionFailure, keyString, queryPage, transact } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
+import { Grievance } from './entities.ts';
 import { notificationRecord } from './erasure-refs.ts';
 import type { GrievanceItem } from './model.ts';
-import { noticeNotification, type QueuedNoticeItem, recipientOf } from './notices.ts';
+import { dequeueWrite, noticeNotification, type QueuedNoticeItem, recipientOf } from './notices.ts';
 
 /**
  * How long a notice waits at least, counted from its event to the batch time. Batch times are whole
@@ -43,16 +44,13 @@ export async function deliverGrievanceNotices(now = new Date()): Promise<number>
     const g = grievances.get(keyString(grievanceKey(q.grievanceId)));
     const recipientId = recipientOf(q);
     const notice = g && recipientId ? noticeNotification(recipientId, q.kind, g) : null;
-    const dequeue = {
-      Delete: { Key: { pk: q.pk, sk: q.sk }, ConditionExpression: 'attribute_exists(pk)' },
-    };
     // The grievance must still exist when the notification is recorded: else the retention sweep may
     // have erased it meanwhile, and with it every reference it erases notifications by.
     const writes = notice
-      ? [...notificationRecord(notice, q.grievanceId, batchAt), mustExist(grievanceKey(q.grievanceId))]
+      ? [...notificationRecord(notice, q.grievanceId, batchAt), Grievance.check([q.grievanceId], PRESENT)]
       : [];
     try {
-      await transact([dequeue, ...writes]);
+      await transact([dequeueWrite(q), ...writes]);
     } catch (err) {
       if (isConditionFailure(err)) continue; // an overlapping run delivered it, or the grievance is gone
       throw err;

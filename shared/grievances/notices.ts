@@ -1,10 +1,12 @@
 import { randomInt } from 'node:crypto';
+import { PRESENT } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
-import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeKey } from '../db/keys.ts';
+import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeKeyParts } from '../db/keys.ts';
 import { type TransactItem, transact } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { seal, unseal } from './anonymity.ts';
-import { ANON, type GrievanceItem, sealContexts } from './model.ts';
+import { GrievanceNotice as QueuedNotice } from './entities.ts';
+import { type GrievanceItem, sealContexts } from './model.ts';
 
 /**
  * Who hears of a grievance event: the raiser (kind `grievance`) or a tagged person (kind `mention`).
@@ -23,6 +25,9 @@ export interface QueuedNoticeItem {
   pk: string;
   sk: string;
   entity: 'GrievanceNotice';
+  /** The key's composites: its queue shard and its event's time (absent on notices queued before they were stored). */
+  shard: number;
+  eventAt: string;
   id: string;
   grievanceId: string;
   kind: GrievanceNotice['kind'];
@@ -57,16 +62,21 @@ export function noticeNotification(recipientId: string, kind: GrievanceNotice['k
 /** The queue entry of one notice, written in the event's transaction. */
 export function queuedNoticeWrite(grievanceId: string, n: GrievanceNotice, eventAt: Date): TransactItem {
   const id = newId(); // random: the delivery order follows it, not the events'
-  const item: QueuedNoticeItem = {
-    ...grievanceNoticeKey(randomInt(GRIEVANCE_NOTICE_SHARDS), eventAt.toISOString(), id),
-    ...ANON,
-    entity: 'GrievanceNotice',
+  return QueuedNotice.put({
+    shard: randomInt(GRIEVANCE_NOTICE_SHARDS),
+    eventAt: eventAt.toISOString(),
     id,
     grievanceId,
     kind: n.kind,
     recipientSeal: seal(n.recipientId, sealContexts.noticeRecipient(grievanceId, id)),
-  };
-  return { Put: { Item: item } };
+  });
+}
+
+/** Takes a notice off its queue, once (overlapping batches deliver it once). */
+export function dequeueWrite(q: QueuedNoticeItem): TransactItem {
+  // Notices queued before the shard and event time were stored name them in their key only.
+  const { shard, eventAt } = q.eventAt === undefined ? grievanceNoticeKeyParts(q, q.id) : q;
+  return QueuedNotice.remove([shard, eventAt, q.id], PRESENT);
 }
 
 /** Opens a queued notice's recipient; null when the seal does not open. */

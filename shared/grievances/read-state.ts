@@ -1,7 +1,7 @@
-import { mustExist } from '../db/counters.ts';
-import { ANON_ATTRIBUTE, grievanceKey, grievanceReadKey, grievanceSeenKey, grievanceTotalsKey } from '../db/keys.ts';
+import { PRESENT } from '../db/entity.ts';
 import { getMany, type Item, isConditionFailure, keyString, type TransactItem, transact } from '../db/table.ts';
 import { personTag, raiserTag, readTag, sameTag } from './anonymity.ts';
+import { Grievance, GrievanceRead, GrievanceSeen, GrievanceTotals } from './entities.ts';
 import { readerRefWrite } from './erasure-refs.ts';
 import type { GrievanceItem } from './model.ts';
 import { totalField } from './totals.ts';
@@ -13,8 +13,26 @@ import { totalField } from './totals.ts';
  * they raise a grievance and when they first mark somebody else's read. The raiser's own grievance
  * needs no marker: `raiserTag` on it already says it is theirs.
  */
-export const readMarkerKey = (userId: string, grievanceId: string) => grievanceReadKey(readTag(userId, grievanceId));
-const seenKey = (userId: string) => grievanceSeenKey(personTag(userId));
+export const readMarkerKey = (userId: string, grievanceId: string) => GrievanceRead.key(readTag(userId, grievanceId));
+const seenKey = (userId: string) => GrievanceSeen.key(personTag(userId));
+
+/** A read marker: when the person first opened the grievance; `readTag` is its key's composite. */
+export interface ReadMarkerItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceRead';
+  /** Absent on markers written before it was stored (they are read and erased by their key). */
+  readTag: string;
+  readAt: string;
+}
+
+/** A person's counter: how many grievances they raised or first marked read. */
+export interface SeenItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceSeen';
+  seen: number;
+}
 
 export const isRaiser = (userId: string, g: Pick<GrievanceItem, 'id' | 'raiserTag'>) =>
   sameTag(g.raiserTag, raiserTag(userId, g.id));
@@ -28,16 +46,8 @@ export function isUnread(userId: string, g: GrievanceItem, markers: Map<string, 
  * Counts one more grievance as seen by the person (in the raise's or the first read's transaction), or
  * one less (-1: the retention sweep erased a grievance they had raised or read).
  */
-export function seenWrite(userId: string, delta: 1 | -1 = 1): TransactItem {
-  return {
-    Update: {
-      Key: seenKey(userId),
-      UpdateExpression: 'ADD #seen :delta SET #entity = :entity, #anon = :anon',
-      ExpressionAttributeNames: { '#seen': 'seen', '#entity': 'entity', '#anon': ANON_ATTRIBUTE },
-      ExpressionAttributeValues: { ':delta': delta, ':entity': 'GrievanceSeen', ':anon': true },
-    },
-  };
-}
+export const seenWrite = (userId: string, delta: 1 | -1 = 1): TransactItem =>
+  GrievanceSeen.add([personTag(userId)], 'seen', delta);
 
 /**
  * Marks `g` read for the caller, once: the marker's conditional put, the counter move and the sealed
@@ -46,18 +56,12 @@ export function seenWrite(userId: string, delta: 1 | -1 = 1): TransactItem {
  */
 export async function markRead(userId: string, g: GrievanceItem): Promise<void> {
   if (isRaiser(userId, g)) return;
-  const marker = {
-    ...readMarkerKey(userId, g.id),
-    entity: 'GrievanceRead',
-    [ANON_ATTRIBUTE]: true,
-    readAt: new Date().toISOString(),
-  };
   try {
     await transact([
-      { Put: { Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },
+      GrievanceRead.create({ readTag: readTag(userId, g.id), readAt: new Date().toISOString() }),
       seenWrite(userId),
       readerRefWrite(g.id, userId),
-      mustExist(grievanceKey(g.id)), // not erased meanwhile (retention.ts)
+      Grievance.check([g.id], PRESENT), // not erased meanwhile (retention.ts)
     ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // already read: the first time stands
@@ -66,7 +70,7 @@ export async function markRead(userId: string, g: GrievanceItem): Promise<void> 
 
 /** Grievances the caller has not opened: two counters, one read. */
 export async function unreadCount(userId: string): Promise<number> {
-  const totals = grievanceTotalsKey();
+  const totals = GrievanceTotals.key();
   const seen = seenKey(userId);
   const found = await getMany([totals, seen], true);
   const all = (found.get(keyString(totals))?.[totalField({})] as number | undefined) ?? 0;

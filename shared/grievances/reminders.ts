@@ -6,6 +6,7 @@ import type { UserItem } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
 import { emailTransport } from '../transports/email.ts';
 import { seal } from './anonymity.ts';
+import { GrievanceHandlingEntry } from './entities.ts';
 import { notificationRecord } from './erasure-refs.ts';
 import {
   applyHandling,
@@ -116,7 +117,7 @@ async function remindFor(
     if (!g || !reminder || reminder.at > now.toISOString()) {
       // Nothing (more) is due: drop the entry unless it is the grievance's current one.
       if (!g || !handlingEntries(g).some((e) => keyString(e) === keyString(entry)))
-        await transact([{ Delete: { Key: { pk: entry.pk, sk: entry.sk } } }]);
+        await transact([GrievanceHandlingEntry.remove(GrievanceHandlingEntry.keyOf(entry))]);
       return sent;
     }
     const silent = reminder.kind.endsWith('_soon') && now.toISOString() >= reminder.dueAt;

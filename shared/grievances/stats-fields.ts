@@ -1,7 +1,7 @@
-import { grievanceStatsKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
+import { addCounters } from './counters.ts';
+import { GrievanceStats } from './entities.ts';
 import type { Category, DeadlineOutcome, Status } from './model.ts';
-import { anonCountersWrite } from './totals.ts';
 
 /**
  * The handler statistics counters (docs/data-model.md, Grievances: statistics), one item per UTC day:
@@ -14,6 +14,14 @@ import { anonCountersWrite } from './totals.ts';
  * Counters hold numbers only, never an id or a time of a grievance.
  */
 export type StatsDeltas = Map<string, Map<string, number>>;
+
+/** A day's statistics item: the counters above, by name. */
+export interface StatsItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceStats';
+  [counter: string]: number | string;
+}
 
 /**
  * Histogram bins, upper bounds in hours: doubling up to a day, then by day to two weeks, then by weeks
@@ -63,4 +71,4 @@ export function raisedStats(createdAt: string, category: Category, status: Statu
 
 /** One `ADD` per day item, for the caller's transaction. */
 export const statsWrites = (deltas: StatsDeltas): TransactItem[] =>
-  [...deltas].map(([day, fields]) => anonCountersWrite(grievanceStatsKey(day), 'GrievanceStats', fields));
+  [...deltas].map(([day, fields]) => addCounters(GrievanceStats, [day], fields));

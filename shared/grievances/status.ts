@@ -1,14 +1,13 @@
 import { newSortableId } from '../db/ids.ts';
-import { grievanceStatusChangeKey, grievanceStatusChangesPrefix } from '../db/keys.ts';
+import { grievanceStatusChangesPrefix } from '../db/keys.ts';
 import { queryAll, retryOnConflict, type TransactItem } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { seal } from './anonymity.ts';
-import { Grievance } from './entities.ts';
+import { Grievance, GrievanceStatusChange } from './entities.ts';
 import { loadGrievance, viewFor } from './grievances.ts';
 import { applyHandling, configuredPeriods } from './handling.ts';
 import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
 import {
-  ANON,
   type GrievanceItem,
   isEntityId,
   isFinished,
@@ -48,24 +47,21 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
         moves: g.moves + 1,
       });
       const changeId = newSortableId(now);
-      const change: StatusChangeItem = {
-        ...grievanceStatusChangeKey(g.id, moved.moves),
-        ...ANON,
-        entity: 'GrievanceStatusChange',
-        id: changeId,
-        grievanceId: g.id,
-        fromStatus: g.status,
-        toStatus: to,
-        reason,
-        createdAt: at,
-        changedBySeal: seal(handlerId, sealContexts.changedBy(g.id, changeId)),
-      };
       const raiserId = raiserOf(g);
       const totals = totalsWrite(movedDeltas(g.status, to, g.category));
       const handled = applyHandling(g, moved, { kind: 'move', to }, now, configuredPeriods());
       const items: TransactItem[] = [
         grievanceChangeWrite(g, handled.item),
-        { Put: { Item: change, ConditionExpression: 'attribute_not_exists(pk)' } },
+        GrievanceStatusChange.create({
+          id: changeId,
+          grievanceId: g.id,
+          move: moved.moves,
+          fromStatus: g.status,
+          toStatus: to,
+          reason,
+          createdAt: at,
+          changedBySeal: seal(handlerId, sealContexts.changedBy(g.id, changeId)),
+        }),
         ...(totals ? [totals] : []),
         ...statsWrites(handled.stats),
         ...handlingEntryWrites(g, handled.item),

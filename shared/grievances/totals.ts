@@ -1,5 +1,6 @@
-import { ANON_ATTRIBUTE, grievanceTotalsKey, type Key } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
+import { addCounters } from './counters.ts';
+import { GrievanceTotals } from './entities.ts';
 import type { Category, Status } from './model.ts';
 
 /**
@@ -8,6 +9,15 @@ import type { Category, Status } from './model.ts';
  * same transaction as the raise or move it counts.
  */
 export type BoardFilter = { status?: Status; category?: Category };
+
+/** The totals item: `all`, `status_<s>`, `category_<c>`, `status_<s>_category_<c>`. */
+export interface TotalsItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceTotals';
+  all?: number;
+  [filter: `status_${string}` | `category_${string}`]: number;
+}
 
 export function totalField(f: BoardFilter): string {
   if (f.status && f.category) return `status_${f.status}_category_${f.category}`;
@@ -40,27 +50,5 @@ export function movedDeltas(from: Status, to: Status, category: Category): Map<s
 
 /** One `ADD` of every non-zero delta on the totals item, for the caller's transaction; null when nothing moves. */
 export function totalsWrite(deltas: Map<string, number>): TransactItem | null {
-  return deltas.size === 0 ? null : anonCountersWrite(grievanceTotalsKey(), 'GrievanceTotals', deltas);
-}
-
-/**
- * One `ADD` per counter on an item of the anonymous part of the table (stamped with its entity and the
- * anon attribute on its first write), for the caller's transaction.
- */
-export function anonCountersWrite(key: Key, entity: string, deltas: Map<string, number>): TransactItem {
-  const names: Record<string, string> = { '#entity': 'entity', '#anon': ANON_ATTRIBUTE };
-  const values: Record<string, unknown> = { ':entity': entity, ':anon': true };
-  const adds = [...deltas].map(([field, delta], i) => {
-    names[`#f${i}`] = field;
-    values[`:d${i}`] = delta;
-    return `#f${i} :d${i}`;
-  });
-  return {
-    Update: {
-      Key: key,
-      UpdateExpression: `ADD ${adds.join(', ')} SET #entity = :entity, #anon = :anon`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+  return deltas.size === 0 ? null : addCounters(GrievanceTotals, [], deltas);
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { db, tableName } from '../../shared/db/client.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeQueue } from '../../shared/db/keys.ts';
 import { queryAll, transact } from '../../shared/db/table.ts';
@@ -91,6 +93,26 @@ describe('grievance notice delivery', () => {
     expect(await grievanceNotes(raiser.id)).toEqual([]);
     expect(await unreadCount(raiser.id)).toBe(0);
     expect((await queued()).filter((q) => q.grievanceId === gone)).toEqual([]);
+  });
+
+  it('delivers a notice queued before notices stored their shard and event time', async () => {
+    const { raiser, other } = await world();
+    const g = await raise(raiser);
+    const r = await reply(other, g.id, 'A colleague adds something');
+    const [notice] = (await queued()).filter((q) => q.grievanceId === g.id);
+    expect(notice).toMatchObject({ shard: expect.any(Number), eventAt: r.createdAt });
+    // As an earlier version queued it: the shard and event time in the key only.
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: notice.pk, sk: notice.sk },
+        UpdateExpression: 'REMOVE #shard, eventAt',
+        ExpressionAttributeNames: { '#shard': 'shard' },
+      }),
+    );
+    await deliverGrievanceNotices(at(r.createdAt, MIN_NOTICE_DELAY_MS + 1000));
+    expect(await grievanceNotes(raiser.id)).toHaveLength(1);
+    expect((await queued()).filter((q) => q.grievanceId === g.id)).toEqual([]);
   });
 
   it('pushes a grievance mention when the batch delivers it, to the tagged person only', async () => {

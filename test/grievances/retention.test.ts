@@ -1,7 +1,15 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { env } from '../../shared/config/env.ts';
-import { grievanceKey, grievanceSeenKey, grievanceStatsKey, grievanceTotalsKey } from '../../shared/db/keys.ts';
-import { getItem } from '../../shared/db/table.ts';
+import { db, tableName } from '../../shared/db/client.ts';
+import {
+  grievanceKey,
+  grievanceSeenKey,
+  grievanceStatsKey,
+  grievanceStatusChangesPrefix,
+  grievanceTotalsKey,
+} from '../../shared/db/keys.ts';
+import { getItem, queryAll } from '../../shared/db/table.ts';
 import { personTag } from '../../shared/grievances/anonymity.ts';
 import { raiseGrievance } from '../../shared/grievances/grievances.ts';
 import type { GrievanceItem } from '../../shared/grievances/model.ts';
@@ -150,5 +158,24 @@ describe('grievance retention', () => {
     // A rerun finds nothing more of it.
     await eraseExpiredGrievances(new Date(), 30);
     expect(await stored(recent.id)).toBeDefined();
+  });
+
+  it('erases history entries written before they stored their move number', async () => {
+    const { raiser, handler } = await world();
+    const t = daysAgo(60);
+    const g = await atTime(t, () => raiseGrievance(raiser.id, input()));
+    await atTime(at(t, DAY_MS), () => moveStatus(handler.id, g.id, 'closed', 'Done'));
+    await deliverGrievanceNotices(at(t, DAY_MS + 10_000));
+    // As the history entries of an earlier version: the move number in the key only.
+    const entries = await queryAll({ ...grievanceStatusChangesPrefix(g.id), consistent: true });
+    expect(entries.map((e) => e.move)).toEqual([0, 1]);
+    for (const e of entries) {
+      await db().send(
+        new UpdateCommand({ TableName: tableName(), Key: { pk: e.pk, sk: e.sk }, UpdateExpression: 'REMOVE move' }),
+      );
+    }
+    expect(await eraseExpiredGrievances(new Date(), 30)).toBeGreaterThanOrEqual(1);
+    const left = (await scanTable()).filter((i) => JSON.stringify(i).includes(g.id));
+    expect(left.map((i) => `${i.pk}/${i.sk}`)).toEqual([]);
   });
 });
