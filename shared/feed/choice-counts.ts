@@ -1,6 +1,5 @@
-import { updateEntry } from '../db/entity.ts';
-import { postStatsKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
+import { PostStats } from './entities.ts';
 
 /**
  * The post-stats update for one person changing their single choice on a post (a reaction, a poll
@@ -26,7 +25,7 @@ export function choiceCountUpdate(
     names['#o'] = held;
     sets.push(`${counters}.#o = ${counters}.#o - :one`);
   }
-  return updateEntry(postStatsKey(postId), {
+  return PostStats.update([postId], {
     UpdateExpression: `SET ${sets.join(', ')} ADD ${total} :t`,
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeNames: names,

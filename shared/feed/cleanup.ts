@@ -1,7 +1,14 @@
-import { deleteEntry } from '../db/entity.ts';
-import { bookmarksOfPostIndex, commentKey, postKey, repliesIndex, topCommentsIndex } from '../db/keys.ts';
-import { deleteItem, type Item, isConditionFailure, queryAll, transact } from '../db/table.ts';
-import type { CommentItem, PostItem, ReactionItem } from './model.ts';
+import { type Condition, PRESENT } from '../db/entity.ts';
+import {
+  bookmarksOfPostIndex,
+  postReactionsPrefix,
+  postVotesPrefix,
+  repliesIndex,
+  topCommentsIndex,
+} from '../db/keys.ts';
+import { isConditionFailure, queryAll, type TransactItem, transact, write } from '../db/table.ts';
+import { Bookmark, type BookmarkItem, Comment, CommentVote, PollVote, PostReaction } from './entities.ts';
+import type { CommentItem, CommentVoteItem, PostItem, ReactionItem, VoteItem } from './model.ts';
 import { type ScoreDelta, scoreWrites } from './scores.ts';
 
 /**
@@ -12,10 +19,10 @@ import { type ScoreDelta, scoreWrites } from './scores.ts';
  */
 const ACTOR = 'system:cleanup';
 
-/** Removes one item and takes back its score, unless a previous run already did. */
-async function removeWithScore(key: { pk: string; sk: string }, score: ScoreDelta[]): Promise<void> {
+/** Removes one item (its entity's removal) and takes back its score, unless a previous run already did. */
+async function removeWithScore(removal: (condition: Condition) => TransactItem, score: ScoreDelta[]): Promise<void> {
   try {
-    await transact([deleteEntry(key, { ConditionExpression: 'attribute_exists(pk)' }), ...scoreWrites(score, ACTOR)]);
+    await transact([removal(PRESENT), ...scoreWrites(score, ACTOR)]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
@@ -25,9 +32,9 @@ const commentScore = (c: CommentItem, postAuthorId: string): ScoreDelta[] =>
   c.authorId === postAuthorId ? [] : [{ userId: postAuthorId, at: c.createdAt, comments: -1 }];
 
 async function removeComment(c: CommentItem, postAuthorId: string): Promise<void> {
-  for (const vote of await queryAll<Item>({ pk: commentKey(c.id).pk, skPrefix: 'VOTE#' }))
-    await deleteItem({ pk: vote.pk, sk: vote.sk });
-  await removeWithScore(commentKey(c.id), commentScore(c, postAuthorId));
+  for (const vote of await queryAll<CommentVoteItem>({ pk: Comment.key(c.id).pk, skPrefix: 'VOTE#' }))
+    await write(CommentVote.remove([c.id, vote.userId]));
+  await removeWithScore((cond) => Comment.remove([c.id], cond), commentScore(c, postAuthorId));
 }
 
 /** The replies of a deleted top-level comment. */
@@ -37,18 +44,22 @@ export async function cleanUpThread(top: CommentItem, postAuthorId: string | und
 }
 
 export async function cleanUpPost(post: PostItem): Promise<void> {
-  for (const item of await queryAll<Item>({ pk: postKey(post.id).pk })) {
-    const reaction = item.entity === 'PostReaction' ? (item as ReactionItem) : undefined;
-    const counted = reaction?.reaction && reaction.reaction !== 'dislike' && reaction.userId !== post.authorId;
+  for (const reaction of await queryAll<ReactionItem>(postReactionsPrefix(post.id))) {
+    const counted = reaction.reaction && reaction.reaction !== 'dislike' && reaction.userId !== post.authorId;
     await removeWithScore(
-      { pk: item.pk, sk: item.sk },
+      (cond) => PostReaction.remove([post.id, reaction.userId], cond),
       counted ? [{ userId: post.authorId, at: reaction.reactedAt ?? new Date().toISOString(), reactions: -1 }] : [],
     );
   }
+  for (const vote of await queryAll<VoteItem>(postVotesPrefix(post.id)))
+    await write(PollVote.remove([post.id, vote.userId]));
   for (const top of await queryAll<CommentItem>({ index: topCommentsIndex.index, pk: topCommentsIndex.pk(post.id) })) {
     await cleanUpThread(top, post.authorId);
     await removeComment(top, post.authorId);
   }
-  for (const b of await queryAll<Item>({ index: bookmarksOfPostIndex.index, pk: bookmarksOfPostIndex.pk(post.id) }))
-    await deleteItem({ pk: b.pk, sk: b.sk });
+  for (const b of await queryAll<BookmarkItem>({
+    index: bookmarksOfPostIndex.index,
+    pk: bookmarksOfPostIndex.pk(post.id),
+  }))
+    await write(Bookmark.remove([b.userId, post.id]));
 }

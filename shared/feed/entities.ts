@@ -4,17 +4,24 @@ import {
   closingPollsIndex,
   commentKey,
   commentVoteKey,
+  contributorsIndex,
+  feedScoreDayKey,
+  feedScoreKey,
   followKey,
+  leaderboardIndex,
   postKey,
   postListKey,
   postLists,
   postReactionKey,
   postStatsKey,
+  postUploadKey,
   postVoteKey,
   repliesIndex,
   topCommentsIndex,
 } from '../db/keys.ts';
 import type { CommentItem, CommentVoteItem, PostItem, PostStatsItem, ReactionItem, VoteItem } from './model.ts';
+import { scoreOf } from './scores.ts';
+import type { UploadItem } from './uploads.ts';
 
 /** The feed's entities (docs/data-model.md, Feed): each item's key and index attributes, declared once. */
 
@@ -110,4 +117,72 @@ export const Follow = entity<FollowItem, [userId: string, followingId: string]>(
   name: 'Follow',
   key: followKey,
   keyOf: (f) => [f.userId, f.followingId],
+});
+
+/** A post's entry in one of the lists it is on (lists.ts): written, moved and removed with the post. */
+export interface PostListEntryItem {
+  pk: string;
+  sk: string;
+  entity: 'PostListEntry';
+  list: string;
+  postId: string;
+  actorId: string;
+}
+export const PostListEntry = entity<PostListEntryItem, [list: string, postId: string]>({
+  name: 'PostListEntry',
+  key: postListKey,
+  keyOf: (e) => [e.list, e.postId],
+});
+
+/** An uploaded file of a post (uploads.ts): its owner, type and renditions. */
+export const PostUpload = entity<UploadItem, [uploadId: string]>({
+  name: 'PostUpload',
+  key: postUploadKey,
+  keyOf: (u) => [u.id],
+});
+
+/** What a person's feed score counts (scores.ts). */
+export interface ScoreTotals {
+  reactions: number;
+  comments: number;
+  shares: number;
+  posts: number;
+}
+
+/**
+ * A person's all-time feed score: on the leaderboard (gsi6, by score) and the contributors' list (gsi7,
+ * by posts). Only ever moved in place with ADD (scores.ts), but declared with its fields because its
+ * index attributes are derived from them: both sort keys are linear in the counters, so the ADD of
+ * their value for a delta keeps them equal to their value for the totals.
+ */
+export interface FeedScoreItem extends ScoreTotals {
+  pk: string;
+  sk: string;
+  entity: 'FeedScore';
+  userId: string;
+  actorId?: string;
+}
+export const FeedScore = entity<FeedScoreItem, [userId: string]>({
+  name: 'FeedScore',
+  key: feedScoreKey,
+  keyOf: (s) => [s.userId],
+  indexes: [
+    { index: leaderboardIndex.index, pk: () => leaderboardIndex.pk, sk: (s) => scoreOf(s) },
+    { index: contributorsIndex.index, pk: () => contributorsIndex.pk, sk: (s) => s.posts },
+  ],
+});
+
+/** A person's feed score of one day (the leaderboard of a period sums these), moved in place with ADD. */
+export interface FeedScoreDayItem extends ScoreTotals {
+  pk: string;
+  sk: string;
+  entity: 'FeedScoreDay';
+  userId: string;
+  day: string;
+  score: number;
+  actorId?: string;
+}
+export const FeedScoreDay = entity<FeedScoreDayItem, [day: string, userId: string]>({
+  name: 'FeedScoreDay',
+  key: feedScoreDayKey,
 });

@@ -1,9 +1,10 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { membersIndex, postKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, updateItem } from '../db/table.ts';
+import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import type { UserItem } from '../people/users.ts';
 import { cleanUpPost, cleanUpThread } from './cleanup.ts';
+import { Post } from './entities.ts';
 import type { CommentItem, PostItem } from './model.ts';
 import { notifyAnnouncement } from './notify.ts';
 import { renderUpload } from './uploads.ts';
@@ -48,12 +49,14 @@ export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
 /** Everybody not deactivated but the author, newest members first; claimed so a redelivery does not repeat it. */
 async function announce(post: PostItem): Promise<void> {
   try {
-    await updateItem({
-      Key: postKey(post.id),
-      UpdateExpression: 'SET announcedAt = :now ADD rev :one',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(announcedAt)',
-      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1 },
-    });
+    await write(
+      Post.update([post.id], {
+        UpdateExpression: 'SET announcedAt = :now ADD rev :one',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(announcedAt)',
+        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1 },
+      }),
+      { returnValues: 'NONE' },
+    );
   } catch (err) {
     if (isConditionFailure(err)) return;
     throw err;

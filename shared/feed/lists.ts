@@ -1,6 +1,6 @@
-import { deleteEntry, putEntry } from '../db/entity.ts';
-import { postListKey, postLists } from '../db/keys.ts';
+import { postLists } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
+import { PostListEntry } from './entities.ts';
 import type { PostItem } from './model.ts';
 
 /**
@@ -21,23 +21,10 @@ export function listsOf(
   ];
 }
 
-export const listEntryItem = (list: string, postId: string, actorId: string) => ({
-  ...postListKey(list, postId),
-  entity: 'PostListEntry',
-  list,
-  postId,
-  actorId,
-});
-
-const listEntryPut = (list: string, postId: string, actorId: string): TransactItem =>
-  putEntry(listEntryItem(list, postId, actorId));
-
-const listEntryDelete = (list: string, postId: string): TransactItem => deleteEntry(postListKey(list, postId));
-
 /** The writes that move a post's list entries from what `before` was on to what `after` is on. */
 export function listWrites(postId: string, before: string[], after: string[], actorId: string): TransactItem[] {
   return [
-    ...before.filter((l) => !after.includes(l)).map((l) => listEntryDelete(l, postId)),
-    ...after.filter((l) => !before.includes(l)).map((l) => listEntryPut(l, postId, actorId)),
+    ...before.filter((l) => !after.includes(l)).map((l) => PostListEntry.remove([l, postId])),
+    ...after.filter((l) => !before.includes(l)).map((list) => PostListEntry.put({ list, postId, actorId })),
   ];
 }

@@ -55,6 +55,8 @@ export interface PostItem {
   rev: number;
   /** Set by the poll sweep once the closing was announced (author and voters notified). */
   pollClosedNotifiedAt?: string;
+  /** Set by the feed's stream consumer once an announcement was sent to everybody (claimed once). */
+  announcedAt?: string;
 }
 
 export interface PostStatsItem {

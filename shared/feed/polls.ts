@@ -1,4 +1,4 @@
-import { closingPollsIndex, postKey, postStatsKey, postVotesPrefix } from '../db/keys.ts';
+import { closingPollsIndex, postStatsKey, postVotesPrefix } from '../db/keys.ts';
 import {
   getItem,
   isConditionFailure,
@@ -7,7 +7,7 @@ import {
   retryOnConflict,
   type TransactItem,
   transact,
-  updateItem,
+  write,
 } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
@@ -79,18 +79,16 @@ export async function closePoll(caller: Viewer, postId: string): Promise<PollVie
   if (isPollClosed(post.poll)) throw conflict('The poll is already closed.');
   const now = new Date().toISOString();
   try {
-    await updateItem({
-      Key: postKey(postId),
-      UpdateExpression:
-        'SET #poll.closedAt = :now, pollClosedNotifiedAt = :now, actorId = :a REMOVE #ipk, #isk ADD rev :one',
-      ConditionExpression: '#poll.closedAt = :null AND #poll.closesAt > :now',
-      ExpressionAttributeNames: {
-        '#poll': 'poll',
-        '#ipk': `${closingPollsIndex.index}pk`,
-        '#isk': `${closingPollsIndex.index}sk`,
-      },
-      ExpressionAttributeValues: { ':now': now, ':null': null, ':a': caller.userId, ':one': 1 },
-    });
+    const left = leftIndexes({ ...post, poll: { ...post.poll, closedAt: now }, pollClosedNotifiedAt: now });
+    await write(
+      Post.update([postId], {
+        UpdateExpression: `SET #poll.closedAt = :now, pollClosedNotifiedAt = :now, actorId = :a REMOVE ${left.remove} ADD rev :one`,
+        ConditionExpression: '#poll.closedAt = :null AND #poll.closesAt > :now',
+        ExpressionAttributeNames: { '#poll': 'poll', ...left.names },
+        ExpressionAttributeValues: { ':now': now, ':null': null, ':a': caller.userId, ':one': 1 },
+      }),
+      { returnValues: 'NONE' },
+    );
   } catch (err) {
     if (isConditionFailure(err)) throw conflict('The poll is already closed.');
     throw err;
@@ -103,6 +101,20 @@ export async function closePoll(caller: Viewer, postId: string): Promise<PollVie
     caller.userId,
   );
   return pollView(closed.poll, await statsOf(postId), votes.find((v) => v.userId === caller.userId)?.optionId ?? null);
+}
+
+/**
+ * The index attributes a post no longer has once its closing is announced (the closing-polls index is
+ * sparse, see Post's declaration), as a REMOVE list and its names.
+ */
+function leftIndexes(after: PostItem) {
+  const left = Object.entries(Post.indexAttributes(after))
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  return {
+    remove: left.map((_, i) => `#left${i}`).join(', '),
+    names: Object.fromEntries(left.map((name, i) => [`#left${i}`, name])),
+  };
 }
 
 /** Every vote of a poll: bounded by the number of people. */
@@ -142,13 +154,18 @@ export async function announceClosedPolls(now = new Date()): Promise<number> {
     for (const post of page.items) {
       if (!post.poll) continue;
       try {
-        await updateItem({
-          Key: postKey(post.id),
-          UpdateExpression: 'SET pollClosedNotifiedAt = :now REMOVE #ipk, #isk ADD rev :one',
-          ConditionExpression: 'attribute_exists(#ipk)',
-          ExpressionAttributeNames: { '#ipk': `${closingPollsIndex.index}pk`, '#isk': `${closingPollsIndex.index}sk` },
-          ExpressionAttributeValues: { ':now': now.toISOString(), ':one': 1 },
-        });
+        const left = leftIndexes({ ...post, pollClosedNotifiedAt: now.toISOString() });
+        // Still on the closing-polls index (its declaration): not closed by the author, not announced.
+        await write(
+          Post.update([post.id], {
+            UpdateExpression: `SET pollClosedNotifiedAt = :now REMOVE ${left.remove} ADD rev :one`,
+            ConditionExpression:
+              'attribute_exists(pk) AND #poll.closedAt = :null AND attribute_not_exists(pollClosedNotifiedAt)',
+            ExpressionAttributeNames: { '#poll': 'poll', ...left.names },
+            ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null, ':one': 1 },
+          }),
+          { returnValues: 'NONE' },
+        );
       } catch (err) {
         if (isConditionFailure(err)) continue; // another run (or the author) got there first
         throw err;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { checkEntry, putEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
-import { postKey, userKey } from '../db/keys.ts';
+import { postKey } from '../db/keys.ts';
 import {
   getItem,
   getMany,
@@ -11,14 +10,15 @@ import {
   retryOnConflict,
   type TransactItem,
   transact,
-  updateItem,
+  write,
 } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../office-updates/website.ts';
+import { Person } from '../people/entities.ts';
 import { postCountWrites } from '../people/post-count.ts';
 import { getUsers } from '../people/users.ts';
-import { Post, PostStats } from './entities.ts';
-import { listEntryItem, listsOf, listWrites } from './lists.ts';
+import { Post, PostListEntry, PostStats } from './entities.ts';
+import { listsOf, listWrites } from './lists.ts';
 import {
   type DocumentRef,
   looksLikeId,
@@ -115,7 +115,7 @@ function checkRecipient(authorId: string, recipientId: string, users: Awaited<Re
 }
 
 const recipientCheck = (recipientId: string): TransactItem =>
-  checkEntry(userKey(recipientId), {
+  Person.check([recipientId], {
     ConditionExpression: 'attribute_exists(pk) AND #s <> :d',
     ExpressionAttributeNames: { '#s': 'status' },
     ExpressionAttributeValues: { ':d': 'deactivated' },
@@ -137,14 +137,14 @@ export function newPostItems(post: PostItem): Item[] {
   return [
     Post.item(post),
     PostStats.item(newStats(post)),
-    ...listsOf(post).map((l) => listEntryItem(l, post.id, post.actorId)),
+    ...listsOf(post).map((list) => PostListEntry.item({ list, postId: post.id, actorId: post.actorId })),
   ];
 }
 
 const newPostWrites = (post: PostItem): TransactItem[] => [
   Post.create(post),
   PostStats.put(newStats(post)),
-  ...listsOf(post).map((l) => putEntry(listEntryItem(l, post.id, post.actorId))),
+  ...listWrites(post.id, [], listsOf(post), post.actorId),
 ];
 
 /** Attachments as stored: documents take their type and size from the upload record. */
@@ -178,9 +178,7 @@ type PostBody = Pick<
 function firstRevision(authorId: string, now: Date, body: PostBody): PostItem {
   const id = newSortableId(now);
   const at = now.toISOString();
-  return {
-    ...postKey(id),
-    entity: 'Post',
+  return Post.item({
     id,
     authorId,
     ...body,
@@ -191,7 +189,7 @@ function firstRevision(authorId: string, now: Date, body: PostBody): PostItem {
     editedAt: null,
     actorId: authorId,
     rev: 0,
-  };
+  });
 }
 
 /** Creates a post: a website candidate, counted in the author's posts, its people told. */
@@ -316,12 +314,14 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
   const seen = await readablePost(caller, postId, true);
   if (!isPrivileged(caller, seen.authorId)) throw forbidden('Only the author or a super admin can delete a post.');
   // Stamps who deletes it, so the change feed attributes the removal to them.
-  await updateItem({
-    Key: postKey(postId),
-    UpdateExpression: 'SET actorId = :a ADD rev :one',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
-  }).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
+  await write(
+    Post.update([postId], {
+      UpdateExpression: 'SET actorId = :a ADD rev :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
+    }),
+    { returnValues: 'NONE' },
+  ).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
   await retryOnConflict(async () => {
     const post = await getItem<PostItem>(postKey(postId), true);
     if (!post) return;

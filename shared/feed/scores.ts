@@ -1,6 +1,6 @@
-import { updateEntry } from '../db/entity.ts';
-import { contributorsIndex, feedScoreDayKey, feedScoreKey, leaderboardIndex } from '../db/keys.ts';
+import type { UpdateParts } from '../db/entity.ts';
 import type { TransactItem } from '../db/table.ts';
+import { FeedScore, FeedScoreDay, type ScoreTotals } from './entities.ts';
 
 /**
  * Leaderboard bookkeeping: score = reactions received (dislikes excluded) ×1 + comments
@@ -20,16 +20,15 @@ export interface ScoreDelta {
   posts?: number;
 }
 
-type Totals = { reactions: number; comments: number; shares: number; posts: number };
 const FIELDS = ['reactions', 'comments', 'shares', 'posts'] as const;
 
 /** The UTC day (YYYY-MM-DD) of an instant: the leaderboard's bucket. */
 export const dayOf = (iso: string) => new Date(iso).toISOString().slice(0, 10);
-export const scoreOf = (t: Pick<Totals, 'reactions' | 'comments' | 'shares'>) =>
+export const scoreOf = (t: Pick<ScoreTotals, 'reactions' | 'comments' | 'shares'>) =>
   t.reactions * WEIGHTS.reactions + t.comments * WEIGHTS.comments + t.shares * WEIGHTS.shares;
 
 function add(
-  map: Map<string, { userId: string; day?: string; t: Totals }>,
+  map: Map<string, { userId: string; day?: string; t: ScoreTotals }>,
   key: string,
   userId: string,
   day: string | undefined,
@@ -45,61 +44,60 @@ function add(
  * `ADD`s, so concurrent changes never lose an update; the score is an `ADD` of its weighted delta.
  */
 export function scoreWrites(deltas: ScoreDelta[], actorId: string): TransactItem[] {
-  const totals = new Map<string, { userId: string; day?: string; t: Totals }>();
-  const days = new Map<string, { userId: string; day?: string; t: Totals }>();
+  const totals = new Map<string, { userId: string; day?: string; t: ScoreTotals }>();
+  const days = new Map<string, { userId: string; day?: string; t: ScoreTotals }>();
   for (const d of deltas) {
     add(totals, d.userId, d.userId, undefined, d);
     const day = dayOf(d.at);
     add(days, `${day}|${d.userId}`, d.userId, day, d);
   }
   const writes: TransactItem[] = [];
-  const update = (
-    key: { pk: string; sk: string },
-    userId: string,
-    t: Totals,
-    extra: Record<string, unknown>,
-    sortKeys: Record<string, number>,
-  ) => {
-    if (FIELDS.every((f) => t[f] === 0)) return;
-    const names: Record<string, string> = { '#e': 'entity' };
-    const values: Record<string, unknown> = { ':u': userId, ':a': actorId };
-    const sets = ['#e = :e', 'userId = :u', 'actorId = :a'];
-    const adds: string[] = [];
-    for (const [k, v] of Object.entries(extra)) {
-      names[`#${k}`] = k;
-      values[`:${k}`] = v;
-      sets.push(`#${k} = :${k}`);
-    }
-    for (const f of FIELDS) {
-      names[`#${f}`] = f;
-      values[`:${f}`] = t[f];
-      adds.push(`#${f} :${f}`);
-    }
-    for (const [attr, delta] of Object.entries(sortKeys)) {
-      names[`#${attr}`] = attr;
-      values[`:${attr}`] = delta;
-      adds.push(`#${attr} :${attr}`);
-    }
-    values[':e'] = extra.day ? 'FeedScoreDay' : 'FeedScore';
-    writes.push(
-      updateEntry(key, {
-        UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-  };
   for (const { userId, t } of totals.values()) {
-    update(
-      feedScoreKey(userId),
-      userId,
-      t,
-      { [`${leaderboardIndex.index}pk`]: leaderboardIndex.pk, [`${contributorsIndex.index}pk`]: contributorsIndex.pk },
-      { [`${leaderboardIndex.index}sk`]: scoreOf(t), [`${contributorsIndex.index}sk`]: t.posts },
+    if (isZero(t)) continue;
+    // Index partition keys are SET, numeric sort keys moved by the delta's value (FeedScore's declaration).
+    const indexed = Object.entries(FeedScore.indexAttributes({ userId, ...t }));
+    writes.push(
+      FeedScore.update(
+        [userId],
+        scoreUpdate(
+          {
+            entity: FeedScore.name,
+            userId,
+            actorId,
+            ...Object.fromEntries(indexed.filter(([, v]) => typeof v !== 'number')),
+          },
+          { ...t, ...Object.fromEntries(indexed.filter(([, v]) => typeof v === 'number')) },
+        ),
+      ),
     );
   }
   for (const { userId, day, t } of days.values()) {
-    update(feedScoreDayKey(day!, userId), userId, t, { day: day! }, { score: scoreOf(t) });
+    if (isZero(t)) continue;
+    writes.push(
+      FeedScoreDay.update(
+        [day!, userId],
+        scoreUpdate({ entity: FeedScoreDay.name, userId, actorId, day: day! }, { ...t, score: scoreOf(t) }),
+      ),
+    );
   }
   return writes;
+}
+
+const isZero = (t: ScoreTotals) => FIELDS.every((f) => t[f] === 0);
+
+/** SET these attributes, ADD those deltas (no read, so concurrent changes never lose an update). */
+function scoreUpdate(set: Record<string, unknown>, adds: Record<string, unknown>): UpdateParts {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const part = (entries: Record<string, unknown>, prefix: string, op: string) =>
+    Object.entries(entries).map(([name, value], i) => {
+      names[`#${prefix}${i}`] = name;
+      values[`:${prefix}${i}`] = value;
+      return `#${prefix}${i}${op}:${prefix}${i}`;
+    });
+  return {
+    UpdateExpression: `SET ${part(set, 's', ' = ').join(', ')} ADD ${part(adds, 'a', ' ').join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
 }

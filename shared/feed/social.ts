@@ -1,6 +1,5 @@
-import { ABSENT } from '../db/entity.ts';
 import { followsPrefix, postLists } from '../db/keys.ts';
-import { deleteItem, getItem, isConditionFailure, putItem, queryAll } from '../db/table.ts';
+import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
 import { invalid, notFound } from '../errors.ts';
 import { getUser } from '../people/users.ts';
 import { Bookmark, Follow } from './entities.ts';
@@ -16,27 +15,25 @@ const ignoreCondition = (err: unknown) => (isConditionFailure(err) ? undefined :
 
 export async function bookmark(caller: Viewer, postId: string): Promise<void> {
   await readablePost(caller, postId);
-  await putItem(
-    Bookmark.item({
+  await write(
+    Bookmark.create({
       list: postLists.bookmarks(caller.userId),
       postId,
       userId: caller.userId,
       actorId: caller.userId,
       createdAt: new Date().toISOString(),
     }),
-    ABSENT,
   ).catch(ignoreCondition);
 }
 
 /** Removes a bookmark; works for a post deleted since. 404 only when neither exists. */
 export async function unbookmark(caller: Viewer, postId: string): Promise<void> {
-  const key = Bookmark.key(caller.userId, postId);
-  const existing = await getItem(key, true);
+  const existing = await getItem(Bookmark.key(caller.userId, postId), true);
   if (!existing) {
     await readablePost(caller, postId);
     return;
   }
-  await deleteItem(key);
+  await write(Bookmark.remove([caller.userId, postId]));
 }
 
 async function followable(caller: Viewer, userId: string) {
@@ -46,20 +43,19 @@ async function followable(caller: Viewer, userId: string) {
 
 export async function follow(caller: Viewer, userId: string): Promise<void> {
   await followable(caller, userId);
-  await putItem(
-    Follow.item({
+  await write(
+    Follow.create({
       userId: caller.userId,
       followingId: userId,
       actorId: caller.userId,
       createdAt: new Date().toISOString(),
     }),
-    ABSENT,
   ).catch(ignoreCondition);
 }
 
 export async function unfollow(caller: Viewer, userId: string): Promise<void> {
   await followable(caller, userId);
-  await deleteItem(Follow.key(caller.userId, userId));
+  await write(Follow.remove([caller.userId, userId]));
 }
 
 /** The people a person follows: one Query, bounded by the company's size. */

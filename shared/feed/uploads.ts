@@ -1,11 +1,11 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkEntry } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import { postUploadKey } from '../db/keys.ts';
-import { getItem, getMany, keyString, putItem, type TransactItem, updateItem } from '../db/table.ts';
+import { getItem, getMany, keyString, type TransactItem, write } from '../db/table.ts';
 import { invalid, notFound, tooLarge } from '../errors.ts';
 import { bucketName, s3 } from '../storage/client.ts';
+import { PostUpload } from './entities.ts';
 import { inspectImage, makeRenditions, type RenditionName } from './renditions.ts';
 
 /**
@@ -124,9 +124,7 @@ export async function storeDirectUpload(
       renditions[r.name] = { key, width: r.width, height: r.height };
     }
   }
-  const item: UploadItem = {
-    ...postUploadKey(id),
-    entity: 'PostUpload',
+  const item = PostUpload.item({
     id,
     ownerId,
     kind,
@@ -140,8 +138,8 @@ export async function storeDirectUpload(
     status: 'ready',
     createdAt: new Date().toISOString(),
     actorId: ownerId,
-  };
-  await putItem(item);
+  });
+  await write(PostUpload.put(item));
   return answerOf(item);
 }
 
@@ -166,9 +164,7 @@ export async function createPresignedUpload(
   const id = newSortableId();
   const mimeType = req.mimeType.toLowerCase();
   const objectKey = objectKeyOf(id, type.ext);
-  const item: UploadItem = {
-    ...postUploadKey(id),
-    entity: 'PostUpload',
+  const item = PostUpload.item({
     id,
     ownerId,
     kind: type.kind,
@@ -182,8 +178,8 @@ export async function createPresignedUpload(
     status: 'awaiting',
     createdAt: new Date().toISOString(),
     actorId: ownerId,
-  };
-  await putItem(item);
+  });
+  await write(PostUpload.put(item));
   // Content type and length are signed, so the bucket refuses anything else than what was declared.
   const uploadUrl = await getSignedUrl(
     s3(),
@@ -205,12 +201,13 @@ async function confirmArrived(u: UploadItem): Promise<UploadItem | null> {
   } catch {
     return null;
   }
-  const updated = await updateItem({
-    Key: postUploadKey(u.id),
-    UpdateExpression: 'SET #s = :ready',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':ready': 'ready' },
-  });
+  const updated = await write(
+    PostUpload.update([u.id], {
+      UpdateExpression: 'SET #s = :ready',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':ready': 'ready' },
+    }),
+  );
   return (updated as UploadItem) ?? { ...u, status: 'ready' };
 }
 
@@ -228,11 +225,13 @@ export async function renderUpload(uploadId: string): Promise<void> {
     await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: r.data, ContentType: 'image/webp' }));
     renditions[r.name] = { key, width: r.width, height: r.height };
   }
-  await updateItem({
-    Key: postUploadKey(u.id),
-    UpdateExpression: 'SET renditions = :r, width = :w, height = :h',
-    ExpressionAttributeValues: { ':r': renditions, ':w': info.width, ':h': info.height },
-  });
+  await write(
+    PostUpload.update([u.id], {
+      UpdateExpression: 'SET renditions = :r, width = :w, height = :h',
+      ExpressionAttributeValues: { ':r': renditions, ':w': info.width, ':h': info.height },
+    }),
+    { returnValues: 'NONE' },
+  );
 }
 
 export interface Attachments {
@@ -273,7 +272,7 @@ export async function resolveAttachments(
   }
   if (errors.length) throw invalid(errors);
   const checks = [...new Set([...uploads.values()].map((u) => u.id))].map((id) =>
-    checkEntry(postUploadKey(id), {
+    PostUpload.check([id], {
       ConditionExpression: 'ownerId = :owner',
       ExpressionAttributeValues: { ':owner': ownerId },
     }),

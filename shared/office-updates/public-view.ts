@@ -8,7 +8,7 @@ import { uploadsFor } from '../feed/uploads.ts';
 import { AVATARS_PREFIX, avatarPath, embedsUserId } from '../people/avatars.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
-import { isPublic, type WebsiteEntry } from './website.ts';
+import { isPublic, type WebsiteEntryItem } from './entities.ts';
 
 /**
  * The public website's shapes. They name people only by name, title and image; content is plain
@@ -37,8 +37,8 @@ export interface OfficeUpdate {
 }
 
 export interface WebsitePost extends OfficeUpdate {
-  status: WebsiteEntry['status'];
-  review: WebsiteEntry['review'];
+  status: WebsiteEntryItem['status'];
+  review: WebsiteEntryItem['review'];
   notShownPublicly: ('poll' | 'documents')[];
 }
 
@@ -121,7 +121,7 @@ const notShown = (p: PostItem): WebsitePost['notShownPublicly'] => [
 ];
 
 /** Public views of entries (the public list): posts read in one batch; entries whose post is gone are skipped. */
-export async function officeUpdates(entries: WebsiteEntry[], known: PostItem[] = []): Promise<OfficeUpdate[]> {
+export async function officeUpdates(entries: WebsiteEntryItem[], known: PostItem[] = []): Promise<OfficeUpdate[]> {
   const posts = await postsOf(entries, known);
   const views = await build([...posts.values()]);
   return entries.flatMap((e) => {
@@ -131,7 +131,7 @@ export async function officeUpdates(entries: WebsiteEntry[], known: PostItem[] =
 }
 
 /** Admin views of entries. */
-export async function websitePosts(entries: WebsiteEntry[], known: PostItem[] = []): Promise<WebsitePost[]> {
+export async function websitePosts(entries: WebsiteEntryItem[], known: PostItem[] = []): Promise<WebsitePost[]> {
   const posts = await postsOf(entries, known);
   const views = await build([...posts.values()]);
   return entries.flatMap((e) => {
@@ -143,7 +143,7 @@ export async function websitePosts(entries: WebsiteEntry[], known: PostItem[] = 
   });
 }
 
-async function postsOf(entries: WebsiteEntry[], known: PostItem[] = []): Promise<Map<string, PostItem>> {
+async function postsOf(entries: WebsiteEntryItem[], known: PostItem[] = []): Promise<Map<string, PostItem>> {
   const posts = new Map(known.map((p) => [p.id, p]));
   const missing = entries.filter((e) => !posts.has(e.postId));
   const found = await getMany<PostItem>(missing.map((e) => postKey(e.postId)));
@@ -154,7 +154,7 @@ async function postsOf(entries: WebsiteEntry[], known: PostItem[] = []): Promise
 /** One public office update: 404 alike when it is not approved, hidden, deleted or missing. */
 export async function officeUpdate(postId: string): Promise<OfficeUpdate> {
   const found = await getMany([websiteEntryKey(postId), postKey(postId)]);
-  const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntry | undefined;
+  const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntryItem | undefined;
   const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
   if (!entry || !post || post.hidden || !isPublic(entry)) throw notFound('No such office update.');
   return (await officeUpdates([entry], [post]))[0];

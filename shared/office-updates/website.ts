@@ -1,8 +1,8 @@
-import { deleteEntry, putEntry, updateEntry } from '../db/entity.ts';
-import { officeUpdatesIndex, postKey, websiteCountsKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
+import { officeUpdatesIndex, postKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
 import { getItem, getMany, keyString, queryPage, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { PostItem } from '../feed/model.ts';
+import { WebsiteCounts, type WebsiteCountsItem, WebsiteEntry, type WebsiteEntryItem } from './entities.ts';
 
 /**
  * The website side of a post: every new post that is not a share is a
@@ -13,49 +13,7 @@ import type { PostItem } from '../feed/model.ts';
 export const WEBSITE_STATUSES = ['pending', 'approved', 'rejected', 'unpublished'] as const;
 export type WebsiteStatus = (typeof WEBSITE_STATUSES)[number];
 
-export interface WebsiteReview {
-  reviewedAt: string;
-  reviewer: string | null;
-  reason: string | null;
-}
-
-export interface WebsiteEntry {
-  pk: string;
-  sk: string;
-  entity: 'WebsiteEntry';
-  postId: string;
-  status: WebsiteStatus;
-  review: WebsiteReview | null;
-  /** When it last went on the website; null unless it is there now. */
-  publishedAt: string | null;
-  /** Mirrors the post's hidden flag: a hidden post is off the website and out of the queue and counts. */
-  hidden: boolean;
-  createdAt: string;
-  actorId: string;
-}
-
-const QUEUE = { pk: `${websiteQueueIndex.index}pk`, sk: `${websiteQueueIndex.index}sk` };
-const PUBLIC = { pk: `${officeUpdatesIndex.index}pk`, sk: `${officeUpdatesIndex.index}sk` };
-
-export const isPublic = (e: Pick<WebsiteEntry, 'status' | 'hidden'>) => e.status === 'approved' && !e.hidden;
-
-/** The entry as stored, with the index attributes its state calls for. */
-function stored(e: WebsiteEntry): Record<string, unknown> {
-  // Index attributes follow from the state alone: whatever the read item carried is dropped first.
-  const out: Record<string, unknown> = { ...e, ...websiteEntryKey(e.postId) };
-  for (const attr of [QUEUE.pk, QUEUE.sk, PUBLIC.pk, PUBLIC.sk]) delete out[attr];
-  if (!e.hidden) {
-    out[QUEUE.pk] = websiteQueueIndex.pk(e.status);
-    out[QUEUE.sk] = websiteQueueIndex.sk(e.postId);
-  }
-  if (isPublic(e) && e.publishedAt) {
-    out[PUBLIC.pk] = officeUpdatesIndex.pk;
-    out[PUBLIC.sk] = officeUpdatesIndex.sk(e.publishedAt, e.postId);
-  }
-  return out;
-}
-
-function countDeltas(before: WebsiteEntry | undefined, after: WebsiteEntry | undefined): TransactItem[] {
+function countDeltas(before: WebsiteEntryItem | undefined, after: WebsiteEntryItem | undefined): TransactItem[] {
   const delta = new Map<WebsiteStatus, number>();
   if (before && !before.hidden) delta.set(before.status, (delta.get(before.status) ?? 0) - 1);
   if (after && !after.hidden) delta.set(after.status, (delta.get(after.status) ?? 0) + 1);
@@ -64,10 +22,10 @@ function countDeltas(before: WebsiteEntry | undefined, after: WebsiteEntry | und
   const names = Object.fromEntries(moves.map(([s]) => [`#${s}`, s]));
   const values = Object.fromEntries(moves.map(([s, d]) => [`:${s}`, d]));
   return [
-    updateEntry(websiteCountsKey(), {
+    WebsiteCounts.update([], {
       UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ...values, ':entity': 'WebsiteCounts' },
+      ExpressionAttributeValues: { ...values, ':entity': WebsiteCounts.name },
     }),
   ];
 }
@@ -76,7 +34,10 @@ function countDeltas(before: WebsiteEntry | undefined, after: WebsiteEntry | und
  * The writes that move a post's website record from `before` (as read) to `after` (undefined =
  * removed), conditional on nobody having moved it meanwhile, with the counts.
  */
-export function websiteWrites(before: WebsiteEntry | undefined, after: WebsiteEntry | undefined): TransactItem[] {
+export function websiteWrites(
+  before: WebsiteEntryItem | undefined,
+  after: WebsiteEntryItem | undefined,
+): TransactItem[] {
   const unchanged = before
     ? {
         ConditionExpression: '#status = :oldStatus AND #hidden = :oldHidden',
@@ -85,16 +46,14 @@ export function websiteWrites(before: WebsiteEntry | undefined, after: WebsiteEn
       }
     : { ConditionExpression: 'attribute_not_exists(pk)' };
   const write: TransactItem[] = [];
-  if (after) write.push(putEntry(stored(after), { ...unchanged }));
-  else if (before) write.push(deleteEntry(websiteEntryKey(before.postId), { ...unchanged }));
+  if (after) write.push(WebsiteEntry.put(after, { ...unchanged }));
+  else if (before) write.push(WebsiteEntry.remove([before.postId], { ...unchanged }));
   return [...write, ...countDeltas(before, after)];
 }
 
 /** A new post's record: pending, never reviewed. */
-export function newCandidate(post: Pick<PostItem, 'id' | 'createdAt' | 'actorId'>): WebsiteEntry {
-  return {
-    ...websiteEntryKey(post.id),
-    entity: 'WebsiteEntry',
+export function newCandidate(post: Pick<PostItem, 'id' | 'createdAt' | 'actorId'>): WebsiteEntryItem {
+  return WebsiteEntry.item({
     postId: post.id,
     status: 'pending',
     review: null,
@@ -102,21 +61,21 @@ export function newCandidate(post: Pick<PostItem, 'id' | 'createdAt' | 'actorId'
     hidden: false,
     createdAt: post.createdAt,
     actorId: post.actorId,
-  };
+  });
 }
 
 /** Editing an approved post puts it back to pending and off the website. */
-export function afterEdit(e: WebsiteEntry, actorId: string): WebsiteEntry {
+export function afterEdit(e: WebsiteEntryItem, actorId: string): WebsiteEntryItem {
   return e.status === 'approved' ? { ...e, status: 'pending', publishedAt: null, actorId } : e;
 }
 
-export const afterHiding = (e: WebsiteEntry, hidden: boolean, actorId: string): WebsiteEntry => ({
+export const afterHiding = (e: WebsiteEntryItem, hidden: boolean, actorId: string): WebsiteEntryItem => ({
   ...e,
   hidden,
   actorId,
 });
 
-export const getWebsiteEntry = (postId: string) => getItem<WebsiteEntry>(websiteEntryKey(postId), true);
+export const getWebsiteEntry = (postId: string) => getItem<WebsiteEntryItem>(WebsiteEntry.key(postId), true);
 
 // ---------------------------------------------------------------- review decisions
 
@@ -146,17 +105,17 @@ export async function decide(
   decision: Decision,
   reviewer: { userId: string; name: string },
   reason: string | null,
-): Promise<{ entry: WebsiteEntry; post: PostItem }> {
+): Promise<{ entry: WebsiteEntryItem; post: PostItem }> {
   // Somebody moved it meanwhile: decide again from what it is now.
   return retryOnConflict(
     async () => {
       const found = await getMany([websiteEntryKey(postId), postKey(postId)], true);
-      const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntry | undefined;
+      const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntryItem | undefined;
       const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
       if (!entry || !post || post.hidden || entry.hidden) throw notFound('No such post.');
       if (!ALLOWED[decision].includes(entry.status)) throw conflict(refusal(decision, entry.status));
       const now = new Date().toISOString();
-      const next: WebsiteEntry = {
+      const next: WebsiteEntryItem = {
         ...entry,
         status: TARGET[decision],
         review: { reviewedAt: now, reviewer: reviewer.name, reason: decision === 'approve' ? null : reason },
@@ -171,7 +130,7 @@ export async function decide(
 }
 
 export async function websiteCounts(): Promise<Record<WebsiteStatus, number>> {
-  const c = await getItem<Record<string, number>>(websiteCountsKey(), true);
+  const c = await getItem<WebsiteCountsItem>(WebsiteCounts.key(), true);
   return Object.fromEntries(WEBSITE_STATUSES.map((s) => [s, Math.max(0, c?.[s] ?? 0)])) as Record<
     WebsiteStatus,
     number
@@ -180,7 +139,7 @@ export async function websiteCounts(): Promise<Record<WebsiteStatus, number>> {
 
 /** The admin queue of one status, newest post first: one Query. */
 export function websiteQueuePage(status: WebsiteStatus, limit: number, cursor: string | undefined) {
-  return queryPage<WebsiteEntry>({
+  return queryPage<WebsiteEntryItem>({
     index: websiteQueueIndex.index,
     pk: websiteQueueIndex.pk(status),
     forward: false,
@@ -191,7 +150,7 @@ export function websiteQueuePage(status: WebsiteStatus, limit: number, cursor: s
 
 /** The public list, newest publishedAt first: one Query. */
 export function officeUpdatesPage(limit: number, cursor: string | undefined) {
-  return queryPage<WebsiteEntry>({
+  return queryPage<WebsiteEntryItem>({
     index: officeUpdatesIndex.index,
     pk: officeUpdatesIndex.pk,
     forward: false,

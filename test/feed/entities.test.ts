@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { officeUpdatesIndex, websiteQueueIndex } from '../../shared/db/keys.ts';
+import { FeedScore } from '../../shared/feed/entities.ts';
+import { scoreOf, scoreWrites } from '../../shared/feed/scores.ts';
+import { WebsiteEntry, type WebsiteEntryItem } from '../../shared/office-updates/entities.ts';
+import { websiteWrites } from '../../shared/office-updates/website.ts';
+
+/**
+ * The index attributes of the feed's and the office updates' items come from their declarations:
+ * a website record is in the queue and on the public list exactly when its state says so, and a
+ * feed score's numeric sort keys move by the delta of what they order by.
+ */
+const record = (fields: Partial<WebsiteEntryItem> = {}) =>
+  WebsiteEntry.item({
+    postId: 'p1',
+    status: 'pending',
+    review: null,
+    publishedAt: null,
+    hidden: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    actorId: 'u1',
+    ...fields,
+  }) as WebsiteEntryItem & Record<string, unknown>;
+
+const putItemOf = (entry: object) => (entry as { Put: { Item: Record<string, unknown> } }).Put.Item;
+
+describe('WebsiteEntry declaration', () => {
+  it('queues a record under its status and lists it publicly only while approved, published and shown', () => {
+    const pending = record();
+    expect(pending.gsi1pk).toBe(websiteQueueIndex.pk('pending'));
+    expect(pending).not.toHaveProperty('gsi2pk');
+    const approved = record({ status: 'approved', publishedAt: '2026-01-02T00:00:00.000Z' });
+    expect(approved.gsi1pk).toBe(websiteQueueIndex.pk('approved'));
+    expect(approved.gsi2pk).toBe(officeUpdatesIndex.pk);
+    expect(approved.gsi2sk).toBe(officeUpdatesIndex.sk('2026-01-02T00:00:00.000Z', 'p1'));
+  });
+
+  it('drops the index attributes a record read from the table no longer has (hidden: in no index)', () => {
+    const approved = record({ status: 'approved', publishedAt: '2026-01-02T00:00:00.000Z' });
+    const [put] = websiteWrites(approved, { ...approved, hidden: true });
+    const stored = putItemOf(put);
+    for (const attr of ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']) expect(stored).not.toHaveProperty(attr);
+    expect(stored).toMatchObject({ pk: 'POST#p1', sk: 'WEBSITE', entity: 'WebsiteEntry', hidden: true });
+  });
+});
+
+describe('FeedScore declaration', () => {
+  it('moves the leaderboard and contributors sort keys by the delta of the score and of the posts', () => {
+    const delta = { reactions: 2, comments: 1, shares: 1, posts: 3 };
+    const [total] = scoreWrites([{ userId: 'u1', at: '2026-01-01T10:00:00.000Z', ...delta }], 'u2');
+    const { UpdateExpression, ExpressionAttributeNames, ExpressionAttributeValues } = (
+      total as unknown as { Update: Record<string, any> }
+    ).Update;
+    const byName = (name: string) =>
+      Object.keys(ExpressionAttributeNames).find((k) => ExpressionAttributeNames[k] === name)!;
+    const attribute = (name: string) => ExpressionAttributeValues[byName(name).replace('#', ':')];
+    const indexed = FeedScore.indexAttributes({ userId: 'u1', ...delta });
+    expect(Object.keys(indexed).sort()).toEqual(['gsi6pk', 'gsi6sk', 'gsi7pk', 'gsi7sk']);
+    expect(UpdateExpression).toMatch(new RegExp(`ADD .*${byName('gsi6sk')} `));
+    expect(attribute('gsi6sk')).toBe(scoreOf(delta));
+    expect(attribute('gsi7sk')).toBe(3);
+    expect(attribute('gsi6pk')).toBe('LEADERBOARD');
+    expect(attribute('entity')).toBe('FeedScore');
+  });
+});
