@@ -3,7 +3,7 @@ import { isLeapYear } from './time.ts';
 
 /**
  * The birthdays index (gsi5 on the profile item, keyed by month-day) and the dates it is read for.
- * * The person entity (shared/people/entities.ts) declares this index with this entry, so every write
+ * The person entity (shared/people/entities.ts) declares this index with this entry, so every write
  * of a profile keeps it in step with `dateOfBirth`. A person without a date of birth has no entry
  * (the index is sparse).
  */

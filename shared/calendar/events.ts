@@ -1,11 +1,11 @@
-import { ABSENT, entity } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
-import { getItem, isConditionFailure, putItem, queryAll, queryPage, transact, updateItem } from '../db/table.ts';
+import { getItem, isConditionFailure, queryAll, queryPage, transact, write } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { mentionOf } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
+import { CompanyEvent, LONG_EVENT_MS } from './entities.ts';
 import { isSuperAdmin, type Viewer } from './people.ts';
 import { type Instant, instant } from './time.ts';
 
@@ -34,36 +34,10 @@ export interface CompanyEventItem {
   endUtc: string;
 }
 
-const DAY_MS = 24 * 3600 * 1000;
-/** Events lasting longer than this are also indexed by end (gsi5), so the start query can look back only this far. */
-const LONG_EVENT_MS = DAY_MS;
-
 export interface EventTime {
   startsAt: string;
   endsAt?: string | null;
 }
-
-const isLong = (e: Pick<CompanyEventItem, 'endsAt' | 'startUtc' | 'endUtc'>) =>
-  e.endsAt !== null && Date.parse(e.endUtc) - Date.parse(e.startUtc) > LONG_EVENT_MS;
-
-/** A company event: on gsi4 by start, and on gsi5 by end (sparse) while it lasts longer than a day. */
-export const CompanyEvent = entity<CompanyEventItem, [eventId: string]>({
-  name: 'CompanyEvent',
-  key: companyEventKey,
-  keyOf: (e) => [e.id],
-  indexes: [
-    {
-      index: eventsByStartIndex.index,
-      pk: () => eventsByStartIndex.pk,
-      sk: (e) => eventsByStartIndex.sk(e.startUtc, e.id),
-    },
-    {
-      index: longEventsByEndIndex.index,
-      pk: (e) => (isLong(e) ? longEventsByEndIndex.pk : undefined),
-      sk: (e) => (isLong(e) ? longEventsByEndIndex.sk(e.endUtc, e.id) : undefined),
-    },
-  ],
-});
 
 /** Validates a time (no start in the past, an end after the start) and derives its UTC forms. */
 function eventTimes(time: { start: Instant; end: Instant | null }, now: Date) {
@@ -89,7 +63,7 @@ export async function createEvent(
     actorId,
     ...times,
   });
-  await putItem(item, ABSENT);
+  await write(CompanyEvent.create(item));
   return item;
 }
 
@@ -149,10 +123,12 @@ export async function rescheduleEvent(
   const set = { ...times, ...Object.fromEntries(indexed.filter(([, value]) => value !== undefined)) };
   const remove = indexed.filter(([, value]) => value === undefined).map(([name]) => name);
   try {
-    return (await updateItem({
-      Key: CompanyEvent.key(eventId),
-      ...withCondition(updateExpression({ ...set, actorId: viewer.userId }, remove), 'attribute_exists(pk)'),
-    })) as CompanyEventItem;
+    return (await write(
+      CompanyEvent.update(
+        [eventId],
+        withCondition(updateExpression({ ...set, actorId: viewer.userId }, remove), 'attribute_exists(pk)'),
+      ),
+    )) as CompanyEventItem;
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such event.');
     throw err;

@@ -390,8 +390,8 @@ export const allMeetingsByEndIndex = {
 };
 
 /**
- * Birthdays by month-day: gsi5 on the person's profile item (written through
- * `shared/calendar/birthday-index.ts` wherever `dateOfBirth` is written). Sparse: no date, no entry.
+ * Birthdays by month-day: gsi5 on the person's profile item (declared by the `Person` entity with
+ * `shared/calendar/birthday-index.ts`, so every write of a profile keeps it). Sparse: no date, no entry.
  */
 export const birthdaysIndex = {
   index: 'gsi5' as const,

@@ -1,10 +1,9 @@
 import { companyDate } from '../calendar/time.ts';
-import { addToCounter } from '../db/counters.ts';
-import { attendanceDayIndex, attendanceKey, attendanceRange, presentCounterKey } from '../db/keys.ts';
+import { attendanceDayIndex, attendanceKey, attendanceRange } from '../db/keys.ts';
 import { getItem, isConditionFailure, queryAll, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
-import { AttendanceRecord } from './entities.ts';
+import { AttendanceRecord, PresentCounter, type PresentCounterItem } from './entities.ts';
 import { activePeople, canViewAll } from './viewers.ts';
 
 /**
@@ -48,10 +47,7 @@ export async function checkIn(person: UserItem, now = new Date()) {
     actorId: person.id,
   });
   try {
-    await transact([
-      AttendanceRecord.create(item),
-      addToCounter(presentCounterKey(date), 'present', 1, { entity: 'PresentCounter' }),
-    ]);
+    await transact([AttendanceRecord.create(item), PresentCounter.add([date], 'present', 1)]);
   } catch (err) {
     if (isConditionFailure(err)) throw conflict('You have already checked in today.');
     throw err;
@@ -69,7 +65,7 @@ export async function checkOut(person: UserItem, now = new Date()) {
         ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
         ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
       }),
-      addToCounter(presentCounterKey(date), 'present', -1, { entity: 'PresentCounter' }),
+      PresentCounter.add([date], 'present', -1),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) {
@@ -87,7 +83,7 @@ export async function today(viewer: UserItem, now = new Date()) {
   const viewAll = canViewAll(viewer);
   const [mine, counter, employees] = await Promise.all([
     getItem<AttendanceItem>(attendanceKey(viewer.id, date), true),
-    getItem<{ present?: number }>(presentCounterKey(date), true),
+    getItem<PresentCounterItem>(PresentCounter.key(date), true),
     viewAll ? everybodyOn(date) : Promise.resolve([]),
   ]);
   return {

@@ -9,6 +9,7 @@ import {
   leaveSeenKey,
   pendingLeaveAllIndex,
   pendingLeaveByApproverIndex,
+  presentCounterKey,
 } from '../db/keys.ts';
 import type { AttendanceItem } from './attendance.ts';
 import type { LeaveItem } from './leave.ts';
@@ -77,4 +78,16 @@ export const AttendanceRecord = entity<AttendanceItem, [userId: string, date: st
       sk: (a) => attendanceDayIndex.sk(a.employeeId),
     },
   ],
+});
+
+/** How many people are present on a company day (`present`), moved with ADD by every check-in and check-out. */
+export interface PresentCounterItem {
+  pk: string;
+  sk: string;
+  entity: 'PresentCounter';
+  present: number;
+}
+export const PresentCounter = entity<PresentCounterItem, [date: string]>({
+  name: 'PresentCounter',
+  key: presentCounterKey,
 });

@@ -1,4 +1,3 @@
-import { ABSENT } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import {
   leaveAllIndex,
@@ -9,15 +8,7 @@ import {
   pendingLeaveAllIndex,
   pendingLeaveByApproverIndex,
 } from '../db/keys.ts';
-import {
-  getItem,
-  isConditionFailure,
-  putItem,
-  type QueryOptions,
-  queryAll,
-  transact,
-  updateItem,
-} from '../db/table.ts';
+import { getItem, isConditionFailure, type QueryOptions, queryAll, transact, write } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
@@ -76,7 +67,7 @@ export async function pendingCount(viewer: UserItem): Promise<number> {
 }
 
 export async function markSeen(viewer: UserItem, now = new Date()): Promise<void> {
-  await putItem(LeaveSeen.item({ userId: viewer.id, seenUpTo: seenMark(now), actorId: viewer.id }));
+  await write(LeaveSeen.put({ userId: viewer.id, seenUpTo: seenMark(now), actorId: viewer.id }));
 }
 
 export async function leaveContext(viewer: UserItem) {
@@ -145,7 +136,7 @@ export async function createLeaveRequest(
     createdAt: now.toISOString(),
     actorId: requester.id,
   });
-  await putItem(item, ABSENT);
+  await write(LeaveRequest.create(item));
   return item;
 }
 
@@ -175,15 +166,17 @@ export async function processLeaveRequest(
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
   try {
-    return (await updateItem({
-      Key: LeaveRequest.key(requestId),
-      ...withCondition(
-        updateExpression(fields, leaving),
-        '#pending = :pending',
-        { '#pending': 'status' },
-        { ':pending': 'PENDING' },
+    return (await write(
+      LeaveRequest.update(
+        [requestId],
+        withCondition(
+          updateExpression(fields, leaving),
+          '#pending = :pending',
+          { '#pending': 'status' },
+          { ':pending': 'PENDING' },
+        ),
       ),
-    })) as LeaveItem;
+    )) as LeaveItem;
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     const current = await getItem<LeaveItem>(leaveRequestKey(requestId), true);

@@ -1,17 +1,18 @@
-import { checkEntry, updateEntry } from '../db/entity.ts';
-import {
-  DIRECTORY_SHARDS,
-  directoryByPostsIndex,
-  directoryPostsKey,
-  directoryRowsKey,
-  facetKey,
-  type Key,
-  teamKey,
-  userKey,
-} from '../db/keys.ts';
+import { DIRECTORY_SHARDS, directoryByPostsIndex } from '../db/keys.ts';
 import type { Item, TransactItem } from '../db/table.ts';
+import { indexKeys } from '../db/table-definition.ts';
 import { updateExpression } from '../db/update-expression.ts';
-import { isListed, nameKey, Person, TeamMember } from './entities.ts';
+import {
+  DirectoryFacet,
+  DirectoryShard,
+  DirectoryShardPosts,
+  type FacetKind,
+  isListed,
+  nameKey,
+  Person,
+  Team,
+  TeamMember,
+} from './entities.ts';
 import type { UserItem } from './users.ts';
 
 /**
@@ -36,11 +37,11 @@ export function shardOf(userId: string): number {
 }
 
 /** The attribute of a shard item holding one person's directory row (`DIRSHARD#<nn>` / `ROWS`). */
-export const rowAttribute = (userId: string) => `row_${userId}`;
+export const rowAttribute = (userId: string) => `row_${userId}` as const;
 /** The attribute of a shard item holding one person's post count (`DIRSHARD#<nn>` / `POSTS`). */
-export const postsAttribute = (userId: string) => `posts_${userId}`;
-/** The numeric sort key of the posts index; only ever moved with ADD (see post-count.ts). */
-export const POSTS_SORT_ATTRIBUTE = `${directoryByPostsIndex.index}sk`;
+export const postsAttribute = (userId: string) => `posts_${userId}` as const;
+/** The numeric sort key of the posts index (`Person`): moved with ADD together with `postCount` (post-count.ts). */
+export const POSTS_SORT_ATTRIBUTE = indexKeys(directoryByPostsIndex.index).sk;
 
 /** A person as the directory projection holds them: what `q`, the filters and the sorts need. */
 export interface DirectoryRow {
@@ -88,10 +89,6 @@ export function rowsOf(shard: Record<string, unknown> | undefined): DirectoryRow
   return rows;
 }
 
-/** Every index attribute of the profile item (undefined = removed): see the `Person` entity. */
-export const indexAttributes = (u: UserItem) => Person.indexAttributes(u);
-
-type FacetKind = 'skill' | 'title' | 'location';
 interface Facet {
   kind: FacetKind;
   lower: string;
@@ -114,13 +111,15 @@ function facetsOf(u: UserItem | undefined): Map<string, Facet> {
   return out;
 }
 
+/** One more person holding a facet (the first spelling stays the one shown), or one fewer. */
 const facetWrite = (f: Facet, delta: number): TransactItem =>
-  updateEntry(facetKey(f.kind, f.lower), {
-    UpdateExpression: delta > 0 ? 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k' : 'ADD #p :d',
-    ExpressionAttributeNames: delta > 0 ? { '#p': 'people', '#v': 'value', '#k': 'kind' } : { '#p': 'people' },
-    ExpressionAttributeValues:
-      delta > 0 ? { ':d': delta, ':v': f.value, ':e': 'DirectoryFacet', ':k': f.kind } : { ':d': delta },
-  });
+  delta > 0
+    ? DirectoryFacet.update([f.kind, f.lower], {
+        UpdateExpression: 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k',
+        ExpressionAttributeNames: { '#p': 'people', '#v': 'value', '#k': 'kind' },
+        ExpressionAttributeValues: { ':d': delta, ':v': f.value, ':e': DirectoryFacet.name, ':k': f.kind },
+      })
+    : DirectoryFacet.add([f.kind, f.lower], 'people', delta);
 
 /** The condition on a person whose `rev` was read as `rev` (items written before revisions have none). */
 export function revCondition(rev: number | undefined): { expression: string; values: Record<string, unknown> } {
@@ -131,17 +130,21 @@ export function revCondition(rev: number | undefined): { expression: string; val
 
 const teamExists = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 
+/** Where a reference's counter lives: a team's `memberCount`, a manager's `reportCount`. */
+type Counted = typeof Team | typeof Person;
+
 /** A conditional counter move, or only the condition when nothing moves. */
 function counterOrCheck(
-  key: Key,
+  target: Counted,
+  id: string,
   field: string,
   delta: number,
   condition: string,
   values: Record<string, unknown> = {},
 ): TransactItem {
   const withValues = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
-  if (delta === 0) return checkEntry(key, { ConditionExpression: condition, ...withValues });
-  return updateEntry(key, {
+  if (delta === 0) return target.check([id], { ConditionExpression: condition, ...withValues });
+  return target.update([id], {
     UpdateExpression: 'ADD #f :d',
     ConditionExpression: condition,
     ExpressionAttributeNames: { '#f': field },
@@ -155,7 +158,7 @@ function counterOrCheck(
  */
 function referenceWrites(
   field: 'memberCount' | 'reportCount',
-  keyOf: (id: string) => Key,
+  target: Counted,
   refs: { oldRef: string | null; newRef: string | null; wasListed: boolean; listed: boolean },
   existsCondition: string,
   extra: Map<string, { expression: string; values: Record<string, unknown> }> = new Map(),
@@ -174,7 +177,7 @@ function referenceWrites(
     const conditions = [move.mustExist ? existsCondition : 'attribute_exists(pk)'];
     const e = extra.get(id);
     if (e) conditions.push(e.expression);
-    items.push(counterOrCheck(keyOf(id), field, move.delta, conditions.join(' AND '), e?.values));
+    items.push(counterOrCheck(target, id, field, move.delta, conditions.join(' AND '), e?.values));
   }
   return items;
 }
@@ -204,18 +207,12 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
 
   // Directory shard row.
   const rowChanged = !before || JSON.stringify(storedRow(before)) !== JSON.stringify(storedRow(after));
+  const shard = shardOf(id);
+  const stamp = { shard, entity: DirectoryShard.name };
   if (listed && (!wasListed || rowChanged)) {
-    items.push(
-      updateEntry(directoryRowsKey(shardOf(id)), {
-        ...updateExpression({ [rowAttribute(id)]: storedRow(after), entity: 'DirectoryShard' }),
-      }),
-    );
+    items.push(DirectoryShard.update([shard], updateExpression({ [rowAttribute(id)]: storedRow(after), ...stamp })));
   } else if (!listed && wasListed) {
-    items.push(
-      updateEntry(directoryRowsKey(shardOf(id)), {
-        ...updateExpression({ entity: 'DirectoryShard' }, [rowAttribute(id)]),
-      }),
-    );
+    items.push(DirectoryShard.update([shard], updateExpression(stamp, [rowAttribute(id)])));
   }
 
   // Facet counters.
@@ -230,7 +227,7 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
   items.push(
     ...referenceWrites(
       'memberCount',
-      teamKey,
+      Team,
       { oldRef: oldTeam, newRef: newTeam, wasListed, listed },
       teamExists,
       undefined,
@@ -249,7 +246,7 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
       .map(([personId, rev]) => [personId, revCondition(rev)]),
   );
   const managers = { oldRef: before?.managerId ?? null, newRef: after.managerId ?? null, wasListed, listed };
-  items.push(...referenceWrites('reportCount', userKey, managers, 'attribute_exists(pk)', chain));
+  items.push(...referenceWrites('reportCount', Person, managers, 'attribute_exists(pk)', chain));
   return items;
 }
 
@@ -277,7 +274,7 @@ function attributeChanges(
  * changes.
  */
 export function personWrites(before: UserItem, after: UserItem, opts: PersonWriteOptions): TransactItem[] {
-  const next = { ...after, ...indexAttributes(after) };
+  const next = { ...after, ...Person.indexAttributes(after) };
   const { set, remove } = attributeChanges(before, next);
   if (Object.keys(set).length === 0 && remove.length === 0) return [];
   const rev = revCondition(before.rev);
@@ -306,38 +303,32 @@ export function personWrites(before: UserItem, after: UserItem, opts: PersonWrit
  * written for them one by one. For bulk loads (the directory bench) and rebuilds.
  */
 export function projectionItems(users: UserItem[]): Item[] {
-  const shards = new Map<string, Record<string, unknown>>();
-  const shard = (key: Key) =>
-    shards.get(key.pk + key.sk) ??
-    shards.set(key.pk + key.sk, { ...key, entity: 'DirectoryShard' }).get(key.pk + key.sk)!;
+  const rows = new Map<number, Record<string, unknown[]>>();
+  const posts = new Map<number, Record<string, number>>();
+  const of = <V>(shards: Map<number, Record<string, V>>, shard: number) =>
+    shards.get(shard) ?? shards.set(shard, {}).get(shard)!;
   const facets = new Map<string, Facet & { people: number }>();
   const items: Item[] = [];
   for (const u of users) {
-    items.push({ ...Person.item(u), [POSTS_SORT_ATTRIBUTE]: u.postCount ?? 0, rev: u.rev ?? 0 });
-    shard(directoryPostsKey(shardOf(u.id)))[postsAttribute(u.id)] = u.postCount ?? 0;
+    items.push({ ...Person.item(u), rev: u.rev ?? 0 });
+    of(posts, shardOf(u.id))[postsAttribute(u.id)] = u.postCount ?? 0;
     if (u.teamId) items.push(TeamMember.item({ teamId: u.teamId, userId: u.id }));
     if (!isListed(u)) continue;
-    shard(directoryRowsKey(shardOf(u.id)))[rowAttribute(u.id)] = storedRow(u);
+    of(rows, shardOf(u.id))[rowAttribute(u.id)] = storedRow(u);
     for (const [k, f] of facetsOf(u)) {
       const known = facets.get(k);
       if (known) known.people++;
       else facets.set(k, { ...f, people: 1 });
     }
   }
-  for (const f of facets.values()) {
-    items.push({
-      ...facetKey(f.kind, f.lower),
-      entity: 'DirectoryFacet',
-      kind: f.kind,
-      value: f.value,
-      people: f.people,
-    });
-  }
-  return [...items, ...shards.values()];
+  for (const f of facets.values()) items.push(DirectoryFacet.item({ kind: f.kind, value: f.value, people: f.people }));
+  for (const [shard, shardRows] of rows) items.push(DirectoryShard.item({ shard, ...shardRows }));
+  for (const [shard, counts] of posts) items.push(DirectoryShardPosts.item({ shard, ...counts }));
+  return items;
 }
 
 /** The profile item of a new person with its directory attributes, and the writes derived from it. */
 export function newPersonWrites(user: UserItem, opts: PersonWriteOptions): { item: UserItem; derived: TransactItem[] } {
-  const item: UserItem = { ...Person.item(user), [POSTS_SORT_ATTRIBUTE]: user.postCount ?? 0, rev: 0 };
+  const item: UserItem = { ...Person.item(user), rev: 0 };
   return { item, derived: derivedWrites(undefined, item, opts) };
 }

@@ -6,11 +6,15 @@ import {
   directoryByJoinedIndex,
   directoryByNameIndex,
   directoryByPostsIndex,
+  directoryPostsKey,
+  directoryRowsKey,
+  facetKey,
   featuredIndex,
   membersIndex,
   roleIndex,
   teamKey,
   teamMemberKey,
+  teamNameKey,
   teamsIndex,
   userKey,
 } from '../db/keys.ts';
@@ -32,7 +36,8 @@ const featured = (u: Pick<UserItem, 'isFeatured' | 'featuredAt'>) => !!(u.isFeat
  * A person's profile (also their account record) and every index it is in: members, role, featured
  * (sparse), birthdays (the calendar's, sparse) and the directory's three sorts, whose partition keys
  * are present only while the person is listed, so a deactivated person drops out of all three. The
- * posts sort key (gsi6sk) is moved only with ADD by `postCountWrites`, never recomputed.
+ * posts sort key (gsi6sk) is the person's `postCount`: written with the whole item, then moved with ADD
+ * together with `postCount` (`postCountWrites`), so a change of the person never rewrites it.
  */
 export const Person = entity<UserItem, [userId: string]>({
   name: 'User',
@@ -52,7 +57,7 @@ export const Person = entity<UserItem, [userId: string]>({
       sk: (u) => birthdaysEntry(u.id, u.dateOfBirth)?.sk,
     },
     { index: directoryByNameIndex.index, pk: listed, sk: (u) => directoryByNameIndex.sk(nameKey(u.name), u.id) },
-    { index: directoryByPostsIndex.index, pk: listed },
+    { index: directoryByPostsIndex.index, pk: listed, sk: (u) => u.postCount ?? 0 },
     { index: directoryByJoinedIndex.index, pk: listed, sk: (u) => directoryByJoinedIndex.sk(u.joinedAt) },
   ],
 });
@@ -87,4 +92,72 @@ export const Team = entity<StoredTeam, [teamId: string]>({
   key: teamKey,
   keyOf: (t) => [t.id],
   indexes: [{ index: teamsIndex.index, pk: () => teamsIndex.pk, sk: (t) => teamsIndex.sk(t.nameLower, t.id) }],
+});
+
+/** The claim of a team name (case-insensitively unique), written and removed with the team's name. */
+export interface TeamNameItem {
+  pk: string;
+  sk: string;
+  entity: 'TeamName';
+  /** The claimed name, lower-cased: the claim's key. */
+  nameLower: string;
+  teamId: string;
+  actorId: string;
+}
+export const TeamName = entity<TeamNameItem, [nameLower: string]>({
+  name: 'TeamName',
+  key: teamNameKey,
+  keyOf: (c) => [c.nameLower],
+});
+
+/**
+ * One shard of the directory projection: a compact row (`row_<userId>`, see derived-from-person.ts) per
+ * listed person whose id falls in the shard. Rows are set and removed in place, one person at a time.
+ */
+export interface DirectoryShardItem {
+  pk: string;
+  sk: string;
+  entity: 'DirectoryShard';
+  /** The shard's number: its key. */
+  shard: number;
+  [row: `row_${string}`]: unknown[];
+}
+export const DirectoryShard = entity<DirectoryShardItem, [shard: number]>({
+  name: 'DirectoryShard',
+  key: directoryRowsKey,
+  keyOf: (s) => [s.shard],
+});
+
+/** The post counts (`posts_<userId>`) of a directory shard's people, moved with ADD by `postCountWrites`. */
+export interface DirectoryShardPostsItem {
+  pk: string;
+  sk: string;
+  entity: 'DirectoryShardPosts';
+  /** The shard's number: its key. */
+  shard: number;
+  [count: `posts_${string}`]: number;
+}
+export const DirectoryShardPosts = entity<DirectoryShardPostsItem, [shard: number]>({
+  name: 'DirectoryShardPosts',
+  key: directoryPostsKey,
+  keyOf: (s) => [s.shard],
+});
+
+export type FacetKind = 'skill' | 'title' | 'location';
+/**
+ * A distinct skill, title or location of listed people, with how many hold it (`people`, moved with ADD).
+ * Its key is the lower-cased value: the first spelling seen is the one shown.
+ */
+export interface DirectoryFacetItem {
+  pk: string;
+  sk: string;
+  entity: 'DirectoryFacet';
+  kind: FacetKind;
+  value: string;
+  people: number;
+}
+export const DirectoryFacet = entity<DirectoryFacetItem, [kind: FacetKind, valueLower: string]>({
+  name: 'DirectoryFacet',
+  key: facetKey,
+  keyOf: (f) => [f.kind, f.value.toLowerCase()],
 });

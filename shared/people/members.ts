@@ -1,13 +1,14 @@
 import { setPassword } from '../auth/accounts.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { endSessions, revokeForDeactivation } from '../auth/sessions.ts';
-import { ABSENT, putEntry } from '../db/entity.ts';
+import { putEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { credentialsKey, emailKey, membersIndex, roleIndex, teamKey, userKey } from '../db/keys.ts';
 import { failedConditions, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
 import { newPersonWrites } from './derived-from-person.ts';
+import { Person } from './entities.ts';
 import { blankProfile, getUser, getUsers, type UserItem } from './users.ts';
 
 export interface NewMember {
@@ -57,7 +58,7 @@ export async function createMember(
       { ...emailKey(email), entity: 'EmailClaim', userId: id },
       { ConditionExpression: 'attribute_not_exists(pk)' },
     ),
-    putEntry(item, ABSENT),
+    Person.create(item),
     putEntry({
       ...credentialsKey(id),
       entity: 'Credentials',

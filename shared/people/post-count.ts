@@ -1,7 +1,6 @@
-import { updateEntry } from '../db/entity.ts';
-import { directoryPostsKey, userKey } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
 import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './derived-from-person.ts';
+import { DirectoryShardPosts, Person } from './entities.ts';
 
 /**
  * The writes that move a person's `postCount` (shown on profiles and the directory, and the
@@ -12,16 +11,12 @@ import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './derived-from-pe
  */
 export function postCountWrites(userId: string, delta: number): TransactItem[] {
   return [
-    updateEntry(userKey(userId), {
+    Person.update([userId], {
       UpdateExpression: 'ADD postCount :d, #sort :d',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#sort': POSTS_SORT_ATTRIBUTE },
       ExpressionAttributeValues: { ':d': delta },
     }),
-    updateEntry(directoryPostsKey(shardOf(userId)), {
-      UpdateExpression: 'ADD #count :d SET entity = :e',
-      ExpressionAttributeNames: { '#count': postsAttribute(userId) },
-      ExpressionAttributeValues: { ':d': delta, ':e': 'DirectoryShard' },
-    }),
+    DirectoryShardPosts.add([shardOf(userId)], postsAttribute(userId), delta),
   ];
 }

@@ -1,8 +1,7 @@
-import { deleteEntry, putEntry } from '../db/entity.ts';
+import { PRESENT } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
-import { teamKey, teamMembersPrefix, teamNameKey, teamsIndex } from '../db/keys.ts';
+import { teamKey, teamMembersPrefix, teamsIndex } from '../db/keys.ts';
 import {
-  deleteItem,
   failedConditions,
   getItem,
   isConditionFailure,
@@ -10,11 +9,11 @@ import {
   retryOnConflict,
   type TransactItem,
   transact,
-  updateItem,
+  write,
 } from '../db/table.ts';
 import { conflict, DomainError, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
-import { type StoredTeam, Team } from './entities.ts';
+import { type StoredTeam, Team, TeamMember, type TeamMemberItem, TeamName } from './entities.ts';
 import type { TeamItem } from './profile.ts';
 
 /**
@@ -38,10 +37,7 @@ export async function listTeams(): Promise<TeamItem[]> {
 const nameAttributes = (name: string) => ({ name, nameLower: name.toLowerCase() });
 
 const claim = (nameLower: string, teamId: string, actorId: string): TransactItem =>
-  putEntry(
-    { ...teamNameKey(nameLower), entity: 'TeamName', teamId, actorId },
-    { ConditionExpression: 'attribute_not_exists(pk)' },
-  );
+  TeamName.create({ nameLower, teamId, actorId });
 
 export async function createTeam(actorId: string, input: { name: string; color?: TeamColor }): Promise<TeamItem> {
   const id = newId();
@@ -99,7 +95,7 @@ export async function updateTeam(
         }),
       ];
       if (next.nameLower !== team.nameLower) {
-        items.push(claim(next.nameLower, teamId, actorId), deleteEntry(teamNameKey(team.nameLower)));
+        items.push(claim(next.nameLower, teamId, actorId), TeamName.remove([team.nameLower]));
       }
       try {
         await transact(items);
@@ -123,14 +119,15 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
   const team = await getItem<StoredTeam>(teamKey(teamId), true);
   if (!team) throw noSuchTeam();
   if (!team.deletingAt) {
-    await updateItem({
-      Key: teamKey(teamId),
-      UpdateExpression: 'SET deletingAt = :now, actorId = :a',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': new Date().toISOString(), ':a': actorId },
-    }).catch((err) => Promise.reject(isConditionFailure(err) ? noSuchTeam() : err));
+    await write(
+      Team.update([teamId], {
+        UpdateExpression: 'SET deletingAt = :now, actorId = :a',
+        ...PRESENT,
+        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':a': actorId },
+      }),
+    ).catch((err) => Promise.reject(isConditionFailure(err) ? noSuchTeam() : err));
   }
-  const members = await queryAll<{ userId: string; pk: string; sk: string }>(teamMembersPrefix(teamId));
+  const members = await queryAll<TeamMemberItem>(teamMembersPrefix(teamId));
   let unassigned = 0;
   const unassign = async (userId: string) => {
     let cleared = false;
@@ -146,13 +143,10 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
   };
   for (let i = 0; i < members.length; i += 8) await Promise.all(members.slice(i, i + 8).map((m) => unassign(m.userId)));
   // Membership items of people who no longer name the team (or no longer exist) go as well.
-  for (const m of await queryAll<{ pk: string; sk: string }>(teamMembersPrefix(teamId)))
-    await deleteItem({ pk: m.pk, sk: m.sk });
+  for (const m of await queryAll<TeamMemberItem>(teamMembersPrefix(teamId)))
+    await write(TeamMember.remove([teamId, m.userId]));
   try {
-    await transact([
-      Team.remove([teamId], { ConditionExpression: 'attribute_exists(pk)' }),
-      deleteEntry(teamNameKey(team.nameLower)),
-    ]);
+    await transact([Team.remove([teamId], PRESENT), TeamName.remove([team.nameLower])]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // another call finished the deletion
   }

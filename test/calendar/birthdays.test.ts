@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type Audience, activeMembers, announceBirthdays } from '../../shared/calendar/birthdays/announce.ts';
 import { sweepBirthdays, todaysBirthdays } from '../../shared/calendar/birthdays/today.ts';
 import { loveWish, myWishes, replyToWish, sendWish } from '../../shared/calendar/birthdays/wishes.ts';
-import { birthdayAnnouncementKey } from '../../shared/db/keys.ts';
-import { getItem, updateItem } from '../../shared/db/table.ts';
+import { BirthdayAnnouncement } from '../../shared/calendar/entities.ts';
+import { getItem, write } from '../../shared/db/table.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { getUser, type UserItem } from '../../shared/people/users.ts';
 import { api, newMember, uniq } from '../support/api.ts';
@@ -54,7 +54,7 @@ describe('the birthday notification', () => {
     for (const id of [recipients[0], recipients[48], recipients[49], recipients[59]])
       expect(await birthdayNotes(id, b.id)).toHaveLength(1);
     expect(await birthdayNotes(b.id, b.id)).toHaveLength(0);
-    const claim = await getItem(birthdayAnnouncementKey(DAY, b.id), true);
+    const claim = await getItem(BirthdayAnnouncement.key(DAY, b.id), true);
     expect(claim).toMatchObject({ step: 2, sent: 60, doneAt: expect.any(String) });
     await sweepBirthdays(NOW, audience);
     expect(await birthdayNotes(recipients[0], b.id)).toHaveLength(1);
@@ -88,11 +88,12 @@ describe('the birthday notification', () => {
     await announceBirthdays([b], DAY, healthy);
     expect(await birthdayNotes(recipients[69], b.id)).toHaveLength(0);
     // Once the claim is stale, the next reader takes it over and goes on from the recorded page.
-    await updateItem({
-      Key: birthdayAnnouncementKey(DAY, b.id),
-      UpdateExpression: 'SET heartbeatAt = :old',
-      ExpressionAttributeValues: { ':old': '2000-01-01T00:00:00.000Z' },
-    });
+    await write(
+      BirthdayAnnouncement.update([DAY, b.id], {
+        UpdateExpression: 'SET heartbeatAt = :old',
+        ExpressionAttributeValues: { ':old': '2000-01-01T00:00:00.000Z' },
+      }),
+    );
     await Promise.all([announceBirthdays([b], DAY, healthy), announceBirthdays([b], DAY, healthy)]);
     for (const id of [recipients[0], recipients[48], recipients[49], recipients[69]])
       expect(await birthdayNotes(id, b.id)).toHaveLength(1);

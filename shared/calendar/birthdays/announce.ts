@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ABSENT, entity } from '../../db/entity.ts';
-import { birthdayAnnouncementKey, membersIndex } from '../../db/keys.ts';
-import {
-  getMany,
-  isConditionFailure,
-  putItem,
-  queryPage,
-  type TransactItem,
-  transact,
-  updateItem,
-} from '../../db/table.ts';
+import { membersIndex } from '../../db/keys.ts';
+import { getMany, isConditionFailure, queryPage, type TransactItem, transact, write } from '../../db/table.ts';
 import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
 import type { UserItem } from '../../people/users.ts';
 import { inPool } from '../../util/in-pool.ts';
+import { BirthdayAnnouncement } from '../entities.ts';
 
 /**
  * The birthday notification: once per birthday person per company day,
@@ -43,13 +35,6 @@ export interface AnnouncementItem {
   ttl: number;
 }
 
-/** The claim and progress of one person's birthday announcement on one day. */
-export const BirthdayAnnouncement = entity<AnnouncementItem, [date: string, userId: string]>({
-  name: 'BirthdayAnnouncement',
-  key: birthdayAnnouncementKey,
-  keyOf: (a) => [a.date, a.userId],
-});
-
 /** A claim whose sender has not recorded a page for this long is taken over. */
 const STALE_MS = 2 * 60 * 1000;
 const KEEP_DAYS = 40;
@@ -72,7 +57,7 @@ async function claim(person: UserItem, date: string): Promise<AnnouncementItem |
     ttl: Math.floor(now.getTime() / 1000) + KEEP_DAYS * 24 * 3600,
   });
   try {
-    await putItem(item, ABSENT);
+    await write(BirthdayAnnouncement.create(item));
     return item;
   } catch (err) {
     if (isConditionFailure(err)) return null;
@@ -86,12 +71,13 @@ async function claim(person: UserItem, date: string): Promise<AnnouncementItem |
  */
 async function takeOver(stale: AnnouncementItem): Promise<AnnouncementItem | null> {
   try {
-    return (await updateItem({
-      Key: BirthdayAnnouncement.key(stale.date, stale.userId),
-      UpdateExpression: 'SET claimId = :new, heartbeatAt = :now',
-      ConditionExpression: 'claimId = :old AND attribute_not_exists(doneAt)',
-      ExpressionAttributeValues: { ':new': randomUUID(), ':old': stale.claimId, ':now': new Date().toISOString() },
-    })) as AnnouncementItem;
+    return (await write(
+      BirthdayAnnouncement.update([stale.date, stale.userId], {
+        UpdateExpression: 'SET claimId = :new, heartbeatAt = :now',
+        ConditionExpression: 'claimId = :old AND attribute_not_exists(doneAt)',
+        ExpressionAttributeValues: { ':new': randomUUID(), ':old': stale.claimId, ':now': new Date().toISOString() },
+      }),
+    )) as AnnouncementItem;
   } catch (err) {
     if (isConditionFailure(err)) return null;
     throw err;
@@ -188,11 +174,11 @@ export async function announceBirthdays(
 ): Promise<void> {
   if (people.length === 0) return;
   const claims = await getMany<AnnouncementItem>(
-    people.map((p) => birthdayAnnouncementKey(date, p.id)),
+    people.map((p) => BirthdayAnnouncement.key(date, p.id)),
     true,
   );
   await inPool(people, ANNOUNCE_CONCURRENCY, async (person) => {
-    const existing = claims.get(`${birthdayAnnouncementKey(date, person.id).pk}|${person.id}`);
+    const existing = claims.get(`${BirthdayAnnouncement.key(date, person.id).pk}|${person.id}`);
     if (existing?.doneAt) return;
     const mine = !existing
       ? await claim(person, date)

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { addToCounter } from '../../db/counters.ts';
-import { entity } from '../../db/entity.ts';
-import { birthdayWishKey, wishCounterKey, wishesReceivedIndex } from '../../db/keys.ts';
-import { getItem, getMany, isConditionFailure, queryAll, transact, updateItem } from '../../db/table.ts';
+import { birthdayWishKey, wishesReceivedIndex } from '../../db/keys.ts';
+import { getItem, getMany, isConditionFailure, queryAll, transact, write } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { notificationBatch } from '../../notifications/notify-many.ts';
 import { mentionOf } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
+import { BirthdayWish, WishCounter, type WishCounterItem } from '../entities.ts';
 import { companyDate } from '../time.ts';
 
 /**
@@ -36,20 +35,6 @@ export interface WishItem {
   firstRepliedAt?: string;
   actorId: string;
 }
-
-/** A birthday wish, listed for its recipient and year on gsi1, newest first. */
-export const BirthdayWish = entity<WishItem, [wishId: string]>({
-  name: 'BirthdayWish',
-  key: birthdayWishKey,
-  keyOf: (w) => [w.id],
-  indexes: [
-    {
-      index: wishesReceivedIndex.index,
-      pk: (w) => wishesReceivedIndex.pk(w.recipientId, w.year),
-      sk: (w) => wishesReceivedIndex.sk(w.createdAt, w.id),
-    },
-  ],
-});
 
 export const wishIdFor = (recipientId: string, year: string, authorId: string) =>
   createHash('sha256').update(`birthday-wish|${recipientId}|${year}|${authorId}`).digest('hex').slice(0, 32);
@@ -87,21 +72,19 @@ export async function sendWish(
     await transact(
       notificationBatch(
         [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
-        [
-          BirthdayWish.create(wish),
-          addToCounter(wishCounterKey(recipientId, year), 'wishCount', 1, { entity: 'WishCounter' }),
-        ],
+        [BirthdayWish.create(wish), WishCounter.add([recipientId, year], 'wishCount', 1)],
       ),
     );
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     // Already wished this birthday: the words are replaced, nothing else changes and nobody is told again.
-    await updateItem({
-      Key: BirthdayWish.key(id),
-      UpdateExpression: 'SET message = :m, updatedAt = :at, actorId = :a',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':m': message, ':at': at, ':a': author.id },
-    });
+    await write(
+      BirthdayWish.update([id], {
+        UpdateExpression: 'SET message = :m, updatedAt = :at, actorId = :a',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':m': message, ':at': at, ':a': author.id },
+      }),
+    );
   }
 }
 
@@ -145,7 +128,6 @@ async function changeWish(
   first: { marker: 'firstLovedAt' | 'firstRepliedAt'; preview: string } | null,
   now: Date,
 ): Promise<void> {
-  const Key = BirthdayWish.key(wish.id);
   if (first) {
     const update = updateExpression({ ...set, actorId: actor.id, [first.marker]: now.toISOString() });
     try {
@@ -165,7 +147,12 @@ async function changeWish(
       if (!isConditionFailure(err)) throw err; // not the first after all: written below without a notification
     }
   }
-  await updateItem({ Key, ...withCondition(updateExpression({ ...set, actorId: actor.id }), 'attribute_exists(pk)') });
+  await write(
+    BirthdayWish.update(
+      [wish.id],
+      withCondition(updateExpression({ ...set, actorId: actor.id }), 'attribute_exists(pk)'),
+    ),
+  );
 }
 
 /** Hearts (or un-hearts) a wish; the first heart ever tells its writer (`birthday_thanks`). */
@@ -194,9 +181,7 @@ export async function wishState(viewerId: string, people: UserItem[], today: str
   const keys = people.filter((p) => p.id !== viewerId).map((p) => birthdayWishKey(wishIdFor(p.id, year, viewerId)));
   const [wished, counter] = await Promise.all([
     getMany<WishItem>(keys),
-    people.some((p) => p.id === viewerId)
-      ? getItem<{ wishCount?: number }>(wishCounterKey(viewerId, year), true)
-      : undefined,
+    people.some((p) => p.id === viewerId) ? getItem<WishCounterItem>(WishCounter.key(viewerId, year), true) : undefined,
   ]);
   const wishedIds = new Set([...wished.values()].map((w) => w.recipientId));
   return { wished: (personId: string) => wishedIds.has(personId), ownCount: counter?.wishCount ?? 0 };

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { declaredEntities } from '../../shared/db/entity.ts';
+import { newPersonWrites, POSTS_SORT_ATTRIBUTE, projectionItems } from '../../shared/people/derived-from-person.ts';
+import { DirectoryFacet, DirectoryShard, DirectoryShardPosts, Person } from '../../shared/people/entities.ts';
+import type { UserItem } from '../../shared/people/users.ts';
+
+/** What the people area writes whole is built by its entity declarations: keys, `entity` and index attributes. */
+const person = (id: string, fields: Partial<UserItem> = {}) =>
+  ({
+    id,
+    name: `Person ${id}`,
+    email: `${id}@example.com`,
+    role: 'member',
+    status: 'active',
+    joinedAt: '2024-01-01T00:00:00.000Z',
+    title: '',
+    location: '',
+    skills: [],
+    ...fields,
+  }) as UserItem;
+
+describe('the people projection, from the declarations', () => {
+  it("gives a new person the posts index's sort key from Person's declaration: their post count", () => {
+    const { item } = newPersonWrites(person('p1'), { actorId: null });
+    expect(item[POSTS_SORT_ATTRIBUTE]).toBe(0);
+    expect(Person.indexAttributes(person('p2', { postCount: 7 }))[POSTS_SORT_ATTRIBUTE]).toBe(7);
+  });
+
+  it('stores every shard and facet item under the key its declaration derives from the item', () => {
+    const people = [
+      person('a', { skills: ['TypeScript'], postCount: 3 }),
+      person('b', { skills: ['typescript', 'Go'] }),
+      person('c', { status: 'deactivated', skills: ['Rust'], postCount: 1 }),
+    ];
+    const items = projectionItems(people);
+    const derived = [DirectoryShard, DirectoryShardPosts, DirectoryFacet] as const;
+    for (const entity of derived) {
+      const own = items.filter((i) => i.entity === entity.name);
+      expect(own.length, entity.name).toBeGreaterThan(0);
+      const keyOf = (i: object) => (entity.key as (...args: unknown[]) => object)(...entity.keyOf(i as never));
+      for (const i of own) expect({ pk: i.pk, sk: i.sk }).toEqual(keyOf(i));
+    }
+    // Rows only of listed people, post counts of everybody; a facet counted once per person, case-insensitively.
+    const rows = items.filter((i) => i.entity === DirectoryShard.name).flatMap((i) => Object.keys(i));
+    expect(rows.filter((a) => a.startsWith('row_')).sort()).toEqual(['row_a', 'row_b']);
+    const counts = Object.assign({}, ...items.filter((i) => i.entity === DirectoryShardPosts.name));
+    expect([counts.posts_a, counts.posts_b, counts.posts_c]).toEqual([3, 0, 1]);
+    const facets = items.filter((i) => i.entity === DirectoryFacet.name);
+    expect(facets.map((f) => [f.kind, f.value, f.people]).sort()).toEqual([
+      ['skill', 'Go', 1],
+      ['skill', 'TypeScript', 2],
+    ]);
+    // Every item the projection writes is of a declared entity.
+    expect(items.every((i) => declaredEntities.has(i.entity))).toBe(true);
+  });
+});
