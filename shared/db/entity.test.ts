@@ -21,7 +21,7 @@ const Article = entity<Article, [id: string]>({
     { index: 'gsi2', pk: (a) => (a.publishedAt ? 'PUBLISHED' : undefined), sk: (a) => a.publishedAt },
   ],
 });
-const Tally = entity<{ entity: 'Tally'; count: number }, [day: string]>({
+const Tally = entity<{ entity: 'Tally'; count: number; late: number; closedAt?: string }, [day: string]>({
   name: 'Tally',
   key: (day) => ({ pk: `TALLY#${day}`, sk: 'TALLY' }),
   anon: true,
@@ -67,20 +67,26 @@ describe('entity()', () => {
     expect(Article.keyOf({ id: 'a1', author: 'u1' })).toEqual(['a1']);
   });
 
-  it('moves a counter with ADD and stamps the entity (and the anonymity flag) on the item', () => {
-    expect(Article.add(['a1'], 'views', 2, { mustExist: true })).toEqual({
+  it('moves counters with ADD in one write and stamps the entity (and the anonymity flag) on the item', () => {
+    expect(Article.add(['a1'], { views: 2 }, { mustExist: true })).toEqual({
       Update: {
         Key: { pk: 'ARTICLE#a1', sk: 'ARTICLE' },
-        UpdateExpression: 'ADD #f :d SET #entity = :entity',
-        ExpressionAttributeNames: { '#f': 'views', '#entity': 'entity' },
-        ExpressionAttributeValues: { ':d': 2, ':entity': 'Article' },
+        UpdateExpression: 'ADD #a0 :a0 SET #s0 = :s0',
+        ExpressionAttributeNames: { '#a0': 'views', '#s0': 'entity' },
+        ExpressionAttributeValues: { ':a0': 2, ':s0': 'Article' },
         ...PRESENT,
       },
     });
-    const tally = Tally.add(['2026-01-01'], 'count', 1).Update!;
-    expect(tally.UpdateExpression).toBe('ADD #f :d SET #entity = :entity, #anon = :anon');
-    expect(tally.ExpressionAttributeNames).toMatchObject({ '#anon': ANON_ATTRIBUTE });
-    expect(tally.ExpressionAttributeValues).toMatchObject({ ':entity': 'Tally', ':anon': true });
+    const tally = Tally.add(['2026-01-01'], { count: 1, late: -1 }, { set: { closedAt: 'now' } }).Update!;
+    expect(tally.UpdateExpression).toBe('ADD #a0 :a0, #a1 :a1 SET #s0 = :s0, #s1 = :s1, #s2 = :s2');
+    expect(tally.ExpressionAttributeNames).toEqual({
+      '#a0': 'count',
+      '#a1': 'late',
+      '#s0': 'entity',
+      '#s1': ANON_ATTRIBUTE,
+      '#s2': 'closedAt',
+    });
+    expect(tally.ExpressionAttributeValues).toEqual({ ':a0': 1, ':a1': -1, ':s0': 'Tally', ':s1': true, ':s2': 'now' });
   });
 
   it('gives an in-place entity no way to write it whole, and marks anon items written whole', () => {

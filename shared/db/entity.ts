@@ -25,15 +25,11 @@ export type UpdateParts = Condition & { UpdateExpression: string };
  * the entity builders below call them, so every write of the table starts from a declaration.
  */
 const entry = (raw: object) => raw as TransactItem;
-/** @deprecated Only the entity builders make entries. */
-export const putEntry = (item: Item, condition: Condition = {}) => entry({ Put: { Item: item, ...condition } });
-/** @deprecated Only the entity builders make entries. */
-export const updateEntry = (key: Key, parts: UpdateParts) => entry({ Update: { Key: key, ...parts } });
-/** @deprecated Only the entity builders make entries. */
-export const checkEntry = (key: Key, condition: Condition & { ConditionExpression: string }) =>
+const putEntry = (item: Item, condition: Condition = {}) => entry({ Put: { Item: item, ...condition } });
+const updateEntry = (key: Key, parts: UpdateParts) => entry({ Update: { Key: key, ...parts } });
+const checkEntry = (key: Key, condition: Condition & { ConditionExpression: string }) =>
   entry({ ConditionCheck: { Key: key, ...condition } });
-/** @deprecated Only the entity builders make entries. */
-export const deleteEntry = (key: Key, condition: Condition = {}) => entry({ Delete: { Key: key, ...condition } });
+const deleteEntry = (key: Key, condition: Condition = {}) => entry({ Delete: { Key: key, ...condition } });
 
 /** Only an item that does not exist yet (a create, a claim). */
 export const ABSENT: Condition = { ConditionExpression: 'attribute_not_exists(pk)' };
@@ -84,10 +80,15 @@ export interface UpdatedEntity<T extends { entity: string }, A extends unknown[]
   /** Updates the item at these key arguments (creating it, as UpdateItem does, unless a condition stops it). */
   update: (key: A, parts: UpdateParts) => TransactItem;
   /**
-   * Adds `delta` to a numeric field (ADD: no read, no lost update, created at 0 by the first). The item
-   * is stamped with its `entity`, as every item carries one. `mustExist`: only an existing item.
+   * Adds to numeric fields (ADD: no read, no lost update, each created at 0 by its first change), in one
+   * write however many move. The item is stamped with its `entity` (and `anon`), as every item carries
+   * them; `set`: plain attributes written alongside. `mustExist`: only an existing item.
    */
-  add: (key: A, field: NumericField<T>, delta: number, options?: { mustExist?: boolean }) => TransactItem;
+  add: (
+    key: A,
+    deltas: { [F in NumericField<T>]?: number },
+    options?: { mustExist?: boolean; set?: Record<string, unknown> },
+  ) => TransactItem;
   /** Checks a condition on the item at these key arguments, without writing it. */
   check: (key: A, condition: Condition & { ConditionExpression: string }) => TransactItem;
   /** Deletes the item at these key arguments, under an optional condition. */
@@ -118,19 +119,27 @@ function updatedEntity<T extends { entity: string }, A extends unknown[]>(
     name: def.name,
     key: def.key,
     update: (key, parts) => updateEntry(def.key(...key), parts),
-    add: (key, field, delta, { mustExist = false } = {}) =>
-      updateEntry(def.key(...key), {
-        UpdateExpression: def.anon
-          ? 'ADD #f :d SET #entity = :entity, #anon = :anon'
-          : 'ADD #f :d SET #entity = :entity',
-        ExpressionAttributeNames: {
-          '#f': field,
-          '#entity': 'entity',
-          ...(def.anon ? { '#anon': ANON_ATTRIBUTE } : {}),
-        },
-        ExpressionAttributeValues: { ':d': delta, ':entity': def.name, ...(def.anon ? { ':anon': true } : {}) },
+    add: (key, deltas, { mustExist = false, set = {} } = {}) => {
+      const stamps = { entity: def.name, ...(def.anon ? { [ANON_ATTRIBUTE]: true } : {}), ...set };
+      const names: Record<string, string> = {};
+      const values: Record<string, unknown> = {};
+      const adds = Object.entries(deltas as Record<string, number>).map(([field, delta], i) => {
+        names[`#a${i}`] = field;
+        values[`:a${i}`] = delta;
+        return `#a${i} :a${i}`;
+      });
+      const sets = Object.entries(stamps).map(([field, value], i) => {
+        names[`#s${i}`] = field;
+        values[`:s${i}`] = value;
+        return `#s${i} = :s${i}`;
+      });
+      return updateEntry(def.key(...key), {
+        UpdateExpression: `ADD ${adds.join(', ')} SET ${sets.join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
         ...(mustExist ? PRESENT : {}),
-      }),
+      });
+    },
     check: (key, condition) => checkEntry(def.key(...key), condition),
     remove: (key, condition) => deleteEntry(def.key(...key), condition),
   };

@@ -10,7 +10,6 @@ import {
   TransactWriteCommand,
   type TransactWriteCommandInput,
   UpdateCommand,
-  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -94,28 +93,6 @@ export async function write(
     return out.Attributes;
   } else throw new Error('write: a condition check alone writes nothing; send it in a transaction');
   return undefined;
-}
-
-/** @deprecated Use `write(X.put(...))`. */
-export async function putItem(
-  item: Item,
-  condition?: Pick<
-    UpdateCommandInput,
-    'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
-  >,
-): Promise<void> {
-  await db().send(new PutCommand({ TableName: tableName(), Item: item, ...condition }));
-}
-
-/** @deprecated Use `write(X.remove(...))`. */
-export async function deleteItem(key: Key): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: key }));
-}
-
-/** @deprecated Use `write(X.update(...))`. */
-export async function updateItem(input: Omit<UpdateCommandInput, 'TableName'>): Promise<Item | undefined> {
-  const out = await db().send(new UpdateCommand({ TableName: tableName(), ReturnValues: 'ALL_NEW', ...input }));
-  return out.Attributes;
 }
 
 /** True when the error is a failed condition (single write or any item of a transaction). */

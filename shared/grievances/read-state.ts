@@ -47,7 +47,7 @@ export function isUnread(userId: string, g: GrievanceItem, markers: Map<string, 
  * one less (-1: the retention sweep erased a grievance they had raised or read).
  */
 export const seenWrite = (userId: string, delta: 1 | -1 = 1): TransactItem =>
-  GrievanceSeen.add([personTag(userId)], 'seen', delta);
+  GrievanceSeen.add([personTag(userId)], { seen: delta });
 
 /**
  * Marks `g` read for the caller, once: the marker's conditional put, the counter move and the sealed

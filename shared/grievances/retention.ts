@@ -1,5 +1,4 @@
 import { env } from '../config/env.ts';
-import { addToCounter } from '../db/counters.ts';
 import { PRESENT } from '../db/entity.ts';
 import {
   GRIEVANCE_INDEX_SHARDS,
@@ -7,7 +6,6 @@ import {
   grievanceKey,
   grievancePartition,
   grievanceStatusChangeMove,
-  notificationCounterKey,
   notificationKey,
 } from '../db/keys.ts';
 import {
@@ -19,10 +17,9 @@ import {
   type TransactItem,
   transact,
 } from '../db/table.ts';
-import { Notification, type NotificationItem } from '../notifications/notifications.ts';
+import { Notification, NotificationCounter, type NotificationItem } from '../notifications/entities.ts';
 import { logger } from '../observability/logger.ts';
 import { readTag } from './anonymity.ts';
-import { addCounters } from './counters.ts';
 import {
   Grievance,
   GrievanceErasureAudit,
@@ -194,8 +191,7 @@ async function eraseNotification(ref: NotificationRefItem): Promise<void> {
           ConditionExpression: unread ? 'readAt = :null' : 'attribute_exists(pk) AND readAt <> :null',
           ExpressionAttributeValues: { ':null': null },
         }),
-        // The notifications area's counter, not declared as an entity yet (shared/notifications).
-        ...(unread ? [addToCounter(notificationCounterKey(target.recipientId), 'unread', -1)] : []),
+        ...(unread ? [NotificationCounter.add([target.recipientId], { unread: -1 })] : []),
       ]);
       return;
     } catch (err) {
@@ -207,4 +203,4 @@ async function eraseNotification(ref: NotificationRefItem): Promise<void> {
 
 /** This run's audit item: how many grievances it erased, and when. */
 const auditWrite = (runAt: string): TransactItem =>
-  addCounters(GrievanceErasureAudit, [runAt], new Map([['erased', 1]]), { runAt });
+  GrievanceErasureAudit.add([runAt], { erased: 1 }, { set: { runAt } });

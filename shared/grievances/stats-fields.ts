@@ -1,5 +1,4 @@
 import type { TransactItem } from '../db/table.ts';
-import { addCounters } from './counters.ts';
 import { GrievanceStats } from './entities.ts';
 import type { Category, DeadlineOutcome, Status } from './model.ts';
 
@@ -71,4 +70,4 @@ export function raisedStats(createdAt: string, category: Category, status: Statu
 
 /** One `ADD` per day item, for the caller's transaction. */
 export const statsWrites = (deltas: StatsDeltas): TransactItem[] =>
-  [...deltas].map(([day, fields]) => addCounters(GrievanceStats, [day], fields));
+  [...deltas].map(([day, fields]) => GrievanceStats.add([day], Object.fromEntries(fields)));

@@ -1,5 +1,4 @@
 import type { TransactItem } from '../db/table.ts';
-import { addCounters } from './counters.ts';
 import { GrievanceTotals } from './entities.ts';
 import type { Category, Status } from './model.ts';
 
@@ -50,5 +49,5 @@ export function movedDeltas(from: Status, to: Status, category: Category): Map<s
 
 /** One `ADD` of every non-zero delta on the totals item, for the caller's transaction; null when nothing moves. */
 export function totalsWrite(deltas: Map<string, number>): TransactItem | null {
-  return deltas.size === 0 ? null : addCounters(GrievanceTotals, [], deltas);
+  return deltas.size === 0 ? null : GrievanceTotals.add([], Object.fromEntries(deltas));
 }

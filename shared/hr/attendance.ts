@@ -47,7 +47,7 @@ export async function checkIn(person: UserItem, now = new Date()) {
     actorId: person.id,
   });
   try {
-    await transact([AttendanceRecord.create(item), PresentCounter.add([date], 'present', 1)]);
+    await transact([AttendanceRecord.create(item), PresentCounter.add([date], { present: 1 })]);
   } catch (err) {
     if (isConditionFailure(err)) throw conflict('You have already checked in today.');
     throw err;
@@ -65,7 +65,7 @@ export async function checkOut(person: UserItem, now = new Date()) {
         ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
         ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
       }),
-      PresentCounter.add([date], 'present', -1),
+      PresentCounter.add([date], { present: -1 }),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) {

@@ -15,8 +15,6 @@ import {
 } from './entities.ts';
 import type { NotificationKind } from './kinds.ts';
 
-export type { NotificationItem };
-
 export interface NewNotification {
   recipientId: string;
   kind: NotificationKind;
@@ -63,7 +61,7 @@ export function notificationWrites(n: NewNotification, at = new Date()): { id: s
     createdAt: at.toISOString(),
     ...(n.anonymous ? { [ANON_ATTRIBUTE]: true as const } : {}),
   };
-  return { id, items: [Notification.put(item), NotificationCounter.add([n.recipientId], 'unread', 1)] };
+  return { id, items: [Notification.put(item), NotificationCounter.add([n.recipientId], { unread: 1 })] };
 }
 
 /**
@@ -125,7 +123,7 @@ function markReadWrites(userId: string, id: string, at: string, all = false): Tr
       },
       ExpressionAttributeValues: { ':at': at, ':null': null, ...(all ? { ':all': true } : {}) },
     }),
-    NotificationCounter.add([userId], 'unread', -1),
+    NotificationCounter.add([userId], { unread: -1 }),
   ];
 }
 

@@ -119,7 +119,7 @@ const facetWrite = (f: Facet, delta: number): TransactItem =>
         ExpressionAttributeNames: { '#p': 'people', '#v': 'value', '#k': 'kind' },
         ExpressionAttributeValues: { ':d': delta, ':v': f.value, ':e': DirectoryFacet.name, ':k': f.kind },
       })
-    : DirectoryFacet.add([f.kind, f.lower], 'people', delta);
+    : DirectoryFacet.add([f.kind, f.lower], { people: delta });
 
 /** The condition on a person whose `rev` was read as `rev` (items written before revisions have none). */
 export function revCondition(rev: number | undefined): { expression: string; values: Record<string, unknown> } {

@@ -1,9 +1,9 @@
 import { setPassword } from '../auth/accounts.ts';
+import { Credentials, EmailClaim } from '../auth/entities.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { endSessions, revokeForDeactivation } from '../auth/sessions.ts';
-import { putEntry } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
-import { credentialsKey, emailKey, membersIndex, roleIndex, teamKey, userKey } from '../db/keys.ts';
+import { membersIndex, roleIndex, teamKey, userKey } from '../db/keys.ts';
 import { failedConditions, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
@@ -54,14 +54,11 @@ export async function createMember(
   } as UserItem;
   const { item, derived } = newPersonWrites({ ...user, ...userKey(id) }, { actorId });
   const items: TransactItem[] = [
-    putEntry(
-      { ...emailKey(email), entity: 'EmailClaim', userId: id },
-      { ConditionExpression: 'attribute_not_exists(pk)' },
-    ),
+    // First: a failed condition 0 is the e-mail address taken (409).
+    EmailClaim.create({ email, userId: id }),
     Person.create(item),
-    putEntry({
-      ...credentialsKey(id),
-      entity: 'Credentials',
+    Credentials.put({
+      userId: id,
       passwordHash: await hashPassword(input.password),
       ...(actorId ? { actorId } : {}),
     }),

@@ -17,6 +17,6 @@ export function postCountWrites(userId: string, delta: number): TransactItem[] {
       ExpressionAttributeNames: { '#sort': POSTS_SORT_ATTRIBUTE },
       ExpressionAttributeValues: { ':d': delta },
     }),
-    DirectoryShardPosts.add([shardOf(userId)], postsAttribute(userId), delta),
+    DirectoryShardPosts.add([shardOf(userId)], { [postsAttribute(userId)]: delta }),
   ];
 }

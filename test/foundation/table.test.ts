@@ -65,7 +65,7 @@ describe('table module', () => {
     const partition = `TEST#${uniq()}`;
     await Promise.all(
       Array.from({ length: 50 }, (_, n) =>
-        transact([TestItem.create({ partition, n }), TestCounter.add([partition], 'n', 1)]),
+        transact([TestItem.create({ partition, n }), TestCounter.add([partition], { n: 1 })]),
       ),
     );
     expect((await getItem<{ n: number }>(TestCounter.key(partition), true))?.n).toBe(50);
@@ -73,9 +73,9 @@ describe('table module', () => {
 
   it('writes one entry alone: an update answers the new item, a lone condition check is refused', async () => {
     const partition = `TEST#${uniq()}`;
-    await write(TestCounter.add([partition], 'n', 2));
-    expect(await write(TestCounter.add([partition], 'n', 3))).toMatchObject({ n: 5, entity: 'TestCounter' });
-    expect(await write(TestCounter.add([partition], 'n', 1), { returnValues: 'NONE' })).toBeUndefined();
+    await write(TestCounter.add([partition], { n: 2 }));
+    expect(await write(TestCounter.add([partition], { n: 3 }))).toMatchObject({ n: 5, entity: 'TestCounter' });
+    expect(await write(TestCounter.add([partition], { n: 1 }), { returnValues: 'NONE' })).toBeUndefined();
     await write(TestItem.put({ partition, n: 7 }));
     await write(TestItem.remove([partition, 7]));
     expect(await getItem(TestItem.key(partition, 7), true)).toBeUndefined();

@@ -72,7 +72,7 @@ export async function sendWish(
     await transact(
       notificationBatch(
         [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
-        [BirthdayWish.create(wish), WishCounter.add([recipientId, year], 'wishCount', 1)],
+        [BirthdayWish.create(wish), WishCounter.add([recipientId, year], { wishCount: 1 })],
       ),
     );
   } catch (err) {
