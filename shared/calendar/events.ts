@@ -119,14 +119,15 @@ export async function rescheduleEvent(
   const endsAt = time.endsAt === undefined ? event.endsAt : time.endsAt;
   const times = eventTimes({ start: instant(time.startsAt), end: endsAt ? instant(endsAt) : null }, now);
   // The index attributes of the moved event: set where it is in an index, removed where it left one (gsi5).
-  const indexed = Object.entries(CompanyEvent.indexAttributes({ ...event, ...times }));
-  const set = { ...times, ...Object.fromEntries(indexed.filter(([, value]) => value !== undefined)) };
-  const remove = indexed.filter(([, value]) => value === undefined).map(([name]) => name);
+  const moved = CompanyEvent.indexChanges({ ...event, ...times });
   try {
     return (await write(
       CompanyEvent.update(
         [eventId],
-        withCondition(updateExpression({ ...set, actorId: viewer.userId }, remove), 'attribute_exists(pk)'),
+        withCondition(
+          updateExpression({ ...times, ...moved.set, actorId: viewer.userId }, moved.remove),
+          'attribute_exists(pk)',
+        ),
       ),
     )) as CompanyEventItem;
   } catch (err) {

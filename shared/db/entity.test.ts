@@ -54,6 +54,11 @@ describe('entity()', () => {
       gsi2pk: undefined,
       gsi2sk: undefined,
     });
+    // What an update moving it out of the sparse index writes besides its fields.
+    expect(Article.indexChanges({ id: 'a1', author: 'u2' })).toEqual({
+      set: { gsi1pk: 'BY#u2', gsi1sk: 'a1' },
+      remove: ['gsi2pk', 'gsi2sk'],
+    });
   });
 
   it('builds conditional puts, creates, updates, checks and deletes at the declared key', () => {

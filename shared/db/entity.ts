@@ -100,6 +100,11 @@ export interface Entity<T extends { entity: string }, A extends unknown[]> exten
   keyOf: (item: Fields<T>) => A;
   /** Every index attribute of the item; `undefined` = to be removed (the item left a sparse index). */
   indexAttributes: (item: Fields<T>) => Record<string, string | number | undefined>;
+  /**
+   * What an update that changes the item in place writes besides its own fields, for the item as it
+   * will be: the index attributes to SET, and those to REMOVE (the sparse indexes it is not in).
+   */
+  indexChanges: (item: Fields<T>) => { set: Record<string, string | number>; remove: string[] };
   /** The item as stored: its fields, key, `entity` and the index attributes it is in. */
   item: (fields: Fields<T>) => T;
   /** Writes the whole item (stored form), under an optional condition. */
@@ -181,6 +186,13 @@ export function entity<T extends { entity: string }, A extends unknown[]>(
     ...inPlace,
     keyOf: def.keyOf,
     indexAttributes,
+    indexChanges: (fields) => {
+      const entries = Object.entries(indexAttributes(fields));
+      return {
+        set: Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as Record<string, string | number>,
+        remove: entries.filter(([, value]) => value === undefined).map(([name]) => name),
+      };
+    },
     item,
     put: (fields, condition) => putEntry(item(fields), condition),
     create: (fields) => putEntry(item(fields), ABSENT),

@@ -108,9 +108,7 @@ export async function closePoll(caller: Viewer, postId: string): Promise<PollVie
  * sparse, see Post's declaration), as a REMOVE list and its names.
  */
 function leftIndexes(after: PostItem) {
-  const left = Object.entries(Post.indexAttributes(after))
-    .filter(([, value]) => value === undefined)
-    .map(([name]) => name);
+  const left = Post.indexChanges(after).remove;
   return {
     remove: left.map((_, i) => `#left${i}`).join(', '),
     names: Object.fromEntries(left.map((name, i) => [`#left${i}`, name])),

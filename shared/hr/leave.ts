@@ -162,9 +162,7 @@ export async function processLeaveRequest(
     actorId: viewer.id,
   };
   // The index attributes the decided request no longer has: those of the pending indexes (sparse).
-  const leaving = Object.entries(LeaveRequest.indexAttributes({ ...request, ...fields }))
-    .filter(([, value]) => value === undefined)
-    .map(([name]) => name);
+  const leaving = LeaveRequest.indexChanges({ ...request, ...fields }).remove;
   try {
     return (await write(
       LeaveRequest.update(
