@@ -1,6 +1,7 @@
 import { globSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { declaredEntities } from '../../shared/db/entity.ts';
+import * as keys from '../../shared/db/keys.ts';
 
 /**
  * `docs/data-model.md` is the map of the table: it must name every declared entity and every key
@@ -13,6 +14,15 @@ const keysSource = readFileSync('shared/db/keys.ts', 'utf8');
 const prefixesIn = (literals: string[]) =>
   new Set(literals.flatMap((text) => [...text.matchAll(/(?<![A-Za-z_])([A-Z][A-Z_]+)#/g)].map((m) => m[1])));
 
+/** Imports every module that declares an entity, whoever imports it, and names them. */
+async function loadDeclarations(): Promise<string[]> {
+  const declaring = globSync('shared/**/*.ts').filter(
+    (file) => !file.endsWith('.test.ts') && /= entity</.test(readFileSync(file, 'utf8')),
+  );
+  for (const file of declaring) await import(/* @vite-ignore */ `../../${file}`);
+  return declaring;
+}
+
 describe('docs/data-model.md against the declarations', () => {
   it('lists every key prefix keys.ts builds, and no other', () => {
     const inKeys = prefixesIn([...keysSource.matchAll(/`[^`]*`|'[^']*'/g)].map((m) => m[0]));
@@ -24,9 +34,8 @@ describe('docs/data-model.md against the declarations', () => {
 
   it('lists every declared entity, with its key, and no other', async () => {
     // Every module that declares an entity, whoever imports it.
-    const declaring = globSync('shared/**/*.ts').filter((file) => /= entity</.test(readFileSync(file, 'utf8')));
+    const declaring = await loadDeclarations();
     expect(declaring).toContain('shared/feed/entities.ts');
-    for (const file of declaring) await import(/* @vite-ignore */ `../../${file}`);
     const table = doc.slice(doc.indexOf('| Entity '), doc.indexOf('\n\n', doc.indexOf('| Entity ')));
     const rows = table
       .split('\n')
@@ -43,5 +52,15 @@ describe('docs/data-model.md against the declarations', () => {
       const shown = documented.get(name)!.replace(/<[^>]*>/g, '<>');
       expect(shown, name).toBe(`\`${pattern(key.pk)}\` / \`${pattern(key.sk)}\``);
     }
+  });
+
+  it('has an entity for every item key keys.ts builds: no item kind is written without a declaration', async () => {
+    await loadDeclarations();
+    const declaredKeys = new Set([...declaredEntities.values()].map((def) => def.key));
+    const itemKeys = Object.entries(keys).filter(
+      ([name, value]) => name.endsWith('Key') && typeof value === 'function',
+    );
+    expect(itemKeys.length).toBeGreaterThan(40);
+    expect(itemKeys.filter(([, build]) => !declaredKeys.has(build as never)).map(([name]) => name)).toEqual([]);
   });
 });
