@@ -18,8 +18,9 @@ import type { IndexName } from './table-definition.ts';
 import { throttled } from './unavailable.ts';
 
 /**
- * The table module's small vocabulary over the document client. Domain code builds keys with
- * `keys.ts` and calls these; nothing else talks to DynamoDB directly.
+ * The table module's small vocabulary over the document client. Domain code writes through the
+ * entities' builders (entity.ts) run by `write` or `transact`, and reads with the keys of `keys.ts`;
+ * nothing else talks to DynamoDB directly.
  */
 export type Item = Record<string, any>;
 type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

@@ -13,9 +13,9 @@ import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { setDbClient } from '../../shared/db/client.ts';
-import { teamKey, teamsIndex } from '../../shared/db/keys.ts';
 import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
+import { Team } from '../../shared/people/entities.ts';
 import { toDirectoryEntries } from '../../shared/people/profile.ts';
 import { blankProfile, type UserItem } from '../../shared/people/users.ts';
 import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
@@ -79,17 +79,17 @@ function person(i: number, teams: string[]): UserItem {
 
 async function seed(doc: DynamoDBDocumentClient, table: string, size: number) {
   const teams = Array.from({ length: Math.max(2, Math.min(20, Math.ceil(size / 50))) }, () => randomUUID());
-  const teamItems = teams.map((id, i) => ({
-    ...teamKey(id),
-    entity: 'Team',
-    id,
-    name: `Team ${i}`,
-    nameLower: `team ${i}`,
-    color: 'slate',
-    memberCount: 0,
-    [`${teamsIndex.index}pk`]: teamsIndex.pk,
-    [`${teamsIndex.index}sk`]: teamsIndex.sk(`team ${i}`, id),
-  }));
+  const teamItems = teams.map((id, i) =>
+    Team.item({
+      id,
+      name: `Team ${i}`,
+      nameLower: `team ${i}`,
+      color: 'slate',
+      memberCount: 0,
+      createdAt: new Date().toISOString(),
+      actorId: 'bench',
+    }),
+  );
   const people = Array.from({ length: size }, (_, i) => person(i, teams));
   await batchWrite(doc, table, [...teamItems, ...projectionItems(people)]);
   return { people, teams };

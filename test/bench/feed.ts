@@ -12,27 +12,18 @@ import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { setDbClient } from '../../shared/db/client.ts';
+import type { Fields } from '../../shared/db/entity.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
-import {
-  bookmarksOfPostIndex,
-  contributorsIndex,
-  feedScoreDayKey,
-  feedScoreKey,
-  followKey,
-  leaderboardIndex,
-  postKey,
-  postListKey,
-  postLists,
-  postReactionKey,
-  userKey,
-} from '../../shared/db/keys.ts';
+import { feedScoreDayKey, postKey, postLists } from '../../shared/db/keys.ts';
+import type { Item } from '../../shared/db/table.ts';
+import { Bookmark, FeedScore, Follow, PostReaction } from '../../shared/feed/entities.ts';
 import { contributors, leaderboard } from '../../shared/feed/leaderboard.ts';
 import { listPosts, type PostFilters } from '../../shared/feed/list-posts.ts';
 import type { PostItem } from '../../shared/feed/model.ts';
 import type { Viewer } from '../../shared/feed/people.ts';
 import { newPostItems } from '../../shared/feed/posts.ts';
-import { scoreOf } from '../../shared/feed/scores.ts';
-import { blankProfile } from '../../shared/people/users.ts';
+import { Person } from '../../shared/people/entities.ts';
+import { blankProfile, type UserItem } from '../../shared/people/users.ts';
 import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
 
 /** The larger size defaults to 1,000 posts (seeding 10,000 through DynamoDB Local takes minutes): FEED_BENCH_POSTS=10000. */
@@ -47,22 +38,22 @@ export const MAX_FILTERED_PAGE_REQUESTS = 2 * 4 + 3;
 
 /** `size` posts over two months by AUTHORS people: a mix of shares, polls, recognitions, announcements, tags. */
 function seedItems(size: number, viewer: string, authors: string[]) {
-  const items: Record<string, unknown>[] = [];
+  const items: Item[] = [];
   for (const id of [viewer, ...authors]) {
-    items.push({
-      ...userKey(id),
-      entity: 'User',
-      ...blankProfile(),
-      id,
-      email: `${id}@example.com`,
-      name: `Person ${id.slice(0, 6)}`,
-      role: 'member',
-      status: 'active',
-      joinedAt: new Date().toISOString(),
-    });
+    items.push(
+      Person.item({
+        ...blankProfile(),
+        id,
+        email: `${id}@example.com`,
+        name: `Person ${id.slice(0, 6)}`,
+        role: 'member',
+        status: 'active',
+        joinedAt: new Date().toISOString(),
+      } as Fields<UserItem>),
+    );
   }
   for (const id of authors.slice(0, FOLLOWED))
-    items.push({ ...followKey(viewer, id), entity: 'Follow', userId: viewer, followingId: id });
+    items.push(Follow.item({ userId: viewer, followingId: id, actorId: viewer, createdAt: new Date().toISOString() }));
   const posts: PostItem[] = [];
   const start = Date.now() - 60 * 24 * 3600 * 1000;
   for (let i = 0; i < size; i++) {
@@ -111,39 +102,23 @@ function seedItems(size: number, viewer: string, authors: string[]) {
     items.push(...newPostItems(post));
     if (i % 3 === 0) {
       const list = postLists.bookmarks(viewer);
-      items.push({
-        ...postListKey(list, id),
-        entity: 'Bookmark',
-        list,
-        postId: id,
-        userId: viewer,
-        [`${bookmarksOfPostIndex.index}pk`]: bookmarksOfPostIndex.pk(id),
-        [`${bookmarksOfPostIndex.index}sk`]: viewer,
-      });
+      items.push(Bookmark.item({ list, postId: id, userId: viewer, actorId: viewer, createdAt: at.toISOString() }));
     }
     if (i % 4 === 0)
-      items.push({
-        ...postReactionKey(id, viewer),
-        entity: 'PostReaction',
-        postId: id,
-        userId: viewer,
-        reaction: 'like',
-        reactedAt: at.toISOString(),
-      });
+      items.push(
+        PostReaction.item({
+          postId: id,
+          userId: viewer,
+          reaction: 'like',
+          reactedAt: at.toISOString(),
+          actorId: viewer,
+        }),
+      );
   }
   // The leaderboard's items: all-time per person, and each author active on some of the last 40 days.
   for (const a of authors) {
     const t = { reactions: rnd(50), comments: rnd(20), shares: rnd(5), posts: 1 + rnd(30) };
-    items.push({
-      ...feedScoreKey(a),
-      entity: 'FeedScore',
-      userId: a,
-      ...t,
-      [`${leaderboardIndex.index}pk`]: leaderboardIndex.pk,
-      [`${leaderboardIndex.index}sk`]: scoreOf(t),
-      [`${contributorsIndex.index}pk`]: contributorsIndex.pk,
-      [`${contributorsIndex.index}sk`]: t.posts,
-    });
+    items.push(FeedScore.item({ userId: a, ...t }));
     for (let d = 0; d < 40; d += 1 + rnd(4)) {
       const day = new Date(Date.now() - d * 86400_000).toISOString().slice(0, 10);
       items.push({

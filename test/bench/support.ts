@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
+import type { Item } from '../../shared/db/table.ts';
 
 /** DynamoDB Local runs with one shared database (sharedDb), so any credentials see the same tables. */
 const localClient = (endpoint: string) =>
@@ -53,7 +54,7 @@ export async function createTable(endpoint: string, table: string): Promise<void
 }
 
 /** BatchWrite in chunks of 25, a few in flight (DynamoDB Local is slow per request with seven indexes). */
-export async function batchWrite(doc: DynamoDBDocumentClient, table: string, items: Record<string, unknown>[]) {
+export async function batchWrite(doc: DynamoDBDocumentClient, table: string, items: Item[]) {
   const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
   const worker = async () => {
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
