@@ -3,7 +3,7 @@ import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db
 import { getItem, isConditionFailure, queryAll, queryPage, transact, write } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
-import { mentionOf } from '../people/person-views.ts';
+import { mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { CompanyEvent, LONG_EVENT_MS } from './entities.ts';
 import { isSuperAdmin, type Viewer } from './people.ts';
@@ -149,16 +149,13 @@ export async function deleteEvent(viewer: Viewer, eventId: string): Promise<void
 /** CompanyEvent answers, creators read fresh. */
 export async function toCompanyEvents(events: CompanyEventItem[], viewer: Viewer) {
   const creators = await getUsers(events.map((e) => e.createdById));
-  return events.map((e) => {
-    const creator = creators.get(e.createdById);
-    return {
-      id: e.id,
-      title: e.title,
-      startsAt: e.startsAt,
-      endsAt: e.endsAt ?? null,
-      location: e.location ?? '',
-      createdBy: creator ? mentionOf(creator) : { id: e.createdById, name: '', image: null },
-      canManage: canManageEvent(e, viewer),
-    };
-  });
+  return events.map((e) => ({
+    id: e.id,
+    title: e.title,
+    startsAt: e.startsAt,
+    endsAt: e.endsAt ?? null,
+    location: e.location ?? '',
+    createdBy: mentionIn(creators, e.createdById),
+    canManage: canManageEvent(e, viewer),
+  }));
 }

@@ -4,7 +4,7 @@ import { getItem, getMany, isConditionFailure, queryAll, transact, write } from 
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { notificationBatch } from '../../notifications/notify-many.ts';
-import { mentionOf } from '../../people/person-views.ts';
+import { mentionIn } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
 import { BirthdayWish, WishCounter, type WishCounterItem } from '../entities.ts';
@@ -96,18 +96,15 @@ export async function myWishes(userId: string, now = new Date()) {
     forward: false,
   });
   const authors = await getUsers(wishes.map((w) => w.authorId));
-  return wishes.map((w) => {
-    const author = authors.get(w.authorId);
-    return {
-      id: w.id,
-      author: author ? mentionOf(author) : { id: w.authorId, name: '', image: null },
-      message: w.message,
-      createdAt: w.createdAt,
-      loved: !!w.loved,
-      reply: w.reply ?? null,
-      repliedAt: w.repliedAt ?? null,
-    };
-  });
+  return wishes.map((w) => ({
+    id: w.id,
+    author: mentionIn(authors, w.authorId),
+    message: w.message,
+    createdAt: w.createdAt,
+    loved: !!w.loved,
+    reply: w.reply ?? null,
+    repliedAt: w.repliedAt ?? null,
+  }));
 }
 
 /** A wish the caller received (404 for anybody else: the writer included). */
