@@ -3,8 +3,6 @@ import {
   leaveAllIndex,
   leaveByApproverIndex,
   leaveByRequesterIndex,
-  leaveRequestKey,
-  leaveSeenKey,
   pendingLeaveAllIndex,
   pendingLeaveByApproverIndex,
 } from '../db/keys.ts';
@@ -59,7 +57,7 @@ const brief = (u: UserItem) => ({ id: u.id, name: u.name, image: u.image ?? null
 const seenMark = (at: Date) => `${newSortableId(at).slice(0, 10)}~`;
 
 export async function pendingCount(viewer: UserItem): Promise<number> {
-  const seen = await getItem<{ seenUpTo?: string }>(leaveSeenKey(viewer.id), true);
+  const seen = await getItem<{ seenUpTo?: string }>(LeaveSeen.key(viewer.id), true);
   const index = isAdmin(viewer)
     ? { index: pendingLeaveAllIndex.index, pk: pendingLeaveAllIndex.pk }
     : { index: pendingLeaveByApproverIndex.index, pk: pendingLeaveByApproverIndex.pk(viewer.id) };
@@ -147,7 +145,7 @@ export async function processLeaveRequest(
   decision: { status: 'APPROVED' | 'DISAPPROVED'; comment?: string },
   now = new Date(),
 ): Promise<LeaveItem> {
-  const request = await getItem<LeaveItem>(leaveRequestKey(requestId), true);
+  const request = await getItem<LeaveItem>(LeaveRequest.key(requestId), true);
   if (!request || !(request.selectedManagerId === viewer.id || isAdmin(viewer)))
     throw notFound('No such leave request.');
   const alreadyDecided = (status: LeaveStatus) =>
@@ -177,7 +175,7 @@ export async function processLeaveRequest(
     )) as LeaveItem;
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const current = await getItem<LeaveItem>(leaveRequestKey(requestId), true);
+    const current = await getItem<LeaveItem>(LeaveRequest.key(requestId), true);
     if (!current) throw notFound('No such leave request.');
     throw alreadyDecided(current.status);
   }
