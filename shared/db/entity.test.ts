@@ -94,6 +94,26 @@ describe('entity()', () => {
     expect(tally.ExpressionAttributeValues).toEqual({ ':a0': 1, ':a1': -1, ':s0': 'Tally', ':s1': true, ':s2': 'now' });
   });
 
+  it('stamps anon on every update of an anon entity, so an update that creates the item cannot leak it', () => {
+    expect(Tally.update(['d'], { UpdateExpression: 'REMOVE late' }).Update).toMatchObject({
+      UpdateExpression: 'REMOVE late SET #anonStamp = :anonStamp',
+      ExpressionAttributeNames: { '#anonStamp': ANON_ATTRIBUTE },
+      ExpressionAttributeValues: { ':anonStamp': true },
+    });
+    const parts = {
+      UpdateExpression: 'ADD #c :one SET closedAt = :now',
+      ExpressionAttributeNames: { '#c': 'count' },
+      ExpressionAttributeValues: { ':one': 1, ':now': 'now' },
+    };
+    expect(Tally.update(['d'], parts).Update).toMatchObject({
+      UpdateExpression: 'ADD #c :one SET #anonStamp = :anonStamp, closedAt = :now',
+      ExpressionAttributeNames: { '#c': 'count', '#anonStamp': ANON_ATTRIBUTE },
+      ExpressionAttributeValues: { ':one': 1, ':now': 'now', ':anonStamp': true },
+    });
+    // Other entities' updates are left as written.
+    expect(Article.update(['a1'], parts).Update?.UpdateExpression).toBe(parts.UpdateExpression);
+  });
+
   it('gives an in-place entity no way to write it whole, and marks anon items written whole', () => {
     expect(Tally).not.toHaveProperty('put');
     expect(Tally).not.toHaveProperty('item');

@@ -113,6 +113,24 @@ export interface Entity<T extends { entity: string }, A extends unknown[]> exten
   create: (fields: Fields<T>) => TransactItem;
 }
 
+/**
+ * An anon entity's update also sets `anon`, so that an update which creates its item (UpdateItem
+ * creates what does not exist) cannot write a grievance item the change feed would see: the stream
+ * filter drops items by that attribute (shared/live/stream-filters.ts).
+ */
+function withAnonStamp(parts: UpdateParts): UpdateParts {
+  const stamp = '#anonStamp = :anonStamp';
+  const set = /\bSET\s/i;
+  return {
+    ...parts,
+    UpdateExpression: set.test(parts.UpdateExpression)
+      ? parts.UpdateExpression.replace(set, `SET ${stamp}, `)
+      : `${parts.UpdateExpression} SET ${stamp}`,
+    ExpressionAttributeNames: { ...parts.ExpressionAttributeNames, '#anonStamp': ANON_ATTRIBUTE },
+    ExpressionAttributeValues: { ...parts.ExpressionAttributeValues, ':anonStamp': true },
+  };
+}
+
 /** Every entity declared, by name (read by the data-model test; nothing at run time depends on it). */
 export const declaredEntities = new Map<string, UpdatedEntityDefinition<any, any>>();
 
@@ -123,7 +141,7 @@ function updatedEntity<T extends { entity: string }, A extends unknown[]>(
   return {
     name: def.name,
     key: def.key,
-    update: (key, parts) => updateEntry(def.key(...key), parts),
+    update: (key, parts) => updateEntry(def.key(...key), def.anon ? withAnonStamp(parts) : parts),
     add: (key, deltas, { mustExist = false, set = {} } = {}) => {
       const stamps = { entity: def.name, ...(def.anon ? { [ANON_ATTRIBUTE]: true } : {}), ...set };
       const names: Record<string, string> = {};
