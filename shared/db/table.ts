@@ -117,19 +117,29 @@ export function failedConditions(err: unknown): number[] {
 /**
  * Optimistic concurrency: runs a read-decide-write step again when its write's condition failed
  * (another request changed the item between the read and the write), after a short random pause.
- * After `attempts` tries the
- * condition failure is rethrown, or `exhausted()` says what to answer instead.
+ * After `attempts` tries the condition failure is rethrown, or `exhausted()` is the error to throw
+ * instead, or `fallback()` the answer (a sweep that leaves the item to its next run).
  */
 export async function retryOnConflict<T>(
   step: () => Promise<T>,
-  { attempts = 5, exhausted }: { attempts?: number; exhausted?: () => Error } = {},
+  {
+    attempts = 5,
+    exhausted,
+    fallback,
+  }: { attempts?: number } & (
+    | { exhausted?: () => Error; fallback?: never }
+    | { fallback: () => T; exhausted?: never }
+  ) = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await step();
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
-      if (attempt >= attempts) throw exhausted ? exhausted() : err;
+      if (attempt >= attempts) {
+        if (fallback) return fallback();
+        throw exhausted ? exhausted() : err;
+      }
       // A little jitter keeps a crowd of writers on one item from colliding again in lockstep.
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
     }

@@ -1,5 +1,5 @@
 import { GRIEVANCE_INDEX_SHARDS, grievanceHandlingPartition, grievanceKey, roleIndex } from '../db/keys.ts';
-import { getItem, isConditionFailure, keyString, queryAll, queryPage, transact } from '../db/table.ts';
+import { getItem, keyString, queryAll, queryPage, retryOnConflict, transact } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { logger } from '../observability/logger.ts';
 import type { UserItem } from '../people/users.ts';
@@ -111,31 +111,15 @@ async function remindFor(
   periods: HandlingPeriods,
 ): Promise<number> {
   let sent = 0;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
-    const reminder = g ? nextReminder(g) : null;
-    if (!g || !reminder || reminder.at > now.toISOString()) {
-      // Nothing (more) is due: drop the entry unless it is the grievance's current one.
-      if (!g || !handlingEntries(g).some((e) => keyString(e) === keyString(entry)))
-        await transact([GrievanceHandlingEntry.remove(GrievanceHandlingEntry.keyOf(entry))]);
-      return sent;
-    }
-    const silent = reminder.kind.endsWith('_soon') && now.toISOString() >= reminder.dueAt;
-    const recipients = silent ? [] : admins;
-    const handled = applyHandling(g, g, { kind: 'reminder', reminder: reminder.kind }, now, periods);
-    const notes = recipients.map((a) => reminderNotification(a.id, reminder.kind, g));
-    const records = notes.map((n) => notificationRecord(n, g.id, runAt));
-    try {
-      await transact([
-        grievanceChangeWrite(g, handled.item),
-        ...statsWrites(handled.stats),
-        ...handlingEntryWrites(g, handled.item),
-        ...records.slice(0, NOTIFIED_IN_TRANSACTION).flat(),
-      ]);
-    } catch (err) {
-      if (isConditionFailure(err)) continue; // handled or reminded meanwhile: re-read
-      throw err;
-    }
+  // One reminder at a time: the next one of this grievance may be due as well.
+  for (;;) {
+    const recorded = await retryOnConflict(() => recordNextReminder(entry, now, runAt, admins, periods), {
+      attempts: MAX_ATTEMPTS,
+      // Handled or reminded by someone else every time: the next run picks it up.
+      fallback: () => null,
+    });
+    if (!recorded) return sent;
+    const { g, reminder, recipients, notes, records, silent } = recorded;
     // Beyond what one transaction holds: recorded after it (at most once, never twice).
     for (const rest of records.slice(NOTIFIED_IN_TRANSACTION)) await transact(rest);
     await deliverPush(notes);
@@ -147,7 +131,39 @@ async function remindFor(
       }
     }
     if (!silent) sent++;
-    attempt = -1; // the next reminder of this grievance may be due as well
   }
-  return sent;
+}
+
+/**
+ * Records the grievance's next due reminder (its handling state, statistics, entries and the first
+ * notifications, in one transaction conditioned on the grievance read), or drops the entry and answers
+ * null when nothing is due. A failed condition (handled or reminded meanwhile) is retried by the caller.
+ */
+async function recordNextReminder(
+  entry: HandlingEntryItem,
+  now: Date,
+  runAt: Date,
+  admins: UserItem[],
+  periods: HandlingPeriods,
+) {
+  const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
+  const reminder = g ? nextReminder(g) : null;
+  if (!g || !reminder || reminder.at > now.toISOString()) {
+    // Nothing (more) is due: drop the entry unless it is the grievance's current one.
+    if (!g || !handlingEntries(g).some((e) => keyString(e) === keyString(entry)))
+      await transact([GrievanceHandlingEntry.remove(GrievanceHandlingEntry.keyOf(entry))]);
+    return null;
+  }
+  const silent = reminder.kind.endsWith('_soon') && now.toISOString() >= reminder.dueAt;
+  const recipients = silent ? [] : admins;
+  const handled = applyHandling(g, g, { kind: 'reminder', reminder: reminder.kind }, now, periods);
+  const notes = recipients.map((a) => reminderNotification(a.id, reminder.kind, g));
+  const records = notes.map((n) => notificationRecord(n, g.id, runAt));
+  await transact([
+    grievanceChangeWrite(g, handled.item),
+    ...statsWrites(handled.stats),
+    ...handlingEntryWrites(g, handled.item),
+    ...records.slice(0, NOTIFIED_IN_TRANSACTION).flat(),
+  ]);
+  return { g, reminder, recipients, notes, records, silent };
 }

@@ -6,7 +6,6 @@ import {
   grievanceKey,
   grievancePartition,
   grievanceStatusChangeMove,
-  notificationKey,
 } from '../db/keys.ts';
 import {
   getItem,
@@ -14,6 +13,7 @@ import {
   isConditionFailure,
   queryAll,
   queryPage,
+  retryOnConflict,
   type TransactItem,
   transact,
 } from '../db/table.ts';
@@ -107,17 +107,17 @@ async function eraseGrievance(entry: HandlingEntryItem, runAt: string): Promise<
 
 /** Step 1; false when the entry no longer stands for a finished grievance (reopened meanwhile). */
 async function deleteGrievanceItem(entry: HandlingEntryItem): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
-    if (!g) return true; // erased by an earlier run that stopped before step 3
-    if (!isFinished(g.status) || g.resolvedAt !== entry.at) {
-      // Not this grievance's entry any more: a move rewrites entries in its transaction, so only an
-      // overlapping move can get here; leave the entry to it.
-      return false;
-    }
-    const raiserId = raiserOf(g);
-    const totals = totalsWrite(new Map([...raisedDeltas(g.status, g.category)].map(([f, d]) => [f, -d])));
-    try {
+  return retryOnConflict(
+    async () => {
+      const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
+      if (!g) return true; // erased by an earlier run that stopped before step 3
+      if (!isFinished(g.status) || g.resolvedAt !== entry.at) {
+        // Not this grievance's entry any more: a move rewrites entries in its transaction, so only an
+        // overlapping move can get here; leave the entry to it.
+        return false;
+      }
+      const raiserId = raiserOf(g);
+      const totals = totalsWrite(new Map([...raisedDeltas(g.status, g.category)].map(([f, d]) => [f, -d])));
       await transact([
         Grievance.remove([g.id], {
           ConditionExpression: '#moves = :moves',
@@ -129,12 +129,10 @@ async function deleteGrievanceItem(entry: HandlingEntryItem): Promise<boolean> {
         ...(raiserId ? [seenWrite(raiserId, -1)] : []),
       ]);
       return true;
-    } catch (err) {
-      if (isConditionFailure(err)) continue;
-      throw err;
-    }
-  }
-  return false;
+    },
+    // Still contended after every attempt: the next run erases it.
+    { attempts: MAX_ATTEMPTS, fallback: () => false },
+  );
 }
 
 /** Step 2: everything left in the grievance's partition, and what its references point to. */
@@ -178,26 +176,27 @@ async function eraseReader(ref: ReaderRefItem): Promise<void> {
 async function eraseNotification(ref: NotificationRefItem): Promise<void> {
   const deleteRef = GrievanceNotificationRef.remove(GrievanceNotificationRef.keyOf(ref));
   const target = notificationOf(ref);
-  for (let attempt = 0; attempt < MAX_ATTEMPTS && target; attempt++) {
-    const key = notificationKey(target.recipientId, target.notificationId);
-    const n = await getItem<NotificationItem>(key, true);
-    if (!n) break;
-    const unread = n.readAt === null || n.readAt === undefined;
-    try {
-      await transact([
-        deleteRef,
-        Notification.remove([target.recipientId, target.notificationId], {
-          // Conditioned on the read state seen: a concurrent mark-read moves the counter too.
-          ConditionExpression: unread ? 'readAt = :null' : 'attribute_exists(pk) AND readAt <> :null',
-          ExpressionAttributeValues: { ':null': null },
-        }),
-        ...(unread ? [NotificationCounter.add([target.recipientId], { unread: -1 })] : []),
-      ]);
-      return;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-  }
+  const erased =
+    target &&
+    (await retryOnConflict(
+      async () => {
+        const n = await getItem<NotificationItem>(Notification.key(target.recipientId, target.notificationId), true);
+        if (!n) return false;
+        const unread = n.readAt === null || n.readAt === undefined;
+        await transact([
+          deleteRef,
+          Notification.remove([target.recipientId, target.notificationId], {
+            // Conditioned on the read state seen: a concurrent mark-read moves the counter too.
+            ConditionExpression: unread ? 'readAt = :null' : 'attribute_exists(pk) AND readAt <> :null',
+            ExpressionAttributeValues: { ':null': null },
+          }),
+          ...(unread ? [NotificationCounter.add([target.recipientId], { unread: -1 })] : []),
+        ]);
+        return true;
+      },
+      { attempts: MAX_ATTEMPTS, fallback: () => false },
+    ));
+  if (erased) return;
   await transact([deleteRef]);
 }
 
