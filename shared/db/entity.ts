@@ -4,15 +4,15 @@ import type { Item, TransactItem } from './table.ts';
 import { type IndexName, indexKeys } from './table-definition.ts';
 
 /**
- * Typed transaction entries, and entities declared once (after ElectroDB's entity model, without its
- * weight in every bundle): an entity names its `entity` attribute, its key (built in `keys.ts`), the
- * index attributes derived from its item (sparse ones answer `undefined` while the item is out of the
- * index) and, through its type parameter, the item's shape. Every write of an entity's item goes
- * through its builders, so the stored key, `entity` and index attributes cannot drift from the
- * declaration. `docs/data-model.md` lists every declared entity (checked by test/foundation/data-model.test.ts).
+ * Every item kind of the table, declared once (after ElectroDB's entity model, without its weight in
+ * every bundle): an entity names its `entity` attribute, its key (built in `keys.ts`), the index
+ * attributes derived from its item (sparse ones answer `undefined` while the item is out of the index)
+ * and, through its type parameter, the item's shape. Its builders are the only makers of a write entry,
+ * so the stored key, `entity` and index attributes cannot drift from the declaration.
+ * `docs/data-model.md` lists every declared entity (checked by test/foundation/data-model.test.ts).
  */
 
-/** A condition on the item a write addresses (the shape `putItem` takes as well). */
+/** A condition on the item a write addresses. */
 export type Condition = Pick<
   UpdateCommandInput,
   'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
