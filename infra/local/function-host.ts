@@ -127,9 +127,9 @@ class Environment {
         this.markDead();
       });
     });
-    // A failed start is reported where `ready` is awaited (FunctionPool.acquire); this only keeps an
-    // environment nobody has awaited yet from raising an unhandled rejection.
-    this.ready.catch(() => undefined);
+    // The caller awaiting `ready` (FunctionPool.acquire) answers the invocation with the failure; the
+    // runtime log says which environment failed to start, as Lambda's init error log line does.
+    this.ready.catch((err: Error) => this.log(`${fn.name}: the environment failed to start: ${err.message}`));
   }
 
   invoke(event: unknown, opts: InvokeOptions): Promise<Outcome> {
