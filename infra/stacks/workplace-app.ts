@@ -90,10 +90,10 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
       routes: areaRoutes,
       httpApi: api.httpApi,
       data: data.shared,
-      layers: data.layers,
+      layerPackages: Object.keys(data.layers),
       description: `Workplace collaboration service: ${area} routes.`,
     });
-    // The data values arrive as Fn::ImportValue of named exports, which CDK does not track.
+    // The data values are names (infra/stacks/names.ts), which CDK does not track: deploy after them.
     stack.addStackDependency(data);
     areas.push(stack);
   }
@@ -104,7 +104,7 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
     consumers: options.streamConsumers ?? consumerTable,
     schedules: options.schedules ?? scheduleTable,
     data: data.shared,
-    layers: data.layers,
+    layerPackages: Object.keys(data.layers),
     description: 'Workplace collaboration service: stream consumers, schedules, deploy hook.',
   });
   background.addStackDependency(data);

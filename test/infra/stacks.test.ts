@@ -418,13 +418,19 @@ describe('stream consumers', () => {
       const [fnId, fn] = backgroundFunction(`Stream consumer ${consumer.name}`);
       const [[, mapping]] = mappings.filter(([, m]) => m.Properties!.FunctionName.Ref === fnId);
       expect(mapping.Properties).toMatchObject({
-        EventSourceArn: { 'Fn::ImportValue': `${prefix()}-TableStreamArn` },
+        EventSourceArn: { Ref: expect.any(String) },
         StartingPosition: 'LATEST',
         BatchSize: consumer.batchSize ?? 100,
         BisectBatchOnFunctionError: true,
         MaximumRetryAttempts: expect.any(Number),
       });
       expect(mapping.Properties!.MaximumRetryAttempts).toBeGreaterThan(0);
+      // The stream ARN is the data stack's SSM parameter, resolved at deployment (no export).
+      const parameter = background().toJSON().Parameters[mapping.Properties!.EventSourceArn.Ref];
+      expect(parameter).toMatchObject({
+        Type: 'AWS::SSM::Parameter::Value<String>',
+        Default: `/${prefix()}/table-stream-arn`,
+      });
       // Exactly background.ts's patterns, each JSON-encoded (Lambda's FilterCriteria format).
       const patterns = mapping.Properties!.FilterCriteria.Filters.map((f: { Pattern: string }) =>
         JSON.parse(f.Pattern),
@@ -498,15 +504,15 @@ describe('deploy hook', () => {
     expect(hook.Properties!.deployedAt).toEqual(expect.any(String));
     const vars = fn.Properties!.Environment.Variables;
     expect(vars.ADMIN_EMAIL).toBe(FULL_CONTEXT['workplace:adminEmail']);
-    // The password stays in Secrets Manager: the hook gets its ARN and may read that one secret.
+    // The password stays in Secrets Manager: the hook gets its name and may read that one secret.
     expect(vars.ADMIN_PASSWORD).toBeUndefined();
-    expect(JSON.stringify(vars.ADMIN_PASSWORD_SECRET_ARN)).toContain(`${prefix()}-AdminPasswordSecretArn`);
+    expect(vars.ADMIN_PASSWORD_SECRET_ARN).toBe(`${prefix()}/admin-password`);
     const role = background().toJSON().Resources[fn.Properties!.Role['Fn::GetAtt'][0]] as Resource;
     const read = role
       .Properties!.Policies.flatMap((p: any) => p.PolicyDocument.Statement)
       .find((st: any) => st.Sid === 'AdminPassword');
     expect(read.Action).toBe('secretsmanager:GetSecretValue');
-    expect(read.Resource).toEqual(vars.ADMIN_PASSWORD_SECRET_ARN);
+    expect(JSON.stringify(read.Resource)).toContain(`:secret:${prefix()}/admin-password-??????`);
     // It runs after every route stack is deployed.
     const deps = s.built.background.dependencies.map((d) => d.stackName);
     for (const area of s.built.areas) expect(deps).toContain(area.stackName);
@@ -710,7 +716,7 @@ describe('secrets out of function configuration', () => {
   });
 
   it('gives each secret (its ARN and GetSecretValue on it) exactly to the functions whose bundle reads it', () => {
-    const exportOf = { cursor: 'CursorSecretArn', grievance: 'GrievanceSecretArn' } as const;
+    const nameOf = { cursor: 'cursor-secret', grievance: 'grievance-secret' } as const;
     for (const { t, fn } of everyFunction()) {
       const handler = handlerOf(fn);
       const reads = bundleSecrets(handler);
@@ -719,12 +725,12 @@ describe('secrets out of function configuration', () => {
       for (const name of SECRET_NAMES) {
         const arn = vars[secretArnVariable(name)];
         if (reads.includes(name)) {
-          expect(JSON.stringify(arn), `${handler} ${name}`).toContain(`${prefix()}-${exportOf[name]}`);
+          expect(arn, `${handler} ${name}`).toBe(`${prefix()}/${nameOf[name]}`);
           expect(grant.Action, handler).toBe('secretsmanager:GetSecretValue');
-          expect(JSON.stringify(grant.Resource)).toContain(`${prefix()}-${exportOf[name]}`);
+          expect(JSON.stringify(grant.Resource)).toContain(`:secret:${prefix()}/${nameOf[name]}-??????`);
         } else {
           expect(arn, `${handler} ${name}`).toBeUndefined();
-          expect(JSON.stringify(grant?.Resource ?? ''), handler).not.toContain(exportOf[name]);
+          expect(JSON.stringify(grant?.Resource ?? ''), handler).not.toContain(nameOf[name]);
         }
       }
     }
