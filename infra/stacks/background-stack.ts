@@ -38,6 +38,8 @@ export const ITERATOR_AGE_ALARM_MS = 60_000;
 /** Lambda's retries of a failed asynchronous invocation (a schedule's run) before it goes to the failure queue. */
 export const SCHEDULE_RETRY_ATTEMPTS = 2;
 export const DEPLOY_HOOK_HANDLER = 'infra/handlers/deploy-hook.ts';
+/** How long CloudFormation waits for the deploy hook's answer (its function times out at 60 s). */
+export const DEPLOY_HOOK_SERVICE_TIMEOUT = Duration.minutes(5);
 
 export interface BackgroundStackProps extends StackProps {
   consumers: StreamConsumer[];
@@ -268,6 +270,9 @@ export class BackgroundStack extends Stack {
     );
     new CustomResource(this, 'DeployHookRun', {
       serviceToken: this.deployHook.function.functionArn,
+      // A hook that crashes before answering would otherwise hold the stack for CloudFormation's
+      // default hour; a little more than the function's own 60 s is enough for it to answer.
+      serviceTimeout: DEPLOY_HOOK_SERVICE_TIMEOUT,
       resourceType: 'Custom::DeployHook',
       properties: { deployedAt: new Date().toISOString(), version: config.serviceVersion },
     });

@@ -89,6 +89,9 @@ export function layersFor(scope: Construct, config: DeployConfig, packages: stri
   return layers;
 }
 
+/** Days an overwritten or deleted media object stays restorable (a noncurrent version). */
+export const MEDIA_NONCURRENT_DAYS = 30;
+
 /**
  * The bucket key prefixes the public Office Updates feed links to (shared/office-updates/public-view.ts):
  * post files with their renditions (`posts/<id>/...`) and avatars (`avatars/<key>`). The edge stack
@@ -172,7 +175,18 @@ export class DataStack extends Stack {
           maxAge: 600,
         },
       ],
-      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Versions: an object overwritten or deleted by mistake (or by a bad release) can be restored.
+      versioned: true,
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Old versions are for recovery, not for keeping: they go after MEDIA_NONCURRENT_DAYS, and
+        // the delete markers left alone go with them.
+        {
+          id: 'expire-old-versions',
+          noncurrentVersionExpiration: Duration.days(MEDIA_NONCURRENT_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
     });
     // The public feed's media, through the edge stack's distribution (origin access control, signed
     // URLs only): reads of the prefixes the feed links to (post files and renditions, avatars). The

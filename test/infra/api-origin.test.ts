@@ -7,7 +7,7 @@ import { ROOT } from '../../infra/build/bundle.ts';
 import { ApiStack } from '../../infra/stacks/api-stack.ts';
 import { readConfig } from '../../infra/stacks/config.ts';
 import { EdgeStack } from '../../infra/stacks/edge-stack.ts';
-import { cdkJsonContext, TEST_ENV } from './synth.ts';
+import { cdkJsonContext, TEST_ENV, TEST_SETTINGS } from './synth.ts';
 
 /**
  * Whether clients can bypass CloudFront: the HTTP API's default execute-api endpoint is disabled only
@@ -23,7 +23,10 @@ const API_CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/regional
 
 function build(context: Record<string, unknown>) {
   // Template validation (the bulk of synthesis time) is the stacks test's concern.
-  const app = new App({ builtinCloudFormationValidation: false, context: { ...cdkJsonContext(), ...context } });
+  const app = new App({
+    builtinCloudFormationValidation: false,
+    context: { ...cdkJsonContext(), ...TEST_SETTINGS, ...context },
+  });
   const config = readConfig(app);
   const api = new ApiStack(app, 'Api', {
     env: TEST_ENV,
