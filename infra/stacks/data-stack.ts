@@ -13,9 +13,9 @@ import type { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
-import { operatorAlarm } from '../constructs/alarms.ts';
+import { allowAlarmPublishing, operatorAlarm } from '../constructs/alarms.ts';
 import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/route-function.ts';
-import type { DeployConfig } from './config.ts';
+import { type DeployConfig, unreservedCapacity } from './config.ts';
 import { parameterValue, resourceNames, secretArnByName } from './names.ts';
 
 /**
@@ -88,6 +88,9 @@ export function layersFor(scope: Construct, config: DeployConfig, packages: stri
   }
   return layers;
 }
+
+/** The concurrency alarm fires at this share of the unreserved pool. */
+export const CONCURRENCY_ALARM_SHARE = 0.8;
 
 /** Days an overwritten or deleted media object stays restorable (a noncurrent version). */
 export const MEDIA_NONCURRENT_DAYS = 30;
@@ -265,6 +268,7 @@ export class DataStack extends Stack {
         displayName: `${config.prefix} alarms`,
         enforceSSL: true,
       });
+      allowAlarmPublishing(topic, config.prefix);
       acknowledge(
         topic,
         'AwsSolutions-SNS2',
@@ -319,16 +323,19 @@ export class DataStack extends Stack {
    */
   private accountAlarms(config: DeployConfig) {
     const topicArn = this.alarmTopic.topicArn;
+    // The routes throttle when the executions without a reservation use the account's unreserved
+    // pool up, not at the account's quota: with 400 of 1,000 reserved for the stream, at 600.
+    const capacity = unreservedCapacity(config);
     operatorAlarm(this, 'ConcurrencyAlarm', topicArn, {
       metric: new Metric({
         namespace: 'AWS/Lambda',
-        metricName: 'ConcurrentExecutions',
+        metricName: 'UnreservedConcurrentExecutions',
         statistic: 'Maximum',
         period: Duration.minutes(1),
       }),
-      threshold: Math.floor(config.accountConcurrencyLimit * 0.8),
+      threshold: Math.floor(capacity * CONCURRENCY_ALARM_SHARE),
       evaluationPeriods: 3,
-      description: `Lambda executions of the account at 80 % of its quota (workplace:accountConcurrencyLimit=${config.accountConcurrencyLimit}) for 3 minutes: at the quota every function is throttled (API 5xx). Find the busy function (CloudWatch ConcurrentExecutions by function); request a higher quota or lower workplace:streamReservedConcurrency.`,
+      description: `Executions of the functions without a reservation at ${CONCURRENCY_ALARM_SHARE * 100} % of the unreserved pool (${capacity}: the quota of ${config.accountConcurrencyLimit} less ${config.streamReservedConcurrency} reserved for the stream and ${config.otherReservedConcurrency} by other functions) for 3 minutes: at the pool's end every route is throttled (API 5xx). Find the busy function (CloudWatch ConcurrentExecutions by function); request a higher quota and rerun the preflight, or lower workplace:streamReservedConcurrency.`,
     });
     operatorAlarm(this, 'TableThrottlesAlarm', topicArn, {
       metric: this.table.metricThrottledRequestsForOperations({
@@ -350,6 +357,18 @@ export class DataStack extends Stack {
       threshold: 1,
       description:
         'A background run failed (stream consumer batch, schedule run or the deploy hook; the BackgroundFailures metric of shared/observability/instrumented.ts). It is retried; the failed-batches, failed-runs and iterator-age alarms say whether it recovered. The functions of the Background stack log the error.',
+    });
+    operatorAlarm(this, 'MailFailuresAlarm', topicArn, {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'MailFailures',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      description:
+        'SES refused to send an e-mail (MailFailures metric of shared/transports/email.ts): invitations and grievance reminders did not go out. Usual causes: the account is in the SES sandbox (only verified recipients), the sender identity (workplace:mailFrom) is not verified, or sending is paused. The sending function log has the SES error.',
     });
     const ses = (metricName: string) =>
       new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });
