@@ -7,6 +7,7 @@ import { ROOT } from '../../infra/build/bundle.ts';
 import { ApiStack } from '../../infra/stacks/api-stack.ts';
 import { readConfig } from '../../infra/stacks/config.ts';
 import { EdgeStack } from '../../infra/stacks/edge-stack.ts';
+import { loadEnvironment } from '../../infra/stacks/environment.ts';
 import { cdkJsonContext, TEST_ENV, TEST_SETTINGS } from './synth.ts';
 
 /**
@@ -95,7 +96,8 @@ describe('the HTTP API behind CloudFront', () => {
     const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
     const localstack = Object.entries(scripts).filter(([name]) => name.startsWith('localstack:'));
     expect(localstack.length).toBeGreaterThan(0);
-    for (const [name, command] of localstack) expect(command, name).toContain('-c workplace:edge=false');
-    expect(cdkJsonContext()['workplace:edge']).not.toBe('false');
+    for (const [name, command] of localstack) expect(command, name).toContain('-c workplace:env=localstack');
+    expect(loadEnvironment('localstack')['workplace:edge']).toBe(false);
+    expect(cdkJsonContext()['workplace:edge']).toBeUndefined();
   });
 });
