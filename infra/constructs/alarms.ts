@@ -1,6 +1,7 @@
-import { Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { cfnText } from './route-function.ts';
@@ -39,3 +40,35 @@ export function operatorAlarm(scope: Construct, id: string, topicArn: string, pr
   alarm.addAlarmAction(alarmAction(scope, topicArn));
   return alarm;
 }
+
+/**
+ * Lets CloudWatch publish the alarms of this environment to the topic. A topic created with
+ * `enforceSSL` gets a topic policy holding only the TLS rule, and that policy replaces SNS's default
+ * one, so without this statement nothing may publish and every alarm reaches nobody. The condition
+ * names the alarms by pattern (their names start with the prefix: CloudFormation names them after
+ * their stack), not by ARN, so the topic needs nothing from the stacks deployed after it.
+ */
+export function allowAlarmPublishing(topic: ITopic, prefix: string): void {
+  const stack = Stack.of(topic);
+  topic.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'AlarmsPublish',
+      principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: { 'aws:SourceArn': alarmArnPattern(stack, prefix) },
+      },
+    }),
+  );
+}
+
+/** Every alarm of the environment, in the stack's region: CloudFormation names each `<stack name>-...`. */
+export const alarmArnPattern = (stack: Stack, prefix: string) =>
+  stack.formatArn({
+    service: 'cloudwatch',
+    resource: 'alarm',
+    resourceName: `${prefix}-*`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });

@@ -62,6 +62,8 @@ export interface ServiceFunctionProps {
   reservedConcurrency?: number;
   /** Statements besides those `access` implies (a stream consumer's stream reads), with the reason for any wildcard. */
   statements?: GrantedStatement[];
+  /** A physical name, for a function the deploy preflight looks up (the stream's reservation). */
+  functionName?: string;
 }
 
 export interface GrantedStatement {
@@ -234,6 +236,7 @@ export class ServiceFunction extends Construct {
       environment,
       layers: layers.length ? layers : undefined,
       reservedConcurrentExecutions: props.reservedConcurrency,
+      functionName: props.functionName,
       // X-Ray traces of every invocation (Lambda's own segments: init, invocation, overhead) at no bundle
       // cost; the Powertools Tracer's SDK subsegments are left out for the cold start (README).
       tracing: Tracing.ACTIVE,
@@ -289,6 +292,8 @@ export class RouteFunction extends Construct {
       // One execution per open stream, for up to 15 minutes: capped, so open tabs cannot take the
       // account's whole pool from the other routes.
       reservedConcurrency: route.streaming ? props.config.streamReservedConcurrency : undefined,
+      // Named per environment, so the preflight can read its current reservation (infra/deploy/preflight.ts).
+      functionName: route.streaming ? streamingFunctionName(props.config.prefix, route.name) : undefined,
       data: props.data,
       config: props.config,
     });
@@ -334,6 +339,9 @@ export class RouteFunction extends Construct {
     }
   }
 }
+
+/** The physical name of a streaming route's function (at most 64 characters). */
+export const streamingFunctionName = (prefix: string, routeName: string) => `${prefix}-${routeName}`.slice(0, 64);
 
 /**
  * A secret given by ARN, or by name: then any of its versions' ARNs (Secrets Manager appends six

@@ -2,15 +2,22 @@ import { type SecretName, secretArnVariable } from '../../shared/config/secrets.
 import { bundleSecrets } from '../build/bundle.ts';
 import type { SharedData } from '../stacks/data-stack.ts';
 
-/** The data stack's secret of each application secret. */
+/** The data stack's secret of each application secret: its ARN (any version suffix), for IAM. */
 export const secretArns = (data: SharedData): Record<SecretName, string> => ({
   cursor: data.cursorSecretArn,
   grievance: data.grievanceSecretArn,
 });
 
+/** Its name, which GetSecretValue takes as well as an ARN. */
+const secretNames = (data: SharedData): Record<SecretName, string> => ({
+  cursor: data.cursorSecretName,
+  grievance: data.grievanceSecretName,
+});
+
 /**
  * What a function gets of the application secrets (shared/config/secrets.ts): the secrets its bundle
- * reads (recorded by infra/build/bundle.ts), each secret's ARN in `<VARIABLE>_ARN`. Never the value:
+ * reads (recorded by infra/build/bundle.ts), each secret's name in `<VARIABLE>_ARN` (the variable takes
+ * an ARN or a name, as GetSecretValue does; a name keeps the stacks free of the data stack's outputs). Never the value:
  * the function fetches it at run time, so it is not in the function's configuration. The permission
  * to read exactly these (`secretsmanager:GetSecretValue`) is part of the function's access
  * (shared/api/access-policy.ts), which the local runtime enforces too.
@@ -20,6 +27,6 @@ export function secretGrants(
   data: SharedData,
 ): { names: SecretName[]; environment: Record<string, string> } {
   const names = bundleSecrets(handler);
-  const arns = secretArns(data);
-  return { names, environment: Object.fromEntries(names.map((name) => [secretArnVariable(name), arns[name]])) };
+  const ids = secretNames(data);
+  return { names, environment: Object.fromEntries(names.map((name) => [secretArnVariable(name), ids[name]])) };
 }

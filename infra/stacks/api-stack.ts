@@ -2,9 +2,11 @@ import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { ApiMapping, DomainName, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { operatorAlarm } from '../constructs/alarms.ts';
+import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/route-function.ts';
 import type { DeployConfig } from './config.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -85,12 +87,33 @@ export class ApiStack extends Stack {
       );
     }
 
-    // Any 5xx answer: an unhandled error in a function, or an integration failure (timeout, throttle).
+    // Every 5xx but those that are the design working. The HTTP API's own count catches what no
+    // function answered (timeouts, throttles, crashes); the service's metrics catch the answers of
+    // every function, the stream's too (not behind the API), with the per-person stream cap counted
+    // apart (CapacityRefused, shared/observability/metrics.ts). The larger of the two pages: a
+    // dependency or deadline 503 still does.
+    const own = (metricName: string) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      });
     operatorAlarm(this, 'ServerErrorsAlarm', props.alarmTopicArn, {
-      metric: this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      metric: new MathExpression({
+        expression: 'MAX([FILL(api5xx, 0), FILL(bugs, 0) + FILL(unavailable, 0)])',
+        usingMetrics: {
+          api5xx: this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+          bugs: own('ServerErrors'),
+          unavailable: own('DependencyUnavailable'),
+        },
+        label: '5xx answers (the stream cap excepted)',
+        period: Duration.minutes(5),
+      }),
       threshold: 1,
       description:
-        'The HTTP API answered 5xx: a route function failed (its log group has the error), timed out or was throttled (see the concurrency alarm).',
+        'The service answered 5xx: a route function failed (its log group has the error), timed out or was throttled (see the concurrency alarm), or a dependency or the request deadline answered 503. 503s of the per-person live-stream cap (CapacityRefused) are the design working and do not count.',
     });
 
     if (!customDomain) {

@@ -1,12 +1,11 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
 import { operatorAlarm } from '../constructs/alarms.ts';
 import { RouteFunction } from '../constructs/route-function.ts';
 import type { DeployConfig } from './config.ts';
-import type { SharedData } from './data-stack.ts';
+import { layersFor, type SharedData } from './data-stack.ts';
 
 export interface AreaRoutesStackProps extends StackProps {
   area: string;
@@ -15,8 +14,8 @@ export interface AreaRoutesStackProps extends StackProps {
   httpApi: IHttpApi;
   data: SharedData;
   config: DeployConfig;
-  /** Layers by package (the data stack's), for the functions whose bundles import those packages. */
-  layers?: Record<string, ILayerVersion>;
+  /** The packages the data stack publishes as layers, for the functions whose bundles import them. */
+  layerPackages?: string[];
 }
 
 /** `get-docs-asset` → `GetDocsAsset` */
@@ -40,6 +39,7 @@ export class AreaRoutesStack extends Stack {
   constructor(scope: Construct, id: string, props: AreaRoutesStackProps) {
     super(scope, id, props);
     this.area = props.area;
+    const layers = layersFor(this, props.config, props.layerPackages ?? []);
     for (const route of props.routes) {
       if (route.area !== props.area) throw new Error(`Route ${route.name} belongs to ${route.area}, not ${props.area}`);
       const routeFunction = new RouteFunction(this, pascal(route.name), {
@@ -47,7 +47,7 @@ export class AreaRoutesStack extends Stack {
         data: props.data,
         config: props.config,
         httpApi: props.httpApi,
-        layers: props.layers,
+        layers,
       });
       this.routeFunctions.push(routeFunction);
       // The routes behind the HTTP API are watched by its 5xx alarm; a streaming route is not behind it.

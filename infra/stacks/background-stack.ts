@@ -1,6 +1,6 @@
 import { CustomResource, Duration, Stack, type StackProps, TimeZone } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { EventInvokeConfig, EventSourceMapping, type ILayerVersion, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { EventInvokeConfig, EventSourceMapping, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import {
   ContextAttribute,
@@ -18,7 +18,7 @@ import { operatorAlarm } from '../constructs/alarms.ts';
 import { cfnText, ServiceFunction, type ServiceFunctionProps } from '../constructs/route-function.ts';
 import { pascal } from './area-routes-stack.ts';
 import type { DeployConfig } from './config.ts';
-import type { SharedData } from './data-stack.ts';
+import { layersFor, type SharedData, tableStreamArn } from './data-stack.ts';
 
 /** Every background function records what it did (shared/api/background.ts). */
 export {
@@ -38,13 +38,16 @@ export const ITERATOR_AGE_ALARM_MS = 60_000;
 /** Lambda's retries of a failed asynchronous invocation (a schedule's run) before it goes to the failure queue. */
 export const SCHEDULE_RETRY_ATTEMPTS = 2;
 export const DEPLOY_HOOK_HANDLER = 'infra/handlers/deploy-hook.ts';
+/** How long CloudFormation waits for the deploy hook's answer (its function times out at 60 s). */
+export const DEPLOY_HOOK_SERVICE_TIMEOUT = Duration.minutes(5);
 
 export interface BackgroundStackProps extends StackProps {
   consumers: StreamConsumer[];
   schedules: Schedule[];
   data: SharedData;
   config: DeployConfig;
-  layers?: Record<string, ILayerVersion>;
+  /** The packages the data stack publishes as layers. */
+  layerPackages?: string[];
 }
 
 /** `everySeconds` → `rate(N minutes)`; `dailyAt: 'HH:MM'` → a daily cron in the company's timezone. */
@@ -93,6 +96,7 @@ export class BackgroundStack extends Stack {
     super(scope, id, props);
     const { data, config } = props;
     const period = Duration.minutes(5);
+    const layers = layersFor(this, config, props.layerPackages ?? []);
     const service = (
       name: string,
       handler: string,
@@ -108,7 +112,7 @@ export class BackgroundStack extends Stack {
         memoryMb: settings.memory,
         data,
         config,
-        layers: props.layers,
+        layers,
         ...extra,
       });
 
@@ -118,6 +122,7 @@ export class BackgroundStack extends Stack {
       actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
       resources: [`${data.tableArn}/stream/*`],
     });
+    const streamArn = tableStreamArn(this, config);
     for (const consumer of props.consumers) {
       const fn = service(consumer.name, consumer.handler, `Stream consumer ${consumer.name}`, consumer, {
         statements: [
@@ -140,7 +145,7 @@ export class BackgroundStack extends Stack {
       );
       const mapping = new EventSourceMapping(fn, 'StreamMapping', {
         target: fn.function,
-        eventSourceArn: data.tableStreamArn,
+        eventSourceArn: streamArn,
         startingPosition: StartingPosition.LATEST,
         batchSize: consumer.batchSize ?? DEFAULT_STREAM_BATCH_SIZE,
         bisectBatchOnError: true,
@@ -242,6 +247,7 @@ export class BackgroundStack extends Stack {
     // synthesis, so every deployment of this stack calls it (after the route stacks, see buildApp).
     // The first admin's password stays in Secrets Manager: the hook reads it at run time.
     const adminPassword = config.adminEmail ? data.adminPasswordSecretArn : undefined;
+    const adminPasswordName = config.adminEmail ? data.adminPasswordSecretName : undefined;
     this.deployHook = service(
       'deploy-hook',
       DEPLOY_HOOK_HANDLER,
@@ -249,7 +255,7 @@ export class BackgroundStack extends Stack {
       { access: { table: 'write' }, timeout: 60 },
       adminPassword
         ? {
-            environment: { ADMIN_EMAIL: config.adminEmail!, ADMIN_PASSWORD_SECRET_ARN: adminPassword },
+            environment: { ADMIN_EMAIL: config.adminEmail!, ADMIN_PASSWORD_SECRET_ARN: adminPasswordName! },
             statements: [
               {
                 statement: new PolicyStatement({
@@ -264,6 +270,9 @@ export class BackgroundStack extends Stack {
     );
     new CustomResource(this, 'DeployHookRun', {
       serviceToken: this.deployHook.function.functionArn,
+      // A hook that crashes before answering would otherwise hold the stack for CloudFormation's
+      // default hour; a little more than the function's own 60 s is enough for it to answer.
+      serviceTimeout: DEPLOY_HOOK_SERVICE_TIMEOUT,
       resourceType: 'Custom::DeployHook',
       properties: { deployedAt: new Date().toISOString(), version: config.serviceVersion },
     });

@@ -33,8 +33,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * |                               |                    | most this many open live-update streams at once     |
  * | `workplace:apiRateLimit`      | `500`              | HTTP API stage throttling: steady requests/second   |
  * | `workplace:apiBurstLimit`     | `1000`             | and burst                                           |
- * | `workplace:accountConcurrencyLimit` | `1000`       | the account's Lambda concurrency quota (the alarm   |
- * |                               |                    | fires at 80 % of it)                                |
+ * | `workplace:accountConcurrencyLimit` | `1000`       | the account's Lambda concurrency quota (written by  |
+ * |                               |                    | the preflight from the account, infra/deploy/)      |
+ * | `workplace:otherReservedConcurrency` | `0`         | executions the account's other functions (other     |
+ * |                               |                    | environments) reserve; written by the preflight     |
  * | `workplace:apiCertificateArn` | unset              | a certificate for `workplace:domainName` in the     |
  * |                               |                    | stack's region: the API gets that custom domain and |
  * |                               |                    | its execute-api endpoint is disabled (CloudFront    |
@@ -81,8 +83,10 @@ export interface DeployConfig {
   streamReservedConcurrency: number;
   /** Stage throttling of the HTTP API (requests per second, burst). */
   apiThrottle: { rateLimit: number; burstLimit: number };
-  /** The account's Lambda concurrent executions quota (the concurrency alarm's reference). */
+  /** The account's Lambda concurrent executions quota (the preflight reads it from the account). */
   accountConcurrencyLimit: number;
+  /** Executions reserved in the account by functions of other environments or services. */
+  otherReservedConcurrency: number;
   /**
    * A certificate in the stack's region for `domain.name`: the HTTP API gets the same custom domain,
    * CloudFront reaches it by that name, and the default execute-api endpoint is disabled.
@@ -123,6 +127,10 @@ const ctx = (scope: Construct, key: string): string | undefined => {
 
 /** Lambda's minimum of unreserved concurrent executions per account and region. */
 export const UNRESERVED_MINIMUM = 100;
+
+/** The executions the functions without a reservation share: what the concurrency alarm measures against. */
+export const unreservedCapacity = (c: DeployConfig) =>
+  c.accountConcurrencyLimit - c.otherReservedConcurrency - c.streamReservedConcurrency;
 
 /** A whole number of at least `min` from context, or the default. */
 const count = (scope: Construct, key: string, fallback: number, min = 1): number => {
@@ -187,6 +195,7 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     streamReservedConcurrency: count(scope, 'streamReservedConcurrency', 400),
     apiThrottle: { rateLimit: count(scope, 'apiRateLimit', 500), burstLimit: count(scope, 'apiBurstLimit', 1000) },
     accountConcurrencyLimit: count(scope, 'accountConcurrencyLimit', 1000),
+    otherReservedConcurrency: count(scope, 'otherReservedConcurrency', 0, 0),
     apiCertificateArn,
     edge: ctx(scope, 'edge') !== 'false',
     mediaSigning: publicKey && mediaSecret ? { publicKey, secret: mediaSecret } : undefined,
@@ -198,10 +207,12 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     },
     ...overrides,
   };
-  // Lambda keeps at least 100 executions of the account unreserved (deployment fails otherwise).
-  if (config.streamReservedConcurrency > config.accountConcurrencyLimit - UNRESERVED_MINIMUM) {
+  // Lambda keeps at least 100 executions of the account unreserved (deployment fails otherwise); the
+  // other environments' reservations come out of the same pool.
+  const available = config.accountConcurrencyLimit - config.otherReservedConcurrency - UNRESERVED_MINIMUM;
+  if (config.streamReservedConcurrency > available) {
     throw new Error(
-      `workplace:streamReservedConcurrency=${config.streamReservedConcurrency} leaves fewer than ${UNRESERVED_MINIMUM} of the account's ${config.accountConcurrencyLimit} Lambda executions (workplace:accountConcurrencyLimit) to the other functions: lower it or raise the account's quota.`,
+      `workplace:streamReservedConcurrency=${config.streamReservedConcurrency} is more than the account can give: its quota of ${config.accountConcurrencyLimit} Lambda executions (workplace:accountConcurrencyLimit), less ${config.otherReservedConcurrency} reserved by other functions (workplace:otherReservedConcurrency) and the ${UNRESERVED_MINIMUM} Lambda keeps unreserved, leaves ${Math.max(available, 0)}. Run the preflight (npm run deploy -- <env>), lower it, or raise the account's quota.`,
     );
   }
   return config;

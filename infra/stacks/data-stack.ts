@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, Operation, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -8,33 +8,92 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
-import { operatorAlarm } from '../constructs/alarms.ts';
+import { allowAlarmPublishing, operatorAlarm } from '../constructs/alarms.ts';
 import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/route-function.ts';
-import type { DeployConfig } from './config.ts';
+import { type DeployConfig, unreservedCapacity } from './config.ts';
+import { parameterValue, resourceNames, secretArnByName } from './names.ts';
 
 /**
- * What the other stacks use of the data stack, as `Fn::ImportValue` of explicitly named exports
- * (`<prefix>-TableArn`, ...). Named exports keep the values (and the cdk-nag finding ids built from
- * them) stable whatever the construct tree looks like; a stack that uses them must also
- * `addDependency(dataStack)`, which `AreaRoutesStack` does.
+ * What the other stacks use of the data stack, built from the prefix's names (infra/stacks/names.ts)
+ * in the consuming stack itself: no export, no import, nothing CloudFormation would refuse to change.
+ * A stack that uses them still deploys after the data stack (`addStackDependency`), which creates them.
  */
 export interface SharedData {
   tableName: string;
   tableArn: string;
-  tableStreamArn: string;
   bucketName: string;
   bucketArn: string;
+  /** Secrets by name (GetSecretValue takes a name); the ARNs match any version's suffix. */
+  cursorSecretName: string;
   cursorSecretArn: string;
+  grievanceSecretName: string;
   grievanceSecretArn: string;
   /** The SNS topic every alarm notifies. */
   alarmTopicArn: string;
   /** The generated password of the first super admin (only with `workplace:adminEmail`). */
+  adminPasswordSecretName?: string;
   adminPasswordSecretArn?: string;
 }
+
+/** The shared values, as a stack of the same account and region names them. */
+export function sharedData(scope: Construct, config: DeployConfig): SharedData {
+  const stack = Stack.of(scope);
+  const n = resourceNames(config.prefix, scope);
+  return {
+    tableName: n.table,
+    tableArn: stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: n.table }),
+    bucketName: n.bucket,
+    bucketArn: `arn:${stack.partition}:s3:::${n.bucket}`,
+    cursorSecretName: n.cursorSecret,
+    cursorSecretArn: secretArnByName(scope, n.cursorSecret),
+    grievanceSecretName: n.grievanceSecret,
+    grievanceSecretArn: secretArnByName(scope, n.grievanceSecret),
+    alarmTopicArn:
+      config.alarmTopicArn ?? stack.formatArn({ service: 'sns', resource: n.alarmTopic, region: stack.region }),
+    ...(config.adminEmail
+      ? {
+          adminPasswordSecretName: n.adminPasswordSecret,
+          adminPasswordSecretArn: secretArnByName(scope, n.adminPasswordSecret),
+        }
+      : {}),
+  };
+}
+
+/** The table's stream ARN, resolved by CloudFormation from the data stack's parameter at each deployment. */
+export const tableStreamArn = (scope: Construct, config: DeployConfig) =>
+  parameterValue(scope, resourceNames(config.prefix, scope).tableStreamParameter);
+
+/**
+ * The layers the data stack publishes (by package), for a consuming stack: each version ARN read
+ * from the data stack's parameter at deployment, one import per stack.
+ */
+export function layersFor(scope: Construct, config: DeployConfig, packages: string[]): Record<string, ILayerVersion> {
+  const stack = Stack.of(scope);
+  const names = resourceNames(config.prefix, scope);
+  const layers: Record<string, ILayerVersion> = {};
+  for (const pkg of packages) {
+    const id = `Layer${pkg.replace(/[^A-Za-z0-9]/g, '')}`;
+    // Imported on first use, so a stack none of whose functions needs the layer holds no parameter for it.
+    Object.defineProperty(layers, pkg, {
+      enumerable: true,
+      get: () =>
+        (stack.node.tryFindChild(id) as ILayerVersion | undefined) ??
+        LayerVersion.fromLayerVersionArn(stack, id, parameterValue(stack, names.layerParameter(pkg))),
+    });
+  }
+  return layers;
+}
+
+/** The concurrency alarm fires at this share of the unreserved pool. */
+export const CONCURRENCY_ALARM_SHARE = 0.8;
+
+/** Days an overwritten or deleted media object stays restorable (a noncurrent version). */
+export const MEDIA_NONCURRENT_DAYS = 30;
 
 /**
  * The bucket key prefixes the public Office Updates feed links to (shared/office-updates/public-view.ts):
@@ -42,18 +101,6 @@ export interface SharedData {
  * serves each at the same path (`/<prefix>*`), so a media URL's path is the object key.
  */
 export const PUBLIC_MEDIA_PREFIXES = ['posts/', 'avatars/'] as const;
-
-const SHARED_KEYS = {
-  tableName: 'TableName',
-  tableArn: 'TableArn',
-  tableStreamArn: 'TableStreamArn',
-  bucketName: 'BucketName',
-  bucketArn: 'BucketArn',
-  cursorSecretArn: 'CursorSecretArn',
-  grievanceSecretArn: 'GrievanceSecretArn',
-  alarmTopicArn: 'AlarmTopicArn',
-  adminPasswordSecretArn: 'AdminPasswordSecretArn',
-} as const satisfies Record<keyof SharedData, string>;
 
 export interface DataStackProps extends StackProps {
   config: DeployConfig;
@@ -75,7 +122,7 @@ export class DataStack extends Stack {
   readonly alarmTopic: ITopic;
   readonly adminPasswordSecret?: Secret;
   readonly mailIdentity?: EmailIdentity;
-  /** The values above as imports, for use in OTHER stacks. */
+  /** The values above, named (the other stacks build the same with `sharedData`). */
   readonly shared: SharedData;
   /** Lambda layers by the package they provide (only those whose folder is built). */
   readonly layers: Record<string, ILayerVersion> = {};
@@ -83,8 +130,10 @@ export class DataStack extends Stack {
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
     const { config } = props;
+    const names = resourceNames(config.prefix, this);
 
     this.table = new Table(this, 'Table', {
+      tableName: names.table,
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
       sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
       billingMode: BillingMode.PAY_PER_REQUEST,
@@ -104,6 +153,7 @@ export class DataStack extends Stack {
     }
 
     this.bucket = new Bucket(this, 'MediaBucket', {
+      bucketName: names.bucket,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -128,7 +178,18 @@ export class DataStack extends Stack {
           maxAge: 600,
         },
       ],
-      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Versions: an object overwritten or deleted by mistake (or by a bad release) can be restored.
+      versioned: true,
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Old versions are for recovery, not for keeping: they go after MEDIA_NONCURRENT_DAYS, and
+        // the delete markers left alone go with them.
+        {
+          id: 'expire-old-versions',
+          noncurrentVersionExpiration: Duration.days(MEDIA_NONCURRENT_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
     });
     // The public feed's media, through the edge stack's distribution (origin access control, signed
     // URLs only): reads of the prefixes the feed links to (post files and renditions, avatars). The
@@ -158,8 +219,9 @@ export class DataStack extends Stack {
     // Generated at first deploy and never rotated: the cursor secret seals paging cursors (rotation
     // would invalidate cursors in flight) and the grievance secret keys the hashes that link an
     // anonymous author to their grievances (rotation would break that link for good).
-    const secret = (id: string, description: string) => {
+    const secret = (id: string, secretName: string, description: string) => {
       const s = new Secret(this, id, {
+        secretName,
         description,
         generateSecretString: { passwordLength: 64, excludePunctuation: true },
         removalPolicy: RemovalPolicy.RETAIN,
@@ -171,14 +233,20 @@ export class DataStack extends Stack {
       );
       return s;
     };
-    this.cursorSecret = secret('CursorSecret', 'Seals the paging cursors the API hands out (CURSOR_SECRET).');
+    this.cursorSecret = secret(
+      'CursorSecret',
+      names.cursorSecret,
+      'Seals the paging cursors the API hands out (CURSOR_SECRET).',
+    );
     this.grievanceSecret = secret(
       'GrievanceSecret',
+      names.grievanceSecret,
       'Keys the per-person, per-grievance hashes that keep grievance authors anonymous (GRIEVANCE_SECRET).',
     );
 
     if (config.adminEmail) {
       this.adminPasswordSecret = new Secret(this, 'AdminPassword', {
+        secretName: names.adminPasswordSecret,
         description: `First password of the first super admin (${config.adminEmail}); change it after signing in.`,
         generateSecretString: { passwordLength: 24, excludePunctuation: true },
         removalPolicy: RemovalPolicy.RETAIN,
@@ -195,7 +263,12 @@ export class DataStack extends Stack {
     if (config.alarmTopicArn) {
       this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', config.alarmTopicArn);
     } else {
-      const topic = new Topic(this, 'AlarmTopic', { displayName: `${config.prefix} alarms`, enforceSSL: true });
+      const topic = new Topic(this, 'AlarmTopic', {
+        topicName: names.alarmTopic,
+        displayName: `${config.prefix} alarms`,
+        enforceSSL: true,
+      });
+      allowAlarmPublishing(topic, config.prefix);
       acknowledge(
         topic,
         'AwsSolutions-SNS2',
@@ -224,25 +297,24 @@ export class DataStack extends Stack {
       });
     }
 
-    const values: SharedData = {
-      tableName: this.table.tableName,
-      tableArn: this.table.tableArn,
-      tableStreamArn: this.table.tableStreamArn!,
-      bucketName: this.bucket.bucketName,
-      bucketArn: this.bucket.bucketArn,
-      cursorSecretArn: this.cursorSecret.secretArn,
-      grievanceSecretArn: this.grievanceSecret.secretArn,
-      alarmTopicArn: this.alarmTopic.topicArn,
-      adminPasswordSecretArn: this.adminPasswordSecret?.secretArn,
-    };
-    const shared: Partial<SharedData> = {};
-    for (const [key, suffix] of Object.entries(SHARED_KEYS) as [keyof SharedData, string][]) {
-      if (values[key] === undefined) continue;
-      const exportName = `${config.prefix}-${suffix}`;
-      new CfnOutput(this, suffix, { value: values[key], exportName });
-      shared[key] = Fn.importValue(exportName);
+    // The two values that cannot be named in advance, for the stacks that resolve them at deployment.
+    new StringParameter(this, 'TableStreamArnParameter', {
+      parameterName: names.tableStreamParameter,
+      description: 'The table stream ARN, read by the background stack at deployment (no export).',
+      stringValue: this.table.tableStreamArn!,
+    });
+    for (const [pkg, layer] of Object.entries(this.layers)) {
+      new StringParameter(this, `${pkg.replace(/[^A-Za-z0-9]/g, '')}LayerParameter`, {
+        parameterName: names.layerParameter(pkg),
+        description: `The ${pkg} layer version ARN, read by the function stacks at deployment (no export).`,
+        stringValue: layer.layerVersionArn,
+      });
     }
-    this.shared = shared as SharedData;
+    this.shared = sharedData(this, config);
+    // For operators and scripts; no export: nothing imports them.
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topicArn });
   }
 
   /**
@@ -251,16 +323,19 @@ export class DataStack extends Stack {
    */
   private accountAlarms(config: DeployConfig) {
     const topicArn = this.alarmTopic.topicArn;
+    // The routes throttle when the executions without a reservation use the account's unreserved
+    // pool up, not at the account's quota: with 400 of 1,000 reserved for the stream, at 600.
+    const capacity = unreservedCapacity(config);
     operatorAlarm(this, 'ConcurrencyAlarm', topicArn, {
       metric: new Metric({
         namespace: 'AWS/Lambda',
-        metricName: 'ConcurrentExecutions',
+        metricName: 'UnreservedConcurrentExecutions',
         statistic: 'Maximum',
         period: Duration.minutes(1),
       }),
-      threshold: Math.floor(config.accountConcurrencyLimit * 0.8),
+      threshold: Math.floor(capacity * CONCURRENCY_ALARM_SHARE),
       evaluationPeriods: 3,
-      description: `Lambda executions of the account at 80 % of its quota (workplace:accountConcurrencyLimit=${config.accountConcurrencyLimit}) for 3 minutes: at the quota every function is throttled (API 5xx). Find the busy function (CloudWatch ConcurrentExecutions by function); request a higher quota or lower workplace:streamReservedConcurrency.`,
+      description: `Executions of the functions without a reservation at ${CONCURRENCY_ALARM_SHARE * 100} % of the unreserved pool (${capacity}: the quota of ${config.accountConcurrencyLimit} less ${config.streamReservedConcurrency} reserved for the stream and ${config.otherReservedConcurrency} by other functions) for 3 minutes: at the pool's end every route is throttled (API 5xx). Find the busy function (CloudWatch ConcurrentExecutions by function); request a higher quota and rerun the preflight, or lower workplace:streamReservedConcurrency.`,
     });
     operatorAlarm(this, 'TableThrottlesAlarm', topicArn, {
       metric: this.table.metricThrottledRequestsForOperations({
@@ -282,6 +357,18 @@ export class DataStack extends Stack {
       threshold: 1,
       description:
         'A background run failed (stream consumer batch, schedule run or the deploy hook; the BackgroundFailures metric of shared/observability/instrumented.ts). It is retried; the failed-batches, failed-runs and iterator-age alarms say whether it recovered. The functions of the Background stack log the error.',
+    });
+    operatorAlarm(this, 'MailFailuresAlarm', topicArn, {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: 'MailFailures',
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      description:
+        'SES refused to send an e-mail (MailFailures metric of shared/transports/email.ts): invitations and grievance reminders did not go out. Usual causes: the account is in the SES sandbox (only verified recipients), the sender identity (workplace:mailFrom) is not verified, or sending is paused. The sending function log has the SES error.',
     });
     const ses = (metricName: string) =>
       new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });

@@ -4,7 +4,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { acknowledge } from '../constructs/acknowledge.ts';
-import { operatorAlarm } from '../constructs/alarms.ts';
+import { allowAlarmPublishing, operatorAlarm } from '../constructs/alarms.ts';
 import type { DeployConfig } from './config.ts';
 
 /** CloudFront publishes its metrics in this region only. */
@@ -54,6 +54,7 @@ export class EdgeAlarmsStack extends Stack {
         displayName: `${config.prefix} edge alarms`,
         enforceSSL: true,
       });
+      allowAlarmPublishing(topic, config.prefix);
       acknowledge(
         topic,
         'AwsSolutions-SNS2',

@@ -14,6 +14,7 @@ import { type DeployConfig, readConfig } from './config.ts';
 import { DataStack } from './data-stack.ts';
 import { EDGE_METRICS_REGION, EdgeAlarmsStack } from './edge-alarms-stack.ts';
 import { EdgeStack } from './edge-stack.ts';
+import { deploymentProblems, type EnvironmentSettings } from './environment.ts';
 
 /** CloudFormation's limit is 500 resources per stack; synthesis fails at the limit and warns near it. */
 export const MAX_RESOURCES_PER_STACK = 500;
@@ -31,6 +32,12 @@ export interface BuildAppOptions {
   env?: Environment;
   /** Layer folders by package (default: the built folders under layers/). */
   layerDirs?: Record<string, string>;
+  /**
+   * A real deployment (infra/app.ts): the environment whose file the settings come from. Its
+   * placeholders, a missing origin list and `*` are refused (the local runtime and the template
+   * tests' fixtures do not pass this).
+   */
+  deployment?: { name: string; settings: EnvironmentSettings };
 }
 
 export interface WorkplaceApp {
@@ -65,6 +72,14 @@ export function routesByArea(routes: AnyRoute[]): Map<string, AnyRoute[]> {
  */
 export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp {
   const config = readConfig(app, options.config);
+  if (options.deployment) {
+    const problems = deploymentProblems(options.deployment.settings, config);
+    if (problems.length) {
+      throw new Error(
+        `infra/environments/${options.deployment.name}.json cannot be deployed:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+      );
+    }
+  }
   const env = options.env ?? { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   const routes = options.routes ?? routeTable;
 
@@ -90,10 +105,10 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
       routes: areaRoutes,
       httpApi: api.httpApi,
       data: data.shared,
-      layers: data.layers,
+      layerPackages: Object.keys(data.layers),
       description: `Workplace collaboration service: ${area} routes.`,
     });
-    // The data values arrive as Fn::ImportValue of named exports, which CDK does not track.
+    // The data values are names (infra/stacks/names.ts), which CDK does not track: deploy after them.
     stack.addStackDependency(data);
     areas.push(stack);
   }
@@ -104,7 +119,7 @@ export function buildApp(app: App, options: BuildAppOptions = {}): WorkplaceApp 
     consumers: options.streamConsumers ?? consumerTable,
     schedules: options.schedules ?? scheduleTable,
     data: data.shared,
-    layers: data.layers,
+    layerPackages: Object.keys(data.layers),
     description: 'Workplace collaboration service: stream consumers, schedules, deploy hook.',
   });
   background.addStackDependency(data);

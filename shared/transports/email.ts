@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { awsClient, standInCall } from '../aws/clients.ts';
 import { env } from '../config/env.ts';
+import { metrics } from '../observability/metrics.ts';
 import { transportChoice } from './choice.ts';
 import { appendToOutbox } from './outbox.ts';
 
@@ -57,13 +59,20 @@ export class SesEmailTransport implements EmailTransport {
 
   async send(message: EmailMessage): Promise<void> {
     const raw = buildMimeMessage(this.from, message);
-    await this.client.send(
-      new SendEmailCommand({
-        FromEmailAddress: this.from,
-        Destination: { ToAddresses: [message.to] },
-        Content: { Raw: { Data: Buffer.from(raw, 'utf8') } },
-      }),
-    );
+    try {
+      await this.client.send(
+        new SendEmailCommand({
+          FromEmailAddress: this.from,
+          Destination: { ToAddresses: [message.to] },
+          Content: { Raw: { Data: Buffer.from(raw, 'utf8') } },
+        }),
+      );
+    } catch (error) {
+      // Callers log and carry on (mail is best effort): the metric is what the operators' alarm
+      // watches, so a sandboxed account or an unverified sender does not go unnoticed.
+      metrics.addMetric('MailFailures', MetricUnit.Count, 1);
+      throw error;
+    }
   }
 }
 

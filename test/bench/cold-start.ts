@@ -39,10 +39,13 @@ import { routes } from '../../shared/api/routes/index.ts';
  * line in the change's description saying why.
  */
 export const BUDGETS = {
-  /** Median size of a function's code (index.mjs; the docs page's Swagger UI files are served apart). */
-  medianCodeBytes: 150 * 1024,
-  /** No function's code above this. */
-  maxCodeBytes: 300 * 1024,
+  /**
+   * No function's code (index.mjs) above this. The AWS SDK clients stay bundled (about a third faster
+   * per cold start than the runtime's copy, README "Cold starts"), so the former size budgets (median
+   * 150 KB, largest 300 KB), which the floor alone (323 KB) exceeds, were replaced by this ceiling;
+   * the sizes are still reported. What a cold start costs is judged by the ratio below.
+   */
+  maxCodeBytes: 1024 * 1024,
   /** Median route cold import / floor cold import (CPU time). */
   initRatio: 1.5,
 };
@@ -191,11 +194,9 @@ export async function benchColdStarts(options: { log?: (line: string) => void } 
   const code = sizes.map((s) => s.codeBytes);
   const largest = [...sizes].sort((a, b) => b.codeBytes - a.codeBytes)[0];
   const medianBytes = median(code);
+  // Reported, no longer a budget (see BUDGETS).
+  log(`median code ${kb(medianBytes)} over ${sizes.length} functions`);
   const checks = [
-    {
-      ok: medianBytes <= BUDGETS.medianCodeBytes,
-      line: `median code ${kb(medianBytes)} (budget ≤ ${kb(BUDGETS.medianCodeBytes)}) over ${sizes.length} functions`,
-    },
     {
       ok: largest.codeBytes <= BUDGETS.maxCodeBytes,
       line: `largest ${largest.name} ${kb(largest.codeBytes)} (budget ≤ ${kb(BUDGETS.maxCodeBytes)})`,

@@ -7,7 +7,8 @@ import { ROOT } from '../../infra/build/bundle.ts';
 import { ApiStack } from '../../infra/stacks/api-stack.ts';
 import { readConfig } from '../../infra/stacks/config.ts';
 import { EdgeStack } from '../../infra/stacks/edge-stack.ts';
-import { cdkJsonContext, TEST_ENV } from './synth.ts';
+import { loadEnvironment } from '../../infra/stacks/environment.ts';
+import { cdkJsonContext, TEST_ENV, TEST_SETTINGS } from './synth.ts';
 
 /**
  * Whether clients can bypass CloudFront: the HTTP API's default execute-api endpoint is disabled only
@@ -23,7 +24,10 @@ const API_CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/regional
 
 function build(context: Record<string, unknown>) {
   // Template validation (the bulk of synthesis time) is the stacks test's concern.
-  const app = new App({ builtinCloudFormationValidation: false, context: { ...cdkJsonContext(), ...context } });
+  const app = new App({
+    builtinCloudFormationValidation: false,
+    context: { ...cdkJsonContext(), ...TEST_SETTINGS, ...context },
+  });
   const config = readConfig(app);
   const api = new ApiStack(app, 'Api', {
     env: TEST_ENV,
@@ -92,7 +96,8 @@ describe('the HTTP API behind CloudFront', () => {
     const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
     const localstack = Object.entries(scripts).filter(([name]) => name.startsWith('localstack:'));
     expect(localstack.length).toBeGreaterThan(0);
-    for (const [name, command] of localstack) expect(command, name).toContain('-c workplace:edge=false');
-    expect(cdkJsonContext()['workplace:edge']).not.toBe('false');
+    for (const [name, command] of localstack) expect(command, name).toContain('-c workplace:env=localstack');
+    expect(loadEnvironment('localstack')['workplace:edge']).toBe(false);
+    expect(cdkJsonContext()['workplace:edge']).toBeUndefined();
   });
 });

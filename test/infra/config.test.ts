@@ -78,8 +78,18 @@ describe('deployment settings from context', () => {
     });
     expect(() => config({ 'workplace:streamReservedConcurrency': '0' })).toThrow(/at least 1/);
     // Lambda keeps 100 executions unreserved.
-    expect(() => config({ 'workplace:streamReservedConcurrency': '901' })).toThrow(/fewer than 100/);
+    expect(() => config({ 'workplace:streamReservedConcurrency': '901' })).toThrow(/more than the account can give/);
     expect(config({ 'workplace:streamReservedConcurrency': '900' }).streamReservedConcurrency).toBe(900);
+    // A fresh account's real quota (written by the preflight) cannot give the default 400.
+    expect(() => config({ 'workplace:accountConcurrencyLimit': '50' })).toThrow(/leaves 0/);
+    // Another environment's reservation in the same account comes out of the same pool.
+    expect(() =>
+      config({
+        'workplace:accountConcurrencyLimit': '1000',
+        'workplace:otherReservedConcurrency': '400',
+        'workplace:streamReservedConcurrency': '501',
+      }),
+    ).toThrow(/workplace:otherReservedConcurrency/);
     expect(() => config({ 'workplace:apiRateLimit': 'many' })).toThrow(/whole number/);
   });
 

@@ -50,7 +50,7 @@ describe('public media through CloudFront', () => {
     const s3Origins = config.Origins.filter((o: any) => o.S3OriginConfig);
     expect(s3Origins).toHaveLength(1);
     expect(s3Origins[0].OriginAccessControlId).toBeDefined();
-    expect(JSON.stringify(s3Origins[0].DomainName)).toContain('Workplace-BucketName');
+    expect(JSON.stringify(s3Origins[0].DomainName)).toContain('workplace-media-123456789012-eu-west-1');
     for (const pattern of ['/posts/*', '/avatars/*']) {
       const behaviour = config.CacheBehaviors.find((b: any) => b.PathPattern === pattern);
       expect(behaviour, pattern).toBeDefined();

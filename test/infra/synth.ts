@@ -12,6 +12,12 @@ export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' };
 export const cdkJsonContext = (): Record<string, unknown> =>
   JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context;
 
+/**
+ * The template tests' own settings (cdk.json holds feature flags only; deployments read
+ * infra/environments/<name>.json, which refuses such placeholders).
+ */
+export const TEST_SETTINGS = { 'workplace:allowedOrigins': 'https://workplace.example.com' };
+
 /** Every optional deployment setting, as `-c` context values (tests of the wiring they drive). */
 export const FULL_CONTEXT = {
   'workplace:domainName': 'workplace.example.org',
@@ -66,6 +72,7 @@ export async function synthesize(
     builtinCloudFormationValidation: cfnValidation,
     context: {
       ...cdkJsonContext(),
+      ...TEST_SETTINGS,
       'aws:cdk:disable-asset-staging': true,
       'aws:cdk:enable-asset-metadata': true,
       ...context,

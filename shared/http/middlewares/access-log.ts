@@ -1,6 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnyRoute } from '../../api/route-def.ts';
+import { DomainError } from '../../errors.ts';
 import { logger } from '../../observability/logger.ts';
 import { recordRequest } from '../../observability/metrics.ts';
 import { contextOf } from './request-context.ts';
@@ -18,7 +19,11 @@ export const accessLog = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2, 
     const fields: Record<string, unknown> = { route: def.name, method: def.method, status, ms };
     if (!def.anonymous && ctx?.callerIfSignedIn) fields.userId = ctx.callerIfSignedIn.userId;
     logger.info('request', fields);
-    recordRequest(status);
+    // A DomainError 'unavailable' is a capacity of the service refusing as designed (the per-person
+    // live-stream cap): 503 for the client, but no page for the operators.
+    recordRequest(status, {
+      capacityRefusal: request.error instanceof DomainError && request.error.kind === 'unavailable',
+    });
   };
   return { name: 'access-log', after: log, onError: log };
 };

@@ -1,0 +1,59 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { Construct } from 'constructs';
+
+/**
+ * The physical names of what the stacks share, derived from the environment's prefix alone.
+ *
+ * No stack exports a value another stack imports: CloudFormation refuses to change or remove an
+ * export while another stack imports it, so a changed setting (another alarm topic, a secret no
+ * longer created) would wedge the data stack's update. A consumer builds the ARN from the name in
+ * its own stack instead; the only value that cannot be named in advance, the table's stream ARN
+ * (its label is a timestamp), is an SSM parameter the consumer resolves at each deployment. Two
+ * environments of one account differ by their prefix, so their names never collide.
+ */
+export interface ResourceNames {
+  table: string;
+  /** Globally unique (S3): the account and region are part of it. */
+  bucket: string;
+  cursorSecret: string;
+  grievanceSecret: string;
+  adminPasswordSecret: string;
+  alarmTopic: string;
+  /** SSM parameter holding the table's stream ARN. */
+  tableStreamParameter: string;
+  /** SSM parameter holding the sharp layer's version ARN (a new version at every change of the layer). */
+  layerParameter: (pkg: string) => string;
+}
+
+/** A prefix every derived name accepts (stack names, S3 bucket names once lowercased, SSM paths). */
+export const PREFIX_PATTERN = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
+
+export function resourceNames(prefix: string, scope: Construct): ResourceNames {
+  const stack = Stack.of(scope);
+  return {
+    table: `${prefix}-table`,
+    bucket: `${prefix.toLowerCase()}-media-${stack.account}-${stack.region}`,
+    cursorSecret: `${prefix}/cursor-secret`,
+    grievanceSecret: `${prefix}/grievance-secret`,
+    adminPasswordSecret: `${prefix}/admin-password`,
+    alarmTopic: `${prefix}-alarms`,
+    tableStreamParameter: `/${prefix}/table-stream-arn`,
+    layerParameter: (pkg) => `/${prefix}/layers/${pkg.replace(/[^A-Za-z0-9_.-]/g, '')}`,
+  };
+}
+
+/**
+ * Any version of a secret given by name: Secrets Manager appends `-` and six random characters to
+ * the name in the ARN.
+ */
+export const secretArnByName = (scope: Construct, name: string) =>
+  Stack.of(scope).formatArn({
+    service: 'secretsmanager',
+    resource: 'secret',
+    resourceName: `${name}-??????`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+
+/** A plain SSM String parameter, read by CloudFormation at each deployment of the consuming stack. */
+export const parameterValue = (scope: Construct, name: string) => StringParameter.valueForStringParameter(scope, name);

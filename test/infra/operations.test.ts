@@ -1,0 +1,119 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEPLOY_HOOK_SERVICE_TIMEOUT } from '../../infra/stacks/background-stack.ts';
+import { CONCURRENCY_ALARM_SHARE, MEDIA_NONCURRENT_DAYS } from '../../infra/stacks/data-stack.ts';
+import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+
+/** Alarms that reach someone on the numbers that matter (item 3), and recovery (item 5). */
+let s: Synthesized;
+const t = (suffix: string): Template => s.templates.get(`${s.built.config.prefix}-${suffix}`)!;
+beforeAll(async () => {
+  s = await synthesize({}, { cfnValidation: false, context: FULL_CONTEXT });
+}, 300_000);
+
+/** The topic policy's statements of the one topic a template creates. */
+const topicStatements = (template: Template) => {
+  const policies = resourcesOf(template, 'AWS::SNS::TopicPolicy');
+  expect(policies).toHaveLength(1);
+  return policies[0][1].Properties!.PolicyDocument.Statement as any[];
+};
+
+describe('alarms reach someone', () => {
+  it.each(['Data', 'EdgeAlarms'])(
+    "the %s topic lets CloudWatch publish this environment's alarms, beside the TLS rule",
+    (stack) => {
+      const statements = topicStatements(t(stack));
+      // The TLS rule enforceSSL adds, which replaced SNS's default policy.
+      expect(
+        statements.some((st) => st.Effect === 'Deny' && st.Condition?.Bool?.['aws:SecureTransport'] === 'false'),
+      ).toBe(true);
+      const allow = statements.find((st) => st.Sid === 'AlarmsPublish');
+      expect(allow).toMatchObject({
+        Effect: 'Allow',
+        Principal: { Service: 'cloudwatch.amazonaws.com' },
+        Action: 'sns:Publish',
+        Condition: { StringEquals: { 'aws:SourceAccount': '123456789012' } },
+      });
+      const region = stack === 'EdgeAlarms' ? 'us-east-1' : 'eu-west-1';
+      expect(JSON.stringify(allow.Condition.ArnLike['aws:SourceArn'])).toContain(
+        `:cloudwatch:${region}:123456789012:alarm:${s.built.config.prefix}-*`,
+      );
+      // Conditioned by pattern, so the topic depends on no alarm of a later stack.
+      expect(JSON.stringify(allow)).not.toContain('Fn::GetAtt');
+    },
+  );
+
+  it('every alarm of every stack notifies the topic whose policy admits it', () => {
+    const prefix = s.built.config.prefix;
+    for (const [name, template] of s.templates) {
+      for (const [id, alarm] of resourcesOf(template, 'AWS::CloudWatch::Alarm')) {
+        expect(alarm.Properties!.AlarmActions, `${name}/${id}`).toHaveLength(1);
+        // Unnamed: CloudFormation names it `<stack name>-<id>-...`, which the policy's pattern admits.
+        expect(alarm.Properties!.AlarmName, `${name}/${id}`).toBeUndefined();
+        expect(name.startsWith(`${prefix}-`)).toBe(true);
+      }
+    }
+  });
+
+  it('watches the unreserved pool the routes share, against the real quota less the reservations', () => {
+    const { config } = s.built;
+    const [[, alarm]] = resourcesOf(t('Data'), 'AWS::CloudWatch::Alarm').filter(
+      ([, a]) => a.Properties!.MetricName === 'UnreservedConcurrentExecutions',
+    );
+    const pool = config.accountConcurrencyLimit - config.otherReservedConcurrency - config.streamReservedConcurrency;
+    expect(pool).toBe(600);
+    expect(alarm.Properties!.Threshold).toBe(Math.floor(pool * CONCURRENCY_ALARM_SHARE));
+    expect(alarm.Properties!.Namespace).toBe('AWS/Lambda');
+  });
+
+  it('alarms on mail SES refuses', () => {
+    t('Data').hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'MailFailures',
+      Namespace: 'Workplace',
+      Threshold: 1,
+    });
+  });
+
+  it("leaves the stream cap's 503s out of the 5xx alarm, and keeps every other 503 in", () => {
+    const [[, alarm]] = resourcesOf(t('Api'), 'AWS::CloudWatch::Alarm');
+    const metrics = alarm.Properties!.Metrics as any[];
+    const names = metrics.map((m) => m.MetricStat?.Metric.MetricName).filter(Boolean);
+    expect(names.sort()).toEqual(['5xx', 'DependencyUnavailable', 'ServerErrors']);
+    expect(JSON.stringify(metrics)).not.toContain('CapacityRefused');
+    // The larger of the API's own 5xx count and the functions' answered 5xx (dependency and deadline 503s in).
+    const expression = metrics.find((m) => m.Expression).Expression as string;
+    expect(expression).toBe('MAX([FILL(api5xx, 0), FILL(bugs, 0) + FILL(unavailable, 0)])');
+    expect(alarm.Properties!.Threshold).toBe(1);
+  });
+});
+
+describe('recovery', () => {
+  it("keeps the media bucket's versions, and lets old ones go", () => {
+    const [[, bucket]] = resourcesOf(t('Data'), 'AWS::S3::Bucket');
+    expect(bucket.Properties!.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket.Properties!.LifecycleConfiguration.Rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Status: 'Enabled',
+          NoncurrentVersionExpiration: { NoncurrentDays: MEDIA_NONCURRENT_DAYS },
+          ExpiredObjectDeleteMarker: true,
+        }),
+      ]),
+    );
+  });
+
+  it('gives the deploy hook a service timeout, so a crash does not hold the stack for an hour', () => {
+    const [[, hook]] = resourcesOf(t('Background'), 'Custom::DeployHook');
+    expect(Number(hook.Properties!.ServiceTimeout)).toBe(DEPLOY_HOOK_SERVICE_TIMEOUT.toSeconds());
+    expect(DEPLOY_HOOK_SERVICE_TIMEOUT.toSeconds()).toBeLessThan(3600);
+  });
+
+  it('names everything per environment, the reservation included', () => {
+    t('Data').hasResourceProperties('AWS::DynamoDB::Table', { TableName: 'Workplace-table' });
+    t('Data').hasResourceProperties('AWS::SNS::Topic', { TopicName: 'Workplace-alarms' });
+    t('Data').hasResourceProperties('AWS::S3::Bucket', { BucketName: 'workplace-media-123456789012-eu-west-1' });
+    t('Routes-Realtime').hasResourceProperties('AWS::Lambda::Function', {
+      ReservedConcurrentExecutions: s.built.config.streamReservedConcurrency,
+    });
+  });
+});
