@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/model.ts';
 import { offsetDateTime } from '../../calendar/time.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
-import { email, isoDateTime, nonBlank } from '../schemas/common.ts';
+import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
 
 export const MeetingParticipant = z
   .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
@@ -36,7 +36,7 @@ const fields = {
   internalParticipantIds: z.array(z.string().min(1).max(200)).max(100, 'must hold at most 100 people'),
   externalEmails: z.array(email()).max(100, 'must hold at most 100 addresses'),
   type: z.enum(MEETING_TYPES),
-  meetLink: z.string().max(1000, max(1000)),
+  meetLink: linkOrHandle(1000),
 };
 
 const httpUrl = (limit: number) =>
