@@ -3,5 +3,5 @@ import { route } from '../../shared/http/route.ts';
 import { registerPushToken } from '../../shared/push/tokens.ts';
 
 export const handler = route(registerPushTokenRoute, async (req) => {
-  await registerPushToken(req.caller.userId, req.body);
+  await registerPushToken(req.caller.userId, req.caller.tokenHash, req.body);
 });

@@ -80,6 +80,8 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       schema: { type: 'string' },
     }));
     if (r.idempotent) params.push(idempotencyKeyParameter);
+    for (const h of r.headers ?? [])
+      params.push({ name: h.name, in: 'header', required: false, description: h.description, schema: h.schema });
     if (r.query) {
       const q = toSchema(r.query, 'input');
       for (const [name, schema] of Object.entries((q.properties ?? {}) as Record<string, JsonSchema>)) {

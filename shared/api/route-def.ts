@@ -65,6 +65,8 @@ export interface RouteDef<
    * creating a second one. The OpenAPI document describes the header and its 409 and 422.
    */
   idempotent?: boolean;
+  /** Request headers the route reads besides the session's, as the OpenAPI document describes them. */
+  headers?: { name: string; description: string; schema: Record<string, unknown> }[];
   /** Answers through Lambda response streaming; kept out of the OpenAPI document. */
   streaming?: boolean;
   /** Serves raw bytes (files, the reference page) rather than JSON. */

@@ -18,6 +18,8 @@ import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } f
 import { hashToken } from './tokens.ts';
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
+/** A user id no person has (ids are UUIDs): what an unknown address's sign-in reads instead. */
+const NOBODY = 'no-such-person';
 
 export const toSessionUser = (u: UserItem) => ({
   id: u.id,
@@ -47,13 +49,13 @@ export async function signIn(
   const throttle = signInThrottle(address);
   await takeAttempt(throttle, receivedAt, 'Too many failed sign-in attempts.');
   const owner = await getItem<EmailClaimItem>(EmailClaim.key(address), true);
-  const found = owner
-    ? await getMany<Record<string, any>>([userKey(owner.userId), Credentials.key(owner.userId)])
-    : new Map();
-  const user = owner ? (found.get(keyString(userKey(owner.userId))) as UserItem | undefined) : undefined;
-  const creds = owner
-    ? (found.get(keyString(Credentials.key(owner.userId))) as CredentialsItem | undefined)
-    : undefined;
+  // An unknown address reads a person who cannot exist, in the same batch read a known one makes, and
+  // compares against a decoy hash of the same scrypt cost: both paths make the same requests and the
+  // same key derivation, so neither their number nor their time tells which addresses exist.
+  const userId = owner?.userId ?? NOBODY;
+  const found = await getMany<Record<string, any>>([userKey(userId), Credentials.key(userId)]);
+  const user = owner ? (found.get(keyString(userKey(userId))) as UserItem | undefined) : undefined;
+  const creds = owner ? (found.get(keyString(Credentials.key(userId))) as CredentialsItem | undefined) : undefined;
   const ok = await verifyPassword(password, creds?.passwordHash);
   if (!ok || !user) throw unauthenticated(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
   if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);

@@ -46,6 +46,17 @@ export const env = {
     return read('MAIL_FROM', 'Workplace <no-reply@example.com>');
   },
   /**
+   * External addresses one person's meeting invitations, updates and cancellations may reach per UTC
+   * day (shared/calendar/meetings/mail-quota.ts): the invitations go out from the company's own
+   * sender, so without a bound any member could mail anyone through it.
+   */
+  get meetingExternalMailPerDay(): number {
+    const name = 'MEETING_EXTERNAL_RECIPIENTS_PER_DAY';
+    const n = Number(read(name, '200'));
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, at least 0`);
+    return n;
+  },
+  /**
    * How often an open live-update stream polls a replica of the event log's head, in milliseconds
    * (on average: each wait is jittered). With the replica count it sets the read load per partition
    * key (docs/data-model.md, "Live updates").

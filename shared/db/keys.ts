@@ -363,6 +363,11 @@ export const longEventsByEndIndex = {
  * its participant's. gsi3/gsi4 = every meeting by start / by end (the super admin's view).
  */
 export const meetingKey = (meetingId: string): Key => ({ pk: `MEETING#${meetingId}`, sk: 'MEETING' });
+/** The external recipients one person's meeting e-mail reached on one UTC day (`sent`, moved with the meeting write). */
+export const meetingMailQuotaKey = (userId: string, day: string): Key => ({
+  pk: `MEETING_MAIL#${userId}`,
+  sk: `DAY#${day}`,
+});
 export const meetingSeatKey = (meetingId: string, userId: string): Key => ({
   pk: `MEETING#${meetingId}`,
   sk: `SEAT#${userId}`,

@@ -6,6 +6,7 @@ import { raiserTag, seal } from './anonymity.ts';
 import { Grievance, GrievanceStatusChange, GrievanceTotals } from './entities.ts';
 import { configuredPeriods, type HandlingPeriods, initialHandling } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
+import { authoredText } from './mentions.ts';
 import { type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
 import { isUnread, readMarkerKey, seenWrite } from './read-state.ts';
 import { raisedStats, statsWrites } from './stats-fields.ts';
@@ -65,7 +66,12 @@ export function raisedEntry(g: GrievanceItem): StatusChangeItem {
  * transaction. Nothing written names the raiser.
  */
 export async function raiseGrievance(raiserId: string, input: NewGrievance) {
-  const g = newGrievanceItem(raiserId, input);
+  // The raiser's own `@[id]` would name them on an anonymous grievance (mentions.ts).
+  const g = newGrievanceItem(raiserId, {
+    ...input,
+    subject: authoredText('subject', input.subject, raiserId, 3),
+    description: authoredText('description', input.description, raiserId, 20),
+  });
   const items: TransactItem[] = [
     Grievance.create(g),
     GrievanceStatusChange.put(raisedEntry(g)),

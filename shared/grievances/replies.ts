@@ -15,7 +15,7 @@ import { Grievance, GrievanceReply } from './entities.ts';
 import { loadGrievance } from './grievances.ts';
 import { applyHandling, configuredPeriods, hasHandling } from './handling.ts';
 import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
-import { resolveMentions } from './mentions.ts';
+import { authoredText, resolveMentions } from './mentions.ts';
 import {
   type GrievanceItem,
   isEntityId,
@@ -33,16 +33,18 @@ const MAX_ATTEMPTS = 10;
 
 /**
  * Replies: anyone signed in may reply; the reply stores its role and a
- * tag of (author, grievance, reply) instead of the author; a handler reply also keeps the handler's
+ * tag of (author, grievance, reply) instead of the author, and its body without the author's own
+ * `@[id]` tokens (mentions.ts); a handler reply also keeps the handler's
  * id sealed for `author` on admin routes. Replying moves `replyCount` only: never status, order or
  * `updatedAt`.
  */
 export async function createReply<AsHandler extends boolean>(
   callerId: string,
   grievanceId: string,
-  body: string,
+  sentBody: string,
   { asHandler }: { asHandler: AsHandler },
 ): Promise<ReplyViewOf<AsHandler>> {
+  const body = authoredText('body', sentBody, callerId);
   return retryOnConflict(
     async () => {
       const g = await loadGrievance(grievanceId);
@@ -127,10 +129,11 @@ async function loadOwnReply(
 }
 
 /**
- * The author edits a reply: new body, `editedAt`, mentions re-resolved; only the newly tagged are
+ * The author edits a reply: new body (without the author's own tokens, as on create), `editedAt`, mentions re-resolved; only the newly tagged are
  * notified. Conditioned on the edit counter read, so two concurrent edits never notify anybody twice.
  */
-export async function editReply(callerId: string, grievanceId: string, replyId: string, body: string) {
+export async function editReply(callerId: string, grievanceId: string, replyId: string, sentBody: string) {
+  const body = authoredText('body', sentBody, callerId);
   return retryOnConflict(
     async () => {
       const { g, r, tag } = await loadOwnReply(callerId, grievanceId, replyId);

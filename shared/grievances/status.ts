@@ -7,6 +7,7 @@ import { Grievance, GrievanceStatusChange } from './entities.ts';
 import { loadGrievance, viewFor } from './grievances.ts';
 import { applyHandling, configuredPeriods } from './handling.ts';
 import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
+import { authoredText } from './mentions.ts';
 import {
   type GrievanceItem,
   isEntityId,
@@ -30,7 +31,9 @@ const MAX_ATTEMPTS = 10;
  * so concurrent moves each leave exactly one entry, in commit order; a move that lost the race
  * re-reads and applies on top.
  */
-export async function moveStatus(handlerId: string, grievanceId: string, to: Status, reason: string) {
+export async function moveStatus(handlerId: string, grievanceId: string, to: Status, sentReason: string) {
+  // Employees read the reason but never learn which handler wrote it: their own `@[id]` would tell.
+  const reason = authoredText('reason', sentReason, handlerId, 3);
   return retryOnConflict(
     async () => {
       const g = await loadGrievance(grievanceId);

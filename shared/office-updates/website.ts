@@ -1,6 +1,7 @@
 import { officeUpdatesIndex, postKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
 import { getItem, getMany, keyString, queryPage, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
+import { Post } from '../feed/entities.ts';
 import type { PostItem } from '../feed/model.ts';
 import { WebsiteCounts, type WebsiteCountsItem, WebsiteEntry, type WebsiteEntryItem } from './entities.ts';
 
@@ -99,12 +100,20 @@ function refusal(decision: Decision, status: WebsiteStatus): string {
 /**
  * Applies a review decision. 404 when the post does not exist, was deleted or is hidden; 409 when the
  * current state does not allow it. `reviewer` is the super admin's name.
+ *
+ * `reviewedAt`: when the reviewer's view of the post was made. The author may edit a pending post at
+ * any time, so without it an approval publishes whatever the post says when the click arrives; with
+ * it, a post edited at or after that moment is a 409 (review it again), and the post's revision read
+ * is a condition of the write, so an edit racing the approval cannot slip in between. The moment has
+ * whole-second precision (an HTTP date), so an edit in the same second counts as later: the reviewer
+ * looks again rather than publish what they may not have seen.
  */
 export async function decide(
   postId: string,
   decision: Decision,
   reviewer: { userId: string; name: string },
   reason: string | null,
+  { reviewedAt }: { reviewedAt?: Date } = {},
 ): Promise<{ entry: WebsiteEntryItem; post: PostItem }> {
   // Somebody moved it meanwhile: decide again from what it is now.
   return retryOnConflict(
@@ -114,6 +123,8 @@ export async function decide(
       const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
       if (!entry || !post || post.hidden || entry.hidden) throw notFound('No such post.');
       if (!ALLOWED[decision].includes(entry.status)) throw conflict(refusal(decision, entry.status));
+      if (reviewedAt && post.editedAt && Date.parse(post.editedAt) >= reviewedAt.getTime())
+        throw conflict(`The post was edited at ${post.editedAt}, after the version reviewed; review it again.`);
       const now = new Date().toISOString();
       const next: WebsiteEntryItem = {
         ...entry,
@@ -122,7 +133,15 @@ export async function decide(
         publishedAt: decision === 'approve' ? now : null,
         actorId: reviewer.userId,
       };
-      await transact(websiteWrites(entry, next));
+      const unchangedPost = reviewedAt
+        ? [
+            Post.check([postId], {
+              ConditionExpression: 'rev = :rev',
+              ExpressionAttributeValues: { ':rev': post.rev },
+            }),
+          ]
+        : [];
+      await transact([...websiteWrites(entry, next), ...unchangedPost]);
       return { entry: next, post };
     },
     { attempts: 4 },

@@ -3,6 +3,7 @@ import { FAVOURITE_FIELDS, LINK_FIELDS, type Profile } from '../api/schemas/comm
 import { teamKey } from '../db/keys.ts';
 import { getMany } from '../db/table.ts';
 import { presencesOf } from '../presence/view.ts';
+import { shownLink } from '../util/links.ts';
 import { getUsers, type UserItem } from './users.ts';
 
 export interface Viewer {
@@ -72,7 +73,10 @@ export async function toProfiles(users: UserItem[], viewer: Viewer): Promise<z.i
   return users.map((u) => {
     const manager = u.managerId ? managers.get(u.managerId) : undefined;
     const seesPrivate = viewer.userId === u.id || viewer.role === 'super_admin';
-    const links = Object.fromEntries([...LINK_FIELDS, ...FAVOURITE_FIELDS].map((k) => [k, (u[k] as string) ?? '']));
+    const links = Object.fromEntries([
+      ...LINK_FIELDS.map((k) => [k, shownLink(u[k] as string | undefined)]),
+      ...FAVOURITE_FIELDS.map((k) => [k, (u[k] as string) ?? '']),
+    ]);
     return {
       ...entryFields(u, teams, presence),
       email: u.email,

@@ -1,16 +1,70 @@
+import type { SessionItem } from '../auth/entities.ts';
+import { sessionKey } from '../db/keys.ts';
+import { getMany, keyString } from '../db/table.ts';
 import { PUSH_KINDS } from '../notifications/kinds.ts';
 import { logger } from '../observability/logger.ts';
-import { getUsers } from '../people/users.ts';
+import { getUsers, type UserItem } from '../people/users.ts';
 import { pushTransport } from '../transports/push.ts';
+import type { PushTokenItem } from './entities.ts';
 import { type PushableNotification, pushMessageFor } from './message.ts';
 import { pushEnabledFor } from './preferences.ts';
-import { activePushTokens, disablePushToken, targetOf } from './tokens.ts';
+import { activePushTokens, disablePushToken, removeStaleRegistration, targetOf } from './tokens.ts';
 
 export type { PushableNotification } from './message.ts';
 
 /**
+ * Whether a registration may still receive push: its person is active and the session that registered
+ * it is live (exists, not revoked, not expired, theirs). A push carries a preview of what it announces,
+ * so a device whose access ended (a lost phone's session revoked, a session expired or ended by a
+ * password change or sign-out, a deactivated person) must stop receiving them at once.
+ *
+ * Registrations written before the session was recorded (no `sessionTokenHash`) are unfit: nothing
+ * says which session, if any, still stands behind them, and delivering on the owner's activity alone
+ * would keep feeding the very lost device this rule is for. They are removed; a device still in use
+ * registers again with its session (clients register on every start).
+ */
+export function deliverable(
+  t: PushTokenItem,
+  owner: UserItem | undefined,
+  session: SessionItem | undefined,
+  now = Date.now(),
+): boolean {
+  return (
+    owner?.status === 'active' &&
+    !!t.sessionTokenHash &&
+    !!session &&
+    session.userId === t.userId &&
+    !session.revoked &&
+    Date.parse(session.expiresAt) > now
+  );
+}
+
+/** The recipients' registrations fit for delivery (read with their people and sessions); the unfit are removed. */
+async function liveRegistrations(recipients: string[]): Promise<Map<string, PushTokenItem[]>> {
+  const [owners, tokens] = await Promise.all([
+    getUsers(recipients),
+    Promise.all(recipients.map(async (id) => [id, await activePushTokens(id)] as const)),
+  ]);
+  const all = tokens.flatMap(([, list]) => list);
+  const sessions = await getMany<SessionItem>(
+    all.flatMap((t) => (t.sessionTokenHash ? [sessionKey(t.sessionTokenHash)] : [])),
+    true,
+  );
+  const live = new Map<string, PushTokenItem[]>();
+  for (const t of all) {
+    const session = t.sessionTokenHash ? sessions.get(keyString(sessionKey(t.sessionTokenHash))) : undefined;
+    if (deliverable(t, owners.get(t.userId), session)) live.set(t.userId, [...(live.get(t.userId) ?? []), t]);
+    else
+      await removeStaleRegistration(t).catch((error) =>
+        logger.warn('could not remove a stale push registration', { error: error as Error }),
+      );
+  }
+  return live;
+}
+
+/**
  * Pushes recorded notifications (call it after they are committed): the push kinds only, to people
- * with push enabled, on each of their enabled registrations. A dead endpoint disables its token, so it
+ * with push enabled, on each of their registrations whose session is live (`deliverable`). A dead endpoint disables its token, so it
  * is never tried again. Best effort: a push failure never fails the operation that notified (the bell
  * already has it), it is logged.
  */
@@ -24,7 +78,7 @@ export async function deliverPush(list: readonly PushableNotification[]): Promis
     const recipients = [...new Set(wanted.map((n) => n.recipientId))];
     const [actors, tokens] = await Promise.all([
       getUsers(wanted.map((n) => n.actorId).filter((a): a is string => !!a)),
-      Promise.all(recipients.map(async (id) => [id, await activePushTokens(id)] as const)).then((e) => new Map(e)),
+      liveRegistrations(recipients),
     ]);
     for (const n of wanted) {
       const message = pushMessageFor(n, n.actorId ? (actors.get(n.actorId)?.name ?? null) : null);

@@ -15,6 +15,12 @@ export interface PushTokenItem {
   endpointArn: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The key (token hash) of the session that registered it: push goes to the registration only while
+   * that session is live and its person active (delivery.ts). Registrations written before this was
+   * recorded lack it; delivery removes them.
+   */
+  sessionTokenHash?: string;
   /** Set when the platform reported the endpoint dead; the item then leaves the delivery index. */
   disabledAt?: string;
   actorId: string;

@@ -28,7 +28,11 @@ export interface Registration {
   previousToken?: string;
 }
 
-export async function registerPushToken(userId: string, r: Registration): Promise<void> {
+/**
+ * Registers a token for the signed-in person, tied to the session that registers it (`sessionTokenHash`,
+ * the session's key): signing out, revoking that session or its expiry ends push to the device.
+ */
+export async function registerPushToken(userId: string, sessionTokenHash: string, r: Registration): Promise<void> {
   if (r.previousToken !== undefined && r.previousToken !== r.token) await retirePushToken(userId, r.previousToken);
   const platform = r.platform ?? 'web';
   const tokenHash = hashToken(r.token);
@@ -43,6 +47,7 @@ export async function registerPushToken(userId: string, r: Registration): Promis
     platform,
     userAgent: r.userAgent ?? null,
     endpointArn,
+    sessionTokenHash,
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
     actorId: userId,
@@ -61,6 +66,25 @@ export async function retirePushToken(userId: string, token: string): Promise<vo
 
 async function removeRegistration(t: PushTokenItem): Promise<void> {
   await write(PushToken.remove(PushToken.keyOf(t)));
+  await forgetEndpoint(targetOf(t));
+}
+
+/**
+ * Removes a registration found unfit for delivery, unless it was registered again meanwhile (by a new
+ * session on the same device: then it is fit again and stays).
+ */
+export async function removeStaleRegistration(t: PushTokenItem): Promise<void> {
+  try {
+    await write(
+      PushToken.remove(PushToken.keyOf(t), {
+        ConditionExpression: 'updatedAt = :seen',
+        ExpressionAttributeValues: { ':seen': t.updatedAt },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) return;
+    throw err;
+  }
   await forgetEndpoint(targetOf(t));
 }
 

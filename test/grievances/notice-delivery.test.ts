@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeQueue } from '../../shared/db/keys.ts';
@@ -128,7 +129,7 @@ describe('grievance notice delivery', () => {
     setPushTransport(transport);
     const { raiser, other } = await world();
     const tagged = await newMember();
-    await registerPushToken(tagged.id, { token: `tok-${randomUUID()}`, platform: 'android' });
+    await registerPushToken(tagged.id, hashToken(tagged.token), { token: `tok-${randomUUID()}`, platform: 'android' });
     const g = await raise(raiser);
     const r = await reply(other, g.id, `Asking @[${tagged.id}]`);
     // The queued notice names nobody in the clear: the recipient is sealed.

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/model.ts';
 import { offsetDateTime } from '../../calendar/time.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
-import { email, isoDateTime, nonBlank } from '../schemas/common.ts';
+import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
 
 export const MeetingParticipant = z
   .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
@@ -36,7 +36,7 @@ const fields = {
   internalParticipantIds: z.array(z.string().min(1).max(200)).max(100, 'must hold at most 100 people'),
   externalEmails: z.array(email()).max(100, 'must hold at most 100 addresses'),
   type: z.enum(MEETING_TYPES),
-  meetLink: z.string().max(1000, max(1000)),
+  meetLink: linkOrHandle(1000),
 };
 
 const httpUrl = (limit: number) =>
@@ -79,7 +79,7 @@ export const createMeetingRoute = defineRoute({
   path: M,
   auth: 'session',
   summary:
-    'Creates a meeting with the caller as organizer; participants are notified and everyone invited is e-mailed an iCalendar invitation.',
+    'Creates a meeting with the caller as organizer; participants are notified and everyone invited is e-mailed an iCalendar invitation. External addresses count towards a bound per organizer and day (MEETING_EXTERNAL_RECIPIENTS_PER_DAY, 200 by default): past it, 429 with Retry-After and nothing is saved.',
   body: z.strictObject({
     ...fields,
     description: fields.description.optional(),
@@ -89,7 +89,7 @@ export const createMeetingRoute = defineRoute({
   idempotent: true,
   status: 201,
   response: Meeting,
-  errors: [400],
+  errors: [400, 429],
   access: { table: 'write', ses: true },
 });
 
@@ -111,7 +111,8 @@ export const updateMeetingRoute = defineRoute({
   method: 'PATCH',
   path: `${M}/{meetingId}`,
   auth: 'session',
-  summary: 'Changes a meeting (organizer only, before it starts); everyone invited is e-mailed the update.',
+  summary:
+    'Changes a meeting (organizer only, before it starts); everyone invited is e-mailed the update. 429 (with Retry-After) when the e-mail would take the organizer past their daily bound of external recipients.',
   body: z.strictObject({
     topic: fields.topic.optional(),
     description: fields.description.optional(),
@@ -124,7 +125,7 @@ export const updateMeetingRoute = defineRoute({
   }),
   status: 200,
   response: Meeting,
-  errors: [400, 403, 404, 409],
+  errors: [400, 403, 404, 409, 429],
   access: { table: 'write', ses: true },
 });
 

@@ -110,7 +110,21 @@ export const approveWebsitePostRoute = defineRoute({
   method: 'POST',
   path: `${A}/{postId}/approve`,
   auth: 'super_admin',
-  summary: 'Puts a pending, rejected or unpublished post on the website (no body).',
+  summary:
+    'Puts a pending, rejected or unpublished post on the website (no body). With If-Unmodified-Since, only the version reviewed: an edit since is a 409.',
+  headers: [
+    {
+      name: 'If-Unmodified-Since',
+      description: [
+        'Binds the approval to what the reviewer saw: send the `Date` of the answer that showed the post',
+        '(the admin list). When the author edited the post at or after that moment (whole seconds: an edit',
+        'in the same second counts), the answer is 409 and nothing changes; review the post again. A value',
+        'that is not an HTTP date is a 400. Without the header, the post is approved as it is when the',
+        'request arrives.',
+      ].join(' '),
+      schema: { type: 'string', examples: ['Wed, 25 Nov 2026 09:30:00 GMT'] },
+    },
+  ],
   status: 200,
   response: WebsitePost,
   errors: [404, 409],

@@ -7,6 +7,7 @@ import {
   FAVOURITE_FIELDS,
   isoDateTime,
   LINK_FIELDS,
+  linkOrHandle,
   nonBlank,
   nullableIso,
   Presence,
@@ -68,7 +69,7 @@ export const UpdateProfile = z
     projects: z.array(ProjectInput).max(10, 'must have at most 10 items').optional(),
     joinedOn: dateOrClear(),
     dateOfBirth: dateOrClear(),
-    ...strings(LINK_FIELDS, 200),
+    ...Object.fromEntries(LINK_FIELDS.map((k) => [k, linkOrHandle(200).optional()])),
     ...strings(FAVOURITE_FIELDS, 200),
   })
   .meta({ id: 'UpdateProfile' });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { hasAllowedScheme } from '../../util/links.ts';
 
 /** Shapes shared by several areas' responses. Responses are parsed through these, so
  * they are exactly what the OpenAPI document says. */
@@ -162,6 +163,16 @@ export const nonBlank = (min: number, max: number) =>
     .min(min, `must be at least ${min} characters`)
     .max(max, `must be at most ${max} characters`)
     .refine((s) => s.trim().length > 0, 'must not be empty');
+
+/**
+ * "A handle or a full URL": any text up to `max` characters that carries no scheme, or an http(s) one
+ * (shared/util/links.ts: clients render these as links, so `javascript:` and the like are refused).
+ */
+export const linkOrHandle = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => hasAllowedScheme(v), 'must be a handle or an http(s) URL');
 
 export const email = () => z.email('must be a valid e-mail address').max(254);
 export const password = (max: number) =>

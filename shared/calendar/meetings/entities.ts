@@ -5,6 +5,7 @@ import {
   calendarByEndIndex,
   calendarByStartIndex,
   meetingKey,
+  meetingMailQuotaKey,
   meetingSeatKey,
 } from '../../db/keys.ts';
 import type { MeetingItem, MeetingSeatItem } from './model.ts';
@@ -59,4 +60,20 @@ export const MeetingSeat = entity<MeetingSeatItem, [meetingId: string, userId: s
     (s) => s.userId,
     (s) => ({ id: s.meetingId, startUtc: s.startUtc, endUtc: s.endUtc }),
   ),
+});
+
+/**
+ * How many external recipients one person's meeting e-mail reached on one UTC day (mail-quota.ts):
+ * moved with ADD in the transaction of the meeting write that sends the mail; gone a day later (TTL).
+ */
+export interface MeetingMailQuotaItem {
+  pk: string;
+  sk: string;
+  entity: 'MeetingMailQuota';
+  sent: number;
+  ttl: number;
+}
+export const MeetingMailQuota = entity<MeetingMailQuotaItem, [userId: string, day: string]>({
+  name: 'MeetingMailQuota',
+  key: meetingMailQuotaKey,
 });

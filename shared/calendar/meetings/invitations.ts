@@ -3,6 +3,7 @@ import { logger } from '../../observability/logger.ts';
 import type { UserItem } from '../../people/users.ts';
 import { emailTransport } from '../../transports/email.ts';
 import { inPool } from '../../util/in-pool.ts';
+import { shownLink } from '../../util/links.ts';
 import { buildICalendar, type CalendarMethod } from '../ical.ts';
 import type { MeetingItem } from './model.ts';
 
@@ -49,7 +50,7 @@ export function meetingCalendar(
     endUtc: m.endUtc,
     summary: m.topic,
     description: m.description,
-    location: m.meetLink,
+    location: shownLink(m.meetLink),
     organizer: { name: organizer.name, email: organizer.email },
     attendees: [
       ...participants.map((p) => ({ name: p.name, email: p.email })),
@@ -71,7 +72,7 @@ function mailBody(kind: MeetingMessage, m: MeetingItem, organizer: UserItem): st
     `Topic: ${m.topic}`,
     `Starts: ${m.startsAt}`,
     `Ends: ${m.endsAt}`,
-    ...(m.meetLink ? [`Join: ${m.meetLink}`] : []),
+    ...(shownLink(m.meetLink) ? [`Join: ${shownLink(m.meetLink)}`] : []),
     ...(m.description ? ['', m.description] : []),
     '',
     'The attached calendar file updates your calendar.',

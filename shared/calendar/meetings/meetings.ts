@@ -7,6 +7,7 @@ import type { Viewer } from '../people.ts';
 import { instant } from '../time.ts';
 import { Meeting, MeetingSeat } from './entities.ts';
 import { emailInvitees, type MeetingMessage, notifyParticipants } from './invitations.ts';
+import { bookExternalMail, mailedByChange } from './mail-quota.ts';
 import { canSee, hasStarted, type MeetingItem, type MeetingType } from './model.ts';
 import { commitMeeting, getMeeting, seatWrites } from './store.ts';
 
@@ -100,7 +101,12 @@ export async function createMeeting(organizer: UserItem, input: MeetingInput, no
     version: 1,
     actorId: organizer.id,
   });
-  await commitMeeting(Meeting.create(meeting), seatWrites(meeting, []));
+  await commitMeeting(
+    Meeting.create(meeting),
+    seatWrites(meeting, []),
+    bookExternalMail(organizer.id, meeting.externalEmails.length, now),
+    now,
+  );
   await tell(() => notifyParticipants('invite', meeting, meeting.participantIds), id, 'notify invite');
   await tell(
     () =>
@@ -165,7 +171,13 @@ export async function updateMeeting(
     const after = next(m, viewer.userId, now, fields);
     const removed = m.participantIds.filter((id) => !after.participantIds.includes(id));
     const seatsMove = after.startUtc !== m.startUtc || after.endUtc !== m.endUtc || participants !== null;
-    await commitMeeting(replaceWrite(after, m, now), seatsMove ? seatWrites(after, removed) : []);
+    // Every change is told to the external addresses (tellAboutChange), so each counts.
+    await commitMeeting(
+      replaceWrite(after, m, now),
+      seatsMove ? seatWrites(after, removed) : [],
+      bookExternalMail(viewer.userId, mailedByChange(m.externalEmails, after.externalEmails), now),
+      now,
+    );
     return { before: m, after };
   });
   const { before, after } = outcome;

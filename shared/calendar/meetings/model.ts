@@ -1,5 +1,6 @@
 import { personOf } from '../../people/person-views.ts';
 import { getUsers } from '../../people/users.ts';
+import { shownLink } from '../../util/links.ts';
 import { isSuperAdmin, type Viewer } from '../people.ts';
 
 /** Meeting types and derived statuses. */
@@ -78,7 +79,7 @@ export async function toMeetings(meetings: MeetingItem[], viewer: Viewer, now = 
     endsAt: m.endsAt,
     status: statusOf(m, now),
     type: m.type,
-    meetLink: m.meetLink ?? '',
+    meetLink: shownLink(m.meetLink),
     recordingLink: m.recordingLink ?? null,
     transcriptLink: m.transcriptLink ?? null,
     organizer: participant(m.organizerId) ?? { id: m.organizerId, name: '', email: '', image: null },

@@ -1,6 +1,7 @@
 import { meetingKey } from '../../db/keys.ts';
 import { getItem, isConditionFailure, type TransactItem, transact } from '../../db/table.ts';
 import { MeetingSeat } from './entities.ts';
+import { quotaRefusalOf } from './mail-quota.ts';
 import type { MeetingItem } from './model.ts';
 
 /**
@@ -36,10 +37,23 @@ export function seatWrites(m: MeetingItem, removedIds: string[]): TransactItem[]
  * Commits the meeting write with its seat writes: one transaction when they fit (up to 99 seats),
  * otherwise the meeting and the first seats together, then the remaining seats. A condition failure
  * on the meeting write propagates; on the remaining seats it only means a newer version wrote them.
+ * `mailQuota`, when the write mails external addresses, books them in the same transaction
+ * (mail-quota.ts): past the bound nothing is written and the answer is a 429.
  */
-export async function commitMeeting(meetingWrite: TransactItem, seats: TransactItem[]): Promise<void> {
-  const first = seats.slice(0, TRANSACTION_MAX - 1);
-  await transact([meetingWrite, ...first]);
+export async function commitMeeting(
+  meetingWrite: TransactItem,
+  seats: TransactItem[],
+  mailQuota: TransactItem | null = null,
+  now = new Date(),
+): Promise<void> {
+  const together = mailQuota ? [meetingWrite, mailQuota] : [meetingWrite];
+  const first = seats.slice(0, TRANSACTION_MAX - together.length);
+  try {
+    await transact([...together, ...first]);
+  } catch (err) {
+    const refused = mailQuota ? quotaRefusalOf(err, 1, now) : null;
+    throw refused ?? err;
+  }
   for (let i = first.length; i < seats.length; i += TRANSACTION_MAX) {
     await transact(seats.slice(i, i + TRANSACTION_MAX)).catch((err) => {
       if (!isConditionFailure(err)) throw err;
