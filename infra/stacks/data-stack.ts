@@ -10,6 +10,7 @@ import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
+import { PENDING_UPLOADS_EXPIRE_DAYS, PENDING_UPLOADS_PREFIX } from '../../shared/storage/pending-uploads.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
 import { operatorAlarm } from '../constructs/alarms.ts';
@@ -128,7 +129,16 @@ export class DataStack extends Stack {
           maxAge: 600,
         },
       ],
-      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Presigned uploads land here until a post attaches (and so verifies) them; one never
+        // attached expires, so nobody fills the bucket with uploads that were never used.
+        {
+          id: 'expire-pending-uploads',
+          prefix: PENDING_UPLOADS_PREFIX,
+          expiration: Duration.days(PENDING_UPLOADS_EXPIRE_DAYS),
+        },
+      ],
     });
     // The public feed's media, through the edge stack's distribution (origin access control, signed
     // URLs only): reads of the prefixes the feed links to (post files and renditions, avatars). The
