@@ -20,7 +20,8 @@ export function takeUploadQuota(userId: string, bytes: number, now = new Date())
   const dayEnds = Date.parse(`${day}T00:00:00Z`) + DAY_MS;
   return UploadQuota.update([userId, day], {
     UpdateExpression: 'ADD uploads :one, #bytes :bytes SET #entity = :entity, userId = :user, #day = :day, #ttl = :ttl',
-    ConditionExpression: 'attribute_not_exists(uploads) OR (uploads < :maxUploads AND #bytes <= :bytesLeft)',
+    ConditionExpression:
+      '(attribute_not_exists(uploads) OR uploads < :maxUploads) AND (attribute_not_exists(#bytes) OR #bytes <= :bytesLeft)',
     ExpressionAttributeNames: { '#bytes': 'bytes', '#entity': 'entity', '#day': 'day', '#ttl': 'ttl' },
     ExpressionAttributeValues: {
       ':one': 1,
