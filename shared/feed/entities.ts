@@ -15,10 +15,10 @@ import {
   postReactionKey,
   postStatsKey,
   postUploadKey,
-  uploadQuotaKey,
   postVoteKey,
   repliesIndex,
   topCommentsIndex,
+  uploadQuotaKey,
 } from '../db/keys.ts';
 import type { CommentItem, CommentVoteItem, PostItem, PostStatsItem, ReactionItem, VoteItem } from './model.ts';
 import { scoreOf } from './scores.ts';

@@ -1,5 +1,5 @@
-import { type DomainError, tooMany } from '../errors.ts';
 import type { TransactItem } from '../db/table.ts';
+import { type DomainError, tooMany } from '../errors.ts';
 import { UploadQuota } from './entities.ts';
 
 /**

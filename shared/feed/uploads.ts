@@ -395,7 +395,9 @@ export async function resolveAttachments(
     const confirmed = await confirmArrived(u);
     if ('ok' in confirmed) uploads.set(w.path, confirmed.ok);
     else if (confirmed.refused === 'mismatch')
-      errors.push(`${w.field}: ${shown} is not ${u.mimeType} as declared (its bytes are another type); the upload was removed`);
+      errors.push(
+        `${w.field}: ${shown} is not ${u.mimeType} as declared (its bytes are another type); the upload was removed`,
+      );
     else errors.push(`${w.field}: ${shown} has not been uploaded yet`);
   }
   if (errors.length) throw invalid(errors);

@@ -16,6 +16,7 @@ export const mp4Bytes = () =>
 export const webmBytes = () =>
   Buffer.from('1A45DFA39F4286810142F7810142F2810442F381084282847765626D4287810442858102', 'hex');
 export const pdfBytes = () => Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n%%EOF\n');
-export const htmlBytes = () => Buffer.from('<!doctype html><html><body><script>alert(document.domain)</script></body></html>');
+export const htmlBytes = () =>
+  Buffer.from('<!doctype html><html><body><script>alert(document.domain)</script></body></html>');
 export const svgBytes = () =>
   Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>');

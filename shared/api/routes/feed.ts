@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Mention, nonBlank, page } from '../schemas/common.ts';
 import { Comment, Contributor, LeaderboardEntry, Poll, Post, PostBody, Reaction } from '../schemas/feed.ts';
-import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 
 /*
  * The feed: posts, reactions, polls, comments, recognitions,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
+import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
 
 /**
