@@ -11,6 +11,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
+import { PENDING_UPLOADS_EXPIRE_DAYS, PENDING_UPLOADS_PREFIX } from '../../shared/storage/pending-uploads.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
 import { allowAlarmPublishing, operatorAlarm } from '../constructs/alarms.ts';
@@ -188,6 +189,13 @@ export class DataStack extends Stack {
           id: 'expire-old-versions',
           noncurrentVersionExpiration: Duration.days(MEDIA_NONCURRENT_DAYS),
           expiredObjectDeleteMarker: true,
+        },
+        // Presigned uploads land here until a post attaches (and so verifies) them; one never
+        // attached expires, so nobody fills the bucket with uploads that were never used.
+        {
+          id: 'expire-pending-uploads',
+          prefix: PENDING_UPLOADS_PREFIX,
+          expiration: Duration.days(PENDING_UPLOADS_EXPIRE_DAYS),
         },
       ],
     });

@@ -34,6 +34,7 @@ import type { Construct } from 'constructs';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
 import { PUBLIC_PATH_PREFIX } from '../../shared/http/middlewares/public-answers.ts';
 import { CLIENT_AUTHORIZATION_HEADER } from '../../shared/http/middlewares/session.ts';
+import { MEDIA_CONTENT_SECURITY_POLICY } from '../../shared/storage/media-headers.ts';
 import { MEDIA_CACHE_CONTROL } from '../../shared/storage/public-urls.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
 import { type DeployConfig, mediaSigningParameterName } from './config.ts';
@@ -83,7 +84,7 @@ export const clientAuthorizationFunctionCode = `function handler(event) {
 /**
  * The security headers CloudFront sets on every answer (overriding the origin's): HSTS for two years
  * with subdomains (the service is HTTPS-only), `nosniff` (uploaded media are served with their
- * declared type only), no Referer leaving the service (URLs carry ids), and no framing (clickjacking).
+ * verified type only), no Referer leaving the service (URLs carry ids), and no framing (clickjacking).
  */
 export const SECURITY_HEADERS = {
   strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true },
@@ -202,9 +203,15 @@ export class EdgeStack extends Stack {
       // Media may be used by the website's scripts (any origin, no credentials: the URL is the
       // permission), and browsers keep them: every object's key is new, and the URL of one stays the
       // same for its signing window (shared/storage/public-urls.ts).
+      // Media share the API's host, so nothing served from the bucket may run as a page there: the
+      // sandbox policy and nosniff on every answer (the object's own type is the verified one, and
+      // documents carry their stored `Content-Disposition: attachment`; shared/storage/media-headers.ts).
       const mediaHeaders = new ResponseHeadersPolicy(this, 'MediaHeaders', {
-        comment: `${config.prefix}: public media: security headers, CORS for any origin, cacheable`,
-        securityHeadersBehavior: SECURITY_HEADERS,
+        comment: `${config.prefix}: public media: security headers, sandbox, CORS for any origin, cacheable`,
+        securityHeadersBehavior: {
+          ...SECURITY_HEADERS,
+          contentSecurityPolicy: { contentSecurityPolicy: MEDIA_CONTENT_SECURITY_POLICY, override: true },
+        },
         corsBehavior: {
           accessControlAllowOrigins: ['*'],
           accessControlAllowCredentials: false,

@@ -309,6 +309,11 @@ export const followsPrefix = (userId: string) => ({ pk: `FOLLOWS#${userId}` });
 
 /** An uploaded post file (owner, kind, size, renditions); the bytes are in the bucket under `posts/<uploadId>/`. */
 export const postUploadKey = (uploadId: string): Key => ({ pk: `UPLOAD#${uploadId}`, sk: 'UPLOAD' });
+/** What one person uploaded for posts on one UTC day (`YYYY-MM-DD`): the daily upload quota's counters. */
+export const uploadQuotaKey = (userId: string, day: string): Key => ({
+  pk: `UPLOADQUOTA#${userId}#${day}`,
+  sk: 'QUOTA',
+});
 
 /**
  * Leaderboard and contributors. A person's all-time feed score sits with their account; gsi6 orders

@@ -18,6 +18,7 @@ import {
   postVoteKey,
   repliesIndex,
   topCommentsIndex,
+  uploadQuotaKey,
 } from '../db/keys.ts';
 import type { CommentItem, CommentVoteItem, PostItem, PostStatsItem, ReactionItem, VoteItem } from './model.ts';
 import { scoreOf } from './scores.ts';
@@ -185,4 +186,24 @@ export interface FeedScoreDayItem extends ScoreTotals {
 export const FeedScoreDay = entity<FeedScoreDayItem, [day: string, userId: string]>({
   name: 'FeedScoreDay',
   key: feedScoreDayKey,
+});
+
+/**
+ * One person's post uploads of one UTC day (shared/feed/upload-quota.ts): `uploads` and `bytes` move
+ * with ADD, under the quota's condition, in the same transaction as the upload's record. TTL removes
+ * it a day after its day ended.
+ */
+export interface UploadQuotaItem {
+  pk: string;
+  sk: string;
+  entity: 'UploadQuota';
+  userId: string;
+  day: string;
+  uploads: number;
+  bytes: number;
+  ttl: number;
+}
+export const UploadQuota = entity<UploadQuotaItem, [userId: string, day: string]>({
+  name: 'UploadQuota',
+  key: uploadQuotaKey,
 });

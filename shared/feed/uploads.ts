@@ -1,17 +1,34 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  type GetObjectCommandOutput,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { newSortableId } from '../db/ids.ts';
 import { postUploadKey } from '../db/keys.ts';
-import { getItem, getMany, keyString, type TransactItem, write } from '../db/table.ts';
+import { failedConditions, getItem, getMany, keyString, type TransactItem, transact, write } from '../db/table.ts';
 import { invalid, notFound, tooLarge } from '../errors.ts';
+import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from '../storage/client.ts';
+import { showsInline } from '../storage/media-headers.ts';
+import { bytesAreOfType, HEAD_BYTES, sniffMediaType } from '../storage/media-type.ts';
+import { pendingKeyOf } from '../storage/pending-uploads.ts';
 import { PostUpload } from './entities.ts';
 import { inspectImage, makeRenditions, type RenditionName } from './renditions.ts';
+import { quotaExceeded, takeUploadQuota } from './upload-quota.ts';
 
 /**
  * Post media: images and PDFs through the API (multipart, up to 4 MB), larger images and
  * documents (10 MB) and videos (200 MB) straight to the bucket with a presigned PUT. Each upload is
- * recorded with its owner, so a post can only use its author's files.
+ * recorded with its owner, so a post can only use its author's files, and counts against its owner's
+ * daily quota (upload-quota.ts).
+ *
+ * Media are served on the API's own origin, so no stored byte is trusted for its declared type: the
+ * bytes through the API are judged by their content, and a presigned upload lands under a pending
+ * prefix, is verified (its first bytes against the declared type) when it is first attached, and
+ * only then copied to its key with the verified type written on the object; a refused one is deleted.
  */
 export const POST_FILES_PATH = '/api/v1/files/posts/';
 const MB = 1024 * 1024;
@@ -104,25 +121,36 @@ export async function storeDirectUpload(
     throw tooLarge('The file is larger than 4 MB; request an upload URL for larger files.');
   if (file.data.length === 0) throw invalid(['file: the file is empty']);
   const id = newSortableId();
-  const image = await inspectImage(file.data);
+  // The type is what the bytes are (their signature), whatever the part declared; an image must also
+  // decode as that same format.
+  const sniffed = await sniffMediaType(file.data);
+  const image = sniffed?.startsWith('image/') ? await inspectImage(file.data) : null;
   let mimeType: string;
-  if (image) mimeType = IMAGE_MIME[image.format];
-  else if (file.data.subarray(0, 5).toString('latin1') === '%PDF-') mimeType = 'application/pdf';
+  if (image && IMAGE_MIME[image.format] === sniffed) mimeType = sniffed;
+  else if (sniffed === 'application/pdf') mimeType = sniffed;
   else typeError();
   const { kind, ext } = TYPES[mimeType];
   const objectKey = objectKeyOf(id, ext);
-  await s3().send(
-    new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, Body: file.data, ContentType: mimeType }),
-  );
+  const written: string[] = [];
+  const put = async (key: string, body: Buffer, contentType: string) => {
+    await s3().send(
+      new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: body, ...objectHeadersOf(contentType) }),
+    );
+    written.push(key);
+  };
   const renditions: UploadItem['renditions'] = {};
-  if (image) {
-    for (const r of await makeRenditions(file.data, image)) {
-      const key = renditionKeyOf(id, r.name);
-      await s3().send(
-        new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: r.data, ContentType: 'image/webp' }),
-      );
-      renditions[r.name] = { key, width: r.width, height: r.height };
+  try {
+    await put(objectKey, file.data, mimeType);
+    if (image) {
+      for (const r of await makeRenditions(file.data, image)) {
+        const key = renditionKeyOf(id, r.name);
+        await put(key, r.data, 'image/webp');
+        renditions[r.name] = { key, width: r.width, height: r.height };
+      }
     }
+  } catch (err) {
+    await removeObjects(written);
+    throw err;
   }
   const item = PostUpload.item({
     id,
@@ -139,8 +167,39 @@ export async function storeDirectUpload(
     createdAt: new Date().toISOString(),
     actorId: ownerId,
   });
-  await write(PostUpload.put(item));
+  try {
+    await grantUpload(ownerId, item);
+  } catch (err) {
+    // Refused (the quota) or failed: the objects were never recorded, so nothing may keep them.
+    await removeObjects(written);
+    throw err;
+  }
   return answerOf(item);
+}
+
+/** What an object is stored with: its verified type, and a download rather than a page for documents. */
+const objectHeadersOf = (contentType: string) => ({
+  ContentType: contentType,
+  ...(showsInline(contentType) ? {} : { ContentDisposition: 'attachment' }),
+});
+
+/** Removes objects an upload wrote but will not keep (best effort: what stays is unreachable). */
+async function removeObjects(keys: string[]): Promise<void> {
+  for (const key of keys) {
+    await s3()
+      .send(new DeleteObjectCommand({ Bucket: bucketName(), Key: key }))
+      .catch((error) => logger.warn('post upload: an unused object was not removed', { key, error }));
+  }
+}
+
+/** Records an upload and takes its share of the owner's daily quota, together (429 past the quota). */
+async function grantUpload(ownerId: string, item: UploadItem): Promise<void> {
+  try {
+    await transact([takeUploadQuota(ownerId, item.sizeBytes), PostUpload.put(item)]);
+  } catch (err) {
+    if (failedConditions(err).includes(0)) throw quotaExceeded();
+    throw err;
+  }
 }
 
 export const answerOf = (u: UploadItem): UploadAnswer => ({
@@ -179,27 +238,85 @@ export async function createPresignedUpload(
     createdAt: new Date().toISOString(),
     actorId: ownerId,
   });
-  await write(PostUpload.put(item));
-  // Content type and length are signed, so the bucket refuses anything else than what was declared.
+  await grantUpload(ownerId, item);
+  // Content type and length are signed, so the bucket refuses a PUT that sends anything else than what
+  // was declared. The presigner leaves `content-type` out of the signature unless it is named here (it
+  // adds it to its unsignable headers), which would let the uploader choose the stored type.
   const uploadUrl = await getSignedUrl(
     s3(),
-    new PutObjectCommand({ Bucket: bucketName(), Key: objectKey, ContentType: mimeType, ContentLength: req.sizeBytes }),
-    { expiresIn: PUT_URL_SECONDS },
+    new PutObjectCommand({
+      Bucket: bucketName(),
+      Key: pendingKeyOf(objectKey),
+      ContentType: mimeType,
+      ContentLength: req.sizeBytes,
+    }),
+    { expiresIn: PUT_URL_SECONDS, signableHeaders: new Set(['content-type']) },
   );
   return { path: pathOf(item), uploadUrl, expiresAt: new Date(Date.now() + PUT_URL_SECONDS * 1000).toISOString() };
 }
 
+/** Whether an S3 error says the object is not there (S3 answers 403 to a missing key without s3:ListBucket). */
+const isMissing = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return (
+    ['NoSuchKey', 'NotFound', 'AccessDenied', 'InvalidRange'].includes(e?.name ?? '') ||
+    [403, 404, 416].includes(e?.$metadata?.httpStatusCode ?? 0)
+  );
+};
+
+/** The total size an answer to a ranged GET reports (`Content-Range: bytes 0-4099/123456`). */
+const totalSizeOf = (out: GetObjectCommandOutput) =>
+  Number(/\/(\d+)$/.exec(out.ContentRange ?? '')?.[1] ?? out.ContentLength ?? Number.NaN);
+
+type Confirmation = { ok: UploadItem } | { refused: 'missing' | 'mismatch' };
+
 /**
- * Confirms that a presigned upload's bytes arrived (and are no larger than declared); marks it ready.
- * An image confirmed this way gets its renditions from the renditions consumer (asynchronously).
+ * Confirms a presigned upload: its bytes arrived under the pending key, are no larger than declared
+ * and begin as the declared type (a ranged read of the head); then copies them to the upload's key
+ * with the verified type written on the object (CloudFront serves the object's own type: it does not
+ * pass response-content-type on), removes the pending object and marks the upload ready. Bytes of
+ * another type are refused: the pending object and the record are deleted. An image confirmed this
+ * way gets its renditions from the renditions consumer (asynchronously).
  */
-async function confirmArrived(u: UploadItem): Promise<UploadItem | null> {
-  if (u.status === 'ready') return u;
+async function confirmArrived(u: UploadItem): Promise<Confirmation> {
+  if (u.status === 'ready') return { ok: u };
+  const pending = { Bucket: bucketName(), Key: pendingKeyOf(u.objectKey) };
+  let head: Buffer;
+  let size: number;
   try {
-    const head = await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: u.objectKey }));
-    if ((head.ContentLength ?? 0) > u.sizeBytes) return null;
-  } catch {
-    return null;
+    const out = await s3().send(new GetObjectCommand({ ...pending, Range: `bytes=0-${HEAD_BYTES - 1}` }));
+    head = Buffer.from(await out.Body!.transformToByteArray());
+    size = totalSizeOf(out);
+  } catch (err) {
+    if (isMissing(err)) return (await readyMeanwhile(u)) ?? { refused: 'missing' };
+    throw err;
+  }
+  if (!(size <= u.sizeBytes) || !(await bytesAreOfType(head, u.mimeType))) {
+    await s3().send(new DeleteObjectCommand(pending));
+    await write(
+      PostUpload.remove([u.id], {
+        ConditionExpression: '#s = :awaiting',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':awaiting': 'awaiting' },
+      }),
+      { returnValues: 'NONE' },
+    ).catch((err) => logger.warn('post upload: a refused upload record was not removed', { id: u.id, error: err }));
+    return { refused: 'mismatch' };
+  }
+  try {
+    await s3().send(
+      new CopyObjectCommand({
+        Bucket: bucketName(),
+        Key: u.objectKey,
+        CopySource: `${bucketName()}/${pending.Key}`,
+        MetadataDirective: 'REPLACE',
+        ...objectHeadersOf(u.mimeType),
+      }),
+    );
+  } catch (err) {
+    // Another request confirmed it first and removed the pending object.
+    if (isMissing(err)) return (await readyMeanwhile(u)) ?? { refused: 'missing' };
+    throw err;
   }
   const updated = await write(
     PostUpload.update([u.id], {
@@ -208,7 +325,14 @@ async function confirmArrived(u: UploadItem): Promise<UploadItem | null> {
       ExpressionAttributeValues: { ':ready': 'ready' },
     }),
   );
-  return (updated as UploadItem) ?? { ...u, status: 'ready' };
+  await removeObjects([pending.Key]);
+  return { ok: (updated as UploadItem) ?? { ...u, status: 'ready' } };
+}
+
+/** The upload as another request left it, when that request confirmed it meanwhile. */
+async function readyMeanwhile(u: UploadItem): Promise<Confirmation | null> {
+  const now = await getItem<UploadItem>(postUploadKey(u.id), true);
+  return now?.status === 'ready' ? { ok: now } : null;
 }
 
 /** Makes the renditions of a presigned image once its bytes are in the bucket (the renditions consumer). */
@@ -222,7 +346,9 @@ export async function renderUpload(uploadId: string): Promise<void> {
   const renditions: UploadItem['renditions'] = {};
   for (const r of await makeRenditions(data, info)) {
     const key = renditionKeyOf(u.id, r.name);
-    await s3().send(new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: r.data, ContentType: 'image/webp' }));
+    await s3().send(
+      new PutObjectCommand({ Bucket: bucketName(), Key: key, Body: r.data, ...objectHeadersOf('image/webp') }),
+    );
     renditions[r.name] = { key, width: r.width, height: r.height };
   }
   await write(
@@ -260,15 +386,19 @@ export async function resolveAttachments(
   const found = await getMany<UploadItem>(ids.map(postUploadKey), true);
   const uploads = new Map<string, UploadItem>();
   for (const w of wanted) {
-    let u = w.id ? found.get(keyString(postUploadKey(w.id))) : undefined;
-    if (u && u.ownerId === ownerId && u.kind === FIELD_KIND[w.field] && pathOf(u) === w.path)
-      u = (await confirmArrived(u)) ?? undefined;
-    else u = undefined;
-    if (!u) {
-      errors.push(`${w.field}: ${w.path.slice(0, 200)} is not a ${FIELD_KIND[w.field]} you uploaded`);
+    const u = w.id ? found.get(keyString(postUploadKey(w.id))) : undefined;
+    const shown = w.path.slice(0, 200);
+    if (!u || u.ownerId !== ownerId || u.kind !== FIELD_KIND[w.field] || pathOf(u) !== w.path) {
+      errors.push(`${w.field}: ${shown} is not a ${FIELD_KIND[w.field]} you uploaded`);
       continue;
     }
-    uploads.set(w.path, u);
+    const confirmed = await confirmArrived(u);
+    if ('ok' in confirmed) uploads.set(w.path, confirmed.ok);
+    else if (confirmed.refused === 'mismatch')
+      errors.push(
+        `${w.field}: ${shown} is not ${u.mimeType} as declared (its bytes are another type); the upload was removed`,
+      );
+    else errors.push(`${w.field}: ${shown} has not been uploaded yet`);
   }
   if (errors.length) throw invalid(errors);
   const checks = [...new Set([...uploads.values()].map((u) => u.id))].map((id) =>
@@ -287,33 +417,45 @@ export async function uploadsFor(paths: string[]): Promise<Map<string, UploadIte
   return new Map([...found.values()].map((u) => [pathOf(u), u]));
 }
 
-/** A presigned GET of an object, valid for `seconds` (signed media URLs need no session). */
-export function signedObjectUrl(key: string, seconds: number): Promise<string> {
-  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucketName(), Key: key }), { expiresIn: seconds });
+/**
+ * A presigned GET of an object, valid for `seconds` (signed media URLs need no session). The answer's
+ * type and disposition are the verified ones, whatever the object was stored with.
+ */
+export function signedObjectUrl(key: string, seconds: number, mimeType: string): Promise<string> {
+  return getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: bucketName(),
+      Key: key,
+      ResponseContentType: mimeType,
+      ...(showsInline(mimeType) ? {} : { ResponseContentDisposition: 'attachment' }),
+    }),
+    { expiresIn: seconds },
+  );
 }
 
 /**
  * What `GET /files/posts/{key}` answers: the bytes of a small file, or a short-lived signed URL for
  * a large one or a video. `<id>.<ext>` is the original; `<id>.w1200.webp` / `<id>.w400.webp` renditions.
  */
-export async function openPostFile(fileKey: string): Promise<{ bytes: Buffer; contentType: string } | { url: string }> {
+export async function openPostFile(
+  fileKey: string,
+): Promise<{ bytes: Buffer; contentType: string } | { url: string; contentType: string }> {
   const m = /^([0-9a-z]{22})\.(?:(w1200|w400)\.webp|([a-z0-9]{2,5}))$/.exec(fileKey);
   if (!m) throw notFound('No such file.');
-  const stored = await getItem<UploadItem>(postUploadKey(m[1]));
-  const u = stored ? await confirmArrived(stored) : null;
-  if (!u) throw notFound('No such file.');
+  // Only verified uploads are served: one still awaiting its check (attaching it runs the check) is not.
+  const u = await getItem<UploadItem>(postUploadKey(m[1]));
+  if (u?.status !== 'ready') throw notFound('No such file.');
   const rendition = m[2] ? u.renditions[m[2] as RenditionName] : undefined;
   if (m[2] && !rendition) throw notFound('No such file.');
   if (!m[2] && pathOf(u) !== `${POST_FILES_PATH}${fileKey}`) throw notFound('No such file.');
   const key = rendition?.key ?? u.objectKey;
+  const contentType = rendition ? 'image/webp' : u.mimeType;
   if (u.kind === 'video' || (!rendition && u.sizeBytes > INLINE_MAX))
-    return { url: await signedObjectUrl(key, DOWNLOAD_URL_SECONDS) };
+    return { url: await signedObjectUrl(key, DOWNLOAD_URL_SECONDS, contentType), contentType };
   try {
     const obj = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: key }));
-    return {
-      bytes: Buffer.from(await obj.Body!.transformToByteArray()),
-      contentType: rendition ? 'image/webp' : u.mimeType,
-    };
+    return { bytes: Buffer.from(await obj.Body!.transformToByteArray()), contentType };
   } catch {
     throw notFound('No such file.');
   }

@@ -26,4 +26,5 @@ export const rawReply = (
   status = 200,
 ) => new HttpResponse(status, undefined, headers, [], { data, contentType });
 
-export const redirect = (location: string) => new HttpResponse(302, undefined, { location });
+export const redirect = (location: string, headers: Record<string, string> = {}) =>
+  new HttpResponse(302, undefined, { ...headers, location });

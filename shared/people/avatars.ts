@@ -38,7 +38,8 @@ export async function readAvatar(key: string): Promise<{ data: Buffer; contentTy
   try {
     const out = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: `${AVATARS_PREFIX}${key}` }));
     const data = Buffer.from(await out.Body!.transformToByteArray());
-    return { data, contentType: out.ContentType ?? 'image/webp' };
+    // Every avatar is a WebP the service rendered itself (avatar-upload.ts), whatever the object says.
+    return { data, contentType: 'image/webp' };
   } catch (err) {
     const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
     if (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404)

@@ -1,10 +1,16 @@
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { postUploadKey } from '../../shared/db/keys.ts';
-import { getItem } from '../../shared/db/table.ts';
+import { getItem, write } from '../../shared/db/table.ts';
+import { UploadQuota } from '../../shared/feed/entities.ts';
+import { UPLOAD_BYTES_PER_DAY, UPLOADS_PER_DAY } from '../../shared/feed/upload-quota.ts';
 import type { UploadItem } from '../../shared/feed/uploads.ts';
+import { bucketName, s3 } from '../../shared/storage/client.ts';
+import { pendingKeyOf } from '../../shared/storage/pending-uploads.ts';
 import { api, baseUrl, newMember } from '../support/api.ts';
-import { createPost, image, presign, upload, waitFor } from './helpers.ts';
+import { htmlBytes, mp4Bytes, pdfBytes, svgBytes } from '../support/media-samples.ts';
+import { createPost, form, image, presign, upload, waitFor } from './helpers.ts';
 
 const idOf = (path: string) => path.split('/').pop()!.split('.')[0];
 
@@ -54,7 +60,7 @@ describe('post media', () => {
     expect((await presign(a.token, 'x.exe', 'application/x-msdownload', 10)).status).toBe(400);
     expect((await presign(a.token, 'x.mp4', 'video/mp4', 201 * 1024 * 1024)).status).toBe(413);
     expect((await presign(a.token, 'x.png', 'image/png', 11 * 1024 * 1024)).status).toBe(413);
-    const bytes = Buffer.from('fake mp4 bytes for the test');
+    const bytes = mp4Bytes();
     const slot = await presign(a.token, 'clip.mp4', 'video/mp4', bytes.length);
     expect(slot.status).toBe(201);
     // Not there yet: a post cannot use it.
@@ -97,5 +103,171 @@ describe('post media', () => {
     expect((await api('GET', '/files/posts/nope', { token: a.token })).status).toBe(404);
     const f = (await upload(a.token, await image(4, 4), 'p.png', 'image/png')).body;
     expect((await api('GET', f.path)).status).toBe(401);
+  });
+});
+
+/** What the bucket holds under a key: its stored type and disposition, or null when there is nothing. */
+async function storedObject(key: string) {
+  try {
+    const head = await s3().send(new HeadObjectCommand({ Bucket: bucketName(), Key: key }));
+    return { contentType: head.ContentType, disposition: head.ContentDisposition ?? null };
+  } catch {
+    return null;
+  }
+}
+
+const put = (url: string, bytes: Buffer, contentType: string) =>
+  fetch(url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': contentType } });
+
+/** The headers every media answer carries (shared/storage/media-headers.ts). */
+function expectMediaHeaders(headers: Headers, contentType: string, download: boolean) {
+  expect(headers.get('content-type')).toBe(contentType);
+  expect(headers.get('content-security-policy')).toBe('sandbox');
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+  expect(headers.get('content-disposition')).toBe(download ? 'attachment' : null);
+}
+
+describe('hostile uploads: nothing planted is served as active content', () => {
+  it('refuses a presigned PUT whose Content-Type is not the declared one (the type is signed)', async () => {
+    const a = await newMember();
+    const bytes = htmlBytes();
+    const slot = await presign(a.token, 'pixel.png', 'image/png', bytes.length);
+    expect(slot.status).toBe(201);
+    expect(new URL(slot.body.uploadUrl).searchParams.get('X-Amz-SignedHeaders')).toContain('content-type');
+    for (const type of ['text/html', 'image/svg+xml']) {
+      const res = await put(slot.body.uploadUrl, bytes, type);
+      expect(res.status, type).toBe(403);
+      expect(await res.text()).toContain('SignatureDoesNotMatch');
+    }
+    // Nothing landed, so a post cannot use it.
+    const post = await api('POST', '/posts', { token: a.token, body: { images: [slot.body.path] } });
+    expect(post.status).toBe(400);
+    expect(String(post.body.message)).toMatch(/not been uploaded/);
+  });
+
+  it('refuses at attach bytes that are not the declared type, and deletes them and the upload', async () => {
+    const a = await newMember();
+    for (const [bytes, declared] of [
+      [htmlBytes(), 'image/png'],
+      [svgBytes(), 'image/png'],
+      [pdfBytes(), 'video/mp4'],
+    ] as const) {
+      const slot = await presign(a.token, 'x', declared, bytes.length);
+      expect(slot.status).toBe(201);
+      // The declared type, so the signature holds: only the bytes lie.
+      expect((await put(slot.body.uploadUrl, bytes, declared)).status).toBe(200);
+      const id = idOf(slot.body.path);
+      const record = (await getItem<UploadItem>(postUploadKey(id), true))!;
+      expect(await storedObject(pendingKeyOf(record.objectKey))).not.toBeNull();
+      const field = declared === 'video/mp4' ? 'videos' : 'images';
+      const res = await api('POST', '/posts', { token: a.token, body: { content: 'x', [field]: [slot.body.path] } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+      expect(String(res.body.message)).toContain(`is not ${declared} as declared`);
+      expect(await storedObject(pendingKeyOf(record.objectKey))).toBeNull();
+      expect(await storedObject(record.objectKey)).toBeNull();
+      expect(await getItem(postUploadKey(id), true)).toBeUndefined();
+      expect((await api('GET', slot.body.path, { token: a.token })).status).toBe(404);
+    }
+  });
+
+  it('serves nothing before it is verified, and a verified upload with its type written on the object', async () => {
+    const a = await newMember();
+    const png = await image(40, 30, 'png');
+    const slot = await presign(a.token, 'ok.png', 'image/png', png.length);
+    expect((await put(slot.body.uploadUrl, png, 'image/png')).status).toBe(200);
+    // Unverified bytes are not served, even to their owner.
+    expect((await api('GET', slot.body.path, { token: a.token })).status).toBe(404);
+    await createPost(a.token, { images: [slot.body.path] });
+    const record = (await getItem<UploadItem>(postUploadKey(idOf(slot.body.path)), true))!;
+    expect(record.status).toBe('ready');
+    expect(await storedObject(record.objectKey)).toEqual({ contentType: 'image/png', disposition: null });
+    expect(await storedObject(pendingKeyOf(record.objectKey))).toBeNull();
+    const file = await api('GET', slot.body.path, { token: a.token });
+    expect(file.status).toBe(200);
+    expectMediaHeaders(file.headers, 'image/png', false);
+
+    // A video: the 302 and the signed URL it leads to both carry the verified type.
+    const mp4 = mp4Bytes();
+    const clip = await presign(a.token, 'clip.mp4', 'video/mp4', mp4.length);
+    expect((await put(clip.body.uploadUrl, mp4, 'video/mp4')).status).toBe(200);
+    await createPost(a.token, { videos: [clip.body.path] });
+    const clipRecord = (await getItem<UploadItem>(postUploadKey(idOf(clip.body.path)), true))!;
+    expect(await storedObject(clipRecord.objectKey)).toEqual({ contentType: 'video/mp4', disposition: null });
+    const redirect = await api('GET', clip.body.path, { token: a.token });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('content-security-policy')).toBe('sandbox');
+    const target = await fetch(redirect.headers.get('location')!);
+    expect(target.status).toBe(200);
+    expect(target.headers.get('content-type')).toBe('video/mp4');
+  });
+
+  it('gives every media answer the sandbox policy, nosniff, and attachment to anything but images and videos', async () => {
+    const a = await newMember();
+    const pdf = (await upload(a.token, pdfBytes(), 'notes.pdf', 'text/html')).body;
+    expect(pdf.mimeType).toBe('application/pdf');
+    const doc = await api('GET', pdf.path, { token: a.token });
+    expect(doc.status).toBe(200);
+    expectMediaHeaders(doc.headers, 'application/pdf', true);
+    const pdfRecord = (await getItem<UploadItem>(postUploadKey(idOf(pdf.path)), true))!;
+    expect(await storedObject(pdfRecord.objectKey)).toEqual({
+      contentType: 'application/pdf',
+      disposition: 'attachment',
+    });
+
+    const png = (await upload(a.token, await image(8, 8, 'png'), 'p.html', 'text/html')).body;
+    expect(png.mimeType).toBe('image/png');
+    expectMediaHeaders((await api('GET', png.path, { token: a.token })).headers, 'image/png', false);
+    const rendition = await api('GET', png.path.replace(/\.png$/, '.w1200.webp'), { token: a.token });
+    expectMediaHeaders(rendition.headers, 'image/webp', false);
+
+    const avatar = await api('POST', '/users/me/avatar', {
+      token: a.token,
+      raw: form(await image(64, 64, 'png'), 'me.png', 'image/png'),
+    });
+    expect(avatar.status, avatar.text).toBe(201);
+    expectMediaHeaders((await api('GET', avatar.body.image, { token: a.token })).headers, 'image/webp', false);
+  });
+
+  it('multipart uploads judge the bytes: HTML or SVG declared as an image or a PDF is a 400', async () => {
+    const a = await newMember();
+    for (const [bytes, type, name] of [
+      [htmlBytes(), 'image/png', 'x.png'],
+      [svgBytes(), 'image/svg+xml', 'x.svg'],
+      [htmlBytes(), 'application/pdf', 'x.pdf'],
+    ] as const) {
+      const res = await upload(a.token, bytes, name, type);
+      expect(res.status, name).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+    }
+    for (const path of ['/users/me/avatar']) {
+      const res = await api('POST', path, { token: a.token, raw: form(svgBytes(), 'me.png', 'image/png') });
+      expect(res.status).toBe(400);
+    }
+  });
+
+  it('holds each person to a daily upload quota: 429 with Retry-After past it, nothing recorded', async () => {
+    const a = await newMember();
+    const b = await newMember();
+    const day = new Date().toISOString().slice(0, 10);
+    await write(UploadQuota.add([a.id, day], { uploads: UPLOADS_PER_DAY - 1 }));
+    expect((await presign(a.token, 'last.png', 'image/png', 100)).status).toBe(201);
+    for (const res of [
+      await presign(a.token, 'one-more.png', 'image/png', 100),
+      await upload(a.token, await image(4, 4), 'p.png', 'image/png'),
+    ]) {
+      expect(res.status, res.text).toBe(429);
+      expect(res.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+      expect(String(res.body.message)).toMatch(/upload quota/);
+      const retryAfter = Number(res.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
+    }
+    const quota = await getItem<{ uploads: number }>(UploadQuota.key(a.id, day), true);
+    expect(quota?.uploads).toBe(UPLOADS_PER_DAY);
+    // The bytes count too: past the day's bytes, even one upload is refused.
+    await write(UploadQuota.add([b.id, day], { bytes: UPLOAD_BYTES_PER_DAY - 1000 }));
+    expect((await presign(b.token, 'clip.mp4', 'video/mp4', 2000)).status).toBe(429);
+    expect((await presign(b.token, 'small.png', 'image/png', 500)).status).toBe(201);
   });
 });

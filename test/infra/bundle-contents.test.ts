@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,18 @@ describe('bundle contents', () => {
         .map((r) => r.name)
         .sort(),
     ).toEqual(uploads.sort());
+  });
+
+  it('carries the media-type sniffer (file-type) only in the functions that verify uploads, under 1 MB', () => {
+    expect(
+      carrying('file-type')
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['create-post', 'update-post', 'upload-post-file']);
+    for (const r of carrying('file-type')) {
+      const size = statSync(join(ROOT, 'dist', handlerFile(r).replace(/\.ts$/, ''), 'index.mjs')).size;
+      expect(size, r.name).toBeLessThan(1024 * 1024);
+    }
   });
 
   it('carries the YAML library only in the YAML description route', () => {

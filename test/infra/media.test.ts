@@ -3,6 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes/index.ts';
+import { PENDING_UPLOADS_PREFIX } from '../../shared/storage/pending-uploads.ts';
 import { MEDIA_CACHE_CONTROL } from '../../shared/storage/public-urls.ts';
 import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
@@ -147,6 +148,35 @@ describe('public media through CloudFront', () => {
     ]);
     // The security headers stay on media answers too.
     expect(headers.SecurityHeadersConfig.StrictTransportSecurity).toBeDefined();
+  });
+
+  it('answers every media behaviour sandboxed and nosniff: nothing from the bucket runs on the API host', () => {
+    const edge = template('Edge');
+    const [[, distribution]] = resourcesOf(edge, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties!.DistributionConfig;
+    const policies = new Map(resourcesOf(edge, 'AWS::CloudFront::ResponseHeadersPolicy'));
+    const mediaBehaviours = config.CacheBehaviors.filter((b: any) => b.TrustedKeyGroups);
+    expect(mediaBehaviours.map((b: any) => b.PathPattern).sort()).toEqual(['/avatars/*', '/posts/*']);
+    for (const behaviour of mediaBehaviours) {
+      const policy = policies.get(behaviour.ResponseHeadersPolicyId.Ref)!;
+      const security = policy.Properties!.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+      expect(security.ContentSecurityPolicy, behaviour.PathPattern).toEqual({
+        ContentSecurityPolicy: 'sandbox',
+        Override: true,
+      });
+      expect(security.ContentTypeOptions, behaviour.PathPattern).toEqual({ Override: true });
+    }
+  });
+
+  it('expires presigned uploads never attached (the pending prefix) with a lifecycle rule', () => {
+    const data = template('Data');
+    const [[, bucket]] = resourcesOf(data, 'AWS::S3::Bucket');
+    const rules = bucket.Properties!.LifecycleConfiguration.Rules as any[];
+    expect(rules).toContainEqual(
+      expect.objectContaining({ Prefix: PENDING_UPLOADS_PREFIX, ExpirationInDays: 1, Status: 'Enabled' }),
+    );
+    // Only the pending prefix: attached uploads (posts/) and avatars are kept.
+    expect(rules.filter((r) => r.ExpirationInDays)).toHaveLength(1);
   });
 
   it('caches /api/v1/public/* at the edge, keyed on the query string only, from the API origin', () => {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Mention, nonBlank, page } from '../schemas/common.ts';
@@ -13,8 +14,18 @@ const writes: RouteAccess = { table: 'write' };
 const reads: RouteAccess = { table: 'read' };
 /** Changes that notify people (notify() also delivers push). */
 const notifying: RouteAccess = { table: 'write', sns: true };
-/** Writing a post also checks that presigned uploads it uses have arrived in the bucket. */
-const postWrites: RouteAccess = { ...notifying, bucket: [{ prefix: 'posts/', actions: ['read'] }] };
+/**
+ * Writing a post also verifies the presigned uploads it uses (shared/feed/uploads.ts): it reads their
+ * heads under the pending prefix, copies verified ones to their keys under `posts/` and deletes the
+ * pending objects (and refused ones).
+ */
+const postWrites: RouteAccess = {
+  ...notifying,
+  bucket: [
+    { prefix: 'posts/', actions: ['write'] },
+    { prefix: PENDING_UPLOADS_PREFIX, actions: ['read', 'delete'] },
+  ],
+};
 
 const postIdPath = `${P}/{postId}`;
 

@@ -1,9 +1,14 @@
 import * as z from 'zod';
+import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
 
-/** Post media uploads (area `files`): direct uploads, and presigned uploads for larger files. */
-const media: RouteAccess = { table: 'write', bucket: [{ prefix: 'posts/', actions: ['read', 'write'] }] };
+/**
+ * Post media uploads (area `files`): direct uploads write (and on refusal remove) their objects under
+ * `posts/`; a presigned upload's PUT, signed with its function's role, goes under the pending prefix.
+ */
+const direct: RouteAccess = { table: 'write', bucket: [{ prefix: 'posts/', actions: ['write', 'delete'] }] };
+const presigned: RouteAccess = { table: 'write', bucket: [{ prefix: PENDING_UPLOADS_PREFIX, actions: ['write'] }] };
 export const UploadedFile = z
   .object({
     path: z.string(),
@@ -26,8 +31,8 @@ export const uploadPostFileRoute = defineRoute({
   idempotent: true,
   status: 201,
   response: UploadedFile,
-  errors: [400, 413],
-  access: media,
+  errors: [400, 413, 429],
+  access: direct,
   timeout: 29,
   memory: 1024,
 });
@@ -47,8 +52,8 @@ export const createPostUploadRoute = defineRoute({
   idempotent: true,
   status: 201,
   response: z.object({ path: z.string(), uploadUrl: z.string(), expiresAt: isoDateTime() }),
-  errors: [400, 413],
-  access: media,
+  errors: [400, 413, 429],
+  access: presigned,
 });
 
 export const uploadRoutes = [uploadPostFileRoute, createPostUploadRoute];
