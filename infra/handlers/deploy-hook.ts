@@ -1,6 +1,8 @@
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { fetchSecret } from '../../shared/config/secrets.ts';
 import { startNewEpoch } from '../../shared/live/event-log.ts';
+import { migrations } from '../../shared/migrations/index.ts';
+import { runMigrations } from '../../shared/migrations/runner.ts';
 import { backgroundHandler } from '../../shared/observability/instrumented.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
@@ -13,7 +15,11 @@ import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
  *   (a stream's `Last-Event-ID` from before the deploy answers `resync`);
  * - creates the first super admin when none exists (ADMIN_EMAIL, with the password generated in
  *   Secrets Manager, read here from the secret ADMIN_PASSWORD_SECRET_ARN names), so the service is
- *   usable right after `cdk deploy`.
+ *   usable right after `cdk deploy`;
+ * - starts this release's migrations (shared/migrations/): as many pages as fit in MIGRATION_BUDGET_MS,
+ *   the rest is the migrations schedule's, so a long backfill never holds CloudFormation. A failing
+ *   migration does not fail the deployment (the code reads both forms); it fails the schedule's runs,
+ *   which the background-failure alarm watches.
  *
  * A plain Lambda-backed custom resource (no CDK provider framework, so no extra functions and roles):
  * it answers CloudFormation itself by PUTting the result to the presigned `ResponseURL`.
@@ -32,8 +38,13 @@ export const handler = backgroundHandler(
   },
 );
 
+/** How long the hook itself runs migrations before leaving them to the schedule. */
+const MIGRATION_BUDGET_MS = 20_000;
+
 async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string, string>> {
   const { epoch } = await startNewEpoch();
+  const { complete, states } = await runMigrations(migrations, { budgetMs: MIGRATION_BUDGET_MS });
+  logger.info('deploy hook: migrations', { complete, states });
   const email = process.env.ADMIN_EMAIL;
   const passwordSecret = process.env.ADMIN_PASSWORD_SECRET_ARN;
   let adminCreated = false;
@@ -41,7 +52,7 @@ async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string
     ({ created: adminCreated } = await ensureFirstSuperAdmin(email, await fetchSecret(passwordSecret)));
   }
   logger.info('deploy hook', { requestType, epoch, adminCreated });
-  return { epoch: String(epoch), adminCreated: String(adminCreated) };
+  return { epoch: String(epoch), adminCreated: String(adminCreated), migrationsComplete: String(complete) };
 }
 
 /** CloudFormation's custom resource response (the presigned URL is signed without a content type). */

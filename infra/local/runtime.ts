@@ -160,6 +160,10 @@ export async function startLocalRuntime(
     `API: ${baseUrl}/api/v1 (${routes.length} routes; reference at ${baseUrl}/api/v1/docs; outbox at ${baseUrl}/_local/outbox)`,
   );
 
+  // An existing DATA_DIR written by an earlier release is brought up to date while the service already
+  // answers (the code reads both forms); deployed, the deploy hook and the migrations schedule do this.
+  void runMigrationsAtStart(log);
+
   if (opts.withStreams !== false) {
     const poller = new StreamPoller(host, dynamoEndpoint, process.env.TABLE_NAME!, streamConsumers, log);
     await poller.start();
@@ -181,4 +185,21 @@ export async function startLocalRuntime(
       for (const s of stops) await s();
     },
   };
+}
+
+/** Runs every pending migration in this process, logging the outcome (docs/deployment.md). */
+async function runMigrationsAtStart(log: (line: string) => void): Promise<void> {
+  try {
+    const { migrations } = await import('../../shared/migrations/index.ts');
+    const { runMigrations } = await import('../../shared/migrations/runner.ts');
+    const { complete, states } = await runMigrations(migrations, { budgetMs: 30 * 60_000 });
+    const changed = states.reduce((n, s) => n + s.changed, 0);
+    log(
+      complete
+        ? `migrations: all ${states.length} done${changed ? ` (${changed} items brought to the current form)` : ''}`
+        : `migrations: not complete: ${states.map((s) => `${s.id} ${s.status}${s.error ? ` (${s.error})` : ''}`).join(', ')}`,
+    );
+  } catch (err) {
+    log(`migrations: could not run: ${(err as Error).message}`);
+  }
 }

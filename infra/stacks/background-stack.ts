@@ -251,8 +251,8 @@ export class BackgroundStack extends Stack {
     this.deployHook = service(
       'deploy-hook',
       DEPLOY_HOOK_HANDLER,
-      'Deploy hook: starts a new change-feed epoch and creates the first super admin when none exists.',
-      { access: { table: 'write' }, timeout: 60 },
+      'Deploy hook: starts a new change-feed epoch, creates the first super admin when none exists, starts the migrations.',
+      { access: { table: 'write', scan: true }, timeout: 60 },
       adminPassword
         ? {
             environment: { ADMIN_EMAIL: config.adminEmail!, ADMIN_PASSWORD_SECRET_ARN: adminPasswordName! },

@@ -107,6 +107,9 @@ export function accessStatements({
     // Each index by name: the indexes are fixed by shared/db/table-definition.ts.
     { sid: 'IndexQuery', actions: ['dynamodb:Query'], resources: INDEXES.map((name) => ({ kind: 'index', name })) },
   ];
+  if (access.scan) {
+    statements.push({ sid: 'TableScan', actions: ['dynamodb:Scan'], resources: [{ kind: 'table' }] });
+  }
   if (refreshesSession && !writes) {
     // A read-only route still extends the caller's session once a day: UpdateItem on session items only.
     statements.push({

@@ -94,6 +94,16 @@ export const schedules: Schedule[] = [
     everySeconds: 900,
     access: { table: 'write', sns: true, ses: true }, // bell notifications (push) and e-mail
   },
+  // Brings stored items to the current form, in bounded pages, resuming where the last run stopped
+  // (shared/migrations/; the deploy hook starts each deployment's run).
+  {
+    name: 'migrations',
+    handler: 'functions/schedules/run-migrations.ts',
+    everySeconds: 300,
+    localEverySeconds: 60,
+    access: { table: 'write', scan: true },
+    timeout: 900,
+  },
   // Erases grievances finished longer than GRIEVANCE_RETENTION_DAYS ago, when set (shared/grievances/retention.ts).
   {
     name: 'grievance-retention',

@@ -8,6 +8,8 @@ export type Auth = 'public' | 'session' | 'super_admin';
 export interface RouteAccess {
   /** DynamoDB actions on the table and its indexes (reads are always granted: every route resolves a session). */
   table?: 'read' | 'write';
+  /** Scans the table: the migrations runner only (shared/migrations/runner.ts); never a request path. */
+  scan?: boolean;
   /** Bucket key prefixes and what the function does with them. */
   bucket?: { prefix: string; actions: ('read' | 'write' | 'delete')[] }[];
   sns?: boolean;

@@ -80,6 +80,11 @@ export interface UpdatedEntity<T extends { entity: string }, A extends unknown[]
   /** Updates the item at these key arguments (creating it, as UpdateItem does, unless a condition stops it). */
   update: (key: A, parts: UpdateParts) => TransactItem;
   /**
+   * Updates a stored item of this entity at its own key, as read: a migration's way to an item written
+   * before its key composites were stored on it (shared/migrations/).
+   */
+  updateStored: (stored: Key, parts: UpdateParts) => TransactItem;
+  /**
    * Adds to numeric fields (ADD: no read, no lost update, each created at 0 by its first change), in one
    * write however many move. The item is stamped with its `entity` (and `anon`), as every item carries
    * them; `set`: plain attributes written alongside. `mustExist`: only an existing item.
@@ -133,6 +138,11 @@ function withAnonStamp(parts: UpdateParts): UpdateParts {
 
 /** Every entity declared, by name (read by the data-model test; nothing at run time depends on it). */
 export const declaredEntities = new Map<string, UpdatedEntityDefinition<any, any>>();
+/**
+ * The built entities, by name: what the stored-form migration (shared/migrations/stored-form.ts) brings
+ * each stored item to. Filled as the declaring modules load.
+ */
+export const builtEntities = new Map<string, UpdatedEntity<any, any> | Entity<any, any>>();
 
 function updatedEntity<T extends { entity: string }, A extends unknown[]>(
   def: UpdatedEntityDefinition<T, A>,
@@ -142,6 +152,8 @@ function updatedEntity<T extends { entity: string }, A extends unknown[]>(
     name: def.name,
     key: def.key,
     update: (key, parts) => updateEntry(def.key(...key), def.anon ? withAnonStamp(parts) : parts),
+    updateStored: (stored, parts) =>
+      updateEntry({ pk: stored.pk, sk: stored.sk }, def.anon ? withAnonStamp(parts) : parts),
     add: (key, deltas, { mustExist = false, set = {} } = {}) => {
       const stamps = { entity: def.name, ...(def.anon ? { [ANON_ATTRIBUTE]: true } : {}), ...set };
       const names: Record<string, string> = {};
@@ -177,7 +189,10 @@ export function entity<T extends { entity: string }, A extends unknown[]>(
   def: EntityDefinition<T, A> | UpdatedEntityDefinition<T, A>,
 ): Entity<T, A> | UpdatedEntity<T, A> {
   const inPlace = updatedEntity(def);
-  if (!('keyOf' in def)) return inPlace;
+  if (!('keyOf' in def)) {
+    builtEntities.set(def.name, inPlace);
+    return inPlace;
+  }
   const indexAttributes = (fields: Fields<T>) => {
     const out: Record<string, string | number | undefined> = {};
     for (const ix of def.indexes ?? []) {
@@ -200,7 +215,7 @@ export function entity<T extends { entity: string }, A extends unknown[]>(
       ...(def.anon ? { [ANON_ATTRIBUTE]: true } : {}),
     } as unknown as T;
   };
-  return {
+  const built: Entity<T, A> = {
     ...inPlace,
     keyOf: def.keyOf,
     indexAttributes,
@@ -215,4 +230,6 @@ export function entity<T extends { entity: string }, A extends unknown[]>(
     put: (fields, condition) => putEntry(item(fields), condition),
     create: (fields) => putEntry(item(fields), ABSENT),
   };
+  builtEntities.set(def.name, built);
+  return built;
 }

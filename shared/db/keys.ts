@@ -542,3 +542,7 @@ export const notificationsReadAllKey = (userId: string): Key => ({ pk: `NOTIF#${
  * over partitions, name nobody and cannot be grouped by person. Expires through `ttl` after 24 hours.
  */
 export const idempotencyRecordKey = (keyTag: string): Key => ({ pk: `IDEMPOTENCY#${keyTag}`, sk: 'IDEMPOTENCY' });
+
+// ---------------------------------------------------------------- migrations
+/** The state of one migration of stored items (shared/migrations/): one partition, a few items. */
+export const migrationKey = (migrationId: string): Key => ({ pk: 'MIGRATION', sk: migrationId });

@@ -1,0 +1,254 @@
+import { grievancePartition, grievanceReaderRefKey, grievanceStatusChangeMove, membersIndex } from '../db/keys.ts';
+import { getMany, type Item, keyString, queryAll, type TransactItem } from '../db/table.ts';
+import type { Migration } from '../migrations/migration.ts';
+import type { LegacyForm } from '../migrations/stored-form.ts';
+import { Grievance, GrievanceTotals } from './entities.ts';
+import { type ReaderRefItem, readerOf, readerRefWrite } from './erasure-refs.ts';
+import {
+  applyHandling,
+  configuredPeriods,
+  type HandlingEvent,
+  hasHandling,
+  initialHandling,
+  REMINDER_LEAD_DAYS,
+} from './handling.ts';
+import { handlingEntryWrites } from './handling-index.ts';
+import type { GrievanceItem, ReminderKind, ReplyItem, StatusChangeItem } from './model.ts';
+import { readMarkerKey } from './read-state.ts';
+import { raisedStats, type StatsDeltas, statsFields, statsWrites } from './stats-fields.ts';
+
+/** Older stored forms of the grievance entities (CHANGELOG.md, 0.2.0): key composites now stored. */
+export const grievanceLegacyForms: LegacyForm[] = [
+  {
+    entity: 'GrievanceStatusChange',
+    matches: (i) => i.entity === 'GrievanceStatusChange' && i.move === undefined,
+    fields: (i) => ({ move: grievanceStatusChangeMove(i.sk) }),
+    change: 'history entries store their move number (move)',
+  },
+  {
+    entity: 'GrievanceRead',
+    matches: (i) => i.entity === 'GrievanceRead' && i.readTag === undefined,
+    fields: (i) => ({ readTag: i.pk.slice('GRIEVANCE_READ#'.length) }),
+    change: 'read markers store their tag (readTag)',
+  },
+  {
+    entity: 'GrievanceNotice',
+    matches: (i) => i.entity === 'GrievanceNotice' && i.eventAt === undefined,
+    fields: (i) => ({
+      shard: Number(i.pk.slice(i.pk.lastIndexOf('#') + 1)),
+      eventAt: i.sk.slice(0, i.sk.length - String(i.id).length - 1),
+    }),
+    change: 'queued notices store their queue shard and event time (shard, eventAt)',
+  },
+];
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The handling record of a grievance raised before it existed, as it would be had it been there from
+ * the raise: the grievance's history (moves) and handler replies are replayed through `applyHandling`
+ * in the order they happened, so the deadlines, their outcomes and the statistics counters (raised,
+ * status, category, acknowledgement and resolution times, deadline outcomes) come out as the live code
+ * would have written them. Reminders whose time has passed are not sent after the fact, except the
+ * "missed" ones, which the reminder sweep sends for what is still unmet.
+ */
+export function replayedHandling(
+  g: GrievanceItem,
+  history: StatusChangeItem[],
+  replies: ReplyItem[],
+  now = new Date(),
+): { grievance: GrievanceItem; stats: StatsDeltas } {
+  const periods = configuredPeriods();
+  let running: GrievanceItem = {
+    ...g,
+    status: 'open',
+    resolvedAt: null,
+    ...initialHandling(g.createdAt, periods),
+  };
+  const stats = raisedStats(g.createdAt, g.category, 'open');
+  const events: { at: string; event: HandlingEvent }[] = [
+    ...history
+      .filter((c) => (c.move ?? grievanceStatusChangeMove(c.sk)) > 0)
+      .map((c) => ({ at: c.createdAt, event: { kind: 'move', to: c.toStatus } as HandlingEvent })),
+    ...replies
+      .filter((r) => r.authorRole === 'handler')
+      .map((r) => ({ at: r.createdAt, event: { kind: 'handler-reply' } as HandlingEvent })),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  for (const { at, event } of events) {
+    const after: GrievanceItem =
+      event.kind === 'move'
+        ? { ...running, status: event.to, resolvedAt: event.to === 'resolved' || event.to === 'closed' ? at : null }
+        : running;
+    const applied = applyHandling(running, after, event, new Date(at), periods);
+    running = applied.item;
+    for (const [day, fields] of applied.stats)
+      for (const [field, delta] of fields) statsFields.add(stats, day, field, delta);
+  }
+  const soonPassed: ReminderKind[] = [];
+  if (hasHandling(running)) {
+    if (!running.ackAt && Date.parse(running.ackDueAt) - REMINDER_LEAD_DAYS.ack * DAY_MS < now.getTime())
+      soonPassed.push('ack_soon');
+    if (!running.feedbackAt && Date.parse(running.feedbackDueAt) - REMINDER_LEAD_DAYS.feedback * DAY_MS < now.getTime())
+      soonPassed.push('feedback_soon');
+  }
+  // What is stored stays as it is; only the handling record is added.
+  const grievance: GrievanceItem = {
+    ...g,
+    ackDueAt: running.ackDueAt,
+    ackAt: running.ackAt ?? null,
+    ...(running.ackOutcome ? { ackOutcome: running.ackOutcome } : {}),
+    feedbackDueAt: running.feedbackDueAt,
+    feedbackAt: running.feedbackAt ?? null,
+    ...(running.feedbackOutcome ? { feedbackOutcome: running.feedbackOutcome } : {}),
+    ...(running.resolutionCounted ? { resolutionCounted: true } : {}),
+    remindersSent: soonPassed,
+    handlingRev: 0,
+  };
+  return { grievance, stats };
+}
+
+/** The writes that give a grievance without a handling record its record, index entries and statistics. */
+export async function handlingBackfillWrites(item: Item): Promise<TransactItem[]> {
+  const g = item as GrievanceItem;
+  if (hasHandling(g)) return [];
+  const partition = await queryAll<Item>({ pk: grievancePartition(g.id).pk, consistent: true });
+  const history = partition.filter((i) => i.entity === 'GrievanceStatusChange') as StatusChangeItem[];
+  const replies = partition.filter((i) => i.entity === 'GrievanceReply') as ReplyItem[];
+  const { grievance, stats } = replayedHandling(g, history, replies);
+  const added = Object.fromEntries(
+    (
+      [
+        'ackDueAt',
+        'ackAt',
+        'ackOutcome',
+        'feedbackDueAt',
+        'feedbackAt',
+        'feedbackOutcome',
+        'resolutionCounted',
+        'remindersSent',
+        'handlingRev',
+      ] as const
+    )
+      .filter((f) => grievance[f] !== undefined)
+      .map((f) => [f, grievance[f]]),
+  );
+  const names: Record<string, string> = { '#ackDueAt': 'ackDueAt', '#moves': 'moves', '#replies': 'replyCount' };
+  const values: Record<string, unknown> = { ':moves': g.moves, ':replies': g.replyCount };
+  const sets = Object.entries(added).map(([f, v], i) => {
+    names[`#h${i}`] = f;
+    values[`:h${i}`] = v;
+    return `#h${i} = :h${i}`;
+  });
+  return [
+    // The history and replies replayed are all there were: no move or reply since they were read.
+    Grievance.updateStored(g, {
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(#ackDueAt) AND #moves = :moves AND #replies = :replies',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+    ...handlingEntryWrites(null, grievance),
+    ...statsWrites(stats),
+  ];
+}
+
+/** Grievances raised before their handling record existed get it (CHANGELOG.md, 0.2.0). */
+export const grievanceHandlingMigration: Migration = {
+  id: '0002-grievance-handling-records',
+  description:
+    'Grievances raised before deadlines existed: handling record replayed from their history, deadline and reminder entries, statistics',
+  entities: ['Grievance'],
+  migrate: handlingBackfillWrites,
+};
+
+/** At most this many references in one transaction (DynamoDB takes 100 writes); the runner asks again. */
+const REFS_PER_WRITE = 90;
+
+/**
+ * The reader references of read markers written before references existed: the marker is addressed by
+ * tag(person, grievance) alone, so the only way from a grievance to its readers is to try every
+ * person's tag (one batch read per 100 people). A reference is written for each marker whose reader no
+ * reference names yet; the runner calls again until none is missing.
+ */
+export async function readerRefBackfillWrites(item: Item): Promise<TransactItem[]> {
+  const g = item as GrievanceItem;
+  const refs = await queryAll<ReaderRefItem>({
+    pk: grievancePartition(g.id).pk,
+    skPrefix: grievanceReaderRefKey(g.id, '').sk,
+    consistent: true,
+  });
+  const known = new Set(refs.map(readerOf).filter((id): id is string => !!id));
+  const people = await queryAll<{ id: string }>({ index: membersIndex.index, pk: membersIndex.pk });
+  const candidates = people.map((p) => p.id).filter((id) => !known.has(id));
+  const markers = await getMany(
+    candidates.map((id) => readMarkerKey(id, g.id)),
+    true,
+  );
+  return candidates
+    .filter((id) => markers.has(keyString(readMarkerKey(id, g.id))))
+    .slice(0, REFS_PER_WRITE)
+    .map((id) => readerRefWrite(g.id, id));
+}
+
+/** Read markers from before reader references get theirs, so retention erases them (CHANGELOG.md, 0.2.0). */
+export const grievanceReaderRefMigration: Migration = {
+  id: '0003-grievance-reader-refs',
+  description: 'Read markers written before reader references: a sealed reference each, so retention erases them',
+  entities: ['Grievance'],
+  // Each grievance tries every person's tag: a few grievances a page keep a page within seconds.
+  pageSize: 10,
+  migrate: readerRefBackfillWrites,
+};
+
+/** 0.1.0's names of the board totals: `s_<status>`, `c_<category>`, `sc_<status>_<category>`. */
+const OLD_TOTAL = /^(s|c|sc)_(.+)$/;
+const STATUS_OF = /^(open|in_review|resolved|closed)_(.+)$/;
+
+/** The current name of a 0.1.0 board total, or null for any other attribute. */
+export function currentTotalName(attribute: string): string | null {
+  const m = OLD_TOTAL.exec(attribute);
+  if (!m) return null;
+  if (m[1] === 's') return `status_${m[2]}`;
+  if (m[1] === 'c') return `category_${m[2]}`;
+  const both = STATUS_OF.exec(m[2]);
+  return both ? `status_${both[1]}_category_${both[2]}` : null;
+}
+
+/**
+ * The board totals under their current names: each old counter is added to its new one (which the
+ * current code may have moved already since the upgrade) and removed, in one update conditioned on
+ * the old values read, so no raise or move between the read and the write is lost or counted twice.
+ */
+export function totalsRenameWrites(item: Item): TransactItem[] {
+  const renames = Object.keys(item)
+    .map((old) => [old, currentTotalName(old)] as const)
+    .filter((pair): pair is readonly [string, string] => pair[1] !== null);
+  if (renames.length === 0) return [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':zero': 0 };
+  const sets: string[] = [];
+  const conditions: string[] = [];
+  renames.forEach(([old, now], i) => {
+    names[`#o${i}`] = old;
+    names[`#n${i}`] = now;
+    values[`:o${i}`] = item[old];
+    sets.push(`#n${i} = if_not_exists(#n${i}, :zero) + :o${i}`);
+    conditions.push(`#o${i} = :o${i}`);
+  });
+  return [
+    GrievanceTotals.updateStored(item as { pk: string; sk: string }, {
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE ${renames.map((_, i) => `#o${i}`).join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  ];
+}
+
+/** The board totals' counters renamed since 0.1.0 (CHANGELOG.md, 0.2.0). */
+export const grievanceTotalsNamesMigration: Migration = {
+  id: '0004-grievance-totals-names',
+  description: 'Board totals under their current names (s_/c_/sc_ became status_/category_/status_…_category_)',
+  entities: ['GrievanceTotals'],
+  migrate: totalsRenameWrites,
+};

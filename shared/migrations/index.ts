@@ -1,0 +1,50 @@
+import { authLegacyForms } from '../auth/migrations.ts';
+import { idempotencyLegacyForms } from '../db/idempotency-migrations.ts';
+import {
+  grievanceHandlingMigration,
+  grievanceLegacyForms,
+  grievanceReaderRefMigration,
+  grievanceTotalsNamesMigration,
+} from '../grievances/migrations.ts';
+import { notificationLegacyForms } from '../notifications/migrations.ts';
+import { peopleLegacyForms } from '../people/migrations.ts';
+import type { Migration } from './migration.ts';
+import { type LegacyForm, storedFormMigration } from './stored-form.ts';
+// Every declaring module, so that the stored-form migration knows every entity of this release.
+import '../auth/entities.ts';
+import '../calendar/entities.ts';
+import '../calendar/meetings/entities.ts';
+import '../db/idempotency-store.ts';
+import '../feed/entities.ts';
+import '../grievances/entities.ts';
+import '../hr/entities.ts';
+import '../live/entities.ts';
+import '../notifications/entities.ts';
+import '../office-updates/entities.ts';
+import '../people/entities.ts';
+import '../presence/entities.ts';
+import '../push/entities.ts';
+import './entities.ts';
+
+/** Every older stored form this release still reads, by area (CHANGELOG.md lists each with its release). */
+export const legacyForms: readonly LegacyForm[] = [
+  ...authLegacyForms,
+  ...peopleLegacyForms,
+  ...notificationLegacyForms,
+  ...grievanceLegacyForms,
+  ...idempotencyLegacyForms,
+];
+
+/**
+ * The migrations of this release, in the order they run (docs/deployment.md, "Upgrading and rolling
+ * back"). Ids are never reused or renumbered; a release only appends. Once a migration is done on every
+ * deployment, the code that reads the form it removed may go (the contract step), never before.
+ */
+export const migrations: readonly Migration[] = [
+  storedFormMigration('0001-stored-forms', legacyForms),
+  grievanceHandlingMigration,
+  grievanceReaderRefMigration,
+  grievanceTotalsNamesMigration,
+];
+
+export const migrationById = (id: string) => migrations.find((m) => m.id === id);

@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../db/client.ts';
+import { getItem, isConditionFailure, queryAll, transact, write } from '../db/table.ts';
+import { logger } from '../observability/logger.ts';
+import { Migration as MigrationEntity, type MigrationStateItem, type MigrationStatus } from './entities.ts';
+import type { Migration } from './migration.ts';
+
+/**
+ * Runs the migrations of stored items (migration.ts) in order, like GitLab's batched background
+ * migrations: each walks the table in bounded pages (a Scan of at most PAGE_SIZE items, filtered to its
+ * entities), records its position and counts in the table after every page, and stops when its time
+ * budget is spent; the next run resumes where it stopped. A lease keeps two runners (the deploy hook
+ * and the schedule, two `npm start`s) off the same migration. A paused or failing migration holds the
+ * ones after it, which may depend on it. Scans are for this background walk only: no request path
+ * scans (docs/data-model.md).
+ */
+const PAGE_SIZE = 100;
+/** How long a runner holds a migration past its own budget before another may take it over. */
+const LEASE_GRACE_MS = 60_000;
+
+export interface RunOptions {
+  /** Stop taking new pages after this long (a Lambda's remaining time, less a margin). */
+  budgetMs: number;
+  /** For tests: stop after this many pages in all (an interrupted run). */
+  maxPages?: number;
+}
+
+export interface MigrationState {
+  id: string;
+  description: string;
+  status: MigrationStatus;
+  scanned: number;
+  changed: number;
+  startedAt: string | null;
+  updatedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+}
+
+const stateKey = (id: string) => MigrationEntity.key(id);
+
+/** Every migration of this release with its recorded state (pending when never started). */
+export async function migrationStates(migrations: readonly Migration[]): Promise<MigrationState[]> {
+  const stored = new Map(
+    (await queryAll<MigrationStateItem>({ pk: stateKey('').pk, consistent: true })).map((s) => [s.id, s]),
+  );
+  return migrations.map((m) => {
+    const s = stored.get(m.id);
+    return {
+      id: m.id,
+      description: m.description,
+      status: s ? (s.paused && s.status !== 'done' ? 'paused' : s.status) : 'pending',
+      scanned: s?.scanned ?? 0,
+      changed: s?.changed ?? 0,
+      startedAt: s?.startedAt ?? null,
+      updatedAt: s?.updatedAt ?? null,
+      finishedAt: s?.finishedAt ?? null,
+      error: s?.error ?? null,
+    };
+  });
+}
+
+/** Pauses or resumes one migration (an operator's call; the runner reads it before every page). */
+export async function setPaused(migration: Migration, paused: boolean): Promise<void> {
+  const now = new Date().toISOString();
+  await write(
+    MigrationEntity.update([migration.id], {
+      UpdateExpression:
+        'SET paused = :paused, updatedAt = :now, description = :d, scanned = if_not_exists(scanned, :zero), ' +
+        'changed = if_not_exists(changed, :zero), #status = if_not_exists(#status, :pending), id = :id, #entity = :entity',
+      ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
+      ExpressionAttributeValues: {
+        ':entity': MigrationEntity.name,
+        ':paused': paused,
+        ':now': now,
+        ':d': migration.description,
+        ':zero': 0,
+        ':pending': 'pending',
+        ':id': migration.id,
+      },
+    }),
+    { returnValues: 'NONE' },
+  );
+  logger.info(paused ? 'migration paused' : 'migration resumed', { migration: migration.id });
+}
+
+/**
+ * Runs what is left of `migrations` within the budget. Answers the states after the run; `complete`
+ * says whether every migration is done.
+ */
+export async function runMigrations(
+  migrations: readonly Migration[],
+  { budgetMs, maxPages = Number.POSITIVE_INFINITY }: RunOptions,
+): Promise<{ complete: boolean; states: MigrationState[] }> {
+  const owner = randomUUID();
+  const deadline = Date.now() + budgetMs;
+  let pages = 0;
+  for (const m of migrations) {
+    const lease = await takeLease(m, owner, deadline);
+    if (lease === 'done') continue;
+    if (lease !== 'taken') {
+      logger.info('migration not run', { migration: m.id, reason: lease });
+      break;
+    }
+    let state = (await getItem<MigrationStateItem>(stateKey(m.id), true))!;
+    try {
+      while (Date.now() < deadline && pages < maxPages) {
+        const page = await db().send(
+          new ScanCommand({
+            TableName: tableName(),
+            Limit: m.pageSize ?? PAGE_SIZE,
+            ExclusiveStartKey: state.cursor ?? undefined,
+            ConsistentRead: true,
+            ...(m.entities.length ? entityFilter(m.entities) : {}),
+          }),
+        );
+        pages++;
+        let changed = 0;
+        for (const item of page.Items ?? []) changed += await migrateItem(m, item);
+        const last = !page.LastEvaluatedKey;
+        state = await recordPage(m, owner, {
+          cursor: page.LastEvaluatedKey ?? null,
+          scanned: page.ScannedCount ?? 0,
+          changed,
+          done: last,
+        });
+        if (last) {
+          logger.info('migration done', { migration: m.id, scanned: state.scanned, changed: state.changed });
+          break;
+        }
+        if (state.paused) break;
+      }
+    } catch (error) {
+      logger.error('migration failed', { migration: m.id, error: error as Error });
+      await recordFailure(m, owner, error as Error);
+      break;
+    }
+    if (state.status !== 'done') {
+      // Out of budget or paused: the next run (any runner) resumes here, without waiting for the lease.
+      await releaseLease(m, owner);
+      break;
+    }
+  }
+  const states = await migrationStates(migrations);
+  return { complete: states.every((s) => s.status === 'done'), states };
+}
+
+/**
+ * Brings one item to the current form: its writes, then the migration asked again with the item read
+ * again (a migration may need several transactions for one item), until it answers none. A request that
+ * changed the item meanwhile makes its writes' conditions fail: the item is read again and retried.
+ */
+async function migrateItem(m: Migration, read: Record<string, unknown>): Promise<number> {
+  let item: Record<string, unknown> | undefined = read;
+  let changed = 0;
+  for (let attempt = 0; item && attempt < 10; attempt++) {
+    const writes = await m.migrate(item);
+    if (writes.length === 0) return changed ? 1 : 0;
+    try {
+      await transact(writes);
+      changed++;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+    item = await getItem({ pk: item.pk as string, sk: item.sk as string }, true);
+  }
+  if (item) throw new Error(`migration ${m.id}: the item ${item.pk}/${item.sk} is still not in its current form`);
+  return changed ? 1 : 0; // deleted meanwhile
+}
+
+const entityFilter = (entities: string[]) => {
+  const names: Record<string, string> = { '#entity': 'entity' };
+  const values: Record<string, string> = {};
+  const terms = entities.map((e, i) => {
+    if (e === '') return 'attribute_not_exists(#entity)';
+    values[`:e${i}`] = e;
+    return `#entity = :e${i}`;
+  });
+  return {
+    FilterExpression: terms.join(' OR '),
+    ExpressionAttributeNames: names,
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+  };
+};
+
+/** Takes the migration for this run, unless it is done, paused, or another runner holds it. */
+async function takeLease(m: Migration, owner: string, deadline: number): Promise<'taken' | 'done' | 'paused' | 'held'> {
+  const now = new Date();
+  try {
+    const after = await write(
+      MigrationEntity.update([m.id], {
+        UpdateExpression:
+          'SET leaseOwner = :owner, leaseUntil = :until, updatedAt = :now, description = :d, id = :id, #entity = :entity, ' +
+          'startedAt = if_not_exists(startedAt, :now), scanned = if_not_exists(scanned, :zero), ' +
+          'changed = if_not_exists(changed, :zero), #status = :running',
+        ConditionExpression:
+          '(attribute_not_exists(#status) OR #status <> :done) AND (attribute_not_exists(paused) OR paused = :false) ' +
+          'AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR attribute_type(leaseUntil, :null))',
+        ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
+        ExpressionAttributeValues: {
+          ':entity': MigrationEntity.name,
+          ':owner': owner,
+          ':until': new Date(deadline + LEASE_GRACE_MS).toISOString(),
+          ':now': now.toISOString(),
+          ':d': m.description,
+          ':id': m.id,
+          ':zero': 0,
+          ':running': 'running',
+          ':done': 'done',
+          ':false': false,
+          ':null': 'NULL',
+        },
+      }),
+    );
+    if (after?.scanned === 0 && !after.cursor) logger.info('migration started', { migration: m.id });
+    return 'taken';
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    const s = await getItem<MigrationStateItem>(stateKey(m.id), true);
+    if (s?.status === 'done') return 'done';
+    return s?.paused ? 'paused' : 'held';
+  }
+}
+
+/** Records a finished page: its position and counts, under the lease (a runner that lost it stops). */
+async function recordPage(
+  m: Migration,
+  owner: string,
+  page: { cursor: Record<string, unknown> | null; scanned: number; changed: number; done: boolean },
+): Promise<MigrationStateItem> {
+  const now = new Date().toISOString();
+  const attrs = await write(
+    MigrationEntity.update([m.id], {
+      UpdateExpression:
+        'SET #cursor = :cursor, updatedAt = :now, #status = :status, finishedAt = :finished, #error = :noError ' +
+        (page.done ? ', leaseOwner = :null, leaseUntil = :null ' : '') +
+        'ADD scanned :scanned, changed :changed',
+      ConditionExpression: 'leaseOwner = :owner',
+      ExpressionAttributeNames: { '#cursor': 'cursor', '#status': 'status', '#error': 'error' },
+      ExpressionAttributeValues: {
+        ':cursor': page.cursor,
+        ':now': now,
+        ':status': page.done ? 'done' : 'running',
+        ':finished': page.done ? now : null,
+        ':noError': null,
+        ':scanned': page.scanned,
+        ':changed': page.changed,
+        ':owner': owner,
+        ...(page.done ? { ':null': null } : {}),
+      },
+    }),
+  );
+  if (!attrs) throw new Error(`migration ${m.id}: its state vanished`);
+  return attrs as MigrationStateItem;
+}
+
+async function releaseLease(m: Migration, owner: string): Promise<void> {
+  try {
+    await write(
+      MigrationEntity.update([m.id], {
+        UpdateExpression: 'SET leaseOwner = :null, leaseUntil = :null',
+        ConditionExpression: 'leaseOwner = :owner',
+        ExpressionAttributeValues: { ':null': null, ':owner': owner },
+      }),
+      { returnValues: 'NONE' },
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // already taken over: nothing of ours to release
+  }
+}
+
+async function recordFailure(m: Migration, owner: string, error: Error): Promise<void> {
+  try {
+    await write(
+      MigrationEntity.update([m.id], {
+        UpdateExpression:
+          'SET #status = :failed, #error = :error, updatedAt = :now, leaseOwner = :null, leaseUntil = :null',
+        ConditionExpression: 'leaseOwner = :owner',
+        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':error': error.message.slice(0, 1000),
+          ':now': new Date().toISOString(),
+          ':null': null,
+          ':owner': owner,
+        },
+      }),
+      { returnValues: 'NONE' },
+    );
+  } catch (err) {
+    // The failure is already logged above; a lost lease means another runner has the migration now.
+    if (!isConditionFailure(err)) throw err;
+  }
+}
