@@ -1,8 +1,7 @@
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import { fetchSecret } from '../../shared/config/secrets.ts';
 import { startNewEpoch } from '../../shared/live/event-log.ts';
-import { migrations } from '../../shared/migrations/index.ts';
-import { runMigrations } from '../../shared/migrations/runner.ts';
 import { backgroundHandler } from '../../shared/observability/instrumented.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
@@ -16,10 +15,11 @@ import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
  * - creates the first super admin when none exists (ADMIN_EMAIL, with the password generated in
  *   Secrets Manager, read here from the secret ADMIN_PASSWORD_SECRET_ARN names), so the service is
  *   usable right after `cdk deploy`;
- * - starts this release's migrations (shared/migrations/): as many pages as fit in MIGRATION_BUDGET_MS,
- *   the rest is the migrations schedule's, so a long backfill never holds CloudFormation. A failing
- *   migration does not fail the deployment (the code reads both forms); it fails the schedule's runs,
- *   which the background-failure alarm watches.
+ * - starts this release's migrations (shared/migrations/): it invokes the migrations function
+ *   asynchronously (MIGRATIONS_FUNCTION_NAME), which pages them until its own timeout, and the
+ *   migrations schedule carries on from there, so a long backfill never holds CloudFormation and this
+ *   hook reads no application secret. A failing migration does not fail the deployment (the code reads
+ *   both forms); it fails the migrations function's runs, which the background-failure alarm watches.
  *
  * A plain Lambda-backed custom resource (no CDK provider framework, so no extra functions and roles):
  * it answers CloudFormation itself by PUTting the result to the presigned `ResponseURL`.
@@ -38,21 +38,22 @@ export const handler = backgroundHandler(
   },
 );
 
-/** How long the hook itself runs migrations before leaving them to the schedule. */
-const MIGRATION_BUDGET_MS = 20_000;
-
 async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string, string>> {
   const { epoch } = await startNewEpoch();
-  const { complete, states } = await runMigrations(migrations, { budgetMs: MIGRATION_BUDGET_MS });
-  logger.info('deploy hook: migrations', { complete, states });
+  const migrationsFunction = process.env.MIGRATIONS_FUNCTION_NAME;
+  if (migrationsFunction) {
+    const lambda = new LambdaClient({});
+    await lambda.send(new InvokeCommand({ FunctionName: migrationsFunction, InvocationType: 'Event' }));
+    lambda.destroy();
+  }
   const email = process.env.ADMIN_EMAIL;
   const passwordSecret = process.env.ADMIN_PASSWORD_SECRET_ARN;
   let adminCreated = false;
   if (email && passwordSecret) {
     ({ created: adminCreated } = await ensureFirstSuperAdmin(email, await fetchSecret(passwordSecret)));
   }
-  logger.info('deploy hook', { requestType, epoch, adminCreated });
-  return { epoch: String(epoch), adminCreated: String(adminCreated), migrationsComplete: String(complete) };
+  logger.info('deploy hook', { requestType, epoch, adminCreated, migrationsStarted: !!migrationsFunction });
+  return { epoch: String(epoch), adminCreated: String(adminCreated), migrationsStarted: String(!!migrationsFunction) };
 }
 
 /** CloudFormation's custom resource response (the presigned URL is signed without a content type). */

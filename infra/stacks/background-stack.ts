@@ -38,6 +38,8 @@ export const ITERATOR_AGE_ALARM_MS = 60_000;
 /** Lambda's retries of a failed asynchronous invocation (a schedule's run) before it goes to the failure queue. */
 export const SCHEDULE_RETRY_ATTEMPTS = 2;
 export const DEPLOY_HOOK_HANDLER = 'infra/handlers/deploy-hook.ts';
+/** The schedule whose function the deploy hook invokes to start the migrations (shared/api/background.ts). */
+export const MIGRATIONS_SCHEDULE = 'migrations';
 /** How long CloudFormation waits for the deploy hook's answer (its function times out at 60 s). */
 export const DEPLOY_HOOK_SERVICE_TIMEOUT = Duration.minutes(5);
 
@@ -248,25 +250,41 @@ export class BackgroundStack extends Stack {
     // The first admin's password stays in Secrets Manager: the hook reads it at run time.
     const adminPassword = config.adminEmail ? data.adminPasswordSecretArn : undefined;
     const adminPasswordName = config.adminEmail ? data.adminPasswordSecretName : undefined;
+    // The deploy hook starts the migrations by invoking their function asynchronously (it pages them
+    // within its own 15 minutes; the schedule carries on), so the hook never holds CloudFormation.
+    const migrations = this.schedules.find((s) => s.schedule.name === MIGRATIONS_SCHEDULE)!.service.function;
+    const startMigrations = {
+      statement: new PolicyStatement({
+        sid: 'StartMigrations',
+        actions: ['lambda:InvokeFunction'],
+        resources: [migrations.functionArn],
+      }),
+    };
     this.deployHook = service(
       'deploy-hook',
       DEPLOY_HOOK_HANDLER,
       'Deploy hook: starts a new change-feed epoch, creates the first super admin when none exists, starts the migrations.',
-      { access: { table: 'write', scan: true }, timeout: 60 },
-      adminPassword
-        ? {
-            environment: { ADMIN_EMAIL: config.adminEmail!, ADMIN_PASSWORD_SECRET_ARN: adminPasswordName! },
-            statements: [
-              {
-                statement: new PolicyStatement({
-                  sid: 'AdminPassword',
-                  actions: ['secretsmanager:GetSecretValue'],
-                  resources: [adminPassword],
-                }),
-              },
-            ],
-          }
-        : {},
+      { access: { table: 'write' }, timeout: 60 },
+      {
+        environment: {
+          MIGRATIONS_FUNCTION_NAME: migrations.functionName,
+          ...(adminPassword ? { ADMIN_EMAIL: config.adminEmail!, ADMIN_PASSWORD_SECRET_ARN: adminPasswordName! } : {}),
+        },
+        statements: [
+          startMigrations,
+          ...(adminPassword
+            ? [
+                {
+                  statement: new PolicyStatement({
+                    sid: 'AdminPassword',
+                    actions: ['secretsmanager:GetSecretValue'],
+                    resources: [adminPassword],
+                  }),
+                },
+              ]
+            : []),
+        ],
+      },
     );
     new CustomResource(this, 'DeployHookRun', {
       serviceToken: this.deployHook.function.functionArn,
