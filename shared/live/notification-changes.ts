@@ -1,4 +1,5 @@
-import { ANON_ATTRIBUTE } from '../db/keys.ts';
+import type { NotificationItem } from '../notifications/entities.ts';
+import { notificationContent } from '../notifications/notifications.ts';
 import { type ChangeMapper, onlyUser } from './change-events.ts';
 
 /**
@@ -11,15 +12,17 @@ import { type ChangeMapper, onlyUser } from './change-events.ts';
  *   mapper below emits a single `notification.read` { notificationId: null }.
  */
 export const notificationChanges: ChangeMapper = (change) => {
-  const n = change.newImage;
-  if (!n || n[ANON_ATTRIBUTE]) return [];
+  const n = change.newImage as NotificationItem | undefined;
+  if (!n) return [];
+  const c = notificationContent(n);
+  if (!c || c.anonymous) return [];
   const audience = onlyUser(n.recipientId);
   if (change.eventName === 'INSERT') {
     return [
       {
         type: 'notification.created',
-        actorId: n.actorId ?? n.recipientId,
-        payload: { notificationId: n.id, kind: n.kind },
+        actorId: c.actorId ?? n.recipientId,
+        payload: { notificationId: n.id, kind: c.kind },
         audience,
       },
     ];

@@ -2,7 +2,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, vi } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import { sortableIdTime } from '../../shared/db/ids.ts';
-import { deliverGrievanceNotices, MIN_NOTICE_DELAY_MS } from '../../shared/grievances/notice-delivery.ts';
+import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
+import { maxReleaseDelayMs, noticeTiming } from '../../shared/grievances/notices.ts';
 import { api, newMember, uniq } from '../support/api.ts';
 
 /** Shared steps of the grievance tests (over HTTP, against the run's local runtime). */
@@ -101,9 +102,10 @@ export function expectClientError(res: { status: number; body: any; text: string
 
 /**
  * Runs the notice delivery as its schedule would once every notice queued so far is due (the test
- * runtime runs no schedules): the batch clock is set past the minimum delay after now.
+ * runtime runs no schedules): the batch clock is set past the latest release of a notice queued now.
  */
-export const deliverQueuedNotices = () => deliverGrievanceNotices(new Date(Date.now() + MIN_NOTICE_DELAY_MS + 1000));
+export const deliverQueuedNotices = () =>
+  deliverGrievanceNotices(new Date(Date.now() + maxReleaseDelayMs() + noticeTiming().settleMs + 500));
 
 /**
  * Reads `read()` until two reads a second apart agree (at most ~10 s): the change feed writes its events
