@@ -37,7 +37,7 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
   const cursor = await getItem<NoticeCursorItem>(GrievanceNoticeCursor.key(), true);
   const from =
     since?.toISOString() ??
-    (cursor ? new Date(Date.parse(cursor.deliveredTo) - REREAD_ROUNDS * t.roundMs).toISOString() : '');
+    (cursor ? new Date(Date.parse(cursor.deliveredTo) - REREAD_ROUNDS * t.roundMs).toISOString() : '0'); // '0': before any time
   const due = (
     await Promise.all(
       Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, shard) =>
