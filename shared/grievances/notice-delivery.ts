@@ -29,11 +29,15 @@ const REMOVED_PER_RUN = 100;
  * untouched: removing it with the delivery would pair the event that queued it with the person; it
  * is removed a day later with everything else released then. The cursor holds only a time.
  * Notices queued by 0.2.0 (grievance in the clear, no notification chosen) are delivered the way
- * 0.2.0 did until their migration converts them. Answers how many notifications were recorded.
+ * 0.2.0 did until their migration converts them. `since`: read from that release time instead of
+ * the cursor (catching up after the schedule stopped), leaving the cursor as it is. Answers how many
+ * notifications were recorded.
  */
 export async function deliverGrievanceNotices(now = new Date(), since?: Date): Promise<number> {
   const t = noticeTiming();
-  const until = new Date(now.getTime() - t.settleMs).toISOString();
+  // Never what is not released yet, whatever clock a caller passes: a notice is delivered after its
+  // release time or not at all.
+  const until = new Date(Math.min(now.getTime(), Date.now()) - t.settleMs).toISOString();
   const cursor = await getItem<NoticeCursorItem>(GrievanceNoticeCursor.key(), true);
   const from =
     since?.toISOString() ??
@@ -76,15 +80,15 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
     }
     if (notice) recorded.push(notice);
   }
-  await advanceCursor(cursor, until);
+  // A run told where to start (a catch-up, or a caller with its own clock) leaves the cursor alone.
+  if (!since) await advanceCursor(cursor, until);
   await removeDelivered(now);
   await deliverPush(recorded);
   return recorded.length;
 }
 
-/** Moves the cursor forward (never past the clock, whatever time a caller passes), never back. */
-async function advanceCursor(cursor: NoticeCursorItem | undefined, until: string): Promise<void> {
-  const to = until < new Date().toISOString() ? until : new Date().toISOString();
+/** Moves the cursor forward, never back. */
+async function advanceCursor(cursor: NoticeCursorItem | undefined, to: string): Promise<void> {
   if (cursor && cursor.deliveredTo >= to) return;
   try {
     await write(

@@ -25,6 +25,7 @@ import {
   atTime,
   changes,
   DAY_MS,
+  deliverNoticesOf,
   deliverQueuedNotices,
   expectStatus,
   mentions,
@@ -182,8 +183,10 @@ describe('grievances: anonymity at rest', () => {
       const replied = await atTime(new Date(t.getTime() + 60_000), () =>
         createReply(other.id, g.id, `Asking @[${tagged.id}]`, { asHandler: false }),
       );
-      await deliverGrievanceNotices(new Date(t.getTime() + 120_000));
-      await sendDueReminders();
+      await deliverGrievanceNotices(new Date(t.getTime() + 120_000), t);
+      const remindedAt = new Date();
+      await sendDueReminders(remindedAt);
+      await deliverNoticesOf(remindedAt);
 
       const items = await scanTable();
       const handling = items.filter((i) => HANDLING_ENTITIES.includes(i.entity));

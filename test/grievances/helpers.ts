@@ -102,10 +102,13 @@ export function expectClientError(res: { status: number; body: any; text: string
 
 /**
  * Runs the notice delivery as its schedule would once every notice queued so far is due (the test
- * runtime runs no schedules): the batch clock is set past the latest release of a notice queued now.
+ * runtime runs no schedules), once every notice queued so far is released: it waits for that, since a
+ * batch never delivers what is not released yet.
  */
-export const deliverQueuedNotices = () =>
-  deliverGrievanceNotices(new Date(Date.now() + maxReleaseDelayMs() + noticeTiming().settleMs + 500));
+export async function deliverQueuedNotices() {
+  await new Promise((r) => setTimeout(r, maxReleaseDelayMs() + noticeTiming().settleMs + 300));
+  return deliverGrievanceNotices();
+}
 
 /**
  * Reads `read()` until two reads a second apart agree (at most ~10 s): the change feed writes its events
@@ -173,6 +176,17 @@ export async function atTime<T>(when: string | Date, fn: () => Promise<T>): Prom
   } finally {
     vi.useRealTimers();
   }
+}
+
+/**
+ * Delivers the notices of events at `eventAt` (and up to a second before) with the clock set past
+ * their release, the way a batch at that time would, leaving the batch cursor alone.
+ */
+export async function deliverNoticesOf(eventAt: Date | string) {
+  const e = new Date(eventAt).getTime();
+  return atTime(new Date(e + maxReleaseDelayMs() + noticeTiming().settleMs + 100), () =>
+    deliverGrievanceNotices(new Date(), new Date(e - 1000)),
+  );
 }
 
 export const DAY_MS = 86_400_000;

@@ -31,8 +31,12 @@ import { move, raise, reply, world } from './helpers.ts';
 const at = (iso: string, plusMs: number) => new Date(Date.parse(iso) + plusMs);
 const grievanceNotes = async (userId: string) =>
   (await listNotifications(userId, 50)).filter((n) => n.kind === 'grievance' || n.kind === 'mention');
-/** A batch clock past the latest release of a notice queued at `iso`. */
-const afterRelease = (iso: string) => at(iso, maxReleaseDelayMs() + noticeTiming().settleMs + 300);
+/** Waits until a notice queued at `iso` is released (a batch never delivers one before), answers the clock. */
+async function afterRelease(iso: string): Promise<Date> {
+  const when = at(iso, maxReleaseDelayMs() + noticeTiming().settleMs + 300);
+  await new Promise((r) => setTimeout(r, Math.max(0, when.getTime() - Date.now())));
+  return when;
+}
 
 /** Every queued notice of every shard, opened (tests only: a batch reads only the released ones). */
 const queued = async () =>
@@ -68,7 +72,7 @@ describe('grievance notice delivery', () => {
     expect(await grievanceNotes(raiser.id)).toEqual([]);
     expect(await unreadCount(raiser.id)).toBe(0);
 
-    await deliverGrievanceNotices(afterRelease(r.createdAt));
+    await deliverGrievanceNotices(await afterRelease(r.createdAt));
     const notes = await grievanceNotes(raiser.id);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ id: p!.notificationId, kind: 'grievance', preview: g.subject, actor: null });
@@ -93,9 +97,10 @@ describe('grievance notice delivery', () => {
     const { raiser, handler } = await world();
     const g = await raise(raiser);
     const moved = await move(handler, g.id, 'in_review', 'Picked up');
-    const batch = afterRelease(moved.updatedAt);
+    const batch = await afterRelease(moved.updatedAt);
     await Promise.all([deliverGrievanceNotices(batch), deliverGrievanceNotices(batch), deliverGrievanceNotices(batch)]);
-    await deliverGrievanceNotices(at(batch.toISOString(), 1000));
+    await new Promise((r) => setTimeout(r, 1000));
+    await deliverGrievanceNotices();
     expect(await grievanceNotes(raiser.id)).toHaveLength(1);
     expect(await unreadCount(raiser.id)).toBe(1);
   });
@@ -108,7 +113,7 @@ describe('grievance notice delivery', () => {
     const eventAt = new Date();
     await transact(queuedNoticeWrites(gone, raiserNotice(raiser.id), eventAt));
     expect((await queued()).filter(({ p }) => p?.grievanceId === gone)).toHaveLength(1);
-    await deliverGrievanceNotices(afterRelease(eventAt.toISOString()));
+    await deliverGrievanceNotices(await afterRelease(eventAt.toISOString()));
     expect(await grievanceNotes(raiser.id)).toEqual([]);
     expect(await unreadCount(raiser.id)).toBe(0);
 
@@ -143,7 +148,7 @@ describe('grievance notice delivery', () => {
         },
       }),
     );
-    await deliverGrievanceNotices(afterRelease(eventAt));
+    await deliverGrievanceNotices(await afterRelease(eventAt));
     expect((await grievanceNotes(raiser.id)).map((n) => n.preview)).toEqual([g.subject]);
     expect((await queued()).filter(({ q }) => q.id === id)).toEqual([]);
   });
@@ -167,7 +172,7 @@ describe('grievance notice delivery', () => {
     const notice = (await queued()).find(({ p }) => p?.grievanceId === g.id && p?.kind === 'mention')!;
     expect(JSON.stringify(notice.q)).not.toContain(tagged.id);
     expect((notice.q as { anon?: boolean }).anon).toBe(true);
-    await deliverGrievanceNotices(afterRelease(r.createdAt));
+    await deliverGrievanceNotices(await afterRelease(r.createdAt));
     const mine = sent.filter((s) => s.userId === tagged.id);
     expect(mine.map((s) => s.message.kind)).toEqual(['mention']);
     expect(mine[0].message).toMatchObject({ title: 'You were mentioned', link: '/feed' });
