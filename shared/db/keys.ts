@@ -5,8 +5,9 @@
  * Index conventions (all overloaded, ALL projection; see table-definition.ts):
  * - gsi1..gsi5 carry `<index>pk` / `<index>sk` strings; each entity below says which it fills.
  *
- * Items written by grievance flows carry `anon: true` (ANON_ATTRIBUTE) so the change-feed consumer's
- * event-source filter drops them before they reach it.
+ * Items written by grievance flows in the anonymous part of the table carry `anon: true`
+ * (ANON_ATTRIBUTE) so the change-feed consumer's event-source filter drops them before they reach
+ * it. A person's own items (notifications) never carry it: it would mark them.
  */
 export const ANON_ATTRIBUTE = 'anon';
 

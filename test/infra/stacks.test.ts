@@ -389,9 +389,9 @@ describe('data', () => {
     });
   });
 
-  it('generates the two application secrets (and the first admin password) and keeps them', () => {
+  it('generates the four application secrets (and the first admin password) and keeps them', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
-    data.resourceCountIs('AWS::SecretsManager::Secret', 3);
+    data.resourceCountIs('AWS::SecretsManager::Secret', 5);
     data.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 });
