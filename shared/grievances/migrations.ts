@@ -14,7 +14,7 @@ import {
 } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
 import type { GrievanceItem, ReminderKind, ReplyItem, StatusChangeItem } from './model.ts';
-import { readMarkerKey } from './read-state.ts';
+import { readMarkerKeys } from './read-state.ts';
 import { raisedStats, type StatsDeltas, statsFields, statsWrites } from './stats-fields.ts';
 
 /** Older stored forms of the grievance entities (CHANGELOG.md, 0.2.0): key composites now stored. */
@@ -181,11 +181,11 @@ export async function readerRefBackfillWrites(item: Item): Promise<TransactItem[
   const people = await queryAll<{ id: string }>({ index: membersIndex.index, pk: membersIndex.pk });
   const candidates = people.map((p) => p.id).filter((id) => !known.has(id));
   const markers = await getMany(
-    candidates.map((id) => readMarkerKey(id, g.id)),
+    candidates.flatMap((id) => readMarkerKeys(id, g.id)),
     true,
   );
   return candidates
-    .filter((id) => markers.has(keyString(readMarkerKey(id, g.id))))
+    .filter((id) => readMarkerKeys(id, g.id).some((k) => markers.has(keyString(k))))
     .slice(0, REFS_PER_WRITE)
     .map((id) => readerRefWrite(g.id, id));
 }
