@@ -1,5 +1,6 @@
 import { grievancePartition, grievanceReaderRefKey, grievanceStatusChangeMove, membersIndex } from '../db/keys.ts';
 import { getMany, type Item, keyString, queryAll, type TransactItem } from '../db/table.ts';
+import { updateExpression, withCondition } from '../db/update-expression.ts';
 import type { Migration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
 import { Grievance, GrievanceTotals } from './entities.ts';
@@ -7,6 +8,7 @@ import { type ReaderRefItem, readerOf, readerRefWrite } from './erasure-refs.ts'
 import {
   applyHandling,
   configuredPeriods,
+  HANDLING_FIELDS,
   type HandlingEvent,
   hasHandling,
   initialHandling,
@@ -116,37 +118,19 @@ export async function handlingBackfillWrites(item: Item): Promise<TransactItem[]
   const replies = partition.filter((i) => i.entity === 'GrievanceReply') as ReplyItem[];
   const { grievance, stats } = replayedHandling(g, history, replies);
   const added = Object.fromEntries(
-    (
-      [
-        'ackDueAt',
-        'ackAt',
-        'ackOutcome',
-        'feedbackDueAt',
-        'feedbackAt',
-        'feedbackOutcome',
-        'resolutionCounted',
-        'remindersSent',
-        'handlingRev',
-      ] as const
-    )
-      .filter((f) => grievance[f] !== undefined)
-      .map((f) => [f, grievance[f]]),
+    HANDLING_FIELDS.filter((f) => grievance[f] !== undefined).map((f) => [f, grievance[f]]),
   );
-  const names: Record<string, string> = { '#ackDueAt': 'ackDueAt', '#moves': 'moves', '#replies': 'replyCount' };
-  const values: Record<string, unknown> = { ':moves': g.moves, ':replies': g.replyCount };
-  const sets = Object.entries(added).map(([f, v], i) => {
-    names[`#h${i}`] = f;
-    values[`:h${i}`] = v;
-    return `#h${i} = :h${i}`;
-  });
   return [
     // The history and replies replayed are all there were: no move or reply since they were read.
-    Grievance.updateStored(g, {
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_not_exists(#ackDueAt) AND #moves = :moves AND #replies = :replies',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
+    Grievance.updateStored(
+      g,
+      withCondition(
+        updateExpression(added),
+        'attribute_not_exists(#ackDueAt) AND #moves = :moves AND #replies = :replies',
+        { '#ackDueAt': 'ackDueAt', '#moves': 'moves', '#replies': 'replyCount' },
+        { ':moves': g.moves, ':replies': g.replyCount },
+      ),
+    ),
     ...handlingEntryWrites(null, grievance),
     ...statsWrites(stats),
   ];
