@@ -509,7 +509,10 @@ export const liveEventRange = (epoch: string, from: number, to = 10 ** SEQ_WIDTH
  * read again and expire by their TTL.
  */
 export const STREAM_LEASES_PREFIX = 'STREAMS#';
-export const liveStreamLeasesKey = (userId: string): Key => ({ pk: `${STREAM_LEASES_PREFIX}${userId}`, sk: 'STREAM_LEASES' });
+export const liveStreamLeasesKey = (userId: string): Key => ({
+  pk: `${STREAM_LEASES_PREFIX}${userId}`,
+  sk: 'STREAM_LEASES',
+});
 
 /**
  * A person's presence (derived state and the times it changes next), read in batch with profiles.
