@@ -1,8 +1,8 @@
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
 import { authenticate } from '../../shared/auth/sessions.ts';
 import { streamingRoute } from '../../shared/http/streaming-route.ts';
-import { streamEndBy } from '../../shared/live/stream-lifetime.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
+import { streamEndBy } from '../../shared/live/stream-lifetime.ts';
 import { runStream } from '../../shared/live/stream-session.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
 import {
   type AnnouncementItem,
   type Audience,
