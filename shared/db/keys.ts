@@ -508,11 +508,8 @@ export const liveEventRange = (epoch: string, from: number, to = 10 ** SEQ_WIDTH
  * (`dynamodb:LeadingKeys`). Lease items once kept under `USER#<id>` with the same sort key are never
  * read again and expire by their TTL.
  */
-export const STREAM_LEASES_PREFIX = 'STREAMS#';
-export const liveStreamLeasesKey = (userId: string): Key => ({
-  pk: `${STREAM_LEASES_PREFIX}${userId}`,
-  sk: 'STREAM_LEASES',
-});
+export const liveStreamLeasesKey = (userId: string): Key => ({ pk: `STREAMS#${userId}`, sk: 'STREAM_LEASES' });
+export const STREAM_LEASES_PREFIX = liveStreamLeasesKey('').pk;
 
 /**
  * A person's presence (derived state and the times it changes next), read in batch with profiles.
