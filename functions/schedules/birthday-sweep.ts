@@ -5,8 +5,8 @@ import { logger } from '../../shared/observability/logger.ts';
 
 /**
  * EventBridge schedule, shortly after midnight in the company's timezone (shared/api/background.ts):
- * announces today's birthdays unless a `GET /birthdays/today` did first. Also resumes an announcement
- * whose sender stopped half way.
+ * claims today's birthday announcements unless a `GET /birthdays/today` did first, and takes over one
+ * whose sender stopped half way; the birthday fan-out consumer sends them.
  */
 export const handler = backgroundHandler('birthdays', async (_event: ScheduledEvent): Promise<void> => {
   const result = await sweepBirthdays();

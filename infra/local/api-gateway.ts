@@ -119,16 +119,14 @@ export class LocalApiGateway {
       this.log(`${method} ${url.pathname} -> ${res.statusCode} (${Date.now() - started} ms)`);
   }
 
-  /** A streaming route (a Function URL in RESPONSE_STREAM mode): frames reach the client as written. */
+  /**
+   * A streaming route (a Function URL in RESPONSE_STREAM mode): frames reach the client as written.
+   * When the client goes away the invocation goes on, as Lambda's does (a streamed invocation is not
+   * stopped when the invoking connection breaks, and the handler is told nothing): its writes go
+   * nowhere until it ends by itself, so tests and the bench see the orphans production has.
+   */
   private async stream(fn: FunctionSettings, event: unknown, res: ServerResponse): Promise<void> {
-    let abort: (() => void) | undefined;
-    res.on('close', () => abort?.());
-    const outcome = await this.host.invoke(fn, event, {
-      sink: httpResponseSink(res),
-      onAbortable: (a) => {
-        abort = a;
-      },
-    });
+    const outcome = await this.host.invoke(fn, event, { sink: httpResponseSink(res) });
     if (outcome.status === 'error') this.log(`${fn.name}: ${outcome.error.stack ?? outcome.error.message}`);
     if (!res.headersSent && outcome.status !== 'ok') return sendJson(res, 502, { message: 'Internal Server Error' });
     if (!res.writableEnded) res.end();

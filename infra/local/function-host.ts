@@ -15,9 +15,8 @@ import type { Metadata, ResponseSink } from './streaming-shim.ts';
  * are reclaimed beyond a cap, so memory stays bounded.
  */
 
-export type ToWorker =
-  | { type: 'invoke'; id: string; event: unknown; timeoutMs: number }
-  | { type: 'abort'; id: string };
+/** Only invocations: nothing reaches a streaming invocation once it runs (its client leaving included). */
+export type ToWorker = { type: 'invoke'; id: string; event: unknown; timeoutMs: number };
 
 export type WorkerError = { name: string; message: string; stack?: string };
 
@@ -41,8 +40,6 @@ export interface InvokeOptions {
   sink?: ResponseSink;
   /** Called when the invocation starts in a ready environment (after any cold start). */
   onStart?: () => void;
-  /** Receives a function that ends the invocation's response stream (the client left). */
-  onAbortable?: (abort: () => void) => void;
 }
 
 export interface FunctionHostOptions {
@@ -143,7 +140,6 @@ class Environment {
         this.kill();
       }, timeoutMs);
       this.running.set(id, { done: resolve, sink: opts.sink, timer });
-      opts.onAbortable?.(() => this.post({ type: 'abort', id }));
       opts.onStart?.();
       this.post({ type: 'invoke', id, event, timeoutMs });
     });

@@ -36,14 +36,7 @@ try {
   post({ type: 'init-error', error: errorOf(err) });
 }
 
-const streams = new Map<string, LocalResponseStream>();
-
 port.on('message', async (message: ToWorker) => {
-  if (message.type === 'abort') {
-    // The client left: the handler sees its stream end, as in Lambda.
-    streams.get(message.id)?.destroy();
-    return;
-  }
   const { id, event, timeoutMs } = message;
   const before = getHeapStatistics().used_heap_size;
   const context = lambdaContext(fn.name, timeoutMs, fn.memoryMb);
@@ -55,13 +48,8 @@ port.on('message', async (message: ToWorker) => {
         write: (chunk) => post({ type: 'stream-chunk', id, chunk }),
         end: () => post({ type: 'stream-end', id }),
       });
-      streams.set(id, stream);
-      try {
-        await handler(event, stream, context);
-        if (!stream.writableEnded && !stream.destroyed) stream.end();
-      } finally {
-        streams.delete(id);
-      }
+      await handler(event, stream, context);
+      if (!stream.writableEnded && !stream.destroyed) stream.end();
     } else {
       result = await handler(event, context);
     }

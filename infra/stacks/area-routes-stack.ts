@@ -62,7 +62,14 @@ export class AreaRoutesStack extends Stack {
         operatorAlarm(routeFunction, 'StreamThrottlesAlarm', props.data.alarmTopicArn, {
           metric: fn.metricThrottles({ period, statistic: 'Sum' }),
           threshold: 1,
-          description: `${route.name} reached its reserved concurrency (workplace:streamReservedConcurrency): new live-update streams were refused. Raise it if the account's concurrency allows.`,
+          description: `${route.name} reached its reserved concurrency (workplace:streamReservedConcurrency = ${props.config.streamReservedConcurrency}): that many clients can be connected at once, orphaned executions of closed tabs included, and new streams were refused (Lambda's 429 before the function runs; a browser's EventSource sees only an error event). Raise the setting within the account's Lambda concurrency quota (Service Quotas, 'Concurrent executions'; rerun the preflight).`,
+        });
+        // A warning before the ceiling: the open streams at 80 % of the reservation for 15 minutes.
+        operatorAlarm(routeFunction, 'StreamConcurrencyAlarm', props.data.alarmTopicArn, {
+          metric: fn.metric('ConcurrentExecutions', { period, statistic: 'Maximum' }),
+          threshold: Math.ceil(props.config.streamReservedConcurrency * 0.8),
+          evaluationPeriods: 3,
+          description: `${route.name} holds more than 80 % of its reserved concurrency (${props.config.streamReservedConcurrency}) in open streams: at the reservation, new clients are throttled. Raise workplace:streamReservedConcurrency within the account's quota.`,
         });
       }
     }

@@ -52,6 +52,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * |                               |                    | the private key PEM (docs/deployment.md); without   |
  * |                               |                    | the pair, media URLs are S3 presigned (short-lived) |
  *
+ * | `workplace:restoredTableName` | unset             | serve from this existing table (a point-in-time     |
+ * | `workplace:restoredTableStreamArn` | unset        | restore) instead of `<prefix>-table`; both or       |
+ * |                               |                    | neither (docs/deployment.md, "Restoring the table") |
  * | `workplace:grievanceAckDays` | `7`                | GRIEVANCE_ACK_DAYS of the grievance functions: days |
  * |                               |                    | from raising to the acknowledgement deadline        |
  * | `workplace:grievanceFeedbackDays` | `90`           | GRIEVANCE_FEEDBACK_DAYS: days from acknowledgement  |
@@ -63,6 +66,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  */
 export interface DeployConfig {
   prefix: string;
+  /** A table restored from a backup that the service serves from instead of the one the data stack creates. */
+  restoredTable?: { name: string; streamArn: string };
   allowedOrigins: string[];
   companyTimezone: string;
   logRetention: RetentionDays;
@@ -178,8 +183,15 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     throw new Error(
       'workplace:apiCertificateArn is the certificate of workplace:domainName in the stack region: set both.',
     );
+  const restoredName = ctx(scope, 'restoredTableName');
+  const restoredStream = ctx(scope, 'restoredTableStreamArn');
+  if (!!restoredName !== !!restoredStream)
+    throw new Error(
+      "workplace:restoredTableName and workplace:restoredTableStreamArn go together: enable the restored table's stream (NEW_AND_OLD_IMAGES) and give its ARN.",
+    );
   const config: DeployConfig = {
     prefix: ctx(scope, 'prefix') ?? 'Workplace',
+    restoredTable: restoredName && restoredStream ? { name: restoredName, streamArn: restoredStream } : undefined,
     allowedOrigins: origins,
     companyTimezone: ctx(scope, 'companyTimezone') ?? 'UTC',
     logRetention: days as RetentionDays,

@@ -1,6 +1,14 @@
 import { Aws, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { AttributeType, BillingMode, Operation, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  type ITable,
+  Operation,
+  ProjectionType,
+  StreamViewType,
+  Table,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, type ILayerVersion, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -48,7 +56,7 @@ export interface SharedData {
 /** The shared values, as a stack of the same account and region names them. */
 export function sharedData(scope: Construct, config: DeployConfig): SharedData {
   const stack = Stack.of(scope);
-  const n = resourceNames(config.prefix, scope);
+  const n = resourceNames(config.prefix, scope, config.restoredTable?.name);
   return {
     tableName: n.table,
     tableArn: stack.formatArn({ service: 'dynamodb', resource: 'table', resourceName: n.table }),
@@ -75,7 +83,7 @@ export function sharedData(scope: Construct, config: DeployConfig): SharedData {
 
 /** The table's stream ARN, resolved by CloudFormation from the data stack's parameter at each deployment. */
 export const tableStreamArn = (scope: Construct, config: DeployConfig) =>
-  parameterValue(scope, resourceNames(config.prefix, scope).tableStreamParameter);
+  parameterValue(scope, resourceNames(config.prefix, scope, config.restoredTable?.name).tableStreamParameter);
 
 /**
  * The layers the data stack publishes (by package), for a consuming stack: each version ARN read
@@ -83,7 +91,7 @@ export const tableStreamArn = (scope: Construct, config: DeployConfig) =>
  */
 export function layersFor(scope: Construct, config: DeployConfig, packages: string[]): Record<string, ILayerVersion> {
   const stack = Stack.of(scope);
-  const names = resourceNames(config.prefix, scope);
+  const names = resourceNames(config.prefix, scope, config.restoredTable?.name);
   const layers: Record<string, ILayerVersion> = {};
   for (const pkg of packages) {
     const id = `Layer${pkg.replace(/[^A-Za-z0-9]/g, '')}`;
@@ -123,7 +131,7 @@ export interface DataStackProps extends StackProps {
  * secrets. Everything here is retained when the stack is deleted.
  */
 export class DataStack extends Stack {
-  readonly table: Table;
+  readonly table: ITable;
   readonly bucket: Bucket;
   readonly cursorSecret: Secret;
   readonly grievanceSecret: Secret;
@@ -141,26 +149,39 @@ export class DataStack extends Stack {
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
     const { config } = props;
-    const names = resourceNames(config.prefix, this);
+    const names = resourceNames(config.prefix, this, config.restoredTable?.name);
 
-    this.table = new Table(this, 'Table', {
-      tableName: names.table,
-      partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      stream: StreamViewType[tableDefinition.streamView],
-      timeToLiveAttribute: tableDefinition.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    for (const index of tableDefinition.indexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.name,
-        partitionKey: { name: index.pk, type: AttributeType.STRING },
-        sortKey: { name: index.sk, type: index.skType === 'N' ? AttributeType.NUMBER : AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
+    if (config.restoredTable) {
+      // A point-in-time restore is a new table of another name (docs/deployment.md, "Restoring the
+      // table"): served from here on, while the table this stack created stays (retained) for the
+      // operator to delete. Its stream, TTL and recovery are set on it by hand: CloudFormation does not
+      // own it.
+      this.table = Table.fromTableAttributes(this, 'RestoredTable', {
+        tableName: config.restoredTable.name,
+        tableStreamArn: config.restoredTable.streamArn,
+        globalIndexes: tableDefinition.indexes.map((index) => index.name),
       });
+    } else {
+      const table = new Table(this, 'Table', {
+        tableName: names.table,
+        partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
+        billingMode: BillingMode.PAY_PER_REQUEST,
+        stream: StreamViewType[tableDefinition.streamView],
+        timeToLiveAttribute: tableDefinition.ttlAttribute,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        deletionProtection: true,
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      for (const index of tableDefinition.indexes) {
+        table.addGlobalSecondaryIndex({
+          indexName: index.name,
+          partitionKey: { name: index.pk, type: AttributeType.STRING },
+          sortKey: { name: index.sk, type: index.skType === 'N' ? AttributeType.NUMBER : AttributeType.STRING },
+          projectionType: ProjectionType.ALL,
+        });
+      }
+      this.table = table;
     }
 
     this.bucket = new Bucket(this, 'MediaBucket', {

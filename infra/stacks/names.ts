@@ -31,10 +31,11 @@ export interface ResourceNames {
 /** A prefix every derived name accepts (stack names, S3 bucket names once lowercased, SSM paths). */
 export const PREFIX_PATTERN = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
 
-export function resourceNames(prefix: string, scope: Construct): ResourceNames {
+/** `restoredTable`: the name of a table restored from a backup, served instead of `<prefix>-table`. */
+export function resourceNames(prefix: string, scope: Construct, restoredTable?: string): ResourceNames {
   const stack = Stack.of(scope);
   return {
-    table: `${prefix}-table`,
+    table: restoredTable ?? `${prefix}-table`,
     bucket: `${prefix.toLowerCase()}-media-${stack.account}-${stack.region}`,
     cursorSecret: `${prefix}/cursor-secret`,
     grievanceSecret: `${prefix}/grievance-secret`,

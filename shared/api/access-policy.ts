@@ -98,10 +98,12 @@ export function accessStatements({
   secrets = [],
 }: FunctionAccess): AccessStatement[] {
   const writes = access.table === 'write';
+  // Writes limited to some partitions: reads stay table-wide, writes get their own statement.
+  const narrowWrites = writes && access.writePrefixes !== undefined;
   const statements: AccessStatement[] = [
     {
       sid: 'Table',
-      actions: [...TABLE_READ_ACTIONS, ...(writes ? TABLE_WRITE_ACTIONS : [])],
+      actions: [...TABLE_READ_ACTIONS, ...(writes && !narrowWrites ? TABLE_WRITE_ACTIONS : [])],
       resources: [{ kind: 'table' }],
     },
     // Each index by name: the indexes are fixed by shared/db/table-definition.ts.
@@ -109,6 +111,16 @@ export function accessStatements({
   ];
   if (access.scan) {
     statements.push({ sid: 'TableScan', actions: ['dynamodb:Scan'], resources: [{ kind: 'table' }] });
+  }
+  if (narrowWrites) {
+    statements.push({
+      sid: 'TableWritePartitions',
+      actions: TABLE_WRITE_ACTIONS,
+      resources: [{ kind: 'table' }],
+      leadingKeyPrefixes: [
+        ...new Set([...(refreshesSession ? [SESSION_KEY_PREFIX] : []), ...(access.writePrefixes ?? [])]),
+      ],
+    });
   }
   if (refreshesSession && !writes) {
     // A read-only route still extends the caller's session once a day: UpdateItem on session items only.

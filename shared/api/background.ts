@@ -1,3 +1,4 @@
+import { announcementFilters } from '../calendar/birthdays/announce.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
 import type { RouteAccess } from './route-def.ts';
@@ -59,12 +60,22 @@ export const streamConsumers: StreamConsumer[] = [
     timeout: 120,
     memory: 1024,
   },
+  // Birthday announcements claimed by GET /birthdays/today or the sweep: a notification to every member.
+  {
+    name: 'birthday-fan-out',
+    handler: 'functions/birthdays/birthday-fan-out.ts',
+    filters: announcementFilters,
+    batchSize: 10,
+    access: { table: 'write', sns: true }, // the announcement notifies (push)
+    timeout: 300,
+  },
 ];
 
 export const schedules: Schedule[] = [
   // Records presence timeouts (active → away → offline) so presence.updated fires for them too.
   { name: 'presence-sweep', handler: 'functions/schedules/presence-sweep.ts', everySeconds: 60 },
-  // Announces today's birthdays unless a GET /birthdays/today did first (shared/calendar/birthdays/announce.ts).
+  // Claims today's birthday announcements unless a GET /birthdays/today did first, and takes over
+  // stalled ones (shared/calendar/birthdays/announce.ts); the birthday fan-out sends them.
   {
     name: 'birthday-sweep',
     handler: 'functions/schedules/birthday-sweep.ts',

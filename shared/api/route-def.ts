@@ -8,6 +8,12 @@ export type Auth = 'public' | 'session' | 'super_admin';
 export interface RouteAccess {
   /** DynamoDB actions on the table and its indexes (reads are always granted: every route resolves a session). */
   table?: 'read' | 'write';
+  /**
+   * With `table: 'write'`: writes only items whose partition key starts with one of these (granted
+   * with `dynamodb:LeadingKeys`; session items are added for routes that refresh the session).
+   * Absent: writes anywhere in the table.
+   */
+  writePrefixes?: string[];
   /** Scans the table: the migrations runner only (shared/migrations/runner.ts); never a request path. */
   scan?: boolean;
   /** Bucket key prefixes and what the function does with them. */

@@ -80,9 +80,25 @@ export const env = {
   get liveCoalescedReads(): boolean {
     return read('LIVE_COALESCED_READS', 'true') !== 'false';
   },
-  /** How many live streams one person may hold open at once; one more answers 503 with Retry-After. */
+  /**
+   * How many live streams one person may hold open at once; opening one more ends the oldest (at its
+   * next poll) rather than refusing the new one (shared/live/stream-leases.ts).
+   */
   get liveStreamsPerPerson(): number {
-    return Number(read('LIVE_STREAMS_PER_PERSON', '10'));
+    return Math.max(1, Number(read('LIVE_STREAMS_PER_PERSON', '10')));
+  },
+  /**
+   * The bounds of one stream connection's life, in seconds: each connection draws its own end between
+   * them (so a deploy or a crowd that connected together does not reconnect in the same second), and
+   * ends then whether or not its client is still there. Deployed nothing tells a streaming function
+   * that its client left, so this is also how long an orphaned execution can run. At least 300 by
+   * decision (a connection stays open 5 minutes); the test runtime and the bench compress it.
+   */
+  get liveStreamMinSeconds(): number {
+    return Number(read('LIVE_STREAM_MIN_SECONDS', '300'));
+  },
+  get liveStreamMaxSeconds(): number {
+    return Math.max(Number(read('LIVE_STREAM_MIN_SECONDS', '300')), Number(read('LIVE_STREAM_MAX_SECONDS', '360')));
   },
   /** SNS platform application for FCM (web and android push); deployed only. */
   get pushFcmApplicationArn(): string | undefined {

@@ -35,8 +35,9 @@ export const SECRET_NAMES = Object.keys(SECRETS) as SecretName[];
 export const secretArnVariable = (name: SecretName) => `${SECRETS[name].variable}_ARN`;
 
 /**
- * How long a fetched value is reused (Powertools' cache). The secrets are never rotated (docs/deployment.md),
- * so this only bounds how long a function instance keeps a value in memory.
+ * How long a fetched value is reused (Powertools' cache): a rotated cursor secret reaches every
+ * function within this time, which is why the previous key stays in its ring longer
+ * (docs/deployment.md, "Rotating the secrets").
  */
 export const SECRET_CACHE_SECONDS = 900;
 
@@ -65,6 +66,26 @@ export async function loadSecrets(): Promise<void> {
     if (!arn || process.env[SECRETS[name].variable]) continue;
     loaded.set(name, await fetchSecret(arn));
   }
+}
+
+/**
+ * The keys a secret holds, the current one first. A secret's value is one key, or a key ring
+ * `{"keys": ["<current>", "<previous>", ...]}` while it is being rotated (docs/deployment.md, "Rotating
+ * the cursor secret"): new values are made with the first key, and values made with any of the others
+ * still open until the ring drops it.
+ */
+export function secretKeys(name: SecretName): string[] {
+  const value = secret(name);
+  if (!value.startsWith('{')) return [value];
+  let keys: unknown;
+  try {
+    keys = (JSON.parse(value) as { keys?: unknown }).keys;
+  } catch {
+    keys = undefined;
+  }
+  if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string' && k.length >= 16))
+    throw new Error(`${SECRETS[name].variable} is a key ring without keys: {"keys": ["<current>", "<previous>"]}`);
+  return keys as string[];
 }
 
 /**

@@ -513,10 +513,13 @@ export const liveEventRange = (epoch: string, from: number, to = 10 ** SEQ_WIDTH
   skBetween: [liveEventSk(epoch, from), liveEventSk(epoch, to)] as [string, string],
 });
 /**
- * A person's open streams: `open` (how many) and, per open connection, when its lease expires
- * (renewed with each ping); see `shared/live/stream-leases.ts`.
+ * A person's open streams, one lease per open connection (see `shared/live/stream-leases.ts`), in a
+ * partition of their own so that the stream function may write nothing of the person's but these
+ * (`dynamodb:LeadingKeys`). Lease items once kept under `USER#<id>` with the same sort key are never
+ * read again and expire by their TTL.
  */
-export const liveStreamLeasesKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'STREAM_LEASES' });
+export const liveStreamLeasesKey = (userId: string): Key => ({ pk: `STREAMS#${userId}`, sk: 'STREAM_LEASES' });
+export const STREAM_LEASES_PREFIX = liveStreamLeasesKey('').pk;
 
 /**
  * A person's presence (derived state and the times it changes next), read in batch with profiles.

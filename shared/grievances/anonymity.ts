@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { secret as secretValue } from '../config/secrets.ts';
+import { keyOfStored, keyRing, type RingKey, withKeyId } from '../config/key-ring.ts';
+import { secretKeys } from '../config/secrets.ts';
 
 /**
  * The two tools that keep grievance authors anonymous at rest, both keyed by GRIEVANCE_SECRET (kept
@@ -10,62 +11,85 @@ import { secret as secretValue } from '../config/secrets.ts';
  * - seals: AES-256-GCM with a fresh IV, for what the service must recover (whom to notify, which handler
  *   to show on admin routes). Each seal is bound to its context (additional authenticated data), so it
  *   cannot be moved to another item, and two seals of one id look unrelated.
+ * The secret may be a key ring (docs/deployment.md, "Rotating the secrets"): new tags and seals are
+ * made with its current key and carry that key's id (shared/config/key-ring.ts), so each stored one is
+ * recomputed or opened with the key that made it; lookups by tag try every key of the ring.
  */
 type Purpose = 'tags' | 'seals';
 
 const derived = new Map<string, Buffer>();
 
-/** Separate keys per purpose, derived with HKDF (memoised per secret: a pure function of it). */
-function keyFor(purpose: Purpose): Buffer {
-  const secret = secretValue('grievance');
-  const id = `${purpose}\u0000${secret}`;
+/** Separate keys per purpose and ring key, derived with HKDF (memoised: a pure function of the key). */
+function keyFor(ringKey: RingKey, purpose: Purpose): Buffer {
+  const id = `${purpose}\u0000${ringKey.key}`;
   let key = derived.get(id);
   if (!key) {
-    key = Buffer.from(hkdfSync('sha256', secret, 'workplace-grievances', purpose, 32));
+    key = Buffer.from(hkdfSync('sha256', ringKey.key, 'workplace-grievances', purpose, 32));
     derived.set(id, key);
   }
   return key;
 }
 
-function tag(kind: string, ...parts: string[]): string {
-  return createHmac('sha256', keyFor('tags'))
-    .update(JSON.stringify([kind, ...parts]))
-    .digest('base64url');
-}
+const ring = () => keyRing(secretKeys('grievance'));
+
+const tagWith = (ringKey: RingKey, kind: string, parts: string[]) =>
+  withKeyId(
+    ringKey,
+    createHmac('sha256', keyFor(ringKey, 'tags'))
+      .update(JSON.stringify([kind, ...parts]))
+      .digest('base64url'),
+  );
+
+/** The tag new items carry: made with the ring's current key. */
+const tag = (kind: string, ...parts: string[]): string => tagWith(ring()[0], kind, parts);
+/** The tag under every key of the ring: what a lookup by tag, or a comparison, tries. */
+const tags = (kind: string, ...parts: string[]): string[] => ring().map((k) => tagWith(k, kind, parts));
 
 /** Marks the person who raised this grievance ("is the caller the raiser?"). */
 export const raiserTag = (userId: string, grievanceId: string) => tag('raiser', userId, grievanceId);
+export const raiserTags = (userId: string, grievanceId: string) => tags('raiser', userId, grievanceId);
 /** Marks the author of this one reply ("is this my reply?"); unrelated across replies of one person. */
 export const replyAuthorTag = (userId: string, grievanceId: string, replyId: string) =>
   tag('reply', userId, grievanceId, replyId);
-/** Addresses a person's read marker of this grievance. */
+export const replyAuthorTags = (userId: string, grievanceId: string, replyId: string) =>
+  tags('reply', userId, grievanceId, replyId);
+/** Addresses a person's read marker of this grievance (`readTags`: under every key, for lookups). */
 export const readTag = (userId: string, grievanceId: string) => tag('read', userId, grievanceId);
+export const readTags = (userId: string, grievanceId: string) => tags('read', userId, grievanceId);
 /** Addresses a person's own grievance counter (raised or read), which names no grievance. */
 export const personTag = (userId: string) => tag('person', userId);
+export const personTags = (userId: string) => tags('person', userId);
 
-/** Constant-time comparison of a stored tag with a recomputed one. */
-export function sameTag(stored: string | undefined | null, computed: string): boolean {
+/** Constant-time comparison of a stored tag with a recomputed one (or with any of its forms under the ring's keys). */
+export function sameTag(stored: string | undefined | null, computed: string | string[]): boolean {
   if (!stored) return false;
   const a = Buffer.from(stored);
-  const b = Buffer.from(computed);
-  return a.length === b.length && timingSafeEqual(a, b);
+  let same = false;
+  for (const c of typeof computed === 'string' ? [computed] : computed) {
+    const b = Buffer.from(c);
+    if (a.length === b.length && timingSafeEqual(a, b)) same = true;
+  }
+  return same;
 }
 
-/** Encrypts `text` for this context. */
+/** Encrypts `text` for this context, with the ring's current key. */
 export function seal(text: string, context: string): string {
+  const current = ring()[0];
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyFor('seals'), iv);
+  const cipher = createCipheriv('aes-256-gcm', keyFor(current, 'seals'), iv);
   cipher.setAAD(Buffer.from(context));
   const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  return withKeyId(current, Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url'));
 }
 
 /** Decrypts a seal made for this context; null when it is not one (altered, another context, another secret). */
 export function unseal(sealed: string | undefined | null, context: string): string | null {
   if (!sealed) return null;
+  const made = keyOfStored(ring(), sealed);
+  if (!made) return null;
   try {
-    const raw = Buffer.from(sealed, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', keyFor('seals'), raw.subarray(0, 12));
+    const raw = Buffer.from(made.value, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', keyFor(made.key, 'seals'), raw.subarray(0, 12));
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');

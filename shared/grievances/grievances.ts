@@ -8,7 +8,7 @@ import { configuredPeriods, type HandlingPeriods, initialHandling } from './hand
 import { handlingEntryWrites } from './handling-index.ts';
 import { authoredText } from './mentions.ts';
 import { type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
-import { isUnread, readMarkerKey, seenWrite } from './read-state.ts';
+import { isUnread, readMarkerKeys, seenWrite } from './read-state.ts';
 import { raisedStats, statsWrites } from './stats-fields.ts';
 import { type BoardFilter, raisedDeltas, totalField, totalsWrite } from './totals.ts';
 import { grievanceView } from './views.ts';
@@ -95,7 +95,7 @@ export async function loadGrievance(grievanceId: string): Promise<GrievanceItem>
 export async function getGrievance(callerId: string, grievanceId: string) {
   if (!isEntityId(grievanceId)) throw notFound('No such grievance.');
   const key = grievanceKey(grievanceId);
-  const found = await getMany([key, readMarkerKey(callerId, grievanceId)], true);
+  const found = await getMany([key, ...readMarkerKeys(callerId, grievanceId)], true);
   const g = found.get(keyString(key)) as GrievanceItem | undefined;
   if (!g) throw notFound('No such grievance.');
   return grievanceView(g, isUnread(callerId, g, found));
@@ -103,7 +103,7 @@ export async function getGrievance(callerId: string, grievanceId: string) {
 
 /** The caller's view of a grievance just written (its item in hand): one read of their marker. */
 export async function viewFor(callerId: string, g: GrievanceItem) {
-  const markers = await getMany([readMarkerKey(callerId, g.id)], true);
+  const markers = await getMany(readMarkerKeys(callerId, g.id), true);
   return grievanceView(g, isUnread(callerId, g, markers));
 }
 
@@ -129,7 +129,7 @@ export async function listBoard(callerId: string, q: BoardQuery) {
     cursor: q.cursor,
   });
   const totalsKey = GrievanceTotals.key();
-  const found = await getMany([totalsKey, ...page.items.map((g) => readMarkerKey(callerId, g.id))], true);
+  const found = await getMany([totalsKey, ...page.items.flatMap((g) => readMarkerKeys(callerId, g.id))], true);
   const total = (found.get(keyString(totalsKey))?.[totalField(filter)] as number | undefined) ?? 0;
   return {
     items: page.items.map((g) => grievanceView(g, isUnread(callerId, g, found))),

@@ -28,6 +28,19 @@ const plusDays = (iso: string, days: number) => new Date(Date.parse(iso) + days 
 /** How long before each deadline its "due soon" reminder goes out. */
 export const REMINDER_LEAD_DAYS = { ack: 2, feedback: 14 } as const;
 
+/** Every field of a grievance's handling record (absent on grievances raised before it existed). */
+export const HANDLING_FIELDS = [
+  'ackDueAt',
+  'ackAt',
+  'ackOutcome',
+  'feedbackDueAt',
+  'feedbackAt',
+  'feedbackOutcome',
+  'resolutionCounted',
+  'remindersSent',
+  'handlingRev',
+] as const;
+
 /** The handling fields of a new grievance. */
 export function initialHandling(createdAt: string, periods: HandlingPeriods) {
   const ackDueAt = plusDays(createdAt, periods.ackDays);

@@ -1,5 +1,6 @@
 import { grievancePartition, grievanceReaderRefKey, grievanceStatusChangeMove, membersIndex } from '../db/keys.ts';
 import { getMany, type Item, keyString, queryAll, type TransactItem } from '../db/table.ts';
+import { updateExpression, withCondition } from '../db/update-expression.ts';
 import type { Migration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
 import { unseal } from './anonymity.ts';
@@ -8,6 +9,7 @@ import { type ReaderRefItem, readerOf, readerRefWrite } from './erasure-refs.ts'
 import {
   applyHandling,
   configuredPeriods,
+  HANDLING_FIELDS,
   type HandlingEvent,
   hasHandling,
   initialHandling,
@@ -16,7 +18,7 @@ import {
 import { handlingEntryWrites } from './handling-index.ts';
 import type { GrievanceItem, ReminderKind, ReplyItem, StatusChangeItem } from './model.ts';
 import { openNotice, type QueuedNoticeItem, queuedNoticeWrites } from './notices.ts';
-import { readMarkerKey } from './read-state.ts';
+import { readMarkerKeys } from './read-state.ts';
 import { raisedStats, type StatsDeltas, statsFields, statsWrites } from './stats-fields.ts';
 
 /** Older stored forms of the grievance entities (CHANGELOG.md, 0.2.0): key composites now stored. */
@@ -119,37 +121,19 @@ export async function handlingBackfillWrites(item: Item): Promise<TransactItem[]
   const replies = partition.filter((i) => i.entity === 'GrievanceReply') as ReplyItem[];
   const { grievance, stats } = replayedHandling(g, history, replies);
   const added = Object.fromEntries(
-    (
-      [
-        'ackDueAt',
-        'ackAt',
-        'ackOutcome',
-        'feedbackDueAt',
-        'feedbackAt',
-        'feedbackOutcome',
-        'resolutionCounted',
-        'remindersSent',
-        'handlingRev',
-      ] as const
-    )
-      .filter((f) => grievance[f] !== undefined)
-      .map((f) => [f, grievance[f]]),
+    HANDLING_FIELDS.filter((f) => grievance[f] !== undefined).map((f) => [f, grievance[f]]),
   );
-  const names: Record<string, string> = { '#ackDueAt': 'ackDueAt', '#moves': 'moves', '#replies': 'replyCount' };
-  const values: Record<string, unknown> = { ':moves': g.moves, ':replies': g.replyCount };
-  const sets = Object.entries(added).map(([f, v], i) => {
-    names[`#h${i}`] = f;
-    values[`:h${i}`] = v;
-    return `#h${i} = :h${i}`;
-  });
   return [
     // The history and replies replayed are all there were: no move or reply since they were read.
-    Grievance.updateStored(g, {
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_not_exists(#ackDueAt) AND #moves = :moves AND #replies = :replies',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
+    Grievance.updateStored(
+      g,
+      withCondition(
+        updateExpression(added),
+        'attribute_not_exists(#ackDueAt) AND #moves = :moves AND #replies = :replies',
+        { '#ackDueAt': 'ackDueAt', '#moves': 'moves', '#replies': 'replyCount' },
+        { ':moves': g.moves, ':replies': g.replyCount },
+      ),
+    ),
     ...handlingEntryWrites(null, grievance),
     ...statsWrites(stats),
   ];
@@ -184,11 +168,11 @@ export async function readerRefBackfillWrites(item: Item): Promise<TransactItem[
   const people = await queryAll<{ id: string }>({ index: membersIndex.index, pk: membersIndex.pk });
   const candidates = people.map((p) => p.id).filter((id) => !known.has(id));
   const markers = await getMany(
-    candidates.map((id) => readMarkerKey(id, g.id)),
+    candidates.flatMap((id) => readMarkerKeys(id, g.id)),
     true,
   );
   return candidates
-    .filter((id) => markers.has(keyString(readMarkerKey(id, g.id))))
+    .filter((id) => readMarkerKeys(id, g.id).some((k) => markers.has(keyString(k))))
     .slice(0, REFS_PER_WRITE)
     .map((id) => readerRefWrite(g.id, id));
 }

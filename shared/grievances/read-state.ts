@@ -1,6 +1,6 @@
 import { PRESENT } from '../db/entity.ts';
 import { getMany, type Item, isConditionFailure, keyString, type TransactItem, transact } from '../db/table.ts';
-import { personTag, raiserTag, readTag, sameTag } from './anonymity.ts';
+import { personTag, personTags, raiserTags, readTag, readTags, sameTag } from './anonymity.ts';
 import { Grievance, GrievanceRead, GrievanceSeen, GrievanceTotals } from './entities.ts';
 import { readerRefWrite } from './erasure-refs.ts';
 import type { GrievanceItem } from './model.ts';
@@ -14,7 +14,14 @@ import { totalField } from './totals.ts';
  * needs no marker: `raiserTag` on it already says it is theirs.
  */
 export const readMarkerKey = (userId: string, grievanceId: string) => GrievanceRead.key(readTag(userId, grievanceId));
-const seenKey = (userId: string) => GrievanceSeen.key(personTag(userId));
+/**
+ * Where a person's marker of the grievance may be: under the grievance secret's current key or an
+ * earlier one of its ring (docs/deployment.md, "Rotating the secrets"). Reads try them all.
+ */
+export const readMarkerKeys = (userId: string, grievanceId: string) =>
+  readTags(userId, grievanceId).map((t) => GrievanceRead.key(t));
+/** A person's counters: one per key of the ring (a rotation starts a new one); their sum is what counts. */
+const seenKeys = (userId: string) => personTags(userId).map((t) => GrievanceSeen.key(t));
 
 /** A read marker: when the person first opened the grievance; `readTag` is its key's composite. */
 export interface ReadMarkerItem {
@@ -35,11 +42,11 @@ export interface SeenItem {
 }
 
 export const isRaiser = (userId: string, g: Pick<GrievanceItem, 'id' | 'raiserTag'>) =>
-  sameTag(g.raiserTag, raiserTag(userId, g.id));
+  sameTag(g.raiserTag, raiserTags(userId, g.id));
 
-/** Whether the caller has not opened `g`, given the markers read with `readMarkerKey`. */
+/** Whether the caller has not opened `g`, given the markers read with `readMarkerKeys`. */
 export function isUnread(userId: string, g: GrievanceItem, markers: Map<string, Item>): boolean {
-  return !isRaiser(userId, g) && !markers.has(keyString(readMarkerKey(userId, g.id)));
+  return !isRaiser(userId, g) && !readMarkerKeys(userId, g.id).some((k) => markers.has(keyString(k)));
 }
 
 /**
@@ -56,9 +63,12 @@ export const seenWrite = (userId: string, delta: 1 | -1 = 1): TransactItem =>
  */
 export async function markRead(userId: string, g: GrievanceItem): Promise<void> {
   if (isRaiser(userId, g)) return;
+  const [current, ...earlier] = readTags(userId, g.id);
   try {
     await transact([
-      GrievanceRead.create({ readTag: readTag(userId, g.id), readAt: new Date().toISOString() }),
+      GrievanceRead.create({ readTag: current, readAt: new Date().toISOString() }),
+      // Read before the secret was rotated: that marker stands, and counts once.
+      ...earlier.map((t) => GrievanceRead.check([t], { ConditionExpression: 'attribute_not_exists(pk)' })),
       seenWrite(userId),
       readerRefWrite(g.id, userId),
       Grievance.check([g.id], PRESENT), // not erased meanwhile (retention.ts)
@@ -71,9 +81,9 @@ export async function markRead(userId: string, g: GrievanceItem): Promise<void> 
 /** Grievances the caller has not opened: two counters, one read. */
 export async function unreadCount(userId: string): Promise<number> {
   const totals = GrievanceTotals.key();
-  const seen = seenKey(userId);
-  const found = await getMany([totals, seen], true);
+  const seen = seenKeys(userId);
+  const found = await getMany([totals, ...seen], true);
   const all = (found.get(keyString(totals))?.[totalField({})] as number | undefined) ?? 0;
-  const mine = (found.get(keyString(seen))?.seen as number | undefined) ?? 0;
+  const mine = seen.reduce((n, k) => n + ((found.get(keyString(k))?.seen as number | undefined) ?? 0), 0);
   return Math.max(0, all - mine);
 }

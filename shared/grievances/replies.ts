@@ -10,7 +10,7 @@ import {
   transact,
 } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
-import { replyAuthorTag, sameTag, seal } from './anonymity.ts';
+import { replyAuthorTag, replyAuthorTags, sameTag, seal } from './anonymity.ts';
 import { Grievance, GrievanceReply } from './entities.ts';
 import { loadGrievance } from './grievances.ts';
 import { applyHandling, configuredPeriods, hasHandling } from './handling.ts';
@@ -122,10 +122,11 @@ async function loadOwnReply(
   const r = found.get(keyString(rKey)) as ReplyItem | undefined;
   if (!g) throw notFound('No such grievance.');
   if (!r) throw notFound('No such reply.');
-  const tag = replyAuthorTag(callerId, grievanceId, replyId);
-  // Says nothing about who did write it.
-  if (!sameTag(r.authorTag, tag)) throw forbidden('Only the author of a reply can change it.');
-  return { g, r, tag };
+  // Says nothing about who did write it. The tag as stored (made with whichever key of the ring)
+  // is what the edit's condition names.
+  if (!sameTag(r.authorTag, replyAuthorTags(callerId, grievanceId, replyId)))
+    throw forbidden('Only the author of a reply can change it.');
+  return { g, r, tag: r.authorTag };
 }
 
 /**

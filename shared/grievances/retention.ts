@@ -19,7 +19,7 @@ import {
 } from '../db/table.ts';
 import { Notification, NotificationCounter, type NotificationItem } from '../notifications/entities.ts';
 import { logger } from '../observability/logger.ts';
-import { readTag } from './anonymity.ts';
+import { readTags } from './anonymity.ts';
 import {
   Grievance,
   GrievanceErasureAudit,
@@ -160,16 +160,16 @@ async function eraseReader(ref: ReaderRefItem): Promise<void> {
   const deleteRef = GrievanceReaderRef.remove(GrievanceReaderRef.keyOf(ref));
   const readerId = readerOf(ref);
   if (!readerId) return void (await transact([deleteRef]));
-  try {
-    await transact([
-      deleteRef,
-      GrievanceRead.remove([readTag(readerId, ref.grievanceId)], PRESENT),
-      seenWrite(readerId, -1),
-    ]);
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-    await transact([deleteRef]); // the marker is gone already: nothing to count
+  // The marker is under the key of the ring that was current when it was read: one of these.
+  for (const tag of readTags(readerId, ref.grievanceId)) {
+    try {
+      await transact([deleteRef, GrievanceRead.remove([tag], PRESENT), seenWrite(readerId, -1)]);
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
   }
+  await transact([deleteRef]); // the marker is gone already: nothing to count
 }
 
 /** A notification about the grievance, one off its recipient's unread counter when unread, with the reference. */

@@ -1,7 +1,7 @@
 import { type PersonView, personOf } from '../people/person-views.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 
-import { replyAuthorTag, sameTag, unseal } from './anonymity.ts';
+import { replyAuthorTags, sameTag, unseal } from './anonymity.ts';
 import {
   ANONYMOUS_NAME,
   type GrievanceItem,
@@ -107,7 +107,7 @@ export async function replyViews<Admin extends boolean>(
       mentions,
       createdAt: r.createdAt,
       editedAt: r.editedAt ?? null,
-      isMine: sameTag(r.authorTag, replyAuthorTag(callerId, r.grievanceId, r.id)),
+      isMine: sameTag(r.authorTag, replyAuthorTags(callerId, r.grievanceId, r.id)),
     };
     if (!admin) return view as ReplyViewOf<Admin>;
     const handlerId = handlers.get(r.id);

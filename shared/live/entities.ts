@@ -67,18 +67,30 @@ export const RecordMarker = entity<LiveRecordItem, [recordId: string]>({
   keyOf: (r) => [r.recordId],
 });
 
+/** One open connection's lease: when it expires (renewed with each ping), when it was taken, its tab. */
+export interface StreamLease {
+  exp: number;
+  at: number;
+  /** The client's own id for its tab (the stream's optional `clientId`), when it sent one. */
+  client?: string;
+}
+
 /**
- * A person's open live streams (stream-leases.ts): `open` and one `lease_<id>` attribute per open
- * connection (when its lease expires), only ever moved in place.
+ * A person's open live streams (stream-leases.ts), one item in a partition of its own: `leases` by
+ * lease id, and `version`, moved by every taking and giving back of a lease so that a connection can
+ * tell "my lease was taken away" from a read older than its own write.
  */
-export type StreamLeasesItem = {
+export interface StreamLeasesItem {
   pk: string;
   sk: string;
   entity: 'StreamLeases';
-  open: number;
+  userId: string;
+  version: number;
+  leases: Record<string, StreamLease>;
   ttl: number;
-} & { [lease: `lease_${string}`]: number };
+}
 export const StreamLeases = entity<StreamLeasesItem, [userId: string]>({
   name: 'StreamLeases',
   key: liveStreamLeasesKey,
+  keyOf: (i) => [i.userId],
 });

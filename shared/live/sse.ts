@@ -15,9 +15,15 @@ function frame(event: string, data: unknown, id?: string, retryMs?: number): str
 
 export const eventId = (epoch: string, seq: number) => `${epoch}:${seq}`;
 
-/** First frame of every connection; `retry` asks EventSource to reconnect after a second. */
-export const readyFrame = (epoch: string, position: number) =>
-  frame('ready', { epoch }, eventId(epoch, position), 1000);
+/**
+ * A reconnection delay between `minMs` and `maxMs`: clients whose streams ended together (a deploy
+ * starts a new epoch and ends every stream at its next poll) come back spread over seconds.
+ */
+export const jitteredRetryMs = (minMs = 1000, maxMs = 5000) => Math.round(minMs + Math.random() * (maxMs - minMs));
+
+/** First frame of every connection; `retry` asks EventSource to reconnect after 1 to 5 seconds. */
+export const readyFrame = (epoch: string, position: number, retryMs = jitteredRetryMs()) =>
+  frame('ready', { epoch }, eventId(epoch, position), retryMs);
 
 export const changeFrame = (epoch: string, e: LiveEvent) =>
   frame(
@@ -28,4 +34,6 @@ export const changeFrame = (epoch: string, e: LiveEvent) =>
 
 export const resyncFrame = () => frame('resync', {});
 
-export const pingFrame = (epoch: string, position: number) => frame('ping', {}, eventId(epoch, position));
+/** `retryMs`: the last frame of a stream whose slot was taken sets a longer reconnection delay. */
+export const pingFrame = (epoch: string, position: number, retryMs?: number) =>
+  frame('ping', {}, eventId(epoch, position), retryMs);

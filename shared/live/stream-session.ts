@@ -10,7 +10,7 @@ import {
   readReplica,
   resumePoint,
 } from './event-log.ts';
-import { changeFrame, pingFrame, readyFrame, resyncFrame } from './sse.ts';
+import { changeFrame, jitteredRetryMs, pingFrame, readyFrame, resyncFrame } from './sse.ts';
 
 /**
  * One stream connection: `ready` first, then `resync` when the gap after
@@ -41,17 +41,27 @@ export interface StreamOptions {
   stillSignedIn: () => Promise<boolean>;
   /** Called after each ping (the handler renews the connection's lease). */
   onPing?: () => Promise<void>;
+  /**
+   * Checked at every poll: false once another connection took this one's slot (the same tab
+   * reconnected, or the person opened more than their cap), and the stream ends.
+   */
+  stillHeld?: () => Promise<boolean>;
   pollMs?: number;
   pingMs?: number;
   /** How long a missing seq (written out of order, or never) is waited for before it is skipped. */
   gapGraceMs?: number;
 }
 
-export type StreamEnd = 'client' | 'deadline' | 'signed-out' | 'epoch';
+export type StreamEnd = 'client' | 'deadline' | 'signed-out' | 'epoch' | 'replaced';
 
 const PAGE = 200;
 export const PING_MS = 25_000;
 const GAP_GRACE_MS = 3_000;
+/**
+ * A stream whose slot was taken tells its client (if it is still there: an evicted tab) to wait
+ * this long before reconnecting, so tabs over the cap do not keep ending each other.
+ */
+const REPLACED_RETRY_MS: [number, number] = [30_000, 60_000];
 
 const sleep = (ms: number, gone: Promise<void>) =>
   new Promise<void>((resolve) => {
@@ -153,7 +163,11 @@ export async function runStream(sink: FrameSink, o: StreamOptions): Promise<Stre
     if (sink.closed) return 'client';
     const now = Date.now();
     if (now >= o.endBy) return 'deadline';
-    const h = await readReplicaShared(nextReplica());
+    const [h, held] = await Promise.all([readReplicaShared(nextReplica()), o.stillHeld?.() ?? true]);
+    if (!held) {
+      await sink.send(pingFrame(epoch, cursor, jitteredRetryMs(...REPLACED_RETRY_MS)));
+      return 'replaced';
+    }
     if (h.epoch !== epoch) {
       // A newer epoch ends the stream; a replica still on an older one has not been rewritten yet.
       if ((h.startedAt ?? '') > startedAt) return 'epoch';

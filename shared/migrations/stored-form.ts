@@ -1,6 +1,7 @@
 import { builtEntities, type Entity, type UpdatedEntity } from '../db/entity.ts';
 import { ANON_ATTRIBUTE } from '../db/keys.ts';
 import type { Item, TransactItem } from '../db/table.ts';
+import { updateExpression, withCondition } from '../db/update-expression.ts';
 import type { Migration } from './migration.ts';
 
 /**
@@ -55,46 +56,14 @@ export function storedFormWrites(item: Item, legacy: readonly LegacyForm[]): Tra
   const anonMissing = wanted[ANON_ATTRIBUTE] === true && item[ANON_ATTRIBUTE] !== true;
   if (Object.keys(set).length === 0 && remove.length === 0 && !anonMissing) return [];
 
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(set).map(([k, v], i) => {
-    names[`#s${i}`] = k;
-    values[`:s${i}`] = v;
-    return `#s${i} = :s${i}`;
-  });
-  const removes = remove.map((k, i) => {
-    names[`#r${i}`] = k;
-    return `#r${i}`;
-  });
-  // Unchanged since read: every attribute read keeps its value.
-  const conditions = Object.entries(item)
-    .filter(([k]) => k !== 'pk' && k !== 'sk')
-    .map(([k, v], i) => {
-      names[`#c${i}`] = k;
-      values[`:c${i}`] = v;
-      return `#c${i} = :c${i}`;
-    });
-  const expression = [
-    sets.length ? `SET ${sets.join(', ')}` : '',
-    removes.length ? `REMOVE ${removes.join(', ')}` : '',
-  ].filter(Boolean);
   // An anon entity's update stamps `anon` itself (entity.ts), which needs a SET clause to join.
-  if (!sets.length) {
-    names['#entityName'] = 'entity';
-    values[':entityName'] = name;
-    expression.unshift('SET #entityName = :entityName');
-  }
-  return [
-    e.updateStored(
-      { pk: item.pk, sk: item.sk },
-      {
-        UpdateExpression: expression.join(' '),
-        ConditionExpression: ['attribute_exists(pk)', ...conditions].join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    ),
-  ];
+  const update = updateExpression(Object.keys(set).length ? set : { entity: name }, remove);
+  // Unchanged since read: every attribute read keeps its value.
+  const read = Object.entries(item).filter(([k]) => k !== 'pk' && k !== 'sk');
+  const names = Object.fromEntries(read.map(([k], i) => [`#c${i}`, k]));
+  const values = Object.fromEntries(read.map(([, v], i) => [`:c${i}`, v]));
+  const condition = ['attribute_exists(pk)', ...read.map((_, i) => `#c${i} = :c${i}`)].join(' AND ');
+  return [e.updateStored({ pk: item.pk, sk: item.sk }, withCondition(update, condition, names, values))];
 }
 
 /** The migration that brings every item of every declared entity to its current form. */

@@ -8,6 +8,7 @@ import { directoryBench } from './directory.ts';
 import { feedBench } from './feed.ts';
 import { benchGrievances } from './grievances.ts';
 import { benchLive } from './live.ts';
+import { benchOrphans } from './orphans.ts';
 
 interface Section {
   name: string;
@@ -29,6 +30,10 @@ const sections: Section[] = [
   {
     name: 'Live updates: write-to-frame latency, idle stream cost, stream scale (reads per key at 100 connections), cost per client-hour',
     run: benchLive,
+  },
+  {
+    name: 'Live stream orphans: 50 reloads of one person, 200 clients that vanish; orphans bounded, cost per client-hour with orphans',
+    run: benchOrphans,
   },
 ];
 

@@ -1,5 +1,13 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { type Audience, activeMembers, announceBirthdays } from '../../shared/calendar/birthdays/announce.ts';
+import {
+  type AnnouncementItem,
+  type Audience,
+  activeMembers,
+  announceBirthdays,
+  announcementFanOut,
+} from '../../shared/calendar/birthdays/announce.ts';
 import { sweepBirthdays, todaysBirthdays } from '../../shared/calendar/birthdays/today.ts';
 import { loveWish, myWishes, replyToWish, sendWish } from '../../shared/calendar/birthdays/wishes.ts';
 import { BirthdayAnnouncement } from '../../shared/calendar/entities.ts';
@@ -37,28 +45,63 @@ async function birthdayPerson(dateOfBirth = DOB): Promise<UserItem> {
   return (await getUser(m.id, true))!;
 }
 
+/** A DynamoDB stream record of a claim item, as the fan-out consumer receives it. */
+const streamRecord = (eventName: 'INSERT' | 'MODIFY', item: AnnouncementItem, old?: AnnouncementItem) =>
+  ({
+    eventName,
+    dynamodb: {
+      Keys: marshall({ pk: item.pk, sk: item.sk }),
+      NewImage: marshall(item, { removeUndefinedValues: true }),
+      ...(old ? { OldImage: marshall(old, { removeUndefinedValues: true }) } : {}),
+    },
+  }) as unknown as DynamoDBRecord;
+
 /** Birthday notifications a person received about one birthday person. */
 const birthdayNotes = async (recipientId: string, aboutId: string) =>
   (await listNotifications(recipientId, 50)).filter((n) => n.kind === 'birthday' && n.actor?.id === aboutId);
 
 describe('the birthday notification', () => {
-  it('goes out once when first reads and sweeps race', async () => {
+  it('is only claimed by reads and sweeps (once, however they race), then sent once by the fan-out', async () => {
     const b = await birthdayPerson();
     const recipients = Array.from({ length: 60 }, (_, i) => `recipient-${uniq()}-${i}`); // two pages
     const audience = audienceOf([...recipients, b.id]);
     const viewer = (await getUser((await newMember()).id))!;
     await Promise.all([
-      ...Array.from({ length: 4 }, () => todaysBirthdays(viewer, NOW, audience)),
-      ...Array.from({ length: 3 }, () => sweepBirthdays(NOW, audience)),
+      ...Array.from({ length: 4 }, () => todaysBirthdays(viewer, NOW)),
+      ...Array.from({ length: 3 }, () => sweepBirthdays(NOW)),
+    ]);
+    // The requests recorded no notification: only the claim, which the fan-out consumer picks up.
+    const claim = (await getItem<AnnouncementItem>(BirthdayAnnouncement.key(DAY, b.id), true))!;
+    expect(claim).toMatchObject({ step: 0, sent: 0 });
+    expect(claim.doneAt).toBeUndefined();
+    expect(await birthdayNotes(recipients[0], b.id)).toHaveLength(0);
+    // Its stream record, delivered twice (a retried batch) beside a progress record of the same claim.
+    const insert = streamRecord('INSERT', claim);
+    const progress = streamRecord('MODIFY', { ...claim, step: 1 }, claim);
+    await Promise.all([
+      announcementFanOut([insert, progress], { audience, now: NOW }),
+      announcementFanOut([insert], { audience, now: NOW }),
     ]);
     for (const id of [recipients[0], recipients[48], recipients[49], recipients[59]])
       expect(await birthdayNotes(id, b.id)).toHaveLength(1);
     expect(await birthdayNotes(b.id, b.id)).toHaveLength(0);
-    const claim = await getItem(BirthdayAnnouncement.key(DAY, b.id), true);
-    expect(claim).toMatchObject({ step: 2, sent: 60, doneAt: expect.any(String) });
-    await sweepBirthdays(NOW, audience);
+    expect(await getItem(BirthdayAnnouncement.key(DAY, b.id), true)).toMatchObject({
+      step: 2,
+      sent: 60,
+      doneAt: expect.any(String),
+    });
+    await sweepBirthdays(NOW);
     expect(await birthdayNotes(recipients[0], b.id)).toHaveLength(1);
-    const listed = await todaysBirthdays(viewer, NOW, audience);
+    // A claim of another day than today is not sent (a late record must not announce yesterday's).
+    const other = await birthdayPerson();
+    await todaysBirthdays(viewer, NOW);
+    const otherClaim = (await getItem<AnnouncementItem>(BirthdayAnnouncement.key(DAY, other.id), true))!;
+    await announcementFanOut([streamRecord('INSERT', otherClaim)], {
+      audience,
+      now: new Date(NOW.getTime() + 2 * 24 * 3600 * 1000),
+    });
+    expect(await birthdayNotes(recipients[0], other.id)).toHaveLength(0);
+    const listed = await todaysBirthdays(viewer, NOW);
     expect(listed.find((x) => x.id === b.id)).toEqual({
       id: b.id,
       name: b.name,
@@ -121,9 +164,7 @@ describe('the birthday notification', () => {
   it('celebrates 29 February birthdays on 28 February of common years', async () => {
     const leapling = await birthdayPerson('1992-02-29');
     const viewer = (await getUser((await newMember()).id))!;
-    const quiet = audienceOf([]);
-    const on = async (iso: string) =>
-      (await todaysBirthdays(viewer, new Date(iso), quiet)).some((x) => x.id === leapling.id);
+    const on = async (iso: string) => (await todaysBirthdays(viewer, new Date(iso))).some((x) => x.id === leapling.id);
     expect(await on('2027-02-28T12:00:00Z')).toBe(true);
     expect(await on('2027-03-01T12:00:00Z')).toBe(false);
     expect(await on('2028-02-28T12:00:00Z')).toBe(false);
@@ -140,9 +181,9 @@ describe('wishes', () => {
     expect(wishes).toHaveLength(1);
     expect(wishes[0].author.id).toBe(author.id);
     expect((await listNotifications(b.id, 50)).filter((n) => n.kind === 'birthday_wish')).toHaveLength(1);
-    const listed = await todaysBirthdays(b, NOW, audienceOf([]));
+    const listed = await todaysBirthdays(b, NOW);
     expect(listed.find((x) => x.id === b.id)?.wishCount).toBe(1);
-    expect((await todaysBirthdays(author, NOW, audienceOf([]))).find((x) => x.id === b.id)).toMatchObject({
+    expect((await todaysBirthdays(author, NOW)).find((x) => x.id === b.id)).toMatchObject({
       wished: true,
       wishCount: 0,
     });

@@ -44,4 +44,37 @@ describe('cursors', () => {
     const c = encodeCursor('scope-a', key)!;
     expect(() => decodeCursor('scope-b', c)).toThrow(DomainError);
   });
+
+  describe('while the cursor secret is rotated', () => {
+    const current = process.env.CURSOR_SECRET!;
+    const next = 'a-new-cursor-secret-of-enough-length';
+    const withSecret = <T>(value: string, f: () => T): T => {
+      process.env.CURSOR_SECRET = value;
+      try {
+        return f();
+      } finally {
+        process.env.CURSOR_SECRET = current;
+      }
+    };
+    const ring = JSON.stringify({ keys: [next, current] });
+
+    it('seals new cursors with the new key and still opens those sealed with the previous one', () => {
+      const old = encodeCursor('scope-a', key)!;
+      const fresh = withSecret(ring, () => encodeCursor('scope-a', key)!);
+      withSecret(ring, () => {
+        expect(decodeCursor('scope-a', old)).toEqual(key);
+        expect(decodeCursor('scope-a', fresh)).toEqual(key);
+      });
+      // Sealed with the new key: the previous secret alone cannot open it.
+      expect(() => decodeCursor('scope-a', fresh)).toThrow(DomainError);
+    });
+
+    it('refuses cursors of a key the ring dropped, and a ring without keys', () => {
+      const old = encodeCursor('scope-a', key)!;
+      withSecret(JSON.stringify({ keys: [next] }), () => {
+        expect(() => decodeCursor('scope-a', old)).toThrow(DomainError);
+      });
+      expect(() => withSecret(JSON.stringify({ keys: [] }), () => encodeCursor('scope-a', key))).toThrow(/key ring/);
+    });
+  });
 });

@@ -74,6 +74,15 @@ describe('alarms reach someone', () => {
     });
   });
 
+  it("watches the stream function's ceiling: throttles, and open streams near the reservation", () => {
+    t('Routes-Realtime').hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Throttles', Threshold: 1 });
+    t('Routes-Realtime').hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ConcurrentExecutions',
+      Statistic: 'Maximum',
+      Threshold: Math.ceil(s.built.config.streamReservedConcurrency * 0.8),
+    });
+  });
+
   it("leaves the stream cap's 503s out of the 5xx alarm, and keeps every other 503 in", () => {
     const [[, alarm]] = resourcesOf(t('Api'), 'AWS::CloudWatch::Alarm');
     const metrics = alarm.Properties!.Metrics as any[];

@@ -215,7 +215,19 @@ describe('least privilege', () => {
       // Writes on any item only where declared; a read-only session route may update session items only.
       const unconditioned = actionsIn(statements.filter((st) => !st.Condition));
       for (const write of TABLE_WRITE_ACTIONS) {
-        expect(unconditioned.includes(write), `${r.name} ${write}`).toBe(r.access?.table === 'write');
+        expect(unconditioned.includes(write), `${r.name} ${write}`).toBe(
+          r.access?.table === 'write' && !r.access.writePrefixes,
+        );
+      }
+      // Writes limited to declared partitions (the live stream: its leases, the event log, sessions).
+      const narrow = statements.find((st) => st.Sid === 'TableWritePartitions');
+      expect(!!narrow, `${r.name} narrowed writes`).toBe(!!r.access?.writePrefixes);
+      if (narrow) {
+        const prefixes = narrow.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+        expect(prefixes).toEqual(
+          expect.arrayContaining([...r.access!.writePrefixes!.map((p: string) => `${p}*`), 'SESSION#*']),
+        );
+        expect(prefixes).not.toContain('USER#*');
       }
       const refresh = statements.find((st) => st.Sid === 'SessionRefresh');
       expect(!!refresh, `${r.name} session refresh`).toBe(
@@ -795,11 +807,11 @@ describe('alarms that mean something', () => {
 
   it('has a few alarms, each notifying the operators and saying what it means', () => {
     const all = alarms();
-    // Server errors, 2 per streaming route, 6 shared (concurrency, table throttles, background
+    // Server errors, 3 per streaming route (errors, throttles, open streams near the reservation), 6 shared (concurrency, table throttles, background
     // failures, mail failures, bounces, complaints), 2 per stream consumer, failed schedule runs,
     // CloudFront 5xx.
     const streaming = routes.filter((r) => r.streaming).length;
-    expect(all).toHaveLength(1 + 2 * streaming + 6 + 2 * streamConsumers.length + 1 + 1);
+    expect(all).toHaveLength(1 + 3 * streaming + 6 + 2 * streamConsumers.length + 1 + 1);
     for (const a of all) {
       expect(a.props.AlarmActions, a.id).toHaveLength(1);
       expect(String(a.props.AlarmDescription).length, a.id).toBeGreaterThan(40);

@@ -1,17 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { liveStreamLeasesKey } from '../../shared/db/keys.ts';
 import { getItem, write } from '../../shared/db/table.ts';
-import { DomainError } from '../../shared/errors.ts';
-import { StreamLeases } from '../../shared/live/entities.ts';
+import { StreamLeases, type StreamLeasesItem } from '../../shared/live/entities.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
 import { notify } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
-import { refusalStatus } from '../support/refusal.ts';
 import { isChange } from '../support/sse.ts';
 import { openStream } from './sse-client.ts';
 
-const openCount = async (userId: string) => (await getItem(StreamLeases.key(userId), true))?.open ?? 0;
+const leasesOf = async (userId: string) =>
+  Object.keys((await getItem<StreamLeasesItem>(StreamLeases.key(userId), true))?.leases ?? {});
 
-async function eventually(check: () => Promise<boolean>, ms = 10_000) {
+async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000) {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error('condition not reached');
@@ -20,47 +21,106 @@ async function eventually(check: () => Promise<boolean>, ms = 10_000) {
 }
 
 describe('stream slots per person', () => {
-  it('answers 503 in the common body with Retry-After over the cap, and opens again once a slot frees', async () => {
+  it('over the cap ends the oldest stream at its next poll instead of refusing the new one', async () => {
     const m = await newMember();
     const cap = Number(process.env.LIVE_STREAMS_PER_PERSON);
-    const held = await Promise.all(Array.from({ length: cap }, () => acquireStreamLease(m.id)));
-    const refused = await api('GET', '/realtime/stream', { token: m.token });
-    expect(refused.status).toBe(503);
-    expect(refused.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const oldest = await openStream(m.token);
+    try {
+      await oldest.next((f) => f.event === 'ready');
+      // The other slots taken by executions that keep renewing (orphans, other tabs): the cap is full.
+      const held = await Promise.all(Array.from({ length: cap - 1 }, () => acquireStreamLease(m.id)));
+      expect(await leasesOf(m.id)).toHaveLength(cap);
+      const s = await openStream(m.token);
+      try {
+        expect(s.status).toBe(200);
+        await s.next((f) => f.event === 'ready');
+        // The oldest stream learns at its next poll (LIVE_POLL_MS, jittered) and ends; its last frame
+        // asks the client to wait before reconnecting.
+        await eventually(() => oldest.ended, 5_000);
+        const last = oldest.frames.at(-1)!;
+        expect(last.event).toBe('ping');
+        expect(s.ended).toBe(false);
+        expect(await leasesOf(m.id)).toHaveLength(cap);
+      } finally {
+        s.close();
+        await Promise.all(held.map((l) => l.release()));
+      }
+    } finally {
+      oldest.close();
+    }
+  });
 
-    await held.pop()!.release();
+  it('a new stream of the same tab (clientId) ends the old one; two tabs of one cookie keep theirs', async () => {
+    const m = await newMember();
+    const actor = await newMember();
+    const [tabA, tabB] = [randomUUID(), randomUUID()];
+    const a1 = await openStream(m.token, undefined, tabA);
+    const b = await openStream(m.token, undefined, tabB);
+    const plain = await openStream(m.token);
+    try {
+      await Promise.all([a1, b, plain].map((s) => s.next((f) => f.event === 'ready')));
+      // Tab A reloads: its old connection is not closed by the client (deployed, nothing would tell it).
+      const a2 = await openStream(m.token, undefined, tabA);
+      try {
+        await a2.next((f) => f.event === 'ready');
+        await eventually(() => a1.ended, 5_000);
+        const [id] = await notify([
+          { recipientId: m.id, kind: 'comment', actorId: actor.id, postId: 'p', preview: 'x' },
+        ]);
+        for (const s of [a2, b, plain]) await s.next(isChange('notification.created', (p) => p.notificationId === id));
+        expect([a2.ended, b.ended, plain.ended]).toEqual([false, false, false]);
+        expect(await leasesOf(m.id)).toHaveLength(3);
+      } finally {
+        a2.close();
+      }
+    } finally {
+      for (const s of [a1, b, plain]) s.close();
+    }
+  });
+
+  it('rejects a malformed clientId (400)', async () => {
+    const m = await newMember();
+    const bad = await api('GET', '/realtime/stream?clientId=has%20space', { token: m.token });
+    expect(bad.status).toBe(400);
+  });
+
+  it('drops an expired lease (its execution crashed) rather than evicting a live one', async () => {
+    const m = await newMember();
+    const crashed = await acquireStreamLease(m.id, { cap: 2 }); // never released nor renewed
+    const live = await acquireStreamLease(m.id, { cap: 2 });
+    await write(
+      StreamLeases.update([m.id], {
+        UpdateExpression: 'SET #l.#id.#exp = :past',
+        ExpressionAttributeNames: { '#l': 'leases', '#id': crashed.id, '#exp': 'exp' },
+        ExpressionAttributeValues: { ':past': Date.now() - 1 },
+      }),
+    );
+    const next = await acquireStreamLease(m.id, { cap: 2 });
+    expect(next.took).toEqual({ replaced: 0, evicted: 0, expired: 1 });
+    expect((await leasesOf(m.id)).sort()).toEqual([live.id, next.id].sort());
+    expect(await live.stillHeld()).toBe(true);
+    expect(await crashed.stillHeld()).toBe(false);
+    await Promise.all([live.release(), next.release()]);
+    expect(await leasesOf(m.id)).toEqual([]);
+  });
+
+  it('ignores lease items of the former layout under USER#', async () => {
+    const m = await newMember();
+    const old = { pk: `USER#${m.id}`, sk: liveStreamLeasesKey('').sk };
+    await write(
+      StreamLeases.updateStored(old, {
+        UpdateExpression: 'SET #open = :cap, entity = :e',
+        ExpressionAttributeNames: { '#open': 'open' },
+        ExpressionAttributeValues: { ':cap': 1000, ':e': 'StreamLeases' },
+      }),
+    );
     const s = await openStream(m.token);
     try {
       expect(s.status).toBe(200);
       await s.next((f) => f.event === 'ready');
     } finally {
       s.close();
-      await Promise.all(held.map((l) => l.release()));
     }
-    // The stream gives its slot back when the client leaves.
-    await eventually(async () => (await openCount(m.id)) === 0);
-  });
-
-  it('frees the slot of a connection that stopped renewing (crashed) once its lease expired', async () => {
-    const m = await newMember();
-    await acquireStreamLease(m.id, 1); // never released: its execution "crashed"
-    expect(await refusalStatus(acquireStreamLease(m.id, 1))).toBe(503);
-    // Age the lease past its expiry.
-    const item = (await getItem(StreamLeases.key(m.id), true))!;
-    const [lease] = Object.keys(item).filter((k) => k.startsWith('lease_'));
-    await write(
-      StreamLeases.update([m.id], {
-        UpdateExpression: 'SET #l = :past',
-        ExpressionAttributeNames: { '#l': lease },
-        ExpressionAttributeValues: { ':past': Date.now() - 1 },
-      }),
-    );
-    const next = await acquireStreamLease(m.id, 1);
-    expect(await openCount(m.id)).toBe(1);
-    await next.release();
-    expect(await openCount(m.id)).toBe(0);
-    await expect(acquireStreamLease(m.id, 0)).rejects.toBeInstanceOf(DomainError);
   });
 });
 

@@ -30,6 +30,8 @@ const SHARED_ENV = [
   'IDEMPOTENCY_SECRET',
   'LIVE_STREAMS_PER_PERSON',
   'LIVE_REPLICAS',
+  'LIVE_STREAM_MIN_SECONDS',
+  'LIVE_STREAM_MAX_SECONDS',
 ];
 
 export default async function setup(project: TestProject) {
@@ -38,6 +40,10 @@ export default async function setup(project: TestProject) {
   // test/live/stream.test.ts loads the stream function with 50 connections for each of 4 people; the
   // cap itself is tested against this value (test/live/stream-leases.test.ts).
   process.env.LIVE_STREAMS_PER_PERSON ??= '64';
+  // A stream's life compressed from 5–6 minutes, so that test/live/stream-orphans.test.ts sees an
+  // orphaned stream end by itself within the run; long enough for every other stream test.
+  process.env.LIVE_STREAM_MIN_SECONDS ??= '40';
+  process.env.LIVE_STREAM_MAX_SECONDS ??= '50';
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-test-'));
   const port = await freePort();
   const runtime = await startLocalRuntime({

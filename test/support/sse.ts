@@ -12,11 +12,12 @@ export interface Frame {
   receivedAt: number;
 }
 
-export async function openSse(baseUrl: string, token: string, lastEventId?: string) {
+export async function openSse(baseUrl: string, token: string, lastEventId?: string, clientId?: string) {
   const ctrl = new AbortController();
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
   if (lastEventId) headers['last-event-id'] = lastEventId;
-  const res = await fetch(`${baseUrl}/api/v1/realtime/stream`, { headers, signal: ctrl.signal });
+  const query = clientId ? `?clientId=${encodeURIComponent(clientId)}` : '';
+  const res = await fetch(`${baseUrl}/api/v1/realtime/stream${query}`, { headers, signal: ctrl.signal });
   const frames: Frame[] = [];
   const waiters: { pred: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   let ended = false;

@@ -1,16 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { membersIndex } from '../../db/keys.ts';
 import { getMany, isConditionFailure, queryPage, type TransactItem, transact, write } from '../../db/table.ts';
+import { toItemChange } from '../../live/change-feed.ts';
 import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
-import type { UserItem } from '../../people/users.ts';
+import { getUser, type UserItem } from '../../people/users.ts';
 import { inPool } from '../../util/in-pool.ts';
 import { BirthdayAnnouncement } from '../entities.ts';
+import { companyDate } from '../time.ts';
 
 /**
- * The birthday notification: once per birthday person per company day,
- * to every active person but them who existed when it went out, sent by whichever comes first, the
- * first `GET /birthdays/today` of the day or the birthday sweep.
+ * The birthday notification: once per birthday person per company day, to every active person but
+ * them who existed when it went out. Whichever comes first, the first `GET /birthdays/today` of the
+ * day or the birthday sweep, only claims it (one write per birthday person): recording a
+ * notification for every member is work that grows with the company, which no request may do. The
+ * claim item reaches the birthday fan-out consumer through the table's stream
+ * (`announcementFanOut`), which sends.
  *
  * Never twice: a conditional put of the (day, person) announcement claim decides who sends. The
  * sender pages through the members index and records each page of notifications in one transaction
@@ -164,33 +170,89 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
 }
 
 /**
- * Makes sure each of these birthday people is announced today: claims the ones nobody announced yet
- * (or whose sender stalled) and sends. Costs one BatchGet of the claims when all are done already.
+ * Claims the announcement of each of these birthday people that nobody claimed yet, and takes over
+ * those whose sender stalled: at most one write per birthday person, whatever the company's size.
+ * Answers the claims taken (a new or taken-over claim reaches `announcementFanOut` through the
+ * table's stream). Costs one BatchGet of the claims when all are done already.
+ */
+export async function claimAnnouncements(people: UserItem[], date: string): Promise<AnnouncementItem[]> {
+  if (people.length === 0) return [];
+  const claims = await getMany<AnnouncementItem>(
+    people.map((p) => BirthdayAnnouncement.key(date, p.id)),
+    true,
+  );
+  const mine: AnnouncementItem[] = [];
+  await inPool(people, ANNOUNCE_CONCURRENCY, async (person) => {
+    const existing = claims.get(`${BirthdayAnnouncement.key(date, person.id).pk}|${person.id}`);
+    if (existing?.doneAt) return;
+    const claimed = !existing
+      ? await claim(person, date)
+      : Date.now() - Date.parse(existing.heartbeatAt) > STALE_MS
+        ? await takeOver(existing)
+        : null;
+    if (claimed) mine.push(claimed);
+  });
+  return mine;
+}
+
+/** Sends one claimed announcement; an error leaves the claim unfinished, to be taken over once stale. */
+export async function sendAnnouncement(a: AnnouncementItem, audience: Audience = activeMembers): Promise<void> {
+  const person = await getUser(a.userId);
+  if (!person) return;
+  try {
+    await send(a, person, audience);
+  } catch (err) {
+    // The claim stays unfinished; the next reader or sweep after it goes stale resumes it.
+    logger.error('birthday announcement interrupted', {
+      userId: a.userId,
+      date: a.date,
+      error: (err as Error).message,
+    });
+  }
+}
+
+/**
+ * Claims and sends in one go (the sender is the caller): background work and tests only, never a
+ * request.
  */
 export async function announceBirthdays(
   people: UserItem[],
   date: string,
   audience: Audience = activeMembers,
 ): Promise<void> {
-  if (people.length === 0) return;
-  const claims = await getMany<AnnouncementItem>(
-    people.map((p) => BirthdayAnnouncement.key(date, p.id)),
-    true,
-  );
-  await inPool(people, ANNOUNCE_CONCURRENCY, async (person) => {
-    const existing = claims.get(`${BirthdayAnnouncement.key(date, person.id).pk}|${person.id}`);
-    if (existing?.doneAt) return;
-    const mine = !existing
-      ? await claim(person, date)
-      : Date.now() - Date.parse(existing.heartbeatAt) > STALE_MS
-        ? await takeOver(existing)
-        : null;
-    if (!mine) return;
-    try {
-      await send(mine, person, audience);
-    } catch (err) {
-      // The claim stays unfinished; the next reader or sweep after it goes stale resumes it.
-      logger.error('birthday announcement interrupted', { userId: person.id, date, error: (err as Error).message });
-    }
+  const mine = await claimAnnouncements(people, date);
+  await inPool(mine, ANNOUNCE_CONCURRENCY, (a) => sendAnnouncement(a, audience));
+}
+
+/**
+ * The birthday fan-out consumer's filter: claims not done yet. Progress writes match too (the
+ * filter cannot compare images); the consumer skips every record but a new claim or a take-over.
+ */
+export const announcementFilters: Record<string, unknown>[] = [
+  {
+    eventName: ['INSERT', 'MODIFY'],
+    dynamodb: {
+      NewImage: { entity: { S: [BirthdayAnnouncement.name] }, doneAt: { S: [{ exists: false }] } },
+    },
+  },
+];
+
+/**
+ * Sends each announcement claimed (or taken over) in these stream records. A claim of another day
+ * than today is left alone: the notification is about today's birthday, and a late record must not
+ * announce yesterday's.
+ */
+export async function announcementFanOut(
+  records: DynamoDBRecord[],
+  { audience = activeMembers, now = new Date() }: { audience?: Audience; now?: Date } = {},
+): Promise<void> {
+  const today = companyDate(now);
+  const claims = records.flatMap((r) => {
+    const change = toItemChange(r);
+    const a = change.newImage as AnnouncementItem | undefined;
+    if (!a || a.entity !== BirthdayAnnouncement.name || a.doneAt || a.date !== today) return [];
+    const before = change.oldImage as AnnouncementItem | undefined;
+    return before?.claimId === a.claimId ? [] : [a];
   });
+  await inPool(claims, ANNOUNCE_CONCURRENCY, (a) => sendAnnouncement(a, audience));
 }

@@ -1,17 +1,18 @@
 import type { UserItem } from '../../people/users.ts';
 import { companyDate } from '../time.ts';
-import { type Audience, activeMembers, announceBirthdays } from './announce.ts';
+import { claimAnnouncements } from './announce.ts';
 import { birthdayPeople } from './people.ts';
 import { wishState } from './wishes.ts';
 
 /**
  * `GET /birthdays/today`: the people celebrating today in the company's timezone (never their date
- * of birth). The first read of the day on somebody's birthday also announces it to everyone.
+ * of birth). The first read of the day on somebody's birthday also claims its announcement, which
+ * the birthday fan-out consumer sends (announce.ts): the request's work is O(birthday people).
  */
-export async function todaysBirthdays(viewer: UserItem, now = new Date(), audience: Audience = activeMembers) {
+export async function todaysBirthdays(viewer: UserItem, now = new Date()) {
   const today = companyDate(now);
   const people = await birthdayPeople(today);
-  await announceBirthdays(people, today, audience);
+  await claimAnnouncements(people, today);
   const state = await wishState(viewer.id, people, today);
   return people.map((p) => ({
     id: p.id,
@@ -23,13 +24,13 @@ export async function todaysBirthdays(viewer: UserItem, now = new Date(), audien
   }));
 }
 
-/** The birthday sweep (shortly after midnight in the company's timezone): announces today's birthdays. */
-export async function sweepBirthdays(
-  now = new Date(),
-  audience: Audience = activeMembers,
-): Promise<{ date: string; people: number }> {
+/**
+ * The birthday sweep (shortly after midnight in the company's timezone): claims today's
+ * announcements nobody claimed yet and takes over stalled ones; the fan-out consumer sends them.
+ */
+export async function sweepBirthdays(now = new Date()): Promise<{ date: string; people: number; claimed: number }> {
   const today = companyDate(now);
   const people = await birthdayPeople(today);
-  await announceBirthdays(people, today, audience);
-  return { date: today, people: people.length };
+  const claimed = await claimAnnouncements(people, today);
+  return { date: today, people: people.length, claimed: claimed.length };
 }
