@@ -1,3 +1,4 @@
+import { liveStreamLeasesKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 
 /**
@@ -18,7 +19,7 @@ export const realtimeStreamRoute = defineRoute({
   timeout: 900,
   // Mostly waiting on the next poll: the smallest memory keeps an open connection cheapest (docs/data-model.md).
   memory: 128,
-  access: { table: 'write' },
+  access: { table: 'write', writes: [liveStreamLeasesKey] },
 });
 
 export const realtimeRoutes = [realtimeStreamRoute];
