@@ -1,12 +1,22 @@
 import {
+  commentKey,
+  directoryPostsKey,
   directoryRowsKey,
   facetKey,
+  feedScoreDayKey,
+  feedScoreKey,
+  followKey,
   notificationCounterKey,
   notificationKey,
+  postKey,
+  postListKey,
+  postUploadKey,
   pushTokenKey,
   teamKey,
   teamMemberKey,
   userKey,
+  websiteCountsKey,
+  websiteEntryKey,
 } from '../db/keys.ts';
 import type { RouteAccess } from './route-def.ts';
 
@@ -31,3 +41,26 @@ export const PUSHES: Writes = [pushTokenKey];
  * and the team membership.
  */
 export const CHANGES_PEOPLE: Writes = [userKey, directoryRowsKey, facetKey, teamKey, teamMemberKey];
+
+/**
+ * The feed's writes, one list for all its writing functions rather than one per route: a post's
+ * partition (the post, its counters, reactions, votes and website entry), the post lists and
+ * bookmarks, comments and their votes, follows, the uploads a post takes over, the scores (all-time
+ * on the author's account item, per day), the author's post count (on the profile and in the
+ * directory), the website counts, and the notifications and pushes that follow.
+ */
+export const FEED_WRITES: Writes = [
+  postKey,
+  websiteEntryKey,
+  postListKey,
+  commentKey,
+  followKey,
+  postUploadKey,
+  feedScoreKey,
+  feedScoreDayKey,
+  userKey,
+  directoryPostsKey,
+  websiteCountsKey,
+  ...NOTIFIES,
+  ...PUSHES,
+];
