@@ -9,7 +9,7 @@ import { streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { createEventRoute } from '../../shared/api/routes/events.ts';
 import { createMeetingRoute } from '../../shared/api/routes/meetings.ts';
-import { resourcesOf, type Resource, type Synthesized, synthesize } from './synth.ts';
+import { type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
 /**
  * The roles that may still write anywhere in the table (Put/Update/Delete/BatchWrite on the table
