@@ -50,6 +50,8 @@ export interface ServiceFunctionProps {
   access?: RouteAccess;
   /** A session route: may extend the caller's session item even when read-only (shared/api/access-policy.ts). */
   refreshesSession?: boolean;
+  /** Honours `Idempotency-Key`: a narrowed write grant covers its records too. */
+  idempotent?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
   data: SharedData;
@@ -156,7 +158,12 @@ export class ServiceFunction extends Construct {
       }
     };
     const secrets = secretGrants(props.handler, data);
-    for (const s of accessStatements({ access, refreshesSession: props.refreshesSession, secrets: secrets.names })) {
+    for (const s of accessStatements({
+      access,
+      refreshesSession: props.refreshesSession,
+      idempotent: props.idempotent,
+      secrets: secrets.names,
+    })) {
       const resolved = s.resources.map(resolve);
       const resources = resolved.flatMap((r) => r.arns);
       if (!resources.length) continue;
@@ -166,7 +173,7 @@ export class ServiceFunction extends Construct {
           sid: s.sid,
           actions: s.actions,
           resources,
-          conditions: s.leadingKeyPrefixes ? leadingKeysCondition(s.leadingKeyPrefixes) : undefined,
+          conditions: s.leadingKeys ? leadingKeysCondition(s.leadingKeys) : undefined,
         }),
         wildcardReason,
       });

@@ -2,6 +2,7 @@ import {
   type AccessStatement,
   accessStatements,
   type FunctionAccess,
+  matchesLeadingKey,
   type PolicyResource,
 } from '../../shared/api/access-policy.ts';
 import type { AwsClientHook, AwsService, HookableClient } from '../../shared/aws/clients.ts';
@@ -55,9 +56,9 @@ export const localResourceNames = (): LocalResourceNames => ({
 
 function covers(statement: AccessStatement, request: AwsRequest, names: LocalResourceNames): boolean {
   if (!statement.actions.includes(request.action)) return false;
-  if (statement.leadingKeyPrefixes) {
+  if (statement.leadingKeys) {
     const key = request.leadingKey;
-    if (key === undefined || !statement.leadingKeyPrefixes.some((p) => key.startsWith(p))) return false;
+    if (key === undefined || !statement.leadingKeys.some((p) => matchesLeadingKey(p, key))) return false;
   }
   return statement.resources.some((s) => matches(s, request.resource, names));
 }
@@ -144,8 +145,14 @@ export function requestsOf(service: AwsService, commandName: string, input: Reco
             },
           ];
         case 'BatchGetItem':
-        case 'BatchWriteItem':
           return Object.keys(input.RequestItems ?? {}).map((t) => ({ action: `dynamodb:${op}`, resource: table(t) }));
+        case 'BatchWriteItem':
+          // IAM sees every written item's partition key (a LeadingKeys condition holds for all of them).
+          return Object.entries(input.RequestItems ?? {}).flatMap(([t, writes]) =>
+            ((writes as Record<string, any>[]) ?? []).map((w) =>
+              item(op, t, w.PutRequest?.Item ?? w.DeleteRequest?.Key),
+            ),
+          );
         case 'TransactWriteItems':
         case 'TransactGetItems':
           // IAM authorises each contained operation with its own action.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
+import { plainFunctionAccess } from '../../shared/api/access-policy.ts';
 import type { FunctionSettings } from '../../shared/api/function-settings.ts';
 import { SECRET_NAMES, SECRETS } from '../../shared/config/secrets.ts';
 import { FunctionModules } from './function-modules.ts';
@@ -99,7 +100,10 @@ class Environment {
     private readonly onDeath: (env: Environment) => void,
     private readonly log: (line: string) => void,
   ) {
-    this.worker = new Worker(new URL(entry), { workerData: { handlerUrl, fn, enforceAccess }, env });
+    this.worker = new Worker(new URL(entry), {
+      workerData: { handlerUrl, fn: plainFunctionAccess(fn), enforceAccess },
+      env,
+    });
     this.worker.unref();
     this.ready = new Promise((resolve, reject) => {
       const onMessage = (m: FromWorker) => {

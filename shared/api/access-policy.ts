@@ -1,5 +1,5 @@
 import type { SecretName } from '../config/secrets.ts';
-import { sessionKey } from '../db/keys.ts';
+import { idempotencyRecordKey, type Key, sessionKey } from '../db/keys.ts';
 import { INDEXES } from '../db/table-definition.ts';
 import type { AnyRoute, RouteAccess } from './route-def.ts';
 
@@ -33,10 +33,11 @@ export interface AccessStatement {
   actions: string[];
   resources: PolicyResource[];
   /**
-   * Fine-grained DynamoDB access: only items whose partition key starts with one of these
-   * (IAM `ForAllValues:StringLike` on `dynamodb:LeadingKeys`).
+   * Fine-grained DynamoDB access: only items whose partition key matches one of these patterns
+   * (`PREFIX#*`, or a fixed partition key as it is), as IAM `ForAllValues:StringLike` on
+   * `dynamodb:LeadingKeys` matches them.
    */
-  leadingKeyPrefixes?: string[];
+  leadingKeys?: string[];
 }
 
 /** Every function reads: each request resolves a session. Transactions need no action of their own. */
@@ -67,8 +68,32 @@ export const SNS_ACTIONS = [
 ];
 export const SES_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
 
-/** The partition-key prefix of session items (`shared/db/keys.ts`). */
-export const SESSION_KEY_PREFIX = sessionKey('').pk;
+/** A key builder of `shared/db/keys.ts`: what a narrowed write grant is derived from. */
+export type KeyBuilder = (...args: any[]) => Key;
+
+/** Stands in for every key argument: where it first appears in a partition key, the variable part starts. */
+const ANY_ARGUMENT = '\u0000';
+
+/**
+ * The `dynamodb:LeadingKeys` pattern covering every partition key a key builder makes: its constant
+ * head up to the last `#` before the first argument (`MEETING#*`), or the key itself when no argument
+ * reaches the partition key (`WEBSITE`). Derived by calling the builder, so a changed key changes the
+ * grant with it. A builder whose partition key has an argument before any `#` has no such prefix: it
+ * cannot be granted this way (the caller must leave the function table-wide).
+ */
+export function leadingKeyPattern(key: KeyBuilder): string {
+  const { pk } = key(...Array.from({ length: key.length }, () => ANY_ARGUMENT));
+  const variable = pk.indexOf(ANY_ARGUMENT);
+  if (variable < 0) return pk;
+  const cut = pk.lastIndexOf('#', variable);
+  if (cut < 0) throw new Error(`the partition key ${JSON.stringify(pk)} has no constant prefix to grant`);
+  return `${pk.slice(0, cut + 1)}*`;
+}
+
+/** Session items (`shared/db/keys.ts`): the daily refresh of the caller's session. */
+export const SESSION_KEYS = leadingKeyPattern(sessionKey);
+/** The `Idempotency-Key` records (shared/http/idempotency.ts) every idempotent route writes. */
+export const IDEMPOTENCY_KEYS = leadingKeyPattern(idempotencyRecordKey);
 
 /** A function's declaration: its access and whether it refreshes the caller's session. */
 export interface FunctionAccess {
@@ -78,6 +103,10 @@ export interface FunctionAccess {
    * (shared/auth/sessions.ts): an UpdateItem on the session item even on read-only routes.
    */
   refreshesSession?: boolean;
+  /** Honours `Idempotency-Key`: records its first outcome, whatever its `access.writes` name. */
+  idempotent?: boolean;
+  /** `access.writes` resolved to its patterns (`plainFunctionAccess`); when present, it is what counts. */
+  writeKeys?: string[];
   /**
    * The application secrets the function reads: those whose reading module its bundle contains
    * (infra/build/bundle.ts records them; the local runtime finds them in the module it compiles).
@@ -86,41 +115,68 @@ export interface FunctionAccess {
 }
 
 /** A route's declaration: session routes refresh, public and anonymous (grievance) routes never do. */
-export const routeFunctionAccess = (route: Pick<AnyRoute, 'access' | 'auth' | 'anonymous'>): FunctionAccess => ({
+export const routeFunctionAccess = (
+  route: Pick<AnyRoute, 'access' | 'auth' | 'anonymous' | 'idempotent'>,
+): FunctionAccess => ({
   access: route.access,
   refreshesSession: route.auth !== 'public' && !route.anonymous,
+  ...(route.idempotent ? { idempotent: true } : {}),
 });
 
-/** The statements a function's role holds (besides its log group and, for stream consumers, the stream). */
-export function accessStatements({
+/**
+ * The partition keys a writing function may write (`dynamodb:LeadingKeys` patterns), or `undefined`
+ * when it declares none and writes anywhere in the table. Besides what `access.writes` names, what the
+ * request wrapper writes for every such function: the session refresh and the idempotency record.
+ */
+export function writableKeys({
   access = {},
   refreshesSession = false,
-  secrets = [],
-}: FunctionAccess): AccessStatement[] {
+  idempotent = false,
+  writeKeys,
+}: FunctionAccess): string[] | undefined {
+  const declared = writeKeys ?? access.writes?.map(leadingKeyPattern);
+  if (access.table !== 'write' || !declared) return undefined;
+  const patterns = [...declared];
+  if (refreshesSession) patterns.push(SESSION_KEYS);
+  if (idempotent) patterns.push(IDEMPOTENCY_KEYS);
+  return [...new Set(patterns)].sort();
+}
+
+/**
+ * The declaration as plain data, `access.writes` (key builders) resolved to `writeKeys`: the local
+ * runtime hands it to the function's worker thread, which cannot receive functions.
+ */
+export function plainFunctionAccess<T extends FunctionAccess>(fn: T): T {
+  if (!fn.access?.writes) return fn;
+  const { writes, ...access } = fn.access;
+  return { ...fn, access, writeKeys: fn.writeKeys ?? writes.map(leadingKeyPattern) };
+}
+
+/** The statements a function's role holds (besides its log group and, for stream consumers, the stream). */
+export function accessStatements(declaration: FunctionAccess): AccessStatement[] {
+  const { access = {}, refreshesSession = false, secrets = [] } = declaration;
   const writes = access.table === 'write';
-  // Writes limited to some partitions: reads stay table-wide, writes get their own statement.
-  const narrowWrites = writes && access.writePrefixes !== undefined;
+  const writable = writableKeys(declaration);
   const statements: AccessStatement[] = [
     {
       sid: 'Table',
-      actions: [...TABLE_READ_ACTIONS, ...(writes && !narrowWrites ? TABLE_WRITE_ACTIONS : [])],
+      actions: [...TABLE_READ_ACTIONS, ...(writes && !writable ? TABLE_WRITE_ACTIONS : [])],
       resources: [{ kind: 'table' }],
     },
     // Each index by name: the indexes are fixed by shared/db/table-definition.ts.
     { sid: 'IndexQuery', actions: ['dynamodb:Query'], resources: INDEXES.map((name) => ({ kind: 'index', name })) },
   ];
-  if (access.scan) {
-    statements.push({ sid: 'TableScan', actions: ['dynamodb:Scan'], resources: [{ kind: 'table' }] });
-  }
-  if (narrowWrites) {
+  if (writable) {
+    // The writes, on the partitions the function declares only (reads and condition checks stay table-wide).
     statements.push({
-      sid: 'TableWritePartitions',
+      sid: 'TableWrite',
       actions: TABLE_WRITE_ACTIONS,
       resources: [{ kind: 'table' }],
-      leadingKeyPrefixes: [
-        ...new Set([...(refreshesSession ? [SESSION_KEY_PREFIX] : []), ...(access.writePrefixes ?? [])]),
-      ],
+      leadingKeys: writable,
     });
+  }
+  if (access.scan) {
+    statements.push({ sid: 'TableScan', actions: ['dynamodb:Scan'], resources: [{ kind: 'table' }] });
   }
   if (refreshesSession && !writes) {
     // A read-only route still extends the caller's session once a day: UpdateItem on session items only.
@@ -128,7 +184,7 @@ export function accessStatements({
       sid: 'SessionRefresh',
       actions: ['dynamodb:UpdateItem'],
       resources: [{ kind: 'table' }],
-      leadingKeyPrefixes: [SESSION_KEY_PREFIX],
+      leadingKeys: [SESSION_KEYS],
     });
   }
   (access.bucket ?? []).forEach((grant, i) => {
@@ -175,7 +231,11 @@ export function accessStatements({
   return statements;
 }
 
-/** The IAM condition of a statement with `leadingKeyPrefixes`. */
-export const leadingKeysCondition = (prefixes: string[]) => ({
-  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) },
+/** The IAM condition of a statement with `leadingKeys`. */
+export const leadingKeysCondition = (patterns: string[]) => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
 });
+
+/** Whether a partition key matches a `leadingKeys` pattern (as StringLike does: `*` only ever ends one here). */
+export const matchesLeadingKey = (pattern: string, pk: string): boolean =>
+  pattern.endsWith('*') ? pk.startsWith(pattern.slice(0, -1)) : pk === pattern;

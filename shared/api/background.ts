@@ -1,7 +1,16 @@
 import { announcementFilters } from '../calendar/birthdays/announce.ts';
+import {
+  birthdayAnnouncementKey,
+  liveEventKey,
+  liveHeadKey,
+  liveRecordKey,
+  liveReplicaKey,
+  presenceKey,
+} from '../db/keys.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
 import type { RouteAccess } from './route-def.ts';
+import { FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
 
 /**
  * The functions that are not HTTP routes: consumers of the table's DynamoDB stream and scheduled
@@ -48,7 +57,14 @@ export interface Schedule extends BackgroundFunctionSettings {
 
 export const streamConsumers: StreamConsumer[] = [
   // The change feed: the only reader of the stream; item changes → live-update events in the event log.
-  { name: 'change-feed', handler: 'functions/stream/change-feed.ts', filters: changeFeedFilters, batchSize: 100 },
+  {
+    name: 'change-feed',
+    handler: 'functions/stream/change-feed.ts',
+    filters: changeFeedFilters,
+    batchSize: 100,
+    // It writes the event log only (its head, replicas, events and record markers).
+    access: { table: 'write', writes: [liveHeadKey, liveReplicaKey, liveEventKey, liveRecordKey] },
+  },
   // The feed's deferred work: announcements to everybody, renditions of presigned images, clean-up after deletions.
   {
     name: 'feed-fan-out',
@@ -56,7 +72,12 @@ export const streamConsumers: StreamConsumer[] = [
     filters: fanOutFilters,
     batchSize: 10,
     // Announcements notify (push); renditions read the upload and write the webp files under posts/.
-    access: { table: 'write', bucket: [{ prefix: 'posts/', actions: ['read', 'write'] }], sns: true },
+    access: {
+      table: 'write',
+      writes: FEED_WRITES,
+      bucket: [{ prefix: 'posts/', actions: ['read', 'write'] }],
+      sns: true,
+    },
     timeout: 120,
     memory: 1024,
   },
@@ -66,21 +87,27 @@ export const streamConsumers: StreamConsumer[] = [
     handler: 'functions/birthdays/birthday-fan-out.ts',
     filters: announcementFilters,
     batchSize: 10,
-    access: { table: 'write', sns: true }, // the announcement notifies (push)
+    // The claim's progress, the notifications and their push (which removes unfit registrations).
+    access: { table: 'write', writes: [birthdayAnnouncementKey, ...NOTIFIES, ...PUSHES], sns: true },
     timeout: 300,
   },
 ];
 
 export const schedules: Schedule[] = [
   // Records presence timeouts (active → away → offline) so presence.updated fires for them too.
-  { name: 'presence-sweep', handler: 'functions/schedules/presence-sweep.ts', everySeconds: 60 },
+  {
+    name: 'presence-sweep',
+    handler: 'functions/schedules/presence-sweep.ts',
+    everySeconds: 60,
+    access: { table: 'write', writes: [presenceKey] },
+  },
   // Claims today's birthday announcements unless a GET /birthdays/today did first, and takes over
   // stalled ones (shared/calendar/birthdays/announce.ts); the birthday fan-out sends them.
   {
     name: 'birthday-sweep',
     handler: 'functions/schedules/birthday-sweep.ts',
     dailyAt: '00:05',
-    access: { table: 'write', sns: true }, // the announcement notifies (push)
+    access: { table: 'write', writes: [birthdayAnnouncementKey] }, // it claims; the birthday fan-out notifies
     timeout: 300,
   },
   // Announces polls closed by time (poll_closed to author and voters; post.poll.updated).
@@ -88,7 +115,7 @@ export const schedules: Schedule[] = [
     name: 'poll-closing-sweep',
     handler: 'functions/feed/announce-closed-polls.ts',
     everySeconds: 60,
-    access: { table: 'write', sns: true }, // poll_closed notifications (push)
+    access: { table: 'write', writes: FEED_WRITES, sns: true }, // poll_closed notifications (push)
   },
   // Delivers grievance notifications in batches apart from the events that caused them (shared/grievances/notice-delivery.ts).
   {

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { Key } from '../db/keys.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 /** public: no session; session: any signed-in person; super_admin: role read fresh on every request. */
@@ -9,11 +10,13 @@ export interface RouteAccess {
   /** DynamoDB actions on the table and its indexes (reads are always granted: every route resolves a session). */
   table?: 'read' | 'write';
   /**
-   * With `table: 'write'`: writes only items whose partition key starts with one of these (granted
-   * with `dynamodb:LeadingKeys`; session items are added for routes that refresh the session).
-   * Absent: writes anywhere in the table.
+   * With `table: 'write'`: every kind of item the function writes, by its key builder in
+   * `shared/db/keys.ts` (its own and what it writes for other areas: notifications, counters), so
+   * the role may Put/Update/Delete only under those partition-key prefixes (`dynamodb:LeadingKeys`).
+   * The session refresh and the idempotency record are added from the route's declaration. Absent:
+   * the function may write anywhere in the table (README, "Least privilege on the table", says why).
    */
-  writePrefixes?: string[];
+  writes?: readonly ((...args: any[]) => Key)[];
   /** Scans the table: the migrations runner only (shared/migrations/runner.ts); never a request path. */
   scan?: boolean;
   /** Bucket key prefixes and what the function does with them. */

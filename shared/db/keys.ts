@@ -266,6 +266,8 @@ export const postReactionKey = (postId: string, userId: string): Key => ({
 });
 export const postVoteKey = (postId: string, userId: string): Key => ({ pk: `POST#${postId}`, sk: `VOTE#${userId}` });
 export const postVotesPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'VOTE#' });
+/** The claim and progress of telling a closed poll's voters (written with the closing, sent by the feed fan-out). */
+export const pollClosedNoticeKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'POLL_CLOSED' });
 export const postReactionsPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'REACT#' });
 /**
  * Post lists: one partition per list (the whole feed, an author, a tag, a type, a recognition

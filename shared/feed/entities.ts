@@ -9,6 +9,7 @@ import {
   feedScoreKey,
   followKey,
   leaderboardIndex,
+  pollClosedNoticeKey,
   postKey,
   postListKey,
   postLists,
@@ -20,7 +21,15 @@ import {
   topCommentsIndex,
   uploadQuotaKey,
 } from '../db/keys.ts';
-import type { CommentItem, CommentVoteItem, PostItem, PostStatsItem, ReactionItem, VoteItem } from './model.ts';
+import type {
+  CommentItem,
+  CommentVoteItem,
+  PollClosedNoticeItem,
+  PostItem,
+  PostStatsItem,
+  ReactionItem,
+  VoteItem,
+} from './model.ts';
 import { scoreOf } from './scores.ts';
 import type { UploadItem } from './uploads.ts';
 
@@ -46,6 +55,13 @@ export const PostStats = entity<PostStatsItem, [postId: string]>({
   name: 'PostStats',
   key: postStatsKey,
   keyOf: (s) => [s.postId],
+});
+
+/** A poll's closing notice: written with the closing, its voters told page by page by the feed fan-out. */
+export const PollClosedNotice = entity<PollClosedNoticeItem, [postId: string]>({
+  name: 'PollClosedNotice',
+  key: pollClosedNoticeKey,
+  keyOf: (n) => [n.postId],
 });
 
 export const PostReaction = entity<ReactionItem, [postId: string, userId: string]>({

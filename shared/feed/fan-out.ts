@@ -4,9 +4,10 @@ import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import type { UserItem } from '../people/users.ts';
 import { cleanUpPost, cleanUpThread } from './cleanup.ts';
-import { Post } from './entities.ts';
+import { PollClosedNotice, Post } from './entities.ts';
 import type { CommentItem, PostItem } from './model.ts';
 import { notifyAnnouncement } from './notify.ts';
+import { pollClosedNoticeFilter, sendPollClosedNotice } from './poll-closed-notices.ts';
 import { renderUpload } from './uploads.ts';
 
 /**
@@ -14,6 +15,8 @@ import { renderUpload } from './uploads.ts';
  * - A new announcement tells everybody (O(company) notifications), claimed once per post.
  * - A presigned image whose bytes arrived gets its renditions.
  * - A deleted post, or a deleted thread, has what it leaves behind removed (cleanup.ts).
+ * - A closed poll's voters are told (O(voters) notifications), from its closing notice
+ *   (poll-closed-notices.ts).
  */
 export const fanOutFilters: Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Post'] }, isAnnouncement: { BOOL: [true] } } } },
@@ -26,6 +29,7 @@ export const fanOutFilters: Record<string, unknown>[] = [
   },
   { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Post'] } } } },
   { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Comment'] }, parentId: { NULL: [true] } } } },
+  pollClosedNoticeFilter,
 ];
 
 export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
@@ -43,6 +47,7 @@ export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
     }
     if (item.entity === 'Post' && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item as PostItem);
     if (item.entity === 'PostUpload') await renderUpload(item.id);
+    if (item.entity === PollClosedNotice.name && r.eventName === 'INSERT') await sendPollClosedNotice(item.postId);
   }
 }
 

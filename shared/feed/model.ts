@@ -87,6 +87,26 @@ export interface ReactionItem {
   actorId: string;
 }
 
+/**
+ * The claim and progress of telling a closed poll's voters (`PollClosedNotice`): written in the
+ * transaction that closes the poll, so exactly one closing (the author's or the sweep's) has one;
+ * the feed fan-out records a page of notifications at a time together with `step` and `cursor`.
+ */
+export interface PollClosedNoticeItem {
+  pk: string;
+  sk: string;
+  entity: 'PollClosedNotice';
+  postId: string;
+  /** Who closed it (not told of their own act); null when it closed by time (the author is told too). */
+  closedBy: string | null;
+  /** Pages recorded so far, and the cursor of the next page of votes (null before the first). */
+  step: number;
+  cursor: string | null;
+  sent: number;
+  createdAt: string;
+  doneAt?: string;
+}
+
 export interface VoteItem {
   pk: string;
   sk: string;

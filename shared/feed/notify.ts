@@ -106,12 +106,3 @@ export async function notifyCommentMentions(p: PostItem, c: CommentItem, newlyMe
     })),
   );
 }
-
-/** `poll_closed` carries no actor; `except` is whoever closed it (not told of their own act). */
-export async function notifyPollClosed(p: PostItem, recipients: string[], except: string | null): Promise<void> {
-  const preview = p.poll?.question ?? (await postPreview(p));
-  const unique = [...new Set(recipients)].filter((id) => id !== except);
-  await notify(
-    unique.map((id) => ({ recipientId: id, kind: 'poll_closed' as const, actorId: null, postId: p.id, preview })),
-  );
-}

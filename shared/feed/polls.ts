@@ -1,4 +1,4 @@
-import { closingPollsIndex, postStatsKey, postVotesPrefix } from '../db/keys.ts';
+import { closingPollsIndex, postStatsKey, postVoteKey, postVotesPrefix } from '../db/keys.ts';
 import {
   getItem,
   isConditionFailure,
@@ -7,23 +7,24 @@ import {
   retryOnConflict,
   type TransactItem,
   transact,
-  write,
 } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
-import { PollVote, Post } from './entities.ts';
+import { PollClosedNotice, PollVote, Post } from './entities.ts';
 import type { PostItem, PostStatsItem, VoteItem } from './model.ts';
-import { notifyPollClosed } from './notify.ts';
 import { isPrivileged, type Viewer } from './people.ts';
+import { pollClosedNotice } from './poll-closed-notices.ts';
 import { emptyStats, isPollClosed, type PollView, pollView } from './post-view.ts';
 import { readablePost } from './posts.ts';
 
 /**
  * Polls: one vote per person, voting for the option held takes it
  * back, tallies move in the vote's transaction. Closed by the author early (one-way) or by time:
- * `isClosed` is computed on read, and a sweep announces closings by time (poll_closed).
+ * `isClosed` is computed on read, and a sweep announces closings by time (poll_closed). Either
+ * closing writes the poll's closing notice in its own transaction; the voters, as many as the
+ * company has people, are told in the background (poll-closed-notices.ts).
  */
 async function pollPost(viewer: Viewer, postId: string): Promise<PostItem & { poll: NonNullable<PostItem['poll']> }> {
   const post = await readablePost(viewer, postId, true);
@@ -72,7 +73,11 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
   });
 }
 
-/** Ends voting early; author only (403), a closed poll is a 409. Voters are told (the author is the actor). */
+/**
+ * Ends voting early; author only (403), a closed poll is a 409. The voters are told (the author is
+ * the actor) by the feed fan-out from the closing notice written here: the request's work does not
+ * grow with the number of voters.
+ */
 export async function closePoll(caller: Viewer, postId: string): Promise<PollView> {
   const post = await pollPost(caller, postId);
   if (post.authorId !== caller.userId) throw forbidden('Only the author can close the poll.');
@@ -80,27 +85,22 @@ export async function closePoll(caller: Viewer, postId: string): Promise<PollVie
   const now = new Date().toISOString();
   try {
     const left = leftIndexes({ ...post, poll: { ...post.poll, closedAt: now }, pollClosedNotifiedAt: now });
-    await write(
+    await transact([
       Post.update([postId], {
         UpdateExpression: `SET #poll.closedAt = :now, pollClosedNotifiedAt = :now, actorId = :a REMOVE ${left.remove} ADD rev :one`,
         ConditionExpression: '#poll.closedAt = :null AND #poll.closesAt > :now',
         ExpressionAttributeNames: { '#poll': 'poll', ...left.names },
         ExpressionAttributeValues: { ':now': now, ':null': null, ':a': caller.userId, ':one': 1 },
       }),
-      { returnValues: 'NONE' },
-    );
+      PollClosedNotice.create(pollClosedNotice(postId, caller.userId, now)),
+    ]);
   } catch (err) {
     if (isConditionFailure(err)) throw conflict('The poll is already closed.');
     throw err;
   }
   const closed = { ...post, poll: { ...post.poll, closedAt: now } };
-  const votes = await votesOf(postId);
-  await notifyPollClosed(
-    closed,
-    votes.map((v) => v.userId),
-    caller.userId,
-  );
-  return pollView(closed.poll, await statsOf(postId), votes.find((v) => v.userId === caller.userId)?.optionId ?? null);
+  const mine = await getItem<VoteItem>(postVoteKey(postId, caller.userId), true);
+  return pollView(closed.poll, await statsOf(postId), mine?.optionId ?? null);
 }
 
 /**
@@ -136,7 +136,8 @@ export async function pollVoters(
 /**
  * The closing sweep (a schedule, every minute): every poll whose `closesAt` passed and whose closing
  * was not announced yet is claimed (its closing-index entry removed, so exactly one run announces it)
- * and its author and voters are told. Cost: one Query of the due polls, then per poll 1 W + 1 Query.
+ * together with its closing notice, from which the feed fan-out tells its author and voters. Cost:
+ * one Query of the due polls, then per poll 1 T.
  */
 export async function announceClosedPolls(now = new Date()): Promise<number> {
   let announced = 0;
@@ -154,7 +155,7 @@ export async function announceClosedPolls(now = new Date()): Promise<number> {
       try {
         const left = leftIndexes({ ...post, pollClosedNotifiedAt: now.toISOString() });
         // Still on the closing-polls index (its declaration): not closed by the author, not announced.
-        await write(
+        await transact([
           Post.update([post.id], {
             UpdateExpression: `SET pollClosedNotifiedAt = :now REMOVE ${left.remove} ADD rev :one`,
             ConditionExpression:
@@ -162,14 +163,12 @@ export async function announceClosedPolls(now = new Date()): Promise<number> {
             ExpressionAttributeNames: { '#poll': 'poll', ...left.names },
             ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null, ':one': 1 },
           }),
-          { returnValues: 'NONE' },
-        );
+          PollClosedNotice.create(pollClosedNotice(post.id, null, now.toISOString())),
+        ]);
       } catch (err) {
         if (isConditionFailure(err)) continue; // another run (or the author) got there first
         throw err;
       }
-      const votes = await votesOf(post.id);
-      await notifyPollClosed(post, [post.authorId, ...votes.map((v) => v.userId)], null);
       announced++;
     }
     cursor = page.nextCursor ?? undefined;

@@ -4,6 +4,7 @@
  * (case-insensitive). Add a section by appending to `sections`.
  */
 import { benchColdStarts } from './cold-start.ts';
+import { companyBench } from './company.ts';
 import { directoryBench } from './directory.ts';
 import { feedBench } from './feed.ts';
 import { benchGrievances } from './grievances.ts';
@@ -26,6 +27,10 @@ const sections: Section[] = [
     run: () => benchGrievances(),
   },
   { name: 'Directory at 10 and 10,000 people', run: directoryBench },
+  {
+    name: 'Company at 5,000 people: the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; every birthday notification exactly once',
+    run: companyBench,
+  },
   { name: 'Feed: requests per page and per leaderboard at 10 and 1,000 posts (FEED_BENCH_POSTS)', run: feedBench },
   {
     name: 'Live updates: write-to-frame latency, idle stream cost, stream scale (reads per key at 100 connections), cost per client-hour',

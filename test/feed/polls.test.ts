@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { getItem, putMany, write } from '../../shared/db/table.ts';
+import { PollClosedNotice, PollVote } from '../../shared/feed/entities.ts';
+import type { PollClosedNoticeItem } from '../../shared/feed/model.ts';
+import { pollClosedNotice, sendPollClosedNotice } from '../../shared/feed/poll-closed-notices.ts';
 import { announceClosedPolls } from '../../shared/feed/polls.ts';
+import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
-import { createPost, future, getPost, notificationsOf } from './helpers.ts';
+import { createPost, future, getPost, notificationsOf, waitFor } from './helpers.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -13,6 +19,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const VOTING_MS = 6000;
 /** Waits until the poll's closing time has passed. */
 const sleepUntilPast = (iso: string) => sleep(Math.max(0, Date.parse(iso) - Date.now()) + 300);
+
+/** A person's poll_closed notifications of one post. */
+const pollClosed = async (token: string, postId: string) =>
+  (await notificationsOf(token)).filter((n) => n.kind === 'poll_closed' && n.postId === postId);
+/** Waits until the feed fan-out has finished the poll's closing notice. */
+const noticeDone = (postId: string) =>
+  waitFor(async () => {
+    const n = await getItem<PollClosedNoticeItem>(PollClosedNotice.key(postId), true);
+    return n?.doneAt ? n : undefined;
+  }, 20_000);
 
 describe('poll closing', () => {
   it('closes at closesAt on read, and the sweep tells author and voters once, without an actor', async () => {
@@ -41,15 +57,15 @@ describe('poll closing', () => {
     expect((await api('POST', `/posts/${p.id}/poll/close`, { token: a.token })).status).toBe(409);
 
     expect(await announceClosedPolls()).toBeGreaterThanOrEqual(1);
+    await noticeDone(p.id); // the sweep only wrote the closing notice; the feed fan-out tells them
     for (const who of [a, b, c]) {
-      const mine = (await notificationsOf(who.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id);
+      const mine = await pollClosed(who.token, p.id);
       expect(mine).toHaveLength(1);
       expect(mine[0].actor).toBeNull();
     }
     await announceClosedPolls();
-    expect((await notificationsOf(b.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(
-      1,
-    );
+    await sleep(1000); // time for a second notice, were there one, to reach the fan-out
+    expect(await pollClosed(b.token, p.id)).toHaveLength(1);
 
     const voters = await api('GET', `/posts/${p.id}/poll/voters`, { token: c.token });
     expect(voters.status).toBe(200);
@@ -70,14 +86,67 @@ describe('poll closing', () => {
     const closed = await api('POST', `/posts/${p.id}/poll/close`, { token: a.token });
     expect(closed.status).toBe(200);
     expect(closed.body.isClosed).toBe(true);
+    await noticeDone(p.id);
     await sleepUntilPast(p.poll.closesAt);
     await announceClosedPolls();
-    expect((await notificationsOf(b.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(
-      1,
+    await sleep(1000);
+    expect(await pollClosed(b.token, p.id)).toHaveLength(1);
+    expect(await pollClosed(a.token, p.id)).toHaveLength(0);
+  });
+
+  it('tells voters beyond one transaction page by page, each exactly once however many senders run', async () => {
+    const a = await newMember();
+    const p = await createPost(a.token, {
+      poll: { question: 'Many?', options: ['Yes', 'No'], closesAt: future(3600_000) },
+    });
+    // 110 voters (three pages of 48), written straight into the table: notifications need only the ids.
+    const voters = Array.from({ length: 110 }, () => `poll-voter-${randomUUID()}`);
+    const at = new Date().toISOString();
+    await putMany(
+      voters.map((userId, i) =>
+        PollVote.item({ postId: p.id, userId, optionId: p.poll.options[i % 2].id, votedAt: at, actorId: userId }),
+      ),
     );
-    expect((await notificationsOf(a.token)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id)).toHaveLength(
-      0,
-    );
+    // The notice as the author's close writes it; the runtime's fan-out picks it up too, so three
+    // senders race for the same pages.
+    await write(PollClosedNotice.create(pollClosedNotice(p.id, a.id, at)));
+    await Promise.all([sendPollClosedNotice(p.id), sendPollClosedNotice(p.id)]);
+    const notice = await noticeDone(p.id);
+    expect(notice.sent).toBe(voters.length);
+    for (const id of [voters[0], voters[47], voters[48], voters[109]]) {
+      const mine = (await listNotifications(id, 50)).filter((n) => n.kind === 'poll_closed' && n.postId === p.id);
+      expect(mine).toHaveLength(1);
+    }
+    expect(await pollClosed(a.token, p.id)).toHaveLength(0); // the author closed it
+    await sendPollClosedNotice(p.id); // a redelivery after it is done sends nothing
+    expect((await getItem<PollClosedNoticeItem>(PollClosedNotice.key(p.id), true))?.sent).toBe(voters.length);
+  });
+
+  it('an early close answers without telling anybody in the request: it writes the closing notice', async () => {
+    const a = await newMember();
+    const b = await newMember();
+    const p = await createPost(a.token, {
+      poll: { question: 'Notice?', options: ['Yes', 'No'], closesAt: future(3600_000) },
+    });
+    for (const [voter, option] of [
+      [a, 0],
+      [b, 1],
+    ] as const) {
+      const vote = await api('POST', `/posts/${p.id}/poll/vote`, {
+        token: voter.token,
+        body: { optionId: p.poll.options[option].id },
+      });
+      expect(vote.status).toBe(200);
+    }
+    const closed = await api('POST', `/posts/${p.id}/poll/close`, { token: a.token });
+    expect(closed.status).toBe(200);
+    expect(closed.body.viewerOptionId).toBe(p.poll.options[0].id); // the author's own vote, read alone
+    expect(closed.body.isClosed).toBe(true);
+    const notice = await getItem<PollClosedNoticeItem>(PollClosedNotice.key(p.id), true);
+    expect(notice).toMatchObject({ postId: p.id, closedBy: a.id });
+    await noticeDone(p.id);
+    expect(await pollClosed(b.token, p.id)).toHaveLength(1);
+    expect(await pollClosed(a.token, p.id)).toHaveLength(0); // a voter, but the one who closed it
   });
 
   it('hides tallies from non-voters (the author too) while open; totalVotes is always shown', async () => {

@@ -3,11 +3,23 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { allows, localResourceNames, requestsOf } from '../../infra/local/access-guard.ts';
 import { FunctionHost } from '../../infra/local/function-host.ts';
 import { ROOT } from '../../infra/local/runtime.ts';
-import { accessStatements, routeFunctionAccess } from '../../shared/api/access-policy.ts';
+import {
+  accessStatements,
+  leadingKeyPattern,
+  routeFunctionAccess,
+  writableKeys,
+} from '../../shared/api/access-policy.ts';
 import { type FunctionSettings, routeSettings } from '../../shared/api/function-settings.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { sessionKey } from '../../shared/db/keys.ts';
+import {
+  companyEventKey,
+  directoryRowsKey,
+  grievanceHandlingKey,
+  sessionKey,
+  uploadQuotaKey,
+  websiteCountsKey,
+} from '../../shared/db/keys.ts';
 import { api, newMember } from '../support/api.ts';
 
 /**
@@ -64,6 +76,42 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     });
   });
 
+  it('lets a narrowed writer write only the partitions it declares, batch writes item by item', async () => {
+    const events = probe({ name: 'events-writer', access: { table: 'write', writes: [companyEventKey] } });
+    expect(await run(events, { op: 'put-item', key: companyEventKey('probe').pk })).toEqual({ ok: true });
+    // A session route's own refresh is part of its grant; another area's partition is not.
+    expect(await run(events, { op: 'update-session', key: sessionKey('probe').pk })).toEqual({ ok: true });
+    expect(await run(events, { op: 'put-item', key: 'MEETING#probe' })).toMatchObject({
+      ok: false,
+      name: 'AccessDeniedException',
+      status: 400,
+    });
+    // IAM evaluates every item of a BatchWriteItem: one outside the grant refuses the whole call.
+    expect(await run(events, { op: 'put-many', keys: [companyEventKey('a').pk, companyEventKey('b').pk] })).toEqual({
+      ok: true,
+    });
+    expect(await run(events, { op: 'put-many', keys: [companyEventKey('c').pk, 'USER#probe'] })).toMatchObject({
+      ok: false,
+      name: 'AccessDeniedException',
+    });
+  });
+
+  it('derives each grant from the key builders, so a changed key changes the grant', () => {
+    expect(leadingKeyPattern(companyEventKey)).toBe('EVENT#*');
+    // The constant head ends at the last '#' before the first argument, whatever follows it.
+    expect(leadingKeyPattern(uploadQuotaKey)).toBe('UPLOADQUOTA#*');
+    expect(leadingKeyPattern(directoryRowsKey)).toBe('DIRSHARD#*');
+    // A fixed partition is granted as it is, not as a prefix.
+    expect(leadingKeyPattern(websiteCountsKey)).toBe('WEBSITE');
+    // An argument before any '#' leaves no prefix that covers only this kind of item.
+    expect(() => leadingKeyPattern(grievanceHandlingKey)).toThrow(/no constant prefix/);
+    expect(
+      writableKeys({ access: { table: 'write', writes: [companyEventKey] }, refreshesSession: true, idempotent: true }),
+    ).toEqual(['EVENT#*', 'IDEMPOTENCY#*', 'SESSION#*']);
+    // Declared for a read-only function, nothing is granted: the writes follow `table`.
+    expect(writableKeys({ access: { table: 'read', writes: [companyEventKey] } })).toBeUndefined();
+  });
+
   it('refuses an undeclared bucket prefix with the error S3 answers', async () => {
     expect(await run(reader, { op: 'put-object', key: 'avatars/probe.webp' })).toMatchObject({
       ok: false,
@@ -95,7 +143,14 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     for (const route of routes) {
       const statements = accessStatements(routeFunctionAccess(route));
       const put = requestsOf('dynamodb', 'PutCommand', { TableName: names.table, Item: { pk: 'X#1', sk: 'X' } });
-      expect(allows(statements, put[0], names), route.name).toBe(route.access?.table === 'write');
+      // Anywhere only for the writers that declare no partitions; the others' grants are checked by their areas' tests.
+      const anywhere = route.access?.table === 'write' && !route.access.writes;
+      expect(allows(statements, put[0], names), route.name).toBe(anywhere);
+      for (const pattern of writableKeys(routeFunctionAccess(route)) ?? []) {
+        const pk = pattern.replace(/\*$/, 'probe');
+        const own = requestsOf('dynamodb', 'PutCommand', { TableName: names.table, Item: { pk, sk: 'X' } });
+        expect(allows(statements, own[0], names), `${route.name} writes ${pk}`).toBe(true);
+      }
       const index = requestsOf('dynamodb', 'QueryCommand', { TableName: names.table, IndexName: 'gsi1' });
       expect(allows(statements, index[0], names), route.name).toBe(true);
       const scan = requestsOf('dynamodb', 'ScanCommand', { TableName: names.table });

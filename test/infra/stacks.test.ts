@@ -16,6 +16,7 @@ import { pascal } from '../../infra/stacks/area-routes-stack.ts';
 import { DEPLOY_HOOK_HANDLER, ITERATOR_AGE_ALARM_MS } from '../../infra/stacks/background-stack.ts';
 import { EDGE_METRICS_REGION } from '../../infra/stacks/edge-alarms-stack.ts';
 import { MAX_RESOURCES_PER_STACK, resourceCount, routesByArea } from '../../infra/stacks/workplace-app.ts';
+import { routeFunctionAccess, writableKeys } from '../../shared/api/access-policy.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { type AnyRoute, handlerFile, routeKey, routeMethods } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
@@ -212,23 +213,17 @@ describe('least privilege', () => {
       const statements = statementsOf(areaTemplate(r.area), fn);
       const actions = actionsIn(statements);
       expect(actions, r.name).toEqual(expect.arrayContaining(TABLE_READ_ACTIONS));
-      // Writes on any item only where declared; a read-only session route may update session items only.
+      // Writes on any item only where declared without `writes`; with it, on the declared partitions
+      // only; a read-only session route may update session items only.
       const unconditioned = actionsIn(statements.filter((st) => !st.Condition));
+      const narrowed = writableKeys(routeFunctionAccess(r));
       for (const write of TABLE_WRITE_ACTIONS) {
-        expect(unconditioned.includes(write), `${r.name} ${write}`).toBe(
-          r.access?.table === 'write' && !r.access.writePrefixes,
-        );
+        expect(unconditioned.includes(write), `${r.name} ${write}`).toBe(r.access?.table === 'write' && !narrowed);
       }
-      // Writes limited to declared partitions (the live stream: its leases, the event log, sessions).
-      const narrow = statements.find((st) => st.Sid === 'TableWritePartitions');
-      expect(!!narrow, `${r.name} narrowed writes`).toBe(!!r.access?.writePrefixes);
-      if (narrow) {
-        const prefixes = narrow.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
-        expect(prefixes).toEqual(
-          expect.arrayContaining([...r.access!.writePrefixes!.map((p: string) => `${p}*`), 'SESSION#*']),
-        );
-        expect(prefixes).not.toContain('USER#*');
-      }
+      const granted = statements.find((st) => st.Sid === 'TableWrite');
+      expect(granted?.Condition, `${r.name} narrowed writes`).toEqual(
+        narrowed ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': narrowed } } : undefined,
+      );
       const refresh = statements.find((st) => st.Sid === 'SessionRefresh');
       expect(!!refresh, `${r.name} session refresh`).toBe(
         r.access?.table !== 'write' && r.auth !== 'public' && !r.anonymous,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { calendarDate } from '../../calendar/time.ts';
+import { attendanceKey, presentCounterKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nullableIso } from '../schemas/common.ts';
 
@@ -49,7 +50,7 @@ export const checkInRoute = defineRoute({
   status: 201,
   response: AttendanceRecord,
   errors: [409],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [attendanceKey, presentCounterKey] },
 });
 
 export const checkOutRoute = defineRoute({
@@ -62,7 +63,7 @@ export const checkOutRoute = defineRoute({
   status: 201,
   response: AttendanceRecord,
   errors: [409],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [attendanceKey, presentCounterKey] },
 });
 
 export const listAttendanceHistoryRoute = defineRoute({

@@ -4,16 +4,17 @@ import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Mention, nonBlank, page } from '../schemas/common.ts';
 import { Comment, Contributor, LeaderboardEntry, Poll, Post, PostBody, Reaction } from '../schemas/feed.ts';
+import { FEED_WRITES } from '../writes.ts';
 
 /*
  * The feed: posts, reactions, polls, comments, recognitions,
  * bookmarks, follows, shares, hiding, post media, and the contributors and leaderboard.
  */
 const P = `${API_PREFIX}/posts`;
-const writes: RouteAccess = { table: 'write' };
+const writes: RouteAccess = { table: 'write', writes: FEED_WRITES };
 const reads: RouteAccess = { table: 'read' };
 /** Changes that notify people (notify() also delivers push). */
-const notifying: RouteAccess = { table: 'write', sns: true };
+const notifying: RouteAccess = { table: 'write', writes: FEED_WRITES, sns: true };
 /**
  * Writing a post also verifies the presigned uploads it uses (shared/feed/uploads.ts): it reads their
  * heads under the pending prefix, copies verified ones to their keys under `posts/` and deletes the

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/model.ts';
 import { offsetDateTime } from '../../calendar/time.ts';
+import { meetingKey, meetingMailQuotaKey, meetingSeatKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
+import { NOTIFIES } from '../writes.ts';
 
 export const MeetingParticipant = z
   .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
@@ -90,7 +92,7 @@ export const createMeetingRoute = defineRoute({
   status: 201,
   response: Meeting,
   errors: [400, 429],
-  access: { table: 'write', ses: true },
+  access: { table: 'write', writes: [meetingKey, meetingSeatKey, meetingMailQuotaKey, ...NOTIFIES], ses: true },
 });
 
 export const getMeetingRoute = defineRoute({
@@ -126,7 +128,7 @@ export const updateMeetingRoute = defineRoute({
   status: 200,
   response: Meeting,
   errors: [400, 403, 404, 409, 429],
-  access: { table: 'write', ses: true },
+  access: { table: 'write', writes: [meetingKey, meetingSeatKey, meetingMailQuotaKey, ...NOTIFIES], ses: true },
 });
 
 export const deleteMeetingRoute = defineRoute({
@@ -138,7 +140,7 @@ export const deleteMeetingRoute = defineRoute({
   summary: 'Deletes a meeting (organizer only, before it starts). Nobody is notified. Answers 200 with no body.',
   status: 200,
   errors: [403, 404, 409],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [meetingKey, meetingSeatKey] },
 });
 
 export const cancelMeetingRoute = defineRoute({
@@ -152,7 +154,7 @@ export const cancelMeetingRoute = defineRoute({
   status: 200,
   response: Meeting,
   errors: [403, 404, 409],
-  access: { table: 'write', ses: true },
+  access: { table: 'write', writes: [meetingKey, meetingSeatKey, meetingMailQuotaKey, ...NOTIFIES], ses: true },
 });
 
 export const updateMeetingRecordingRoute = defineRoute({
@@ -169,7 +171,7 @@ export const updateMeetingRecordingRoute = defineRoute({
   status: 200,
   response: Meeting,
   errors: [400, 403, 404],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [meetingKey] },
 });
 
 export const meetingRoutes = [

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { notificationCounterKey, notificationKey, notificationsReadAllKey } from '../../db/keys.ts';
 import { NOTIFICATION_KINDS } from '../../notifications/kinds.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
@@ -55,7 +56,7 @@ export const readNotificationsRoute = defineRoute({
   bodyOptional: true,
   status: 204,
   errors: [400, 404],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [notificationKey, notificationCounterKey, notificationsReadAllKey] },
 });
 
 export const notificationRoutes = [listNotificationsRoute, unreadNotificationCountRoute, readNotificationsRoute];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { websiteCountsKey, websiteEntryKey } from '../../db/keys.ts';
 import { WEBSITE_STATUSES } from '../../office-updates/website.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
 import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
@@ -15,7 +16,13 @@ const media = [
   { prefix: 'posts/', actions: ['read' as const] },
   { prefix: 'avatars/', actions: ['read' as const] },
 ];
-const reviewAccess: RouteAccess = { table: 'write', bucket: media, publicMedia: true };
+// A review moves the post's website entry and the counts per status, nothing else of the post.
+const reviewAccess: RouteAccess = {
+  table: 'write',
+  writes: [websiteEntryKey, websiteCountsKey],
+  bucket: media,
+  publicMedia: true,
+};
 const publicAccess: RouteAccess = { table: 'read', bucket: media, publicMedia: true };
 /**
  * The website's answers are cached by browsers and the edge for a minute, served stale while

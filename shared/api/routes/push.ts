@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { notificationPrefsKey, pushTokenKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nonBlank } from '../schemas/common.ts';
 
@@ -22,7 +23,7 @@ export const registerPushTokenRoute = defineRoute({
   }),
   status: 204,
   errors: [400],
-  access: { table: 'write', sns: true },
+  access: { table: 'write', writes: [pushTokenKey], sns: true },
 });
 
 export const deletePushTokenRoute = defineRoute({
@@ -33,7 +34,7 @@ export const deletePushTokenRoute = defineRoute({
   auth: 'session',
   summary: 'Removes a push token of the caller (call it on sign-out, before the session is cleared).',
   status: 204,
-  access: { table: 'write', sns: true },
+  access: { table: 'write', writes: [pushTokenKey], sns: true },
 });
 
 export const getNotificationPreferencesRoute = defineRoute({
@@ -57,7 +58,7 @@ export const setNotificationPreferencesRoute = defineRoute({
   body: z.strictObject({ pushEnabled: z.boolean() }),
   status: 204,
   errors: [400],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [notificationPrefsKey] },
 });
 
 export const pushRoutes = [

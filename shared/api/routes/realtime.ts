@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LIVE_PARTITION, STREAM_LEASES_PREFIX } from '../../db/keys.ts';
+import { liveHeadKey, liveReplicaKey, liveStreamLeasesKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 
 /**
@@ -30,8 +30,8 @@ export const realtimeStreamRoute = defineRoute({
   // Mostly waiting on the next poll: the smallest memory keeps an open connection cheapest (docs/data-model.md).
   memory: 128,
   // Its leases and the event log's head and replicas (a fresh table's first epoch); sessions are added
-  // for the daily refresh (access-policy.ts).
-  access: { table: 'write', writePrefixes: [STREAM_LEASES_PREFIX, LIVE_PARTITION] },
+  // for the daily refresh (access-policy.ts). Nothing under USER#: the stream cannot touch accounts.
+  access: { table: 'write', writes: [liveStreamLeasesKey, liveHeadKey, liveReplicaKey] },
 });
 
 export const realtimeRoutes = [realtimeStreamRoute];

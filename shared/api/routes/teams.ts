@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { teamKey, teamNameKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nonBlank, TeamColor } from '../schemas/common.ts';
+import { CHANGES_PEOPLE } from '../writes.ts';
 
 const T = `${API_PREFIX}/teams`;
 
@@ -32,7 +34,7 @@ export const createTeamRoute = defineRoute({
   status: 201,
   response: Team,
   errors: [400, 409],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [teamKey, teamNameKey] },
 });
 
 export const updateTeamRoute = defineRoute({
@@ -46,7 +48,7 @@ export const updateTeamRoute = defineRoute({
   status: 200,
   response: Team,
   errors: [400, 404, 409],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [teamKey, teamNameKey] },
 });
 
 export const deleteTeamRoute = defineRoute({
@@ -59,7 +61,7 @@ export const deleteTeamRoute = defineRoute({
   status: 200,
   response: TeamRemoved,
   errors: [404],
-  access: { table: 'write' },
+  access: { table: 'write', writes: [teamNameKey, ...CHANGES_PEOPLE] },
 });
 
 export const teamRoutes = [listTeamsRoute, createTeamRoute, updateTeamRoute, deleteTeamRoute];

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { postUploadKey, uploadQuotaKey } from '../../db/keys.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
@@ -7,8 +8,18 @@ import { isoDateTime } from '../schemas/common.ts';
  * Post media uploads (area `files`): direct uploads write (and on refusal remove) their objects under
  * `posts/`; a presigned upload's PUT, signed with its function's role, goes under the pending prefix.
  */
-const direct: RouteAccess = { table: 'write', bucket: [{ prefix: 'posts/', actions: ['write', 'delete'] }] };
-const presigned: RouteAccess = { table: 'write', bucket: [{ prefix: PENDING_UPLOADS_PREFIX, actions: ['write'] }] };
+/** An upload records itself and books the uploader's daily quota. */
+const uploadWrites = [postUploadKey, uploadQuotaKey];
+const direct: RouteAccess = {
+  table: 'write',
+  writes: uploadWrites,
+  bucket: [{ prefix: 'posts/', actions: ['write', 'delete'] }],
+};
+const presigned: RouteAccess = {
+  table: 'write',
+  writes: uploadWrites,
+  bucket: [{ prefix: PENDING_UPLOADS_PREFIX, actions: ['write'] }],
+};
 export const UploadedFile = z
   .object({
     path: z.string(),

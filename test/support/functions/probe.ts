@@ -3,7 +3,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { SECRET_NAMES, SECRETS } from '../../../shared/config/secrets.ts';
 import { entity } from '../../../shared/db/entity.ts';
-import { getItem, write } from '../../../shared/db/table.ts';
+import { getItem, putMany, write } from '../../../shared/db/table.ts';
 import { logger } from '../../../shared/observability/logger.ts';
 import { bucketName, s3 } from '../../../shared/storage/client.ts';
 import { state } from './shared-state.ts';
@@ -15,6 +15,7 @@ import { state } from './shared-state.ts';
 export type ProbeEvent =
   | { op: 'get-item' | 'put-item' | 'update-session' | 'update-user'; key: string }
   | { op: 'get-object' | 'put-object'; key: string }
+  | { op: 'put-many'; keys: string[] }
   | { op: 'remember'; value: string }
   | { op: 'recall' }
   | { op: 'sleep'; ms: number }
@@ -46,6 +47,9 @@ export async function handler(event: ProbeEvent, context?: Context): Promise<Rec
         break;
       case 'put-item':
         await write(Probe.put({ partition: event.key }));
+        break;
+      case 'put-many':
+        await putMany(event.keys.map((partition) => Probe.item({ partition })));
         break;
       case 'update-session':
       case 'update-user':

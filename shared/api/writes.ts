@@ -1,0 +1,66 @@
+import {
+  commentKey,
+  directoryPostsKey,
+  directoryRowsKey,
+  facetKey,
+  feedScoreDayKey,
+  feedScoreKey,
+  followKey,
+  notificationCounterKey,
+  notificationKey,
+  postKey,
+  postListKey,
+  postUploadKey,
+  pushTokenKey,
+  teamKey,
+  teamMemberKey,
+  userKey,
+  websiteCountsKey,
+  websiteEntryKey,
+} from '../db/keys.ts';
+import type { RouteAccess } from './route-def.ts';
+
+/**
+ * Item kinds that several areas' functions write for others, as `access.writes` lists them
+ * (shared/api/access-policy.ts turns them into `dynamodb:LeadingKeys` patterns).
+ */
+type Writes = NonNullable<RouteAccess['writes']>;
+
+/** Notifying someone (shared/notifications/): the notification and the recipient's unread counter. */
+export const NOTIFIES: Writes = [notificationKey, notificationCounterKey];
+
+/**
+ * Pushing what was notified (shared/push/delivery.ts, through `notify`): delivery removes the
+ * registrations it finds unfit and disables those whose endpoint is gone.
+ */
+export const PUSHES: Writes = [pushTokenKey];
+
+/**
+ * Changing a person (shared/people/change-person.ts): the profile, and what is derived from it in
+ * the same transaction: the directory row, the facet counters, the team's and the manager's counts
+ * and the team membership.
+ */
+export const CHANGES_PEOPLE: Writes = [userKey, directoryRowsKey, facetKey, teamKey, teamMemberKey];
+
+/**
+ * The feed's writes, one list for all its writing functions rather than one per route: a post's
+ * partition (the post, its counters, reactions, votes and website entry), the post lists and
+ * bookmarks, comments and their votes, follows, the uploads a post takes over, the scores (all-time
+ * on the author's account item, per day), the author's post count (on the profile and in the
+ * directory), the website counts, and the notifications and pushes that follow.
+ */
+export const FEED_WRITES: Writes = [
+  postKey,
+  websiteEntryKey,
+  postListKey,
+  commentKey,
+  followKey,
+  postUploadKey,
+  feedScoreKey,
+  feedScoreDayKey,
+  userKey,
+  directoryPostsKey,
+  websiteCountsKey,
+  ...NOTIFIES,
+  ...PUSHES,
+];
