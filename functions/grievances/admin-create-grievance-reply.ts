@@ -1,7 +1,7 @@
 import { adminCreateGrievanceReplyRoute } from '../../shared/api/routes/grievances.ts';
 import { createReply } from '../../shared/grievances/replies.ts';
-import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
+import { anonymousIdempotentRoute } from '../../shared/http/anonymous-idempotent-route.ts';
 
-export const handler = idempotentRoute(adminCreateGrievanceReplyRoute, async (req) =>
+export const handler = anonymousIdempotentRoute(adminCreateGrievanceReplyRoute, async (req) =>
   createReply(req.caller.userId, req.params.grievanceId, req.body.body, { asHandler: true }),
 );

@@ -6,12 +6,16 @@ import type { SharedData } from '../stacks/data-stack.ts';
 export const secretArns = (data: SharedData): Record<SecretName, string> => ({
   cursor: data.cursorSecretArn,
   grievance: data.grievanceSecretArn,
+  notification: data.notificationSecretArn,
+  idempotency: data.idempotencySecretArn,
 });
 
 /** Its name, which GetSecretValue takes as well as an ARN. */
 const secretNames = (data: SharedData): Record<SecretName, string> => ({
   cursor: data.cursorSecretName,
   grievance: data.grievanceSecretName,
+  notification: data.notificationSecretName,
+  idempotency: data.idempotencySecretName,
 });
 
 /**

@@ -44,15 +44,15 @@ export function freePort(): Promise<number> {
  * Secrets the deployed stack keeps in Secrets Manager; locally they are generated on first start and
  * kept in DATA_DIR, so cursors and grievance hashes stay valid across restarts.
  */
-function loadSecrets(dataDir: string): { cursorSecret: string; grievanceSecret: string } {
+const LOCAL_SECRETS = ['cursorSecret', 'grievanceSecret', 'notificationSecret', 'idempotencySecret'] as const;
+function loadSecrets(dataDir: string): Record<(typeof LOCAL_SECRETS)[number], string> {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  const secrets = {
-    cursorSecret: randomBytes(32).toString('base64url'),
-    grievanceSecret: randomBytes(32).toString('base64url'),
-  };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
+  const stored: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  // A DATA_DIR of an earlier release lacks the secrets added since: they are generated and kept.
+  const missing = LOCAL_SECRETS.filter((k) => !stored[k]);
+  for (const k of missing) stored[k] = randomBytes(32).toString('base64url');
+  if (missing.length > 0) writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  return stored as Record<(typeof LOCAL_SECRETS)[number], string>;
 }
 
 /** Sets the environment every handler reads, before any handler module is loaded. */
@@ -79,6 +79,8 @@ export function prepareEnvironment(dataDir: string): void {
     ALLOWED_ORIGINS: '*',
     CURSOR_SECRET: secrets.cursorSecret,
     GRIEVANCE_SECRET: secrets.grievanceSecret,
+    NOTIFICATION_SECRET: secrets.notificationSecret,
+    IDEMPOTENCY_SECRET: secrets.idempotencySecret,
     POWERTOOLS_DEV: 'false',
     POWERTOOLS_METRICS_DISABLED: 'true',
     // Lambda sets it in every on-demand environment; Powertools reports cold starts only with it.

@@ -42,6 +42,10 @@ export interface SharedData {
   cursorSecretArn: string;
   grievanceSecretName: string;
   grievanceSecretArn: string;
+  notificationSecretName: string;
+  notificationSecretArn: string;
+  idempotencySecretName: string;
+  idempotencySecretArn: string;
   /** The SNS topic every alarm notifies. */
   alarmTopicArn: string;
   /** The generated password of the first super admin (only with `workplace:adminEmail`). */
@@ -62,6 +66,10 @@ export function sharedData(scope: Construct, config: DeployConfig): SharedData {
     cursorSecretArn: secretArnByName(scope, n.cursorSecret),
     grievanceSecretName: n.grievanceSecret,
     grievanceSecretArn: secretArnByName(scope, n.grievanceSecret),
+    notificationSecretName: n.notificationSecret,
+    notificationSecretArn: secretArnByName(scope, n.notificationSecret),
+    idempotencySecretName: n.idempotencySecret,
+    idempotencySecretArn: secretArnByName(scope, n.idempotencySecret),
     alarmTopicArn:
       config.alarmTopicArn ?? stack.formatArn({ service: 'sns', resource: n.alarmTopic, region: stack.region }),
     ...(config.adminEmail
@@ -127,6 +135,8 @@ export class DataStack extends Stack {
   readonly bucket: Bucket;
   readonly cursorSecret: Secret;
   readonly grievanceSecret: Secret;
+  readonly notificationSecret: Secret;
+  readonly idempotencySecret: Secret;
   /** The operators' topic: `workplace:alarmTopicArn`, or the one created here. */
   readonly alarmTopic: ITopic;
   readonly adminPasswordSecret?: Secret;
@@ -271,6 +281,16 @@ export class DataStack extends Stack {
       'GrievanceSecret',
       names.grievanceSecret,
       'Keys the per-person, per-grievance hashes that keep grievance authors anonymous (GRIEVANCE_SECRET).',
+    );
+    this.notificationSecret = secret(
+      'NotificationSecret',
+      names.notificationSecret,
+      'Seals the content of every notification at rest (NOTIFICATION_SECRET).',
+    );
+    this.idempotencySecret = secret(
+      'IdempotencySecret',
+      names.idempotencySecret,
+      'Keys the tags of Idempotency-Key records and request fingerprints (IDEMPOTENCY_SECRET).',
     );
 
     if (config.adminEmail) {

@@ -18,6 +18,8 @@ export interface ResourceNames {
   bucket: string;
   cursorSecret: string;
   grievanceSecret: string;
+  notificationSecret: string;
+  idempotencySecret: string;
   adminPasswordSecret: string;
   alarmTopic: string;
   /** SSM parameter holding the table's stream ARN. */
@@ -37,6 +39,8 @@ export function resourceNames(prefix: string, scope: Construct, restoredTable?: 
     bucket: `${prefix.toLowerCase()}-media-${stack.account}-${stack.region}`,
     cursorSecret: `${prefix}/cursor-secret`,
     grievanceSecret: `${prefix}/grievance-secret`,
+    notificationSecret: `${prefix}/notification-secret`,
+    idempotencySecret: `${prefix}/idempotency-secret`,
     adminPasswordSecret: `${prefix}/admin-password`,
     alarmTopic: `${prefix}-alarms`,
     tableStreamParameter: `/${prefix}/table-stream-arn`,

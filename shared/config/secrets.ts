@@ -19,6 +19,13 @@ export const SECRETS = {
   cursor: { variable: 'CURSOR_SECRET', readBy: 'shared/db/cursor.ts' },
   /** Keys the hashes and seals that keep grievance authors anonymous. */
   grievance: { variable: 'GRIEVANCE_SECRET', readBy: 'shared/grievances/anonymity.ts' },
+  /**
+   * Seals every notification's content (kind, actor, references, preview). A key of its own, so the
+   * functions that list or stream notifications never hold the grievance key.
+   */
+  notification: { variable: 'NOTIFICATION_SECRET', readBy: 'shared/notifications/sealing.ts' },
+  /** Keys the tags of Idempotency-Key records and request fingerprints (every creating route). */
+  idempotency: { variable: 'IDEMPOTENCY_SECRET', readBy: 'shared/http/idempotency-keys.ts' },
 } as const;
 
 export type SecretName = keyof typeof SECRETS;

@@ -5,8 +5,9 @@
  * Index conventions (all overloaded, ALL projection; see table-definition.ts):
  * - gsi1..gsi5 carry `<index>pk` / `<index>sk` strings; each entity below says which it fills.
  *
- * Items written by grievance flows carry `anon: true` (ANON_ATTRIBUTE) so the change-feed consumer's
- * event-source filter drops them before they reach it.
+ * Items written by grievance flows in the anonymous part of the table carry `anon: true`
+ * (ANON_ATTRIBUTE) so the change-feed consumer's event-source filter drops them before they reach
+ * it. A person's own items (notifications) never carry it: it would mark them.
  */
 export const ANON_ATTRIBUTE = 'anon';
 
@@ -124,15 +125,24 @@ export const grievanceSeenKey = (personTag: string): Key => ({ pk: `GRIEVANCE_SE
  */
 export const GRIEVANCE_NOTICE_SHARDS = 4;
 export const grievanceNoticeQueue = (shard: number) => `GRIEVANCE_NOTICES#${shard}`;
-export const grievanceNoticeKey = (shard: number, eventAt: string, noticeId: string): Key => ({
+export const grievanceNoticeKey = (shard: number, releaseAt: string, noticeId: string): Key => ({
   pk: grievanceNoticeQueue(shard),
-  sk: `${eventAt}#${noticeId}`,
+  sk: `${releaseAt}#${noticeId}`,
 });
-/** The shard and event time of a queued notice's key (notices queued before they stored them). */
+/**
+ * The shard and time of a queued notice's key (notices queued before they stored them). The time is
+ * the release time; a notice of 0.2.0 and earlier was keyed by its event's time, which its batch
+ * treated the same way (due a fixed delay after it).
+ */
 export const grievanceNoticeKeyParts = (key: Key, noticeId: string) => ({
   shard: Number(key.pk.slice(key.pk.lastIndexOf('#') + 1)),
-  eventAt: key.sk.slice(0, key.sk.length - noticeId.length - 1),
+  releaseAt: key.sk.slice(0, key.sk.length - noticeId.length - 1),
 });
+/**
+ * Where the delivery batch has read the queues up to (a time only: never a notice's id, which
+ * would tie the batch's writes to the event that queued it).
+ */
+export const grievanceNoticeCursorKey = (): Key => ({ pk: 'GRIEVANCE_NOTICES_CURSOR', sk: 'CURSOR' });
 /** Every item of one grievance's partition (the grievance, its history, replies and erasure references). */
 export const grievancePartition = (grievanceId: string) => ({ pk: `GRIEVANCE#${grievanceId}` });
 /**

@@ -60,17 +60,6 @@ export const readTags = (userId: string, grievanceId: string) => tags('read', us
 export const personTag = (userId: string) => tag('person', userId);
 export const personTags = (userId: string) => tags('person', userId);
 
-/**
- * Addresses a person's idempotency record for one `Idempotency-Key` (every route, not only grievance
- * ones): without the secret it can be neither inverted nor linked to the person's other records.
- */
-export const idempotencyKeyTag = (userId: string, key: string) => tag('idempotency-key', userId, key);
-/**
- * Fingerprints a request (canonical JSON) for the "same key, other request" check. Keyed, because
- * request bodies can hold secrets (a new member's password) that a plain hash would expose to guessing.
- */
-export const requestFingerprint = (canonicalRequest: string) => tag('idempotency-request', canonicalRequest);
-
 /** Constant-time comparison of a stored tag with a recomputed one (or with any of its forms under the ring's keys). */
 export function sameTag(stored: string | undefined | null, computed: string | string[]): boolean {
   if (!stored) return false;

@@ -5,6 +5,7 @@ import {
   grievanceHandlingKey,
   grievanceHandlingShard,
   grievanceKey,
+  grievanceNoticeCursorKey,
   grievanceNoticeKey,
   grievanceNotificationRefKey,
   grievanceReaderRefKey,
@@ -109,10 +110,24 @@ export const GrievanceSeen = entity<SeenItem, [personTag: string]>({
 });
 
 /** A notice waiting for its delivery batch (notices.ts), on a random queue shard, the recipient sealed. */
-export const GrievanceNotice = entity<QueuedNoticeItem, [shard: number, eventAt: string, noticeId: string]>({
+export const GrievanceNotice = entity<QueuedNoticeItem, [shard: number, releaseAt: string, noticeId: string]>({
   name: 'GrievanceNotice',
   key: grievanceNoticeKey,
-  keyOf: (q) => [q.shard, q.eventAt, q.id],
+  keyOf: (q) => [q.shard, q.releaseAt, q.id],
+  anon: true,
+});
+
+/** The delivery batch's read position in the notice queues (`deliveredTo`, a time). */
+export interface NoticeCursorItem {
+  pk: string;
+  sk: string;
+  entity: 'GrievanceNoticeCursor';
+  deliveredTo: string;
+}
+export const GrievanceNoticeCursor = entity<NoticeCursorItem, []>({
+  name: 'GrievanceNoticeCursor',
+  key: grievanceNoticeCursorKey,
+  keyOf: () => [],
   anon: true,
 });
 

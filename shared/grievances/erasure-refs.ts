@@ -39,13 +39,18 @@ export function readerRefWrite(grievanceId: string, readerId: string): TransactI
   });
 }
 
-/** The writes that record a notification about the grievance with its reference (queued notices, reminders). */
+/**
+ * The writes that record a notification about the grievance with its reference in one transaction:
+ * only for notices queued by 0.2.0, delivered before their migration converted them. Notices queued
+ * now write their reference with the event instead (notices.ts).
+ */
 export function notificationRecord(n: NewNotification, grievanceId: string, at: Date): TransactItem[] {
   const { id, items } = notificationWrites(n, at);
   return [...items, notificationRefWrite(grievanceId, n.recipientId, id)];
 }
 
-function notificationRefWrite(grievanceId: string, recipientId: string, notificationId: string): TransactItem {
+/** The reference the retention sweep erases a person's notification about the grievance by. */
+export function notificationRefWrite(grievanceId: string, recipientId: string, notificationId: string): TransactItem {
   const refId = newId();
   return GrievanceNotificationRef.put({
     grievanceId,

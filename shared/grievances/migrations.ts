@@ -3,7 +3,8 @@ import { getMany, type Item, keyString, queryAll, type TransactItem } from '../d
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import type { Migration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
-import { Grievance, GrievanceTotals } from './entities.ts';
+import { unseal } from './anonymity.ts';
+import { Grievance, GrievanceNotice, GrievanceTotals } from './entities.ts';
 import { type ReaderRefItem, readerOf, readerRefWrite } from './erasure-refs.ts';
 import {
   applyHandling,
@@ -16,6 +17,7 @@ import {
 } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
 import type { GrievanceItem, ReminderKind, ReplyItem, StatusChangeItem } from './model.ts';
+import { openNotice, type QueuedNoticeItem, queuedNoticeWrites } from './notices.ts';
 import { readMarkerKeys } from './read-state.ts';
 import { raisedStats, type StatsDeltas, statsFields, statsWrites } from './stats-fields.ts';
 
@@ -35,12 +37,13 @@ export const grievanceLegacyForms: LegacyForm[] = [
   },
   {
     entity: 'GrievanceNotice',
-    matches: (i) => i.entity === 'GrievanceNotice' && i.eventAt === undefined,
+    matches: (i) => i.entity === 'GrievanceNotice' && i.releaseAt === undefined,
     fields: (i) => ({
       shard: Number(i.pk.slice(i.pk.lastIndexOf('#') + 1)),
-      eventAt: i.sk.slice(0, i.sk.length - String(i.id).length - 1),
+      // The time in the key: an older notice's event time, due at once, like a released one.
+      releaseAt: i.sk.slice(0, i.sk.length - String(i.id).length - 1),
     }),
-    change: 'queued notices store their queue shard and event time (shard, eventAt)',
+    change: 'queued notices store their queue shard and the time of their key (shard, releaseAt)',
   },
 ];
 
@@ -235,4 +238,38 @@ export const grievanceTotalsNamesMigration: Migration = {
   description: 'Board totals under their current names (s_/c_/sc_ became status_/category_/status_…_category_)',
   entities: ['GrievanceTotals'],
   migrate: totalsRenameWrites,
+};
+
+/**
+ * The preview of a 0.2.0 grievance notification, sealed under the grievance key in the context the
+ * notification module used then; null when it does not open. For `0005-notifications-sealed`, which
+ * reseals it under the notification key: only the migrations function holds both keys.
+ */
+export const legacyNotificationPreview = (n: Item): string | null =>
+  unseal(n.sealedPreview as string | undefined, `notification-preview:${n.recipientId}:${n.id}`);
+
+/**
+ * A notice queued in the 0.2.0 form (its grievance and kind in the clear, keyed by its event's time)
+ * in the current one: removed, and queued again sealed with a release time from now, with the
+ * erasure reference of the notification it will become. One transaction, conditioned on the old
+ * notice still being there (a batch that delivered it meanwhile removed it: then nothing is left to
+ * convert). A notice whose seal does not open is removed.
+ */
+export function noticeSealWrites(item: Item): TransactItem[] {
+  const q = item as unknown as QueuedNoticeItem;
+  if (q.sealed !== undefined) return [];
+  const remove = GrievanceNotice.remove(
+    [q.shard ?? Number(q.pk.slice(q.pk.lastIndexOf('#') + 1)), q.sk.slice(0, q.sk.length - q.id.length - 1), q.id],
+    { ConditionExpression: 'attribute_exists(pk)' },
+  );
+  const p = openNotice(q);
+  if (!p) return [remove];
+  return [remove, ...queuedNoticeWrites(p.grievanceId, { recipientId: p.recipientId, kind: p.kind }, new Date())];
+}
+
+export const grievanceNoticeSealMigration: Migration = {
+  id: '0006-grievance-notices-sealed',
+  description: 'Queued grievance notices with their grievance and kind sealed, released at rounded times',
+  entities: ['GrievanceNotice'],
+  migrate: noticeSealWrites,
 };

@@ -120,6 +120,7 @@ export const sealContexts = {
   replyContent: (grievanceId: string, replyId: string) => `grievance-reply-content:${grievanceId}:${replyId}`,
   changedBy: (grievanceId: string, changeId: string) => `grievance-status-change:${grievanceId}:${changeId}`,
   noticeRecipient: (grievanceId: string, noticeId: string) => `grievance-notice:${grievanceId}:${noticeId}`,
+  notice: (noticeId: string) => `grievance-notice-payload:${noticeId}`,
   readerRef: (grievanceId: string, refId: string) => `grievance-reader-ref:${grievanceId}:${refId}`,
   notificationRef: (grievanceId: string, refId: string) => `grievance-notification-ref:${grievanceId}:${refId}`,
 };

@@ -1,62 +1,123 @@
-import { PRESENT } from '../db/entity.ts';
+import { ABSENT, PRESENT } from '../db/entity.ts';
 import { GRIEVANCE_NOTICE_SHARDS, grievanceKey, grievanceNoticeQueue } from '../db/keys.ts';
-import { getMany, isConditionFailure, keyString, queryPage, transact } from '../db/table.ts';
-import type { NewNotification } from '../notifications/notifications.ts';
+import { getItem, getMany, isConditionFailure, keyString, queryAll, queryPage, transact, write } from '../db/table.ts';
+import { Notification, NotificationCounter } from '../notifications/entities.ts';
+import { type NewNotification, notificationItem } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
-import { Grievance } from './entities.ts';
+import { Grievance, GrievanceNotice, GrievanceNoticeCursor, type NoticeCursorItem } from './entities.ts';
 import { notificationRecord } from './erasure-refs.ts';
 import type { GrievanceItem } from './model.ts';
-import { dequeueWrite, noticeNotification, type QueuedNoticeItem, recipientOf } from './notices.ts';
+import { dequeueWrite, noticeNotification, noticeTiming, openNotice, type QueuedNoticeItem } from './notices.ts';
 
 /**
- * How long a notice waits at least, counted from its event to the batch time. Batch times are whole
- * seconds, so every notification lies more than a second after its event (the anonymity-at-rest
- * test checks that gap on every personal item).
+ * How far before the cursor a batch reads again: notices released just before the last batch's
+ * bound whose transactions committed after it read the queue. Reading one twice delivers it once (the
+ * notification's put is conditioned on its absence).
  */
-export const MIN_NOTICE_DELAY_MS = 1500;
-/** Notices read per shard and run; a longer backlog drains over the next runs. */
-const PER_SHARD = 100;
+const REREAD_ROUNDS = 4;
+/** Delivered notices are removed a day after their release, in bulk, apart from any delivery. */
+const REMOVE_AFTER_MS = 86_400_000;
+const REMOVED_PER_RUN = 100;
 
 /**
- * Delivers the queued grievance notices that are due (docs/data-model.md, Grievances): one Query per
- * queue shard for the notices of events at least `MIN_NOTICE_DELAY_MS` before the batch time, then
- * one transaction per notice that removes it from the queue (conditionally, so overlapping runs
- * deliver each notice once) and records the notification with the recipient's unread counter and the
- * sealed reference the retention sweep erases it by (erasure-refs.ts). Every
- * notification of a batch carries the batch time, rounded down to the second, and the batch is
- * written in the order of the notices' random ids: neither time nor order tells events apart. A
- * notice whose grievance no longer exists, or whose recipient seal does not open, is dropped.
- * Answers how many notifications were recorded.
+ * Delivers the queued grievance notices that are released (docs/data-model.md, Grievances: delivery
+ * apart from the event). Per queue shard one Query of the notices released since the cursor (less a
+ * few rounds) up to the batch time; then per notice one transaction of the notification (its id and
+ * time chosen when queued; put only if absent, so rereads and overlapping runs deliver once), the
+ * unread counter and a condition that the grievance still exists (a condition check writes nothing:
+ * no record of the grievance's partition sits beside the person's). The notice stays on its queue,
+ * untouched: removing it with the delivery would pair the event that queued it with the person; it
+ * is removed a day later with everything else released then. The cursor holds only a time.
+ * Notices queued by 0.2.0 (grievance in the clear, no notification chosen) are delivered the way
+ * 0.2.0 did until their migration converts them. `since`: read from that release time instead of
+ * the cursor (catching up after the schedule stopped), leaving the cursor as it is. Answers how many
+ * notifications were recorded.
  */
-export async function deliverGrievanceNotices(now = new Date()): Promise<number> {
-  const batchAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
-  const dueBefore = new Date(batchAt.getTime() - MIN_NOTICE_DELAY_MS).toISOString();
-  const pages = await Promise.all(
-    Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, shard) =>
-      queryPage<QueuedNoticeItem>({ pk: grievanceNoticeQueue(shard), skBefore: dueBefore, limit: PER_SHARD }),
-    ),
-  );
-  const due = pages.flatMap((p) => p.items).sort((a, b) => (a.id < b.id ? -1 : 1));
-  if (due.length === 0) return 0;
-  const grievances = await getMany<GrievanceItem>(due.map((q) => grievanceKey(q.grievanceId)));
+export async function deliverGrievanceNotices(now = new Date(), since?: Date): Promise<number> {
+  const t = noticeTiming();
+  // Never what is not released yet, whatever clock a caller passes: a notice is delivered after its
+  // release time or not at all.
+  const until = new Date(Math.min(now.getTime(), Date.now()) - t.settleMs).toISOString();
+  const cursor = await getItem<NoticeCursorItem>(GrievanceNoticeCursor.key(), true);
+  const from =
+    since?.toISOString() ??
+    (cursor ? new Date(Date.parse(cursor.deliveredTo) - REREAD_ROUNDS * t.roundMs).toISOString() : '0'); // '0': before any time
+  const due = (
+    await Promise.all(
+      Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, shard) =>
+        queryAll<QueuedNoticeItem>({ pk: grievanceNoticeQueue(shard), skBetween: [from, until] }),
+      ),
+    )
+  )
+    .flat()
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const opened = due.flatMap((q) => {
+    const p = openNotice(q);
+    return p ? [{ q, p }] : [];
+  });
+  const grievances = await getMany<GrievanceItem>(opened.map(({ p }) => grievanceKey(p.grievanceId)));
   const recorded: NewNotification[] = [];
-  for (const q of due) {
-    const g = grievances.get(keyString(grievanceKey(q.grievanceId)));
-    const recipientId = recipientOf(q);
-    const notice = g && recipientId ? noticeNotification(recipientId, q.kind, g) : null;
-    // The grievance must still exist when the notification is recorded: else the retention sweep may
-    // have erased it meanwhile, and with it every reference it erases notifications by.
-    const writes = notice
-      ? [...notificationRecord(notice, q.grievanceId, batchAt), Grievance.check([q.grievanceId], PRESENT)]
-      : [];
+  for (const { q, p } of opened) {
+    const g = grievances.get(keyString(grievanceKey(p.grievanceId)));
+    const notice = g ? noticeNotification(p, g) : null;
+    const writes =
+      q.sealed === undefined
+        ? [dequeueWrite(q), ...(notice ? notificationRecord(notice, p.grievanceId, new Date(until)) : [])]
+        : notice
+          ? [
+              Notification.put(notificationItem(notice, new Date(p.notifyAt), p.notificationId), ABSENT),
+              NotificationCounter.add([p.recipientId], { unread: 1 }),
+            ]
+          : [];
+    if (writes.length === 0) continue; // the grievance is gone: nothing to deliver
     try {
-      await transact([dequeueWrite(q), ...writes]);
+      // The grievance must still exist: else the retention sweep may have erased it, and with it the
+      // reference it would erase this notification by.
+      await transact([...writes, ...(notice ? [Grievance.check([p.grievanceId], PRESENT)] : [])]);
     } catch (err) {
-      if (isConditionFailure(err)) continue; // an overlapping run delivered it, or the grievance is gone
+      if (isConditionFailure(err)) continue; // delivered already, or the grievance is gone
       throw err;
     }
     if (notice) recorded.push(notice);
   }
+  // A run told where to start (a catch-up, or a caller with its own clock) leaves the cursor alone.
+  if (!since) await advanceCursor(cursor, until);
+  await removeDelivered(now);
   await deliverPush(recorded);
   return recorded.length;
+}
+
+/** Moves the cursor forward, never back. */
+async function advanceCursor(cursor: NoticeCursorItem | undefined, to: string): Promise<void> {
+  if (cursor && cursor.deliveredTo >= to) return;
+  try {
+    await write(
+      GrievanceNoticeCursor.put(
+        { deliveredTo: to },
+        cursor
+          ? { ConditionExpression: 'deliveredTo = :seen', ExpressionAttributeValues: { ':seen': cursor.deliveredTo } }
+          : ABSENT,
+      ),
+    );
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // an overlapping run moved it
+  }
+}
+
+/** Removes notices released more than a day ago (delivered, or dropped with their grievance). */
+async function removeDelivered(now: Date): Promise<void> {
+  const before = new Date(now.getTime() - REMOVE_AFTER_MS).toISOString();
+  for (let shard = 0; shard < GRIEVANCE_NOTICE_SHARDS; shard++) {
+    const { items } = await queryPage<QueuedNoticeItem>({
+      pk: grievanceNoticeQueue(shard),
+      skBefore: before,
+      limit: REMOVED_PER_RUN,
+    });
+    // Notices of 0.2.0 are left to their own delivery or migration.
+    for (const q of items.filter((i) => i.sealed !== undefined)) {
+      await transact([GrievanceNotice.remove(GrievanceNotice.keyOf(q))]).catch((e) =>
+        isConditionFailure(e) ? undefined : Promise.reject(e),
+      );
+    }
+  }
 }

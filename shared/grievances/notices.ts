@@ -1,38 +1,78 @@
 import { randomInt } from 'node:crypto';
+import { env } from '../config/env.ts';
 import { PRESENT } from '../db/entity.ts';
-import { newId } from '../db/ids.ts';
+import { newId, newSortableId } from '../db/ids.ts';
 import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeKeyParts } from '../db/keys.ts';
 import { type TransactItem, transact } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { seal, unseal } from './anonymity.ts';
 import { GrievanceNotice as QueuedNotice } from './entities.ts';
+import { notificationRefWrite } from './erasure-refs.ts';
 import { type GrievanceItem, sealContexts } from './model.ts';
 
 /**
- * Who hears of a grievance event: the raiser (kind `grievance`) or a tagged person (kind `mention`).
- * Both are queued with the event and delivered by a later batch (`notice-delivery.ts`), never written
- * to the recipient's own items at the event's time: a raiser's notification stamped with the time of
- * the reply or move that caused it would name the raiser to anyone who can read the table, and a
- * raiser tagged in a reply gets a mention instead (docs/data-model.md, Grievances).
+ * Who hears of a grievance event: the raiser (kind `grievance`), a tagged person (kind `mention`), or
+ * a super admin reminded of a deadline (kind `grievance`, its own preview). Each is queued with the
+ * event and delivered by a later batch (`notice-delivery.ts`), never written to the recipient's own
+ * items at the event's time (docs/data-model.md, Grievances: delivery apart from the event).
  */
 export interface GrievanceNotice {
   recipientId: string;
   kind: 'grievance' | 'mention';
+  /** A reminder's own text; else the preview is made from the grievance at delivery. */
+  preview?: string;
 }
 
-/** A notice as queued: in the anonymous part of the table, the recipient sealed. */
+/** What a queued notice holds, sealed under the grievance key: nothing of it is in the clear. */
+export interface NoticePayload {
+  grievanceId: string;
+  recipientId: string;
+  kind: GrievanceNotice['kind'];
+  preview?: string;
+  /** The notification's id and time, chosen when queued, so that its erasure reference is written then. */
+  notificationId: string;
+  notifyAt: string;
+}
+
+/**
+ * A notice as queued, in the anonymous queue partition: its shard, release time and a random id (the
+ * key), the rest sealed. The optional fields are the form of 0.2.0 (event time, grievance and kind in
+ * the clear, the recipient sealed alone), read until `0006-grievance-notices-sealed` has converted it.
+ */
 export interface QueuedNoticeItem {
   pk: string;
   sk: string;
   entity: 'GrievanceNotice';
-  /** The key's composites: its queue shard and its event's time (absent on notices queued before they were stored). */
   shard: number;
-  eventAt: string;
+  releaseAt: string;
   id: string;
-  grievanceId: string;
-  kind: GrievanceNotice['kind'];
-  recipientSeal: string;
+  sealed?: string;
+  eventAt?: string;
+  grievanceId?: string;
+  kind?: GrievanceNotice['kind'];
+  recipientSeal?: string;
 }
+
+/**
+ * When notices are released. A notice's notification is dated `minDelay` plus a random share of
+ * `jitter` after its event, and the notice is released at that time rounded up to `round`: the
+ * delivery schedule's period deployed (a minute), so notices of events minutes apart are released
+ * together and a delivery's time says little about which event caused it. Deployed, the raiser sees it
+ * within 13 minutes of the event plus the schedule's minute. Locally (`npm start`, tests, the
+ * conformance suite, which waits seconds for a notification) the same scheme in seconds.
+ */
+export interface NoticeTiming {
+  minDelayMs: number;
+  jitterMs: number;
+  roundMs: number;
+  /** How long a batch leaves released notices before reading them (transactions still committing). */
+  settleMs: number;
+}
+const DEPLOYED: NoticeTiming = { minDelayMs: 120_000, jitterMs: 600_000, roundMs: 60_000, settleMs: 5_000 };
+const LOCAL: NoticeTiming = { minDelayMs: 1_100, jitterMs: 400, roundMs: 500, settleMs: 250 };
+export const noticeTiming = (): NoticeTiming => (env.runtime === 'local' ? LOCAL : DEPLOYED);
+/** The latest a notice is released after its event. */
+export const maxReleaseDelayMs = (t = noticeTiming()) => t.minDelayMs + t.jitterMs + t.roundMs;
 
 /** The person who raised `g`, recovered from its seal; null if the seal does not open (another secret). */
 export const raiserOf = (g: GrievanceItem): string | null => unseal(g.raiserSeal, sealContexts.raiser(g.id));
@@ -41,47 +81,74 @@ export const raiserNotice = (raiserId: string): GrievanceNotice => ({ recipientI
 export const mentionNotice = (recipientId: string): GrievanceNotice => ({ recipientId, kind: 'mention' });
 
 /**
- * The notification a queued notice becomes: no actor, no post or comment, nothing
- * that names the grievance in the clear (the preview is sealed at rest), kept off the change feed.
- * `grievance`: preview = the subject; `mention`: says the person was mentioned in an anonymous
- * grievance, then the subject.
+ * The notification a notice becomes: no actor, no post or comment, nothing that names the grievance
+ * (the notification module seals all of it, like every notification), never published on the
+ * change feed. `grievance`: preview = the subject (or the reminder's text); `mention`: says the person
+ * was mentioned in an anonymous grievance, then the subject.
  */
-export function noticeNotification(recipientId: string, kind: GrievanceNotice['kind'], g: GrievanceItem) {
+export function noticeNotification(p: Pick<NoticePayload, 'recipientId' | 'kind' | 'preview'>, g: GrievanceItem) {
   return {
-    recipientId,
-    kind,
+    recipientId: p.recipientId,
+    kind: p.kind,
     actorId: null,
     postId: null,
     commentId: null,
     anonymous: true,
-    sealPreview: seal,
-    preview: kind === 'grievance' ? g.subject : `You were mentioned in an anonymous grievance: ${g.subject}`,
+    preview:
+      p.preview ?? (p.kind === 'grievance' ? g.subject : `You were mentioned in an anonymous grievance: ${g.subject}`),
   } satisfies NewNotification;
 }
 
-/** The queue entry of one notice, written in the event's transaction. */
-export function queuedNoticeWrite(grievanceId: string, n: GrievanceNotice, eventAt: Date): TransactItem {
+/**
+ * The queue entry of one notice and the erasure reference of the notification it will become, written
+ * in the event's transaction: the reference lives in the grievance's partition and names the person
+ * only sealed, and the notification itself is written by a later batch that touches nothing of the
+ * grievance, so no transaction holds both a person's item and the grievance's.
+ */
+export function queuedNoticeWrites(grievanceId: string, n: GrievanceNotice, eventAt: Date): TransactItem[] {
+  const t = noticeTiming();
+  const notifyAt = new Date(eventAt.getTime() + t.minDelayMs + randomInt(t.jitterMs));
+  const releaseAt = new Date(Math.ceil(notifyAt.getTime() / t.roundMs) * t.roundMs).toISOString();
   const id = newId(); // random: the delivery order follows it, not the events'
-  return QueuedNotice.put({
-    shard: randomInt(GRIEVANCE_NOTICE_SHARDS),
-    eventAt: eventAt.toISOString(),
-    id,
+  const payload: NoticePayload = {
     grievanceId,
+    recipientId: n.recipientId,
     kind: n.kind,
-    recipientSeal: seal(n.recipientId, sealContexts.noticeRecipient(grievanceId, id)),
-  });
+    ...(n.preview === undefined ? {} : { preview: n.preview }),
+    notificationId: newSortableId(notifyAt),
+    notifyAt: notifyAt.toISOString(),
+  };
+  return [
+    QueuedNotice.put({
+      shard: randomInt(GRIEVANCE_NOTICE_SHARDS),
+      releaseAt,
+      id,
+      sealed: seal(JSON.stringify(payload), sealContexts.notice(id)),
+    }),
+    notificationRefWrite(grievanceId, n.recipientId, payload.notificationId),
+  ];
 }
 
-/** Takes a notice off its queue, once (overlapping batches deliver it once). */
+/**
+ * What a queued notice says, whichever its form; null when its seal does not open. A 0.2.0 notice has
+ * no notification chosen yet (`notificationId` empty).
+ */
+export function openNotice(q: QueuedNoticeItem): NoticePayload | null {
+  if (q.sealed !== undefined) {
+    const text = unseal(q.sealed, sealContexts.notice(q.id));
+    return text === null ? null : (JSON.parse(text) as NoticePayload);
+  }
+  const recipientId = unseal(q.recipientSeal, sealContexts.noticeRecipient(q.grievanceId ?? '', q.id));
+  if (!recipientId || !q.grievanceId || !q.kind) return null;
+  return { grievanceId: q.grievanceId, recipientId, kind: q.kind, notificationId: '', notifyAt: '' };
+}
+
+/** Takes a notice off its queue (conditionally, so that overlapping runs act once). */
 export function dequeueWrite(q: QueuedNoticeItem): TransactItem {
-  // Notices queued before the shard and event time were stored name them in their key only.
-  const { shard, eventAt } = q.eventAt === undefined ? grievanceNoticeKeyParts(q, q.id) : q;
-  return QueuedNotice.remove([shard, eventAt, q.id], PRESENT);
+  // Notices queued before the shard and time were stored name them in their key only.
+  const { shard, releaseAt } = q.releaseAt === undefined ? grievanceNoticeKeyParts(q, q.id) : q;
+  return QueuedNotice.remove([shard, releaseAt, q.id], PRESENT);
 }
-
-/** Opens a queued notice's recipient; null when the seal does not open. */
-export const recipientOf = (q: QueuedNoticeItem): string | null =>
-  unseal(q.recipientSeal, sealContexts.noticeRecipient(q.grievanceId, q.id));
 
 /** Commits an event's `items` and queues its notices, in one transaction. */
 export async function transactWithNotices(
@@ -90,5 +157,5 @@ export async function transactWithNotices(
   notices: GrievanceNotice[],
   eventAt: Date,
 ): Promise<void> {
-  await transact([...items, ...notices.map((n) => queuedNoticeWrite(grievanceId, n, eventAt))]);
+  await transact([...items, ...notices.flatMap((n) => queuedNoticeWrites(grievanceId, n, eventAt))]);
 }

@@ -1,13 +1,9 @@
 import { GRIEVANCE_INDEX_SHARDS, grievanceHandlingPartition, grievanceKey, roleIndex } from '../db/keys.ts';
 import { getItem, keyString, queryAll, queryPage, retryOnConflict, transact } from '../db/table.ts';
-import type { NewNotification } from '../notifications/notifications.ts';
 import { logger } from '../observability/logger.ts';
 import type { UserItem } from '../people/users.ts';
-import { deliverPush } from '../push/delivery.ts';
 import { emailTransport } from '../transports/email.ts';
-import { seal } from './anonymity.ts';
 import { GrievanceHandlingEntry } from './entities.ts';
-import { notificationRecord } from './erasure-refs.ts';
 import {
   applyHandling,
   configuredPeriods,
@@ -22,12 +18,13 @@ import {
   handlingEntryWrites,
 } from './handling-index.ts';
 import type { GrievanceItem, ReminderKind } from './model.ts';
+import { type GrievanceNotice, queuedNoticeWrites } from './notices.ts';
 import { statsWrites } from './stats-fields.ts';
 
 /** Reminder entries read per shard and run; a longer backlog drains over the next runs. */
 const PER_SHARD = 100;
 const MAX_ATTEMPTS = 10;
-/** Super admins notified in the reminder's own transaction (3 writes each, within DynamoDB's 100). */
+/** Super admins notified in the reminder's own transaction (2 writes each, within DynamoDB's 100). */
 const NOTIFIED_IN_TRANSACTION = 25;
 
 const WHAT: Record<ReminderKind, string> = {
@@ -38,20 +35,11 @@ const WHAT: Record<ReminderKind, string> = {
 };
 
 /**
- * The bell notification of a reminder: kind `grievance`, no actor, the preview sealed at rest and the
- * item kept off the change feed, like every grievance notification (notices.ts).
+ * The bell notification of a reminder, queued like every grievance notice (notices.ts): kind
+ * `grievance`, no actor, delivered by a later batch, never in the transaction that names the grievance.
  */
-export function reminderNotification(recipientId: string, kind: ReminderKind, g: GrievanceItem) {
-  return {
-    recipientId,
-    kind: 'grievance',
-    actorId: null,
-    postId: null,
-    commentId: null,
-    anonymous: true,
-    sealPreview: seal,
-    preview: `${WHAT[kind]}: ${g.subject}`,
-  } satisfies NewNotification;
+export function reminderNotice(recipientId: string, kind: ReminderKind, g: GrievanceItem): GrievanceNotice {
+  return { recipientId, kind: 'grievance', preview: `${WHAT[kind]}: ${g.subject}` };
 }
 
 /** The e-mail of a reminder: the grievance's id and deadline only, never its text (mail leaves the table). */
@@ -78,9 +66,9 @@ const activeSuperAdmins = async () =>
  * index for the entries due at `now`, then per grievance one transaction that records the reminder as
  * sent (conditioned on the handling revision read, so overlapping or repeated runs send each reminder
  * once), moves its index entry to the next reminder, counts a missed deadline, and records a bell
- * notification for every active super admin; then the e-mails, through the meeting invitations'
+ * notification queued for every active super admin (delivered by the notice batch); then the e-mails, through the meeting invitations'
  * transport. A "due soon" reminder whose deadline has already passed (the sweep was not running) is
- * recorded as sent without notifying. Notifications carry the run's second. Answers how many
+ * recorded as sent without notifying. Answers how many
  * reminders were sent.
  */
 export async function sendDueReminders(now = new Date(), periods: HandlingPeriods = configuredPeriods()) {
@@ -119,10 +107,9 @@ async function remindFor(
       fallback: () => null,
     });
     if (!recorded) return sent;
-    const { g, reminder, recipients, notes, records, silent } = recorded;
+    const { g, reminder, recipients, records, silent } = recorded;
     // Beyond what one transaction holds: recorded after it (at most once, never twice).
     for (const rest of records.slice(NOTIFIED_IN_TRANSACTION)) await transact(rest);
-    await deliverPush(notes);
     for (const a of recipients) {
       try {
         await emailTransport().send(reminderEmail(a.email, reminder.kind, g, reminder.dueAt));
@@ -157,13 +144,12 @@ async function recordNextReminder(
   const silent = reminder.kind.endsWith('_soon') && now.toISOString() >= reminder.dueAt;
   const recipients = silent ? [] : admins;
   const handled = applyHandling(g, g, { kind: 'reminder', reminder: reminder.kind }, now, periods);
-  const notes = recipients.map((a) => reminderNotification(a.id, reminder.kind, g));
-  const records = notes.map((n) => notificationRecord(n, g.id, runAt));
+  const records = recipients.map((a) => queuedNoticeWrites(g.id, reminderNotice(a.id, reminder.kind, g), runAt));
   await transact([
     grievanceChangeWrite(g, handled.item),
     ...statsWrites(handled.stats),
     ...handlingEntryWrites(g, handled.item),
     ...records.slice(0, NOTIFIED_IN_TRANSACTION).flat(),
   ]);
-  return { g, reminder, recipients, notes, records, silent };
+  return { g, reminder, recipients, records, silent };
 }

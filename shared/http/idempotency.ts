@@ -10,11 +10,11 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { AnyRoute } from '../api/route-def.ts';
-import { type IdempotentRequest, TableIdempotencyStore } from '../db/idempotency-store.ts';
-import { idempotencyKeyTag, requestFingerprint, seal, unseal } from '../grievances/anonymity.ts';
+import { type AnswerSealing, type IdempotentRequest, TableIdempotencyStore } from '../db/idempotency-store.ts';
 import { logger } from '../observability/logger.ts';
 import type { RequestContext } from './context.ts';
 import { BadRequestError, ConflictError, UnprocessableContentError } from './errors.ts';
+import { idempotencyKeyTag, requestFingerprint } from './idempotency-keys.ts';
 
 /** The request header (API Gateway hands headers over lower-case, so matching is case-insensitive). */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -92,9 +92,12 @@ function toHttpError(err: unknown): unknown {
  *   in progress (retries answer 409) until the work stores its answer or the function's deadline passes.
  * Without the header the route behaves as before.
  */
-export function idempotent(def: AnyRoute, invoke: Invocation): Invocation {
+export function idempotent(def: AnyRoute, invoke: Invocation, sealing?: AnswerSealing): Invocation {
   if (!def.idempotent) return invoke;
-  const store = new TableIdempotencyStore(def.anonymous ? { seal, unseal } : undefined);
+  // An anonymous route's answers are sealed with the sealing its handler passes in (the grievance
+  // area's): imported here, it would put the grievance key in every creating function.
+  if (def.anonymous && !sealing) throw new Error(`${def.name}: an anonymous route needs its answers' sealing`);
+  const store = new TableIdempotencyStore(def.anonymous ? sealing : undefined);
   return async (event, context) => {
     const key = event.headers?.[IDEMPOTENCY_HEADER];
     if (key === undefined) return invoke(event, context);

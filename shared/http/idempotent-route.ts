@@ -5,7 +5,7 @@ import { type LambdaHandler, type RouteHandler, route } from './route.ts';
 
 /**
  * `route` for the creating routes (a definition with `idempotent`): the only handlers that carry the
- * `Idempotency-Key` support, and with it the grievance secret its record keys are an HMAC under, so
+ * `Idempotency-Key` support, and with it the idempotency secret its record keys are an HMAC under, so
  * every other function's role is granted no secret it does not use (docs/deployment.md, Secrets).
  */
 export function idempotentRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(

@@ -8,7 +8,8 @@
  * - every item carries `entity` (its type name) and, when a person changed it, `actorId` (who did
  *   this change); a deletion that needs an actor is written as an update that stamps `actorId` and
  *   `deletedAt` first (or the mapper uses the last known actor);
- * - grievance items (and grievance notifications) carry `anon: true` and never reach the consumer.
+ * - grievance items carry `anon: true` and never reach the consumer; grievance notifications look
+ *   like every other notification and are told apart by their mapper after unsealing.
  */
 export type Audience = { kind: 'all' } | { kind: 'user'; userId: string };
 

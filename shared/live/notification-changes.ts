@@ -1,25 +1,31 @@
-import { ANON_ATTRIBUTE } from '../db/keys.ts';
+import type { NotificationItem } from '../notifications/entities.ts';
+import { notificationContent } from '../notifications/notifications.ts';
 import { type ChangeMapper, onlyUser } from './change-events.ts';
 
 /**
  * Notifications on the live-update stream, to the recipient only:
  * - `notification.created` { notificationId, kind } for every recorded notification but grievance
- *   ones (those carry `anon` and never get here; checked again all the same). actorId is the person
- *   who caused it, or the recipient when nobody did (a poll closing on time);
+ *   ones. Every notification reaches the consumer in one form (its content sealed; nothing the
+ *   stream's filter could tell a grievance one by, so nothing that marks one at rest), so that is
+ *   decided here, after opening it: a grievance notification, or one whose seal does not open, emits
+ *   nothing, read or not. actorId is the person who caused it, or the recipient when nobody did (a
+ *   poll closing on time);
  * - `notification.read` { notificationId } when one notification is marked read. Marking every
  *   notification read stamps the items `readAll` (no event each) and writes one marker item, whose
  *   mapper below emits a single `notification.read` { notificationId: null }.
  */
 export const notificationChanges: ChangeMapper = (change) => {
-  const n = change.newImage;
-  if (!n || n[ANON_ATTRIBUTE]) return [];
+  const n = change.newImage as NotificationItem | undefined;
+  if (!n) return [];
+  const c = notificationContent(n);
+  if (!c || c.anonymous) return [];
   const audience = onlyUser(n.recipientId);
   if (change.eventName === 'INSERT') {
     return [
       {
         type: 'notification.created',
-        actorId: n.actorId ?? n.recipientId,
-        payload: { notificationId: n.id, kind: n.kind },
+        actorId: c.actorId ?? n.recipientId,
+        payload: { notificationId: n.id, kind: c.kind },
         audience,
       },
     ];

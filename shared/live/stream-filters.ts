@@ -4,9 +4,10 @@ import { ANON_ATTRIBUTE, livePartitions, liveStreamLeasesKey } from '../db/keys.
  * The change-feed consumer's event-source filter (Lambda filter criteria; the local stream poller
  * applies the same patterns with `infra/local/filter-pattern.ts`). One pattern, so a record passes
  * only when all of it holds:
- * - neither image carries `anon` (grievance items and grievance notifications never reach the
- *   consumer). `exists` works only on leaf nodes, so the pattern names the
- *   DynamoDB type (`anon` is always written as a boolean, `{ BOOL: true }`); `exists: false` also
+ * - neither image carries `anon` (grievance items never reach the consumer). Grievance
+ *   notifications carry nothing of the kind, so they pass like every notification and their mapper
+ *   drops them after unsealing (notification-changes.ts). `exists` works only on leaf nodes, so
+ *   the pattern names the DynamoDB type (`anon` is always written as a boolean, `{ BOOL: true }`); `exists: false` also
  *   holds when the image itself is absent (an INSERT has no OldImage, a REMOVE no NewImage);
  * - the item is not the event log's own (partition `LIVE` and its replicas `LIVE#<n>`, listed one by
  *   one: Lambda's `anything-but` takes a list of values): the consumer's writes would otherwise

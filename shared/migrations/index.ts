@@ -3,10 +3,12 @@ import { idempotencyLegacyForms } from '../db/idempotency-migrations.ts';
 import {
   grievanceHandlingMigration,
   grievanceLegacyForms,
+  grievanceNoticeSealMigration,
   grievanceReaderRefMigration,
   grievanceTotalsNamesMigration,
+  legacyNotificationPreview,
 } from '../grievances/migrations.ts';
-import { notificationLegacyForms } from '../notifications/migrations.ts';
+import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
 import { peopleLegacyForms } from '../people/migrations.ts';
 import type { Migration } from './migration.ts';
 import { type LegacyForm, storedFormMigration } from './stored-form.ts';
@@ -45,6 +47,8 @@ export const migrations: readonly Migration[] = [
   grievanceHandlingMigration,
   grievanceReaderRefMigration,
   grievanceTotalsNamesMigration,
+  notificationSealMigration(legacyNotificationPreview),
+  grievanceNoticeSealMigration,
 ];
 
 export const migrationById = (id: string) => migrations.find((m) => m.id === id);

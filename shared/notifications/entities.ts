@@ -9,22 +9,40 @@ import type { NotificationKind } from './kinds.ts';
 
 /** The notifications area's entities (docs/data-model.md, Notifications), each declared once. */
 
+/** What a notification says, sealed at rest (`sealed`, sealing.ts). */
+export interface NotificationContent {
+  kind: NotificationKind;
+  actorId: string | null;
+  postId: string | null;
+  commentId: string | null;
+  preview: string;
+  /** Caused by a grievance: never published on the change feed (decided after unsealing). */
+  anonymous?: true;
+}
+
+/**
+ * One form at rest for every kind: the recipient, times and read state in the clear (they key and
+ * page the list), everything else in `sealed`. The optional fields are the form of 0.2.0 and earlier
+ * (kind, actor, references and preview in the clear; grievance previews in `sealedPreview` under the
+ * grievance key; `anon` on grievance notifications), read until `0005-notifications-sealed` has
+ * brought every item to this form.
+ */
 export interface NotificationItem {
   pk: string;
   sk: string;
   entity: 'Notification';
   id: string;
   recipientId: string;
-  kind: NotificationKind;
-  actorId: string | null;
-  postId: string | null;
-  commentId: string | null;
-  preview: string;
-  /** The preview, encrypted (`sealPreview`); `preview` is then empty. */
-  sealedPreview?: string;
+  sealed?: string;
   readAt: string | null;
   createdAt: string;
-  /** Caused by a grievance: kept out of the change feed (keys.ts, ANON_ATTRIBUTE). */
+  readAll?: true;
+  kind?: NotificationKind;
+  actorId?: string | null;
+  postId?: string | null;
+  commentId?: string | null;
+  preview?: string;
+  sealedPreview?: string;
   anon?: true;
 }
 

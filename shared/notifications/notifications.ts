@@ -1,19 +1,20 @@
 import type { Fields } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
-import { ANON_ATTRIBUTE, notificationsPrefix, unreadNotificationsIndex } from '../db/keys.ts';
+import { notificationsPrefix, unreadNotificationsIndex } from '../db/keys.ts';
 import { getItem, isConditionFailure, queryAll, queryPage, type TransactItem, transact, write } from '../db/table.ts';
 import { notFound } from '../errors.ts';
-import { unseal } from '../grievances/anonymity.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
 import {
   Notification,
+  type NotificationContent,
   NotificationCounter,
   type NotificationCounterItem,
   type NotificationItem,
   NotificationReadAll,
 } from './entities.ts';
 import type { NotificationKind } from './kinds.ts';
+import { sealNotification, unsealNotification } from './sealing.ts';
 
 export interface NewNotification {
   recipientId: string;
@@ -23,45 +24,71 @@ export interface NewNotification {
   postId?: string | null;
   commentId?: string | null;
   preview: string;
-  /**
-   * Grievance notifications: marked so the change feed never sees them and
-   * carrying nothing that names the grievance.
-   */
+  /** Grievance notifications: never published on the change feed, which learns it only by unsealing. */
   anonymous?: boolean;
-  /**
-   * Store the preview encrypted with this seal (the grievance area's `seal`: a plain preview would tie
-   * the recipient to a grievance in a table export); it is decrypted when listed. Passed in rather
-   * than imported, so only the functions that send grievance notifications hold the grievance secret.
-   */
-  sealPreview?: (text: string, context: string) => string;
 }
 
 const PREVIEW_MAX = 280;
 export const previewOf = (text: string) => (text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX - 1)}…` : text);
-const sealContext = (recipientId: string, id: string) => `notification-preview:${recipientId}:${id}`;
-const previewText = (n: NotificationItem) =>
-  n.sealedPreview ? (unseal(n.sealedPreview, sealContext(n.recipientId, n.id)) ?? '') : n.preview;
+const sealContext = (recipientId: string, id: string) => `notification:${recipientId}:${id}`;
+
+/** A notification's content sealed for its item. */
+export const sealedContent = (recipientId: string, id: string, c: NotificationContent) =>
+  sealNotification(JSON.stringify(c), sealContext(recipientId, id));
+
+/**
+ * What a stored notification says: opened from its seal, or read from the clear attributes of the
+ * earlier form. An earlier grievance notification's preview was sealed under the grievance key,
+ * which the readers of notifications do not hold: it reads as empty until its migration reseals it.
+ * Null when the seal does not open (another key).
+ */
+export function notificationContent(n: NotificationItem): NotificationContent | null {
+  if (n.sealed !== undefined) {
+    const text = unsealNotification(n.sealed, sealContext(n.recipientId, n.id));
+    return text === null ? null : (JSON.parse(text) as NotificationContent);
+  }
+  return {
+    kind: n.kind as NotificationKind,
+    actorId: n.actorId ?? null,
+    postId: n.postId ?? null,
+    commentId: n.commentId ?? null,
+    preview: n.sealedPreview ? '' : (n.preview ?? ''),
+    ...(n.anon ? { anonymous: true as const } : {}),
+  };
+}
 
 /**
  * The writes that record one notification: the item (in the recipient's unread index) and the unread
  * counter, for callers to put in the same transaction as the change that caused it.
  */
-export function notificationWrites(n: NewNotification, at = new Date()): { id: string; items: TransactItem[] } {
-  const id = newSortableId(at);
-  const item: Fields<NotificationItem> = {
+export function notificationWrites(
+  n: NewNotification,
+  at = new Date(),
+  id = newSortableId(at),
+): { id: string; items: TransactItem[] } {
+  return {
     id,
-    recipientId: n.recipientId,
+    items: [Notification.put(notificationItem(n, at, id)), NotificationCounter.add([n.recipientId], { unread: 1 })],
+  };
+}
+
+/** The stored notification: the same attributes whatever its kind, its content sealed. */
+export function notificationItem(n: NewNotification, at: Date, id: string): Fields<NotificationItem> {
+  const content: NotificationContent = {
     kind: n.kind,
     actorId: n.actorId,
     postId: n.postId ?? null,
     commentId: n.commentId ?? null,
-    preview: n.sealPreview ? '' : previewOf(n.preview),
-    ...(n.sealPreview ? { sealedPreview: n.sealPreview(previewOf(n.preview), sealContext(n.recipientId, id)) } : {}),
+    preview: previewOf(n.preview),
+    ...(n.anonymous ? { anonymous: true as const } : {}),
+  };
+  return {
+    id,
+    recipientId: n.recipientId,
+    sealed: sealedContent(n.recipientId, id, content),
     readAt: null,
     createdAt: at.toISOString(),
-    ...(n.anonymous ? { [ANON_ATTRIBUTE]: true as const } : {}),
   };
-  return { id, items: [Notification.put(item), NotificationCounter.add([n.recipientId], { unread: 1 })] };
 }
 
 /**
@@ -86,16 +113,20 @@ export async function notify(list: NewNotification[]): Promise<string[]> {
 export async function listNotifications(userId: string, limit: number) {
   const { pk, skPrefix } = notificationsPrefix(userId);
   const { items } = await queryPage<NotificationItem>({ pk, skPrefix, forward: false, limit });
-  const actors = await getUsers(items.map((n) => n.actorId).filter((a): a is string => !!a));
-  return items.map((n) => {
-    const actor = n.actorId ? actors.get(n.actorId) : undefined;
+  const opened = items.flatMap((n) => {
+    const c = notificationContent(n);
+    return c ? [{ n, c }] : []; // a seal that does not open (another key) is nobody's to read
+  });
+  const actors = await getUsers(opened.map(({ c }) => c.actorId).filter((a): a is string => !!a));
+  return opened.map(({ n, c }) => {
+    const actor = c.actorId ? actors.get(c.actorId) : undefined;
     return {
       id: n.id,
-      kind: n.kind,
+      kind: c.kind,
       actor: actor ? { id: actor.id, name: actor.name, image: actor.image ?? null } : null,
-      postId: n.postId ?? null,
-      commentId: n.commentId ?? null,
-      preview: previewText(n),
+      postId: c.postId ?? null,
+      commentId: c.commentId ?? null,
+      preview: c.preview,
       readAt: n.readAt ?? null,
       createdAt: n.createdAt,
     };

@@ -114,7 +114,7 @@ describe('application secrets', () => {
       for (const name of SECRET_NAMES) {
         // A call of the accessor, or the variable read directly.
         const read = new RegExp(
-          `\\bsecret(Value)?\\(\\s*'${name}'\\s*\\)|process\\.env\\.${SECRETS[name].variable}\\b`,
+          `\\bsecret(Value|Keys)?\\(\\s*'${name}'\\s*\\)|process\\.env\\.${SECRETS[name].variable}\\b`,
         );
         if (read.test(source)) readers.set(name, [...(readers.get(name) ?? []), file]);
       }

@@ -9,7 +9,17 @@ import { moveStatus } from '../../shared/grievances/status.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { type EmailMessage, setEmailTransport } from '../../shared/transports/email.ts';
 import { api, uniq } from '../support/api.ts';
-import { allPages, atTime, DAY_MS, daysAgo, expectClientError, expectStatus, newHandler, world } from './helpers.ts';
+import {
+  allPages,
+  atTime,
+  DAY_MS,
+  daysAgo,
+  deliverNoticesOf,
+  expectClientError,
+  expectStatus,
+  newHandler,
+  world,
+} from './helpers.ts';
 
 /**
  * Deadlines, reminders and statistics (shared/grievances/handling.ts). Grievances are raised and
@@ -111,8 +121,10 @@ describe('grievance reminders', () => {
     const g = await atTime(raisedAt, () => raiseGrievance(raiser.id, input()));
     const mails = capture();
 
-    await sendDueReminders();
-    await sendDueReminders(); // a rerun sends nothing twice
+    const firstRun = new Date();
+    await sendDueReminders(firstRun);
+    await sendDueReminders(firstRun); // a rerun sends nothing twice
+    await deliverNoticesOf(firstRun);
     const soon = await remindersOf(watcher.id, g.subject);
     expect(soon).toHaveLength(1);
     expect(soon[0]).toMatchObject({ actor: null, preview: `Acknowledgement due within 2 days: ${g.subject}` });
@@ -124,6 +136,7 @@ describe('grievance reminders', () => {
     const later = plus(raisedAt, 7 * DAY_MS + 60_000);
     await sendDueReminders(later);
     await sendDueReminders(later);
+    await deliverNoticesOf(later);
     const all = await remindersOf(watcher.id, g.subject);
     expect(all.map((n) => n.preview).sort()).toEqual([
       `Acknowledgement deadline missed: ${g.subject}`,
@@ -140,8 +153,10 @@ describe('grievance reminders', () => {
     const g = await atTime(raisedAt, () => raiseGrievance(raiser.id, input()));
     await atTime(plus(raisedAt, DAY_MS), () => moveStatus(handler.id, g.id, 'in_review', 'Picked up'));
     capture();
-    await sendDueReminders();
-    await sendDueReminders();
+    const run = new Date();
+    await sendDueReminders(run);
+    await sendDueReminders(run);
+    await deliverNoticesOf(run);
     expect((await remindersOf(handler.id, g.subject)).map((n) => n.preview)).toEqual([
       `Feedback deadline missed: ${g.subject}`,
     ]);
@@ -159,7 +174,9 @@ describe('grievance reminders', () => {
     const g = await atTime(raisedAt, () => raiseGrievance(raiser.id, input()));
     await atTime(plus(raisedAt, HOUR_MS), () => createReply(handler.id, g.id, 'Received', { asHandler: true }));
     capture();
-    await sendDueReminders();
+    const run = new Date();
+    await sendDueReminders(run);
+    await deliverNoticesOf(run);
     expect(await remindersOf(handler.id, g.subject)).toEqual([]);
     expect((await stored(g.id)).remindersSent).toEqual([]);
   });

@@ -2,7 +2,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, vi } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import { sortableIdTime } from '../../shared/db/ids.ts';
-import { deliverGrievanceNotices, MIN_NOTICE_DELAY_MS } from '../../shared/grievances/notice-delivery.ts';
+import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
+import { maxReleaseDelayMs, noticeTiming } from '../../shared/grievances/notices.ts';
 import { api, newMember, uniq } from '../support/api.ts';
 
 /** Shared steps of the grievance tests (over HTTP, against the run's local runtime). */
@@ -101,9 +102,13 @@ export function expectClientError(res: { status: number; body: any; text: string
 
 /**
  * Runs the notice delivery as its schedule would once every notice queued so far is due (the test
- * runtime runs no schedules): the batch clock is set past the minimum delay after now.
+ * runtime runs no schedules), once every notice queued so far is released: it waits for that, since a
+ * batch never delivers what is not released yet.
  */
-export const deliverQueuedNotices = () => deliverGrievanceNotices(new Date(Date.now() + MIN_NOTICE_DELAY_MS + 1000));
+export async function deliverQueuedNotices() {
+  await new Promise((r) => setTimeout(r, maxReleaseDelayMs() + noticeTiming().settleMs + 300));
+  return deliverGrievanceNotices();
+}
 
 /**
  * Reads `read()` until two reads a second apart agree (at most ~10 s): the change feed writes its events
@@ -171,6 +176,17 @@ export async function atTime<T>(when: string | Date, fn: () => Promise<T>): Prom
   } finally {
     vi.useRealTimers();
   }
+}
+
+/**
+ * Delivers the notices of events at `eventAt` (and up to a second before) with the clock set past
+ * their release, the way a batch at that time would, leaving the batch cursor alone.
+ */
+export async function deliverNoticesOf(eventAt: Date | string) {
+  const e = new Date(eventAt).getTime();
+  return atTime(new Date(e + maxReleaseDelayMs() + noticeTiming().settleMs + 100), () =>
+    deliverGrievanceNotices(new Date(), new Date(e - 1000)),
+  );
 }
 
 export const DAY_MS = 86_400_000;

@@ -1,13 +1,36 @@
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
-import { grievanceKey, grievancePartition, grievanceReaderRefKey } from '../../shared/db/keys.ts';
+import { newId, newSortableId } from '../../shared/db/ids.ts';
+import {
+  GRIEVANCE_NOTICE_SHARDS,
+  grievanceKey,
+  grievanceNoticeKey,
+  grievanceNoticeQueue,
+  grievancePartition,
+  grievanceReaderRefKey,
+} from '../../shared/db/keys.ts';
 import { getItem, type Item, queryAll, transact } from '../../shared/db/table.ts';
-import { readerOf } from '../../shared/grievances/erasure-refs.ts';
+import { seal } from '../../shared/grievances/anonymity.ts';
+import { notificationOf, readerOf } from '../../shared/grievances/erasure-refs.ts';
 import { HANDLING_FIELDS } from '../../shared/grievances/handling.ts';
-import { readerRefBackfillWrites, replayedHandling } from '../../shared/grievances/migrations.ts';
-import type { GrievanceItem, ReplyItem, StatusChangeItem } from '../../shared/grievances/model.ts';
-import { api } from '../support/api.ts';
+import {
+  legacyNotificationPreview,
+  noticeSealWrites,
+  readerRefBackfillWrites,
+  replayedHandling,
+} from '../../shared/grievances/migrations.ts';
+import {
+  type GrievanceItem,
+  type ReplyItem,
+  type StatusChangeItem,
+  sealContexts,
+} from '../../shared/grievances/model.ts';
+import { openNotice, type QueuedNoticeItem } from '../../shared/grievances/notices.ts';
+import { Notification } from '../../shared/notifications/entities.ts';
+import { notificationSealWrites } from '../../shared/notifications/migrations.ts';
+import { listNotifications } from '../../shared/notifications/notifications.ts';
+import { api, newMember } from '../support/api.ts';
 import { move, raise, reply, world } from './helpers.ts';
 
 /** The grievance migrations (shared/grievances/migrations.ts) on grievances the live code wrote. */
@@ -58,5 +81,83 @@ describe('grievance migrations', () => {
     expect(after.refs[0].sk.startsWith(grievanceReaderRefKey(g.id, '').sk)).toBe(true);
     expect(readerOf(after.refs[0] as never)).toBe(other.id);
     expect(await readerRefBackfillWrites(after.g)).toEqual([]);
+  });
+
+  it('seals a notification stored in the 0.2.0 form (kind in the clear, grievance preview under the grievance key), once', async () => {
+    const m = await newMember();
+    const id = newSortableId();
+    const createdAt = new Date().toISOString();
+    // As 0.2.0 stored a grievance notification.
+    const old = Notification.item({
+      id,
+      recipientId: m.id,
+      kind: 'grievance',
+      actorId: null,
+      postId: null,
+      commentId: null,
+      preview: '',
+      sealedPreview: seal('An old subject', `notification-preview:${m.id}:${id}`),
+      readAt: null,
+      createdAt,
+      anon: true,
+    });
+    await db().send(new PutCommand({ TableName: tableName(), Item: old }));
+    // Read in both forms until migrated: the old one lists with its kind (its preview needs the grievance key).
+    expect((await listNotifications(m.id, 10)).map((n) => n.kind)).toEqual(['grievance']);
+
+    const writes = notificationSealWrites(old, legacyNotificationPreview);
+    expect(writes).toHaveLength(1);
+    await transact(writes);
+    const after = (await getItem<Item>(Notification.key(m.id, id), true))!;
+    for (const gone of ['kind', 'actorId', 'preview', 'sealedPreview', 'anon']) expect(after[gone]).toBeUndefined();
+    expect(JSON.stringify(after)).not.toContain('grievance');
+    expect(await listNotifications(m.id, 10)).toEqual([
+      expect.objectContaining({ id, kind: 'grievance', preview: 'An old subject', actor: null, createdAt }),
+    ]);
+    expect(notificationSealWrites(after, legacyNotificationPreview)).toEqual([]);
+  });
+
+  it('seals a notice queued in the 0.2.0 form and writes the reference of its notification, once', async () => {
+    const { raiser } = await world();
+    const g = await raise(raiser);
+    const id = newId();
+    const eventAt = new Date().toISOString();
+    const old = {
+      ...grievanceNoticeKey(2, eventAt, id),
+      entity: 'GrievanceNotice',
+      shard: 2,
+      eventAt,
+      id,
+      grievanceId: g.id,
+      kind: 'grievance',
+      recipientSeal: seal(raiser.id, sealContexts.noticeRecipient(g.id, id)),
+      anon: true,
+    };
+    await db().send(new PutCommand({ TableName: tableName(), Item: old }));
+    const refsBefore = (await queryAll<Item>({ pk: grievancePartition(g.id).pk, consistent: true })).filter(
+      (i) => i.entity === 'GrievanceNotificationRef',
+    );
+
+    const writes = noticeSealWrites(old);
+    await transact(writes);
+    const queue = (
+      await Promise.all(
+        Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, s) =>
+          queryAll<QueuedNoticeItem>({ pk: grievanceNoticeQueue(s), consistent: true }),
+        ),
+      )
+    ).flat();
+    expect(queue.filter((q) => q.id === id)).toEqual([]);
+    const converted = queue.filter((q) => openNotice(q)?.grievanceId === g.id);
+    expect(converted).toHaveLength(1);
+    expect(JSON.stringify(converted[0])).not.toContain(g.id);
+    const payload = openNotice(converted[0])!;
+    expect(payload).toMatchObject({ recipientId: raiser.id, kind: 'grievance' });
+    const refs = (await queryAll<Item>({ pk: grievancePartition(g.id).pk, consistent: true })).filter(
+      (i) => i.entity === 'GrievanceNotificationRef',
+    );
+    expect(refs).toHaveLength(refsBefore.length + 1);
+    expect(refs.map((r) => notificationOf(r as never)?.notificationId)).toContain(payload.notificationId);
+    expect(noticeSealWrites(converted[0])).toEqual([]);
   });
 });

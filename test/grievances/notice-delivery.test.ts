@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { newSortableId } from '../../shared/db/ids.ts';
-import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeQueue } from '../../shared/db/keys.ts';
+import { newId, newSortableId } from '../../shared/db/ids.ts';
+import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeKey, grievanceNoticeQueue } from '../../shared/db/keys.ts';
 import { queryAll, transact } from '../../shared/db/table.ts';
-import { deliverGrievanceNotices, MIN_NOTICE_DELAY_MS } from '../../shared/grievances/notice-delivery.ts';
-import { queuedNoticeWrite, raiserNotice } from '../../shared/grievances/notices.ts';
+import { seal } from '../../shared/grievances/anonymity.ts';
+import { sealContexts } from '../../shared/grievances/model.ts';
+import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
+import {
+  maxReleaseDelayMs,
+  noticeTiming,
+  openNotice,
+  type QueuedNoticeItem,
+  queuedNoticeWrites,
+  raiserNotice,
+} from '../../shared/grievances/notices.ts';
 import { listNotifications, unreadCount } from '../../shared/notifications/notifications.ts';
 import { registerPushToken } from '../../shared/push/tokens.ts';
 import { type PushMessage, type PushTransport, setPushTransport } from '../../shared/transports/push.ts';
@@ -22,98 +31,126 @@ import { move, raise, reply, world } from './helpers.ts';
 const at = (iso: string, plusMs: number) => new Date(Date.parse(iso) + plusMs);
 const grievanceNotes = async (userId: string) =>
   (await listNotifications(userId, 50)).filter((n) => n.kind === 'grievance' || n.kind === 'mention');
+/** Waits until a notice queued at `iso` is released (a batch never delivers one before), answers the clock. */
+async function afterRelease(iso: string): Promise<Date> {
+  const when = at(iso, maxReleaseDelayMs() + noticeTiming().settleMs + 300);
+  await new Promise((r) => setTimeout(r, Math.max(0, when.getTime() - Date.now())));
+  return when;
+}
 
-/** Every queued notice of every shard (tests only: a batch reads only the due ones). */
+/** Every queued notice of every shard, opened (tests only: a batch reads only the released ones). */
 const queued = async () =>
   (
     await Promise.all(
       Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, s) =>
-        queryAll({ pk: grievanceNoticeQueue(s), consistent: true }),
+        queryAll<QueuedNoticeItem>({ pk: grievanceNoticeQueue(s), consistent: true }),
       ),
     )
-  ).flat();
+  )
+    .flat()
+    .map((q) => ({ q, p: openNotice(q) }));
 
 afterEach(() => setPushTransport(undefined));
 
 describe('grievance notice delivery', () => {
-  it('waits for a batch at least the minimum delay after the event, stamped with the batch second', async () => {
+  it('queues a notice sealed, released at a rounded time after a random delay, the notification dated apart from the event', async () => {
     const { raiser, other } = await world();
     const g = await raise(raiser);
     const r = await reply(other, g.id, 'A colleague adds something');
-    await deliverGrievanceNotices(at(r.createdAt, MIN_NOTICE_DELAY_MS - 500));
+    const t = noticeTiming();
+    const [{ q, p }] = (await queued()).filter(({ p }) => p?.grievanceId === g.id);
+    // Nothing of the grievance, the recipient or the event in the clear.
+    expect(JSON.stringify(q)).not.toContain(g.id);
+    expect(JSON.stringify(q)).not.toContain(raiser.id);
+    expect(q.eventAt).toBeUndefined();
+    expect(q.kind).toBeUndefined();
+    expect(Date.parse(q.releaseAt) % t.roundMs).toBe(0);
+    expect(Date.parse(q.releaseAt)).toBeGreaterThanOrEqual(Date.parse(p!.notifyAt));
+    expect(Date.parse(p!.notifyAt) - Date.parse(r.createdAt)).toBeGreaterThanOrEqual(t.minDelayMs);
+
+    await deliverGrievanceNotices(at(r.createdAt, t.minDelayMs - 300));
     expect(await grievanceNotes(raiser.id)).toEqual([]);
     expect(await unreadCount(raiser.id)).toBe(0);
 
-    const batch = at(r.createdAt, MIN_NOTICE_DELAY_MS + 1200);
-    await deliverGrievanceNotices(batch);
+    await deliverGrievanceNotices(await afterRelease(r.createdAt));
     const notes = await grievanceNotes(raiser.id);
     expect(notes).toHaveLength(1);
-    const second = Math.floor(batch.getTime() / 1000) * 1000;
-    expect(notes[0]).toMatchObject({ kind: 'grievance', preview: g.subject, actor: null, readAt: null });
-    expect(notes[0].createdAt).toBe(new Date(second).toISOString());
-    expect(Date.parse(notes[0].createdAt) - Date.parse(r.createdAt)).toBeGreaterThan(1000);
+    expect(notes[0]).toMatchObject({ id: p!.notificationId, kind: 'grievance', preview: g.subject, actor: null });
+    expect(notes[0].createdAt).toBe(p!.notifyAt);
     expect(await unreadCount(raiser.id)).toBe(1);
+    // The delivery leaves the notice where it was: its removal would sit beside the notification.
+    expect((await queued()).filter(({ p }) => p?.grievanceId === g.id)).toHaveLength(1);
   });
 
-  it('gives every notification of one batch the same time, whichever event and grievance caused it', async () => {
-    const [a, b] = await Promise.all([world(), world()]);
-    const tagged = await newMember();
-    const ga = await raise(a.raiser);
-    const gb = await raise(b.raiser);
-    await move(a.handler, ga.id, 'in_review', 'Picked up');
-    const last = await reply(b.other, gb.id, `Asking @[${tagged.id}]`);
-    await deliverGrievanceNotices(at(last.createdAt, MIN_NOTICE_DELAY_MS + 1000));
-    const notes = [
-      ...(await grievanceNotes(a.raiser.id)),
-      ...(await grievanceNotes(b.raiser.id)),
-      ...(await grievanceNotes(tagged.id)),
-    ];
-    expect(notes.map((n) => n.kind).sort()).toEqual(['grievance', 'grievance', 'mention']);
-    expect(new Set(notes.map((n) => n.createdAt)).size).toBe(1);
+  it('randomises the delay: notices of one event are not all dated alike', async () => {
+    const { raiser } = await world();
+    const eventAt = new Date();
+    const gid = newSortableId();
+    const writes = Array.from({ length: 12 }, () => queuedNoticeWrites(gid, raiserNotice(raiser.id), eventAt)[0]);
+    await transact(writes);
+    const mine = (await queued()).filter(({ p }) => p?.grievanceId === gid).map(({ p }) => p!.notifyAt);
+    expect(mine).toHaveLength(12);
+    expect(new Set(mine).size).toBeGreaterThan(1);
   });
 
-  it('delivers each notice once when runs overlap, the unread counter moving with it', async () => {
+  it('delivers each notice once when runs overlap and when a later run reads it again', async () => {
     const { raiser, handler } = await world();
     const g = await raise(raiser);
     const moved = await move(handler, g.id, 'in_review', 'Picked up');
-    const batch = at(moved.updatedAt, MIN_NOTICE_DELAY_MS + 1000);
+    const batch = await afterRelease(moved.updatedAt);
     await Promise.all([deliverGrievanceNotices(batch), deliverGrievanceNotices(batch), deliverGrievanceNotices(batch)]);
+    await new Promise((r) => setTimeout(r, 1000));
+    await deliverGrievanceNotices();
     expect(await grievanceNotes(raiser.id)).toHaveLength(1);
     expect(await unreadCount(raiser.id)).toBe(1);
   });
 
-  it('drops the notices of a grievance that no longer exists', async () => {
+  it('drops the notices of a grievance that no longer exists, and removes notices a day after their release', async () => {
     // No route deletes a grievance; a notice queued for an id that names none stands for one that is
     // gone (deleting a real grievance here would upset the board totals other tests count).
     const { raiser } = await world();
     const gone = newSortableId();
     const eventAt = new Date();
-    await transact([queuedNoticeWrite(gone, raiserNotice(raiser.id), eventAt)]);
-    expect((await queued()).filter((q) => q.grievanceId === gone)).toHaveLength(1);
-    await deliverGrievanceNotices(new Date(eventAt.getTime() + MIN_NOTICE_DELAY_MS + 1000));
+    await transact(queuedNoticeWrites(gone, raiserNotice(raiser.id), eventAt));
+    expect((await queued()).filter(({ p }) => p?.grievanceId === gone)).toHaveLength(1);
+    await deliverGrievanceNotices(await afterRelease(eventAt.toISOString()));
     expect(await grievanceNotes(raiser.id)).toEqual([]);
     expect(await unreadCount(raiser.id)).toBe(0);
-    expect((await queued()).filter((q) => q.grievanceId === gone)).toEqual([]);
+
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    await transact(queuedNoticeWrites(gone, raiserNotice(raiser.id), old));
+    expect((await queued()).filter(({ p }) => p?.notifyAt.startsWith(old.toISOString().slice(0, 10)))).not.toEqual([]);
+    await deliverGrievanceNotices(new Date());
+    expect((await queued()).filter(({ q }) => q.releaseAt < new Date(Date.now() - 86_400_000).toISOString())).toEqual(
+      [],
+    );
   });
 
-  it('delivers a notice queued before notices stored their shard and event time', async () => {
-    const { raiser, other } = await world();
+  it('delivers a notice queued in the 0.2.0 form (grievance and event time in the clear, the recipient sealed)', async () => {
+    const { raiser } = await world();
     const g = await raise(raiser);
-    const r = await reply(other, g.id, 'A colleague adds something');
-    const [notice] = (await queued()).filter((q) => q.grievanceId === g.id);
-    expect(notice).toMatchObject({ shard: expect.any(Number), eventAt: r.createdAt });
-    // As an earlier version queued it: the shard and event time in the key only.
+    const id = newId();
+    const shard = 1;
+    const eventAt = new Date().toISOString();
     await db().send(
-      new UpdateCommand({
+      new PutCommand({
         TableName: tableName(),
-        Key: { pk: notice.pk, sk: notice.sk },
-        UpdateExpression: 'REMOVE #shard, eventAt',
-        ExpressionAttributeNames: { '#shard': 'shard' },
+        Item: {
+          ...grievanceNoticeKey(shard, eventAt, id),
+          entity: 'GrievanceNotice',
+          shard,
+          eventAt,
+          id,
+          grievanceId: g.id,
+          kind: 'grievance',
+          recipientSeal: seal(raiser.id, sealContexts.noticeRecipient(g.id, id)),
+          anon: true,
+        },
       }),
     );
-    await deliverGrievanceNotices(at(r.createdAt, MIN_NOTICE_DELAY_MS + 1000));
-    expect(await grievanceNotes(raiser.id)).toHaveLength(1);
-    expect((await queued()).filter((q) => q.grievanceId === g.id)).toEqual([]);
+    await deliverGrievanceNotices(await afterRelease(eventAt));
+    expect((await grievanceNotes(raiser.id)).map((n) => n.preview)).toEqual([g.subject]);
+    expect((await queued()).filter(({ q }) => q.id === id)).toEqual([]);
   });
 
   it('pushes a grievance mention when the batch delivers it, to the tagged person only', async () => {
@@ -132,11 +169,10 @@ describe('grievance notice delivery', () => {
     await registerPushToken(tagged.id, hashToken(tagged.token), { token: `tok-${randomUUID()}`, platform: 'android' });
     const g = await raise(raiser);
     const r = await reply(other, g.id, `Asking @[${tagged.id}]`);
-    // The queued notice names nobody in the clear: the recipient is sealed.
-    const notice = (await queued()).find((q) => q.grievanceId === g.id)!;
-    expect(JSON.stringify(notice)).not.toContain(tagged.id);
-    expect(notice.anon).toBe(true);
-    await deliverGrievanceNotices(at(r.createdAt, MIN_NOTICE_DELAY_MS + 1000));
+    const notice = (await queued()).find(({ p }) => p?.grievanceId === g.id && p?.kind === 'mention')!;
+    expect(JSON.stringify(notice.q)).not.toContain(tagged.id);
+    expect((notice.q as { anon?: boolean }).anon).toBe(true);
+    await deliverGrievanceNotices(await afterRelease(r.createdAt));
     const mine = sent.filter((s) => s.userId === tagged.id);
     expect(mine.map((s) => s.message.kind)).toEqual(['mention']);
     expect(mine[0].message).toMatchObject({ title: 'You were mentioned', link: '/feed' });

@@ -92,7 +92,7 @@ describe('grievance retention', () => {
     await atTime(at(t, 120_000), () => createReply(other.id, g.id, `Asking @[${tagged.id}]`, { asHandler: false }));
     await atTime(at(t, 180_000), () => createReply(handler.id, g.id, 'Received', { asHandler: true }));
     await atTime(at(t, DAY_MS), () => moveStatus(handler.id, g.id, 'resolved', 'Sorted out'));
-    await deliverGrievanceNotices(at(t, DAY_MS + 10_000));
+    await deliverGrievanceNotices(at(t, DAY_MS + 10_000), t);
     // The raiser heard of the colleague's reply, the handler's reply and the move; one is read.
     const notes = (await listNotifications(raiser.id, 50)).filter((n) => n.preview === g.subject);
     expect(notes).toHaveLength(3);
@@ -165,7 +165,7 @@ describe('grievance retention', () => {
     const t = daysAgo(60);
     const g = await atTime(t, () => raiseGrievance(raiser.id, input()));
     await atTime(at(t, DAY_MS), () => moveStatus(handler.id, g.id, 'closed', 'Done'));
-    await deliverGrievanceNotices(at(t, DAY_MS + 10_000));
+    await deliverGrievanceNotices(at(t, DAY_MS + 10_000), t);
     // As the history entries of an earlier version: the move number in the key only.
     const entries = await queryAll({ ...grievanceStatusChangesPrefix(g.id), consistent: true });
     expect(entries.map((e) => e.move)).toEqual([0, 1]);

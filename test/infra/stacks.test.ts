@@ -20,7 +20,7 @@ import { routeFunctionAccess, writableKeys } from '../../shared/api/access-polic
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { type AnyRoute, handlerFile, routeKey, routeMethods } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
-import { SECRET_NAMES, SECRETS, secretArnVariable } from '../../shared/config/secrets.ts';
+import { SECRET_NAMES, SECRETS, type SecretName, secretArnVariable } from '../../shared/config/secrets.ts';
 import { INDEXES, indexKeys, sortKeyType, TTL_ATTRIBUTE } from '../../shared/db/table-definition.ts';
 import { FULL_CONTEXT, type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
@@ -396,9 +396,9 @@ describe('data', () => {
     });
   });
 
-  it('generates the two application secrets (and the first admin password) and keeps them', () => {
+  it('generates the four application secrets (and the first admin password) and keeps them', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
-    data.resourceCountIs('AWS::SecretsManager::Secret', 3);
+    data.resourceCountIs('AWS::SecretsManager::Secret', 5);
     data.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 });
@@ -721,7 +721,12 @@ describe('secrets out of function configuration', () => {
   });
 
   it('gives each secret (its ARN and GetSecretValue on it) exactly to the functions whose bundle reads it', () => {
-    const nameOf = { cursor: 'cursor-secret', grievance: 'grievance-secret' } as const;
+    const nameOf = {
+      cursor: 'cursor-secret',
+      grievance: 'grievance-secret',
+      notification: 'notification-secret',
+      idempotency: 'idempotency-secret',
+    } as const;
     for (const { t, fn } of everyFunction()) {
       const handler = handlerOf(fn);
       const reads = bundleSecrets(handler);
@@ -741,28 +746,50 @@ describe('secrets out of function configuration', () => {
     }
   });
 
-  it('grants the grievance secret to the grievance routes, the notification list and the creating routes only, and nothing to health', () => {
-    const readers = (name: 'cursor' | 'grievance') =>
-      routes.filter((r) => bundleSecrets(handlerFile(r)).includes(name)).map((r) => `${r.area}/${r.name}`);
-    const grievanceReaders = readers('grievance');
-    // The deadlines list and the statistics read index entries and counters only: they open no seal.
-    const sealFree = ['admin-list-grievance-deadlines', 'admin-get-grievance-stats'];
-    for (const r of routes.filter((x) => x.area === 'grievances')) {
-      if (sealFree.includes(r.name)) expect(grievanceReaders).not.toContain(`grievances/${r.name}`);
-      else expect(grievanceReaders).toContain(`grievances/${r.name}`);
-    }
-    // Beyond the grievance routes: the notification list (it opens sealed grievance previews) and the
-    // creating routes, whose Idempotency-Key records are keyed by an HMAC under the grievance secret.
-    const creating = routes.filter((r) => r.idempotent && r.area !== 'grievances').map((r) => `${r.area}/${r.name}`);
-    expect(grievanceReaders.filter((n) => !n.startsWith('grievances/')).sort()).toEqual(
-      ['notifications/list-notifications', ...creating].sort(),
+  it('grants the grievance secret to grievance functions only (routes, notice delivery, reminders, retention, migrations), and nothing to health', () => {
+    // Read from the synthesised template: the functions whose configuration names the grievance
+    // secret and whose role may read it.
+    const granted = (name: SecretName) =>
+      everyFunction()
+        .filter(({ fn }) => fn.Properties!.Environment.Variables[secretArnVariable(name)] !== undefined)
+        .map(({ t, fn }) => {
+          const grant = statementsOf(t, fn).find((st) => st.Sid === 'Secrets');
+          expect(JSON.stringify(grant?.Resource ?? '')).toContain(`${name}-secret`);
+          return handlerOf(fn);
+        })
+        .sort();
+    const grievanceRoutes = routes
+      .filter((r) => r.area === 'grievances')
+      // The deadlines list and the statistics read index entries and counters only: they open no seal.
+      .filter((r) => !['admin-list-grievance-deadlines', 'admin-get-grievance-stats'].includes(r.name))
+      .map(handlerFile);
+    expect(granted('grievance')).toEqual(
+      [
+        ...grievanceRoutes,
+        'functions/schedules/deliver-grievance-notices.ts',
+        'functions/schedules/send-grievance-reminders.ts',
+        'functions/schedules/erase-expired-grievances.ts',
+        // It unseals reader references and the notification previews of earlier releases.
+        'functions/schedules/run-migrations.ts',
+      ].sort(),
     );
+    // Idempotency records are keyed under a key of their own: every creating route, upload-post-file
+    // (which parses hostile files) among them, holds that one and not the grievance key.
+    const creating = routes.filter((r) => r.idempotent).map(handlerFile);
+    expect(creating).toContain('functions/files/upload-post-file.ts');
+    for (const h of creating) expect(granted('idempotency')).toContain(h);
+    // Notifications are sealed under the notification key: the list and the change feed open them
+    // (the feed decides after opening which ones it may publish) without the grievance key.
+    for (const h of ['functions/notifications/list-notifications.ts', 'functions/stream/change-feed.ts']) {
+      expect(granted('notification')).toContain(h);
+      expect(granted('grievance')).not.toContain(h);
+    }
     expect(bundleSecrets('functions/system/get-health.ts')).toEqual([]);
     // Paged lists seal cursors, and so does the change feed (the event log reads its pages through
     // queryPage); the deploy hook reads no application secret.
-    expect(readers('cursor').length).toBeGreaterThan(0);
+    expect(granted('cursor').length).toBeGreaterThan(0);
     expect(bundleSecrets(DEPLOY_HOOK_HANDLER)).toEqual([]);
-    expect(bundleSecrets('functions/stream/change-feed.ts')).toEqual(['cursor']);
+    expect(bundleSecrets('functions/stream/change-feed.ts').sort()).toEqual(['cursor', 'notification']);
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ItemChange } from '../../shared/live/change-events.ts';
 import { eventsOf, toItemChange } from '../../shared/live/change-feed.ts';
 import { notificationChanges, notificationsReadAllChanges } from '../../shared/live/notification-changes.ts';
+import { notificationItem } from '../../shared/notifications/notifications.ts';
 import { presenceChanges } from '../../shared/presence/change-events.ts';
 
 const at = new Date('2026-01-02T03:04:05.000Z');
@@ -55,6 +56,29 @@ describe('notification mapper', () => {
         change('MODIFY', { ...notification, anon: true }, { ...notification, anon: true, readAt: 'x' }),
       ),
     ).toEqual([]);
+  });
+
+  it('tells sealed notifications apart only after opening them: a grievance one is never announced', () => {
+    const sealed = (kind: 'comment' | 'mention', anonymous: boolean) => ({
+      entity: 'Notification',
+      ...notificationItem(
+        { recipientId: 'r1', kind, actorId: anonymous ? null : 'a1', preview: 'p', anonymous },
+        at,
+        `n-${kind}`,
+      ),
+    });
+    const grievance = sealed('mention', true);
+    const plain = sealed('mention', false);
+    // Both carry the same attributes: the stream's filter cannot tell them apart.
+    expect(Object.keys(grievance).sort()).toEqual(Object.keys(plain).sort());
+    expect(notificationChanges(change('INSERT', undefined, grievance))).toEqual([]);
+    expect(notificationChanges(change('MODIFY', grievance, { ...grievance, readAt: 'x' }))).toEqual([]);
+    expect(notificationChanges(change('INSERT', undefined, plain))).toEqual([
+      expect.objectContaining({
+        type: 'notification.created',
+        payload: { notificationId: 'n-mention', kind: 'mention' },
+      }),
+    ]);
   });
 
   it('announces one read mark, by the recipient, and nothing for marks made by mark-all or other changes', () => {

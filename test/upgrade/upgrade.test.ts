@@ -108,6 +108,11 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     expect(stale).toEqual([]);
     const undeclared = items.filter((i) => !builtEntities.has(i.entity)).map((i) => `${i.entity} ${i.pk}/${i.sk}`);
     expect(undeclared).toEqual([]);
+    // Every notification in the one sealed form, and no queued notice with its grievance in the clear.
+    const notifications = items.filter((i) => i.entity === 'Notification');
+    expect(notifications.length).toBeGreaterThan(0);
+    expect(notifications.filter((n) => n.sealed === undefined || 'kind' in n || 'anon' in n)).toEqual([]);
+    expect(items.filter((i) => i.entity === 'GrievanceNotice' && i.sealed === undefined)).toEqual([]);
   });
 
   it("keeps the release's sessions valid", async () => {
