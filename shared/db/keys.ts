@@ -290,6 +290,8 @@ export const closingPollsIndex = {
 
 /** A comment or reply. gsi1 = a post's top-level comments, or a thread's replies, oldest first by id. */
 export const commentKey = (commentId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: 'COMMENT' });
+/** The claim and progress of telling a reply's thread (written with the reply, sent by the feed fan-out). */
+export const replyNoticeKey = (commentId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: 'REPLY_NOTICE' });
 export const commentVoteKey = (commentId: string, userId: string): Key => ({
   pk: `COMMENT#${commentId}`,
   sk: `VOTE#${userId}`,

@@ -18,6 +18,7 @@ import {
   postUploadKey,
   postVoteKey,
   repliesIndex,
+  replyNoticeKey,
   topCommentsIndex,
   uploadQuotaKey,
 } from '../db/keys.ts';
@@ -28,6 +29,7 @@ import type {
   PostItem,
   PostStatsItem,
   ReactionItem,
+  ReplyNoticeItem,
   VoteItem,
 } from './model.ts';
 import { scoreOf } from './scores.ts';
@@ -88,6 +90,13 @@ export const Comment = entity<CommentItem, [commentId: string]>({
       sk: (c) => topCommentsIndex.sk(c.id),
     },
   ],
+});
+
+/** A reply's notice: written with the reply, its thread told page by page by the feed fan-out. */
+export const ReplyNotice = entity<ReplyNoticeItem, [commentId: string]>({
+  name: 'ReplyNotice',
+  key: replyNoticeKey,
+  keyOf: (n) => [n.commentId],
 });
 
 export const CommentVote = entity<CommentVoteItem, [commentId: string, userId: string]>({

@@ -4,10 +4,11 @@ import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import type { UserItem } from '../people/users.ts';
 import { cleanUpPost, cleanUpThread } from './cleanup.ts';
-import { PollClosedNotice, Post } from './entities.ts';
+import { PollClosedNotice, Post, ReplyNotice } from './entities.ts';
 import type { CommentItem, PostItem } from './model.ts';
 import { notifyAnnouncement } from './notify.ts';
 import { pollClosedNoticeFilter, sendPollClosedNotice } from './poll-closed-notices.ts';
+import { replyNoticeFilter, sendReplyNotice } from './reply-notices.ts';
 import { renderUpload } from './uploads.ts';
 
 /**
@@ -17,6 +18,7 @@ import { renderUpload } from './uploads.ts';
  * - A deleted post, or a deleted thread, has what it leaves behind removed (cleanup.ts).
  * - A closed poll's voters are told (O(voters) notifications), from its closing notice
  *   (poll-closed-notices.ts).
+ * - A reply's thread is told (O(repliers) notifications), from the reply's notice (reply-notices.ts).
  */
 export const fanOutFilters: Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Post'] }, isAnnouncement: { BOOL: [true] } } } },
@@ -30,6 +32,7 @@ export const fanOutFilters: Record<string, unknown>[] = [
   { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Post'] } } } },
   { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Comment'] }, parentId: { NULL: [true] } } } },
   pollClosedNoticeFilter,
+  replyNoticeFilter,
 ];
 
 export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
@@ -48,6 +51,7 @@ export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
     if (item.entity === 'Post' && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item as PostItem);
     if (item.entity === 'PostUpload') await renderUpload(item.id);
     if (item.entity === PollClosedNotice.name && r.eventName === 'INSERT') await sendPollClosedNotice(item.postId);
+    if (item.entity === ReplyNotice.name && r.eventName === 'INSERT') await sendReplyNotice(item.commentId);
   }
 }
 

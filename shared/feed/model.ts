@@ -107,6 +107,29 @@ export interface PollClosedNoticeItem {
   doneAt?: string;
 }
 
+/**
+ * The claim and progress of telling a reply's thread (`ReplyNotice`): written in the transaction that
+ * records the reply, so there is exactly one per reply; the feed fan-out records a page of
+ * notifications at a time together with `step`. The audience is fixed when the reply is written (the
+ * thread's people then), so every attempt computes the same pages.
+ */
+export interface ReplyNoticeItem {
+  pk: string;
+  sk: string;
+  entity: 'ReplyNotice';
+  commentId: string;
+  postId: string;
+  /** The people the reply mentions (told `mention`). */
+  mentioned: string[];
+  /** The thread's starter, then its earlier repliers (told `reply`). */
+  thread: string[];
+  /** Pages recorded so far. */
+  step: number;
+  sent: number;
+  createdAt: string;
+  doneAt?: string;
+}
+
 export interface VoteItem {
   pk: string;
   sk: string;

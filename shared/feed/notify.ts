@@ -69,27 +69,49 @@ export async function notifyReaction(p: PostItem, reactorId: string): Promise<vo
 }
 
 /**
- * A new comment: people it mentions get `mention`; on a reply, the thread's starter and earlier
- * repliers get `reply`; the post's author gets `comment` unless already told otherwise.
+ * Who a new comment tells, each once and never its author: people it mentions get `mention`; on a
+ * reply, the thread's starter and earlier repliers get `reply`; the post's author gets `comment`
+ * unless already told otherwise. Pure, so every attempt of a reply's notice computes the same pages.
  */
-export async function notifyComment(
-  p: PostItem,
-  c: CommentItem,
+export function commentRecipients(
+  postAuthorId: string,
+  commentAuthorId: string,
   mentioned: string[],
   threadPeople: string[],
-): Promise<void> {
-  const preview = await readable(c.content);
-  const told = new Set<string>([c.authorId]);
-  const list: NewNotification[] = [];
-  const tell = (recipientId: string, kind: NewNotification['kind']) => {
+): { recipientId: string; kind: 'mention' | 'reply' | 'comment' }[] {
+  const told = new Set<string>([commentAuthorId]);
+  const list: { recipientId: string; kind: 'mention' | 'reply' | 'comment' }[] = [];
+  const tell = (recipientId: string, kind: 'mention' | 'reply' | 'comment') => {
     if (told.has(recipientId)) return;
     told.add(recipientId);
-    list.push({ recipientId, kind, actorId: c.authorId, postId: p.id, commentId: c.id, preview });
+    list.push({ recipientId, kind });
   };
   for (const id of mentioned) tell(id, 'mention');
   for (const id of threadPeople) tell(id, 'reply');
-  tell(p.authorId, 'comment');
-  await notify(list);
+  tell(postAuthorId, 'comment');
+  return list;
+}
+
+/** The preview of a comment's notifications. */
+export const commentPreview = (c: CommentItem) => readable(c.content);
+
+/**
+ * A new top-level comment: the people it mentions and the post's author (bounded by the comment's
+ * length). A reply's thread may grow with the company: its notice is sent by the feed fan-out
+ * (reply-notices.ts).
+ */
+export async function notifyComment(p: PostItem, c: CommentItem, mentioned: string[]): Promise<void> {
+  const preview = await commentPreview(c);
+  await notify(
+    commentRecipients(p.authorId, c.authorId, mentioned, []).map(({ recipientId, kind }) => ({
+      recipientId,
+      kind,
+      actorId: c.authorId,
+      postId: p.id,
+      commentId: c.id,
+      preview,
+    })),
+  );
 }
 
 export async function notifyCommentMentions(p: PostItem, c: CommentItem, newlyMentioned: string[]): Promise<void> {
