@@ -1,5 +1,6 @@
 import { entity } from '../db/entity.ts';
 import {
+  announcementNoticeKey,
   bookmarksOfPostIndex,
   closingPollsIndex,
   commentKey,
@@ -23,6 +24,7 @@ import {
   uploadQuotaKey,
 } from '../db/keys.ts';
 import type {
+  AnnouncementNoticeItem,
   CommentItem,
   CommentVoteItem,
   PollClosedNoticeItem,
@@ -63,6 +65,13 @@ export const PostStats = entity<PostStatsItem, [postId: string]>({
 export const PollClosedNotice = entity<PollClosedNoticeItem, [postId: string]>({
   name: 'PollClosedNotice',
   key: pollClosedNoticeKey,
+  keyOf: (n) => [n.postId],
+});
+
+/** An announcement's progress: created by the feed fan-out, everybody told page by page. */
+export const AnnouncementNotice = entity<AnnouncementNoticeItem, [postId: string]>({
+  name: 'AnnouncementNotice',
+  key: announcementNoticeKey,
   keyOf: (n) => [n.postId],
 });
 

@@ -55,7 +55,10 @@ export interface PostItem {
   rev: number;
   /** Set by the poll sweep once the closing was announced (author and voters notified). */
   pollClosedNotifiedAt?: string;
-  /** Set by the feed's stream consumer once an announcement was sent to everybody (claimed once). */
+  /**
+   * Set by releases before the announcement notice (`AnnouncementNotice`) when they claimed sending an
+   * announcement; still read, so a redelivered record of such a post is not sent twice. No longer written.
+   */
   announcedAt?: string;
 }
 
@@ -125,6 +128,25 @@ export interface ReplyNoticeItem {
   thread: string[];
   /** Pages recorded so far. */
   step: number;
+  sent: number;
+  createdAt: string;
+  doneAt?: string;
+}
+
+/**
+ * The claim and progress of telling everybody of an announcement (`AnnouncementNotice`): created by
+ * the feed fan-out when the announcement's INSERT arrives; each page of the members index is recorded
+ * with `step` and `cursor` in one transaction, so a redelivery goes on from the last recorded page.
+ */
+export interface AnnouncementNoticeItem {
+  pk: string;
+  sk: string;
+  entity: 'AnnouncementNotice';
+  postId: string;
+  /** Members who joined at or before this instant (the post's creation) are the audience. */
+  cutoff: string;
+  step: number;
+  cursor: string | null;
   sent: number;
   createdAt: string;
   doneAt?: string;

@@ -10,8 +10,6 @@ import { mentionIds, renderMentions } from './text.ts';
  * post; comment, reply and comment-mention ones also the comment.
  */
 
-const PARALLEL = 10;
-
 /** A body as a person reads it: tokens become names. */
 async function readable(text: string): Promise<string> {
   const ids = mentionIds(text);
@@ -47,18 +45,6 @@ export async function notifyNewMentions(p: PostItem, newlyMentioned: string[], a
   await notify(
     newlyMentioned.map((id) => ({ recipientId: id, kind: 'mention' as const, actorId, postId: p.id, preview })),
   );
-}
-
-/** Everybody (the fan-out consumer): notifications recorded a few at a time. */
-export async function notifyAnnouncement(p: PostItem, recipients: string[]): Promise<void> {
-  const preview = await postPreview(p);
-  for (let i = 0; i < recipients.length; i += PARALLEL) {
-    await Promise.all(
-      recipients
-        .slice(i, i + PARALLEL)
-        .map((id) => notify([{ recipientId: id, kind: 'announcement', actorId: p.authorId, postId: p.id, preview }])),
-    );
-  }
 }
 
 /** Once per reacting person per post (the caller makes sure of the once). */
