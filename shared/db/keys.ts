@@ -268,6 +268,8 @@ export const postVoteKey = (postId: string, userId: string): Key => ({ pk: `POST
 export const postVotesPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'VOTE#' });
 /** The claim and progress of telling a closed poll's voters (written with the closing, sent by the feed fan-out). */
 export const pollClosedNoticeKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'POLL_CLOSED' });
+/** The progress of telling everybody of an announcement (claimed and sent by the feed fan-out). */
+export const announcementNoticeKey = (postId: string): Key => ({ pk: `POST#${postId}`, sk: 'ANNOUNCEMENT' });
 export const postReactionsPrefix = (postId: string) => ({ pk: `POST#${postId}`, skPrefix: 'REACT#' });
 /**
  * Post lists: one partition per list (the whole feed, an author, a tag, a type, a recognition
@@ -300,6 +302,8 @@ export const closingPollsIndex = {
 
 /** A comment or reply. gsi1 = a post's top-level comments, or a thread's replies, oldest first by id. */
 export const commentKey = (commentId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: 'COMMENT' });
+/** The claim and progress of telling a reply's thread (written with the reply, sent by the feed fan-out). */
+export const replyNoticeKey = (commentId: string): Key => ({ pk: `COMMENT#${commentId}`, sk: 'REPLY_NOTICE' });
 export const commentVoteKey = (commentId: string, userId: string): Key => ({
   pk: `COMMENT#${commentId}`,
   sk: `VOTE#${userId}`,

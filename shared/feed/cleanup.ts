@@ -7,7 +7,15 @@ import {
   topCommentsIndex,
 } from '../db/keys.ts';
 import { isConditionFailure, queryAll, type TransactItem, transact, write } from '../db/table.ts';
-import { Bookmark, type BookmarkItem, Comment, CommentVote, PollVote, PostReaction } from './entities.ts';
+import {
+  AnnouncementNotice,
+  Bookmark,
+  type BookmarkItem,
+  Comment,
+  CommentVote,
+  PollVote,
+  PostReaction,
+} from './entities.ts';
 import type { CommentItem, CommentVoteItem, PostItem, ReactionItem, VoteItem } from './model.ts';
 import { type ScoreDelta, scoreWrites } from './scores.ts';
 
@@ -62,4 +70,6 @@ export async function cleanUpPost(post: PostItem): Promise<void> {
     pk: bookmarksOfPostIndex.pk(post.id),
   }))
     await write(Bookmark.remove([b.userId, post.id]));
+  // An announcement's progress goes with it (a later redelivery finds no post and sends nothing).
+  if (post.isAnnouncement) await write(AnnouncementNotice.remove([post.id]));
 }

@@ -13,11 +13,12 @@ import {
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
-import { Comment, CommentVote, PostStats } from './entities.ts';
+import { Comment, CommentVote, PostStats, ReplyNotice } from './entities.ts';
 import { type CommentItem, type CommentVoteItem, looksLikeId, type PostItem } from './model.ts';
 import { notifyComment, notifyCommentMentions } from './notify.ts';
 import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
+import { replyNotice } from './reply-notices.ts';
 import { scoreWrites } from './scores.ts';
 import { mentionIds } from './text.ts';
 
@@ -130,13 +131,14 @@ export async function createComment(
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':me': new Set([caller.userId]) },
       }),
+      // The thread may have as many repliers as the company has people: the feed fan-out tells them.
+      ReplyNotice.create(replyNotice(comment, mentioned, [top.authorId, ...(top.repliers ?? [])])),
     );
   }
   await transact(writes).catch((err) => {
     throw isConditionFailure(err) ? notFound('No such post.') : err;
   });
-  const thread = top ? [top.authorId, ...(top.repliers ?? [])] : [];
-  await notifyComment(post, comment, mentioned, thread);
+  if (!top) await notifyComment(post, comment, mentioned);
   return comment;
 }
 
@@ -193,6 +195,8 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
       : []),
   ];
   if (comment.parentId) {
+    // A reply's notice not sent yet stops with it (its next page's write finds no notice).
+    writes.push(ReplyNotice.remove([commentId]));
     const top = await getItem<CommentItem>(commentKey(comment.parentId), true);
     if (top) {
       writes.push(

@@ -1,5 +1,6 @@
 import { entity } from '../db/entity.ts';
 import {
+  announcementNoticeKey,
   bookmarksOfPostIndex,
   closingPollsIndex,
   commentKey,
@@ -18,16 +19,19 @@ import {
   postUploadKey,
   postVoteKey,
   repliesIndex,
+  replyNoticeKey,
   topCommentsIndex,
   uploadQuotaKey,
 } from '../db/keys.ts';
 import type {
+  AnnouncementNoticeItem,
   CommentItem,
   CommentVoteItem,
   PollClosedNoticeItem,
   PostItem,
   PostStatsItem,
   ReactionItem,
+  ReplyNoticeItem,
   VoteItem,
 } from './model.ts';
 import { scoreOf } from './scores.ts';
@@ -64,6 +68,13 @@ export const PollClosedNotice = entity<PollClosedNoticeItem, [postId: string]>({
   keyOf: (n) => [n.postId],
 });
 
+/** An announcement's progress: created by the feed fan-out, everybody told page by page. */
+export const AnnouncementNotice = entity<AnnouncementNoticeItem, [postId: string]>({
+  name: 'AnnouncementNotice',
+  key: announcementNoticeKey,
+  keyOf: (n) => [n.postId],
+});
+
 export const PostReaction = entity<ReactionItem, [postId: string, userId: string]>({
   name: 'PostReaction',
   key: postReactionKey,
@@ -88,6 +99,13 @@ export const Comment = entity<CommentItem, [commentId: string]>({
       sk: (c) => topCommentsIndex.sk(c.id),
     },
   ],
+});
+
+/** A reply's notice: written with the reply, its thread told page by page by the feed fan-out. */
+export const ReplyNotice = entity<ReplyNoticeItem, [commentId: string]>({
+  name: 'ReplyNotice',
+  key: replyNoticeKey,
+  keyOf: (n) => [n.commentId],
 });
 
 export const CommentVote = entity<CommentVoteItem, [commentId: string, userId: string]>({

@@ -1,22 +1,24 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { membersIndex, postKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
+import { postKey } from '../db/keys.ts';
+import { getItem } from '../db/table.ts';
 import { toItemChange } from '../live/change-feed.ts';
-import type { UserItem } from '../people/users.ts';
+import { announce } from './announcements.ts';
 import { cleanUpPost, cleanUpThread } from './cleanup.ts';
-import { PollClosedNotice, Post } from './entities.ts';
+import { PollClosedNotice, ReplyNotice } from './entities.ts';
 import type { CommentItem, PostItem } from './model.ts';
-import { notifyAnnouncement } from './notify.ts';
 import { pollClosedNoticeFilter, sendPollClosedNotice } from './poll-closed-notices.ts';
+import { replyNoticeFilter, sendReplyNotice } from './reply-notices.ts';
 import { renderUpload } from './uploads.ts';
 
 /**
  * The feed's stream consumer: work that must not hold up the request that caused it.
- * - A new announcement tells everybody (O(company) notifications), claimed once per post.
+ * - A new announcement tells everybody (O(company) notifications), page by page from its notice
+ *   (announcements.ts).
  * - A presigned image whose bytes arrived gets its renditions.
  * - A deleted post, or a deleted thread, has what it leaves behind removed (cleanup.ts).
  * - A closed poll's voters are told (O(voters) notifications), from its closing notice
  *   (poll-closed-notices.ts).
+ * - A reply's thread is told (O(repliers) notifications), from the reply's notice (reply-notices.ts).
  */
 export const fanOutFilters: Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Post'] }, isAnnouncement: { BOOL: [true] } } } },
@@ -30,6 +32,7 @@ export const fanOutFilters: Record<string, unknown>[] = [
   { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Post'] } } } },
   { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Comment'] }, parentId: { NULL: [true] } } } },
   pollClosedNoticeFilter,
+  replyNoticeFilter,
 ];
 
 export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
@@ -45,28 +48,9 @@ export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
       }
       continue;
     }
-    if (item.entity === 'Post' && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item as PostItem);
+    if (item.entity === 'Post' && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item.id);
     if (item.entity === 'PostUpload') await renderUpload(item.id);
     if (item.entity === PollClosedNotice.name && r.eventName === 'INSERT') await sendPollClosedNotice(item.postId);
+    if (item.entity === ReplyNotice.name && r.eventName === 'INSERT') await sendReplyNotice(item.commentId);
   }
-}
-
-/** Everybody not deactivated but the author, newest members first; claimed so a redelivery does not repeat it. */
-async function announce(post: PostItem): Promise<void> {
-  try {
-    await write(
-      Post.update([post.id], {
-        UpdateExpression: 'SET announcedAt = :now ADD rev :one',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(announcedAt)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':one': 1 },
-      }),
-      { returnValues: 'NONE' },
-    );
-  } catch (err) {
-    if (isConditionFailure(err)) return;
-    throw err;
-  }
-  const members = await queryAll<UserItem>({ index: membersIndex.index, pk: membersIndex.pk, forward: false });
-  const recipients = members.filter((u) => u.status !== 'deactivated' && u.id !== post.authorId).map((u) => u.id);
-  await notifyAnnouncement(post, recipients);
 }

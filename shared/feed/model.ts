@@ -55,7 +55,10 @@ export interface PostItem {
   rev: number;
   /** Set by the poll sweep once the closing was announced (author and voters notified). */
   pollClosedNotifiedAt?: string;
-  /** Set by the feed's stream consumer once an announcement was sent to everybody (claimed once). */
+  /**
+   * Set by releases before the announcement notice (`AnnouncementNotice`) when they claimed sending an
+   * announcement; still read, so a redelivered record of such a post is not sent twice. No longer written.
+   */
   announcedAt?: string;
 }
 
@@ -100,6 +103,48 @@ export interface PollClosedNoticeItem {
   /** Who closed it (not told of their own act); null when it closed by time (the author is told too). */
   closedBy: string | null;
   /** Pages recorded so far, and the cursor of the next page of votes (null before the first). */
+  step: number;
+  cursor: string | null;
+  sent: number;
+  createdAt: string;
+  doneAt?: string;
+}
+
+/**
+ * The claim and progress of telling a reply's thread (`ReplyNotice`): written in the transaction that
+ * records the reply, so there is exactly one per reply; the feed fan-out records a page of
+ * notifications at a time together with `step`. The audience is fixed when the reply is written (the
+ * thread's people then), so every attempt computes the same pages.
+ */
+export interface ReplyNoticeItem {
+  pk: string;
+  sk: string;
+  entity: 'ReplyNotice';
+  commentId: string;
+  postId: string;
+  /** The people the reply mentions (told `mention`). */
+  mentioned: string[];
+  /** The thread's starter, then its earlier repliers (told `reply`). */
+  thread: string[];
+  /** Pages recorded so far. */
+  step: number;
+  sent: number;
+  createdAt: string;
+  doneAt?: string;
+}
+
+/**
+ * The claim and progress of telling everybody of an announcement (`AnnouncementNotice`): created by
+ * the feed fan-out when the announcement's INSERT arrives; each page of the members index is recorded
+ * with `step` and `cursor` in one transaction, so a redelivery goes on from the last recorded page.
+ */
+export interface AnnouncementNoticeItem {
+  pk: string;
+  sk: string;
+  entity: 'AnnouncementNotice';
+  postId: string;
+  /** Members who joined at or before this instant (the post's creation) are the audience. */
+  cutoff: string;
   step: number;
   cursor: string | null;
   sent: number;

@@ -10,8 +10,6 @@ import { mentionIds, renderMentions } from './text.ts';
  * post; comment, reply and comment-mention ones also the comment.
  */
 
-const PARALLEL = 10;
-
 /** A body as a person reads it: tokens become names. */
 async function readable(text: string): Promise<string> {
   const ids = mentionIds(text);
@@ -49,18 +47,6 @@ export async function notifyNewMentions(p: PostItem, newlyMentioned: string[], a
   );
 }
 
-/** Everybody (the fan-out consumer): notifications recorded a few at a time. */
-export async function notifyAnnouncement(p: PostItem, recipients: string[]): Promise<void> {
-  const preview = await postPreview(p);
-  for (let i = 0; i < recipients.length; i += PARALLEL) {
-    await Promise.all(
-      recipients
-        .slice(i, i + PARALLEL)
-        .map((id) => notify([{ recipientId: id, kind: 'announcement', actorId: p.authorId, postId: p.id, preview }])),
-    );
-  }
-}
-
 /** Once per reacting person per post (the caller makes sure of the once). */
 export async function notifyReaction(p: PostItem, reactorId: string): Promise<void> {
   await notify([
@@ -69,27 +55,49 @@ export async function notifyReaction(p: PostItem, reactorId: string): Promise<vo
 }
 
 /**
- * A new comment: people it mentions get `mention`; on a reply, the thread's starter and earlier
- * repliers get `reply`; the post's author gets `comment` unless already told otherwise.
+ * Who a new comment tells, each once and never its author: people it mentions get `mention`; on a
+ * reply, the thread's starter and earlier repliers get `reply`; the post's author gets `comment`
+ * unless already told otherwise. Pure, so every attempt of a reply's notice computes the same pages.
  */
-export async function notifyComment(
-  p: PostItem,
-  c: CommentItem,
+export function commentRecipients(
+  postAuthorId: string,
+  commentAuthorId: string,
   mentioned: string[],
   threadPeople: string[],
-): Promise<void> {
-  const preview = await readable(c.content);
-  const told = new Set<string>([c.authorId]);
-  const list: NewNotification[] = [];
-  const tell = (recipientId: string, kind: NewNotification['kind']) => {
+): { recipientId: string; kind: 'mention' | 'reply' | 'comment' }[] {
+  const told = new Set<string>([commentAuthorId]);
+  const list: { recipientId: string; kind: 'mention' | 'reply' | 'comment' }[] = [];
+  const tell = (recipientId: string, kind: 'mention' | 'reply' | 'comment') => {
     if (told.has(recipientId)) return;
     told.add(recipientId);
-    list.push({ recipientId, kind, actorId: c.authorId, postId: p.id, commentId: c.id, preview });
+    list.push({ recipientId, kind });
   };
   for (const id of mentioned) tell(id, 'mention');
   for (const id of threadPeople) tell(id, 'reply');
-  tell(p.authorId, 'comment');
-  await notify(list);
+  tell(postAuthorId, 'comment');
+  return list;
+}
+
+/** The preview of a comment's notifications. */
+export const commentPreview = (c: CommentItem) => readable(c.content);
+
+/**
+ * A new top-level comment: the people it mentions and the post's author (bounded by the comment's
+ * length). A reply's thread may grow with the company: its notice is sent by the feed fan-out
+ * (reply-notices.ts).
+ */
+export async function notifyComment(p: PostItem, c: CommentItem, mentioned: string[]): Promise<void> {
+  const preview = await commentPreview(c);
+  await notify(
+    commentRecipients(p.authorId, c.authorId, mentioned, []).map(({ recipientId, kind }) => ({
+      recipientId,
+      kind,
+      actorId: c.authorId,
+      postId: p.id,
+      commentId: c.id,
+      preview,
+    })),
+  );
 }
 
 export async function notifyCommentMentions(p: PostItem, c: CommentItem, newlyMentioned: string[]): Promise<void> {

@@ -1,0 +1,66 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { membersIndex, postKey } from '../../shared/db/keys.ts';
+import { getItem, queryAll, write } from '../../shared/db/table.ts';
+import { claimAnnouncement, sendAnnouncementPage } from '../../shared/feed/announcements.ts';
+import { AnnouncementNotice, Post } from '../../shared/feed/entities.ts';
+import { fanOut } from '../../shared/feed/fan-out.ts';
+import type { AnnouncementNoticeItem, PostItem } from '../../shared/feed/model.ts';
+import { listNotifications } from '../../shared/notifications/notifications.ts';
+import type { UserItem } from '../../shared/people/users.ts';
+import { newMember, uniq } from '../support/api.ts';
+import { createPost } from './helpers.ts';
+
+/** The stream record of the post's INSERT, as the fan-out consumer receives it. */
+const insertRecord = (item: object): DynamoDBRecord => ({
+  eventName: 'INSERT',
+  dynamodb: { NewImage: marshall(item, { removeUndefinedValues: true }) as never },
+});
+
+const announcementsOf = async (userId: string, postId: string) =>
+  (await listNotifications(userId, 50)).filter((n) => n.kind === 'announcement' && n.postId === postId);
+
+describe('announcement fan-out (resumable, page by page)', () => {
+  it('a redelivery after a partial run completes it, nobody told twice', async () => {
+    const boss = await newMember({ role: 'super_admin' });
+    for (let i = 0; i < 8; i++) await newMember(); // an audience of more than one page of 5
+    // Written as an ordinary post, then made an announcement in place: its INSERT record, which is
+    // what starts the runtime's own fan-out, is then delivered only by this test.
+    const p = await createPost(boss.token, { content: `All hands ${uniq()}` });
+    await write(
+      Post.update([p.id], {
+        UpdateExpression: 'SET isAnnouncement = :t ADD rev :one',
+        ExpressionAttributeValues: { ':t': true, ':one': 1 },
+      }),
+      { returnValues: 'NONE' },
+    );
+    const post = (await getItem<PostItem>(postKey(p.id), true))!;
+
+    // A run that records its first page (of 5) and dies: its progress stays with the notice.
+    const claimed = (await claimAnnouncement(post))!;
+    const afterCrash = await sendAnnouncementPage(post, claimed, 'preview', 5);
+    expect(afterCrash).toMatchObject({ step: 1, sent: 5 });
+    expect(afterCrash.cursor).not.toBeNull();
+
+    // The stream delivers the record again (twice at once): the rest is sent, each page once.
+    const record = insertRecord(post);
+    await Promise.all([fanOut([record]), fanOut([record])]);
+    const done = (await getItem<AnnouncementNoticeItem>(AnnouncementNotice.key(p.id), true))!;
+    expect(done.doneAt).toBeTruthy();
+
+    const audience = (
+      await queryAll<UserItem>({ index: membersIndex.index, pk: membersIndex.pk, skBefore: `${done.cutoff}$` })
+    ).filter((u) => u.status !== 'deactivated' && u.id !== boss.id);
+    expect(audience.length).toBeGreaterThan(5);
+    expect(done.sent).toBe(audience.length);
+    // Everybody on a small company; otherwise the first page, its boundary and the last person.
+    const checked = audience.length <= 60 ? audience : [...audience.slice(0, 6), audience[audience.length - 1]];
+    for (const u of checked) expect(await announcementsOf(u.id, p.id), u.id).toHaveLength(1);
+    expect(await announcementsOf(boss.id, p.id)).toHaveLength(0);
+
+    await fanOut([record]); // once more after it is done: nothing
+    expect((await getItem<AnnouncementNoticeItem>(AnnouncementNotice.key(p.id), true))?.sent).toBe(audience.length);
+    expect(await announcementsOf(audience[0].id, p.id)).toHaveLength(1);
+  });
+});
