@@ -1,10 +1,11 @@
 import { postKey, postVotesPrefix } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { getItem, isConditionFailure, queryPage } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
-import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../notifications/notify-many.ts';
+import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
 import { deliverPush } from '../push/delivery.ts';
 import { PollClosedNotice } from './entities.ts';
 import type { PollClosedNoticeItem, PostItem, VoteItem } from './model.ts';
+import { recordNoticePage } from './notice-pages.ts';
 import { postPreview } from './notify.ts';
 
 /**
@@ -70,32 +71,9 @@ export async function sendPollClosedNotice(postId: string): Promise<void> {
   }
 }
 
-/** Records one page's notifications with the notice's progress; answers the notice as it now is. */
-async function recordPage(
-  notice: PollClosedNoticeItem,
-  notes: NewNotification[],
-  nextCursor: string | null,
-): Promise<PollClosedNoticeItem> {
-  const now = new Date().toISOString();
-  const done = nextCursor === null;
-  const progress: TransactItem = PollClosedNotice.update([notice.postId], {
-    UpdateExpression: `SET #step = :next, #cursor = :cursor, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
-    ConditionExpression: '#step = :step AND attribute_not_exists(doneAt)',
-    ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
-    ExpressionAttributeValues: {
-      ':next': notice.step + 1,
-      ':cursor': nextCursor,
-      ':n': notes.length,
-      ':step': notice.step,
-      ...(done ? { ':now': now } : {}),
-    },
-  });
-  await transact(notificationBatch(notes, [progress]));
-  return {
-    ...notice,
-    step: notice.step + 1,
+/** Records one page's notifications with the notice's progress (notice-pages.ts); answers the notice as it now is. */
+const recordPage = (notice: PollClosedNoticeItem, notes: NewNotification[], nextCursor: string | null) =>
+  recordNoticePage((parts) => PollClosedNotice.update([notice.postId], parts), notice, notes, {
+    done: nextCursor === null,
     cursor: nextCursor,
-    sent: notice.sent + notes.length,
-    ...(done ? { doneAt: now } : {}),
-  };
-}
+  });
