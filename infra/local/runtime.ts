@@ -164,7 +164,13 @@ export async function startLocalRuntime(
 
   // An existing DATA_DIR written by an earlier release is brought up to date while the service already
   // answers (the code reads both forms); deployed, the deploy hook and the migrations schedule do this.
-  void runMigrationsAtStart(log);
+  const migrationsStop = new AbortController();
+  const migrating = runMigrationsAtStart(log, migrationsStop.signal);
+  // Stopped after its current page and awaited before the emulators go (the next start resumes).
+  stops.unshift(async () => {
+    migrationsStop.abort();
+    await migrating;
+  });
 
   if (opts.withStreams !== false) {
     const poller = new StreamPoller(host, dynamoEndpoint, process.env.TABLE_NAME!, streamConsumers, log);
@@ -190,11 +196,12 @@ export async function startLocalRuntime(
 }
 
 /** Runs every pending migration in this process, logging the outcome (docs/deployment.md). */
-async function runMigrationsAtStart(log: (line: string) => void): Promise<void> {
+async function runMigrationsAtStart(log: (line: string) => void, signal: AbortSignal): Promise<void> {
   try {
     const { migrations } = await import('../../shared/migrations/index.ts');
     const { runMigrations } = await import('../../shared/migrations/runner.ts');
-    const { complete, states } = await runMigrations(migrations, { budgetMs: 30 * 60_000 });
+    const { complete, states } = await runMigrations(migrations, { budgetMs: 30 * 60_000, signal });
+    if (signal.aborted) return;
     const changed = states.reduce((n, s) => n + s.changed, 0);
     log(
       complete

@@ -24,6 +24,8 @@ export interface RunOptions {
   budgetMs: number;
   /** For tests: stop after this many pages in all (an interrupted run). */
   maxPages?: number;
+  /** Stop after the current page (the local runtime stopping): the next run resumes there. */
+  signal?: AbortSignal;
 }
 
 export interface MigrationState {
@@ -91,12 +93,13 @@ export async function setPaused(migration: Migration, paused: boolean): Promise<
  */
 export async function runMigrations(
   migrations: readonly Migration[],
-  { budgetMs, maxPages = Number.POSITIVE_INFINITY }: RunOptions,
+  { budgetMs, maxPages = Number.POSITIVE_INFINITY, signal }: RunOptions,
 ): Promise<{ complete: boolean; states: MigrationState[] }> {
   const owner = randomUUID();
   const deadline = Date.now() + budgetMs;
   let pages = 0;
   for (const m of migrations) {
+    if (signal?.aborted) break;
     const lease = await takeLease(m, owner, deadline);
     if (lease === 'done') continue;
     if (lease !== 'taken') {
@@ -105,7 +108,7 @@ export async function runMigrations(
     }
     let state = (await getItem<MigrationStateItem>(stateKey(m.id), true))!;
     try {
-      while (Date.now() < deadline && pages < maxPages) {
+      while (Date.now() < deadline && pages < maxPages && !signal?.aborted) {
         const page = await db().send(
           new ScanCommand({
             TableName: tableName(),

@@ -29,6 +29,8 @@ import { listTodaysBirthdaysRoute } from '../../shared/api/routes/birthdays.ts';
 import { listMembersRoute } from '../../shared/api/routes/members.ts';
 import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
+import type { NotificationItem } from '../../shared/notifications/entities.ts';
+import { notificationContent } from '../../shared/notifications/notifications.ts';
 import { batchWrite, rnd } from './support.ts';
 
 const PEOPLE = 5_000;
@@ -243,14 +245,16 @@ export async function companyBench(): Promise<boolean> {
       const page = await doc.send(
         new ScanCommand({
           TableName: table,
-          FilterExpression: 'entity = :n AND kind = :k',
-          ProjectionExpression: 'recipientId, actorId',
-          ExpressionAttributeValues: { ':n': 'Notification', ':k': 'birthday' },
+          // Kind and actor are sealed (shared/notifications/notifications.ts): opened here, as the list does.
+          FilterExpression: 'entity = :n',
+          ExpressionAttributeValues: { ':n': 'Notification' },
           ExclusiveStartKey: lastKey,
         }),
       );
-      for (const n of page.Items ?? []) {
-        const key = `${n.recipientId}|${n.actorId}`;
+      for (const item of page.Items ?? []) {
+        const n = notificationContent(item as NotificationItem);
+        if (n?.kind !== 'birthday') continue;
+        const key = `${item.recipientId}|${n.actorId}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
       lastKey = page.LastEvaluatedKey;
