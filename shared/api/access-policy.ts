@@ -1,4 +1,5 @@
 import type { SecretName } from '../config/secrets.ts';
+import { isLiteral } from '../db/key-template.ts';
 import { idempotencyRecordKey, type Key, sessionKey } from '../db/keys.ts';
 import { INDEXES } from '../db/table-definition.ts';
 import type { AnyRoute, RouteAccess } from './route-def.ts';
@@ -68,21 +69,37 @@ export const SNS_ACTIONS = [
 ];
 export const SES_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
 
-/** A key builder of `shared/db/keys.ts`: what a narrowed write grant is derived from. */
+/**
+ * What a narrowed write grant is derived from: an entity declaration (its key template), or a key
+ * builder of `shared/db/keys.ts` while entities still move to templates.
+ */
 export type KeyBuilder = (...args: any[]) => Key;
+export type WriteTarget = NonNullable<RouteAccess['writes']>[number];
 
 /** Stands in for every key argument: where it first appears in a partition key, the variable part starts. */
 const ANY_ARGUMENT = '\u0000';
 
 /**
- * The `dynamodb:LeadingKeys` pattern covering every partition key a key builder makes: its constant
- * head up to the last `#` before the first argument (`MEETING#*`), or the key itself when no argument
- * reaches the partition key (`WEBSITE`). Derived by calling the builder, so a changed key changes the
- * grant with it. A builder whose partition key has an argument before any `#` has no such prefix: it
+ * The `dynamodb:LeadingKeys` pattern covering every partition key an entity (or key builder) makes:
+ * its constant head up to the last `#` before the first field (`MEETING#*`), or the key itself when no
+ * field reaches the partition key (`WEBSITE`). Read from the declaration's template, so a changed key
+ * changes the grant with it. A partition key whose first segment is a field has no such prefix: it
  * cannot be granted this way (the caller must leave the function table-wide).
  */
-export function leadingKeyPattern(key: KeyBuilder): string {
-  const { pk } = key(...Array.from({ length: key.length }, () => ANY_ARGUMENT));
+export function leadingKeyPattern(target: WriteTarget): string {
+  if (typeof target !== 'function') {
+    const template = target.keyTemplate.pk;
+    const head: string[] = [];
+    for (const segment of template) {
+      if (!isLiteral(segment)) {
+        if (head.length === 0) throw new Error(`${target.name}: the partition key has no constant prefix to grant`);
+        return `${head.join('#')}#*`;
+      }
+      head.push(segment);
+    }
+    return head.join('#');
+  }
+  const { pk } = target(...Array.from({ length: target.length }, () => ANY_ARGUMENT));
   const variable = pk.indexOf(ANY_ARGUMENT);
   if (variable < 0) return pk;
   const cut = pk.lastIndexOf('#', variable);

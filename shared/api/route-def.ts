@@ -16,7 +16,10 @@ export interface RouteAccess {
    * The session refresh and the idempotency record are added from the route's declaration. Absent:
    * the function may write anywhere in the table (README, "Least privilege on the table", says why).
    */
-  writes?: readonly ((...args: any[]) => Key)[];
+  writes?: readonly (
+    | ((...args: any[]) => Key)
+    | { readonly name: string; readonly keyTemplate: { pk: readonly unknown[] } }
+  )[];
   /** Scans the table: the migrations runner only (shared/migrations/runner.ts); never a request path. */
   scan?: boolean;
   /** Bucket key prefixes and what the function does with them. */

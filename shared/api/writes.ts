@@ -11,13 +11,13 @@ import {
   postKey,
   postListKey,
   postUploadKey,
-  pushTokenKey,
   teamKey,
   teamMemberKey,
   userKey,
   websiteCountsKey,
   websiteEntryKey,
 } from '../db/keys.ts';
+import { PushToken } from '../push/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 
 /**
@@ -33,7 +33,7 @@ export const NOTIFIES: Writes = [notificationKey, notificationCounterKey];
  * Pushing what was notified (shared/push/delivery.ts, through `notify`): delivery removes the
  * registrations it finds unfit and disables those whose endpoint is gone.
  */
-export const PUSHES: Writes = [pushTokenKey];
+export const PUSHES: Writes = [PushToken];
 
 /**
  * Changing a person (shared/people/change-person.ts): the profile, and what is derived from it in

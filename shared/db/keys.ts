@@ -9,9 +9,9 @@
  * (ANON_ATTRIBUTE) so the change-feed consumer's event-source filter drops them before they reach
  * it. A person's own items (notifications) never carry it: it would mark them.
  */
-export const ANON_ATTRIBUTE = 'anon';
+export { ANON_ATTRIBUTE, type Key } from './table-definition.ts';
 
-export type Key = { pk: string; sk: string };
+import type { Key } from './table-definition.ts';
 
 // ---------------------------------------------------------------- accounts and sessions
 /** A person's profile (also their account record). gsi1 = every member by joining time. */
@@ -66,8 +66,6 @@ export const unreadNotificationsIndex = {
 };
 /** The unread count, kept in the same transaction as every change of read state. */
 export const notificationCounterKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'COUNT' });
-/** Push preference. */
-export const notificationPrefsKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'NOTIF_PREFS' });
 
 // ---------------------------------------------------------------- grievances (issue: grievance channel)
 /*
@@ -539,17 +537,6 @@ export const presenceConnectionKey = (userId: string, connectionId: string): Key
   sk: `CONN#${connectionId}`,
 });
 export const presenceConnectionsPrefix = (userId: string) => ({ pk: `PRESENCE#${userId}`, skPrefix: 'CONN#' });
-
-/**
- * A registered push token, by the SHA-256 of the token. gsi1 = a person's enabled tokens, oldest first
- * (sparse: removed when disabled).
- */
-export const pushTokenKey = (tokenHash: string): Key => ({ pk: `PUSHTOKEN#${tokenHash}`, sk: 'TOKEN' });
-export const pushTokensIndex = {
-  index: 'gsi1' as const,
-  pk: (userId: string) => `PUSHTOKENS#${userId}`,
-  sk: (updatedAt: string, tokenHash: string) => `${updatedAt}#${tokenHash}`,
-};
 
 /** "Every notification read" marker: one write per mark-all, so the feed emits one `notification.read` (null). */
 export const notificationsReadAllKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'READ_ALL' });

@@ -4,6 +4,14 @@
  * stored in them are built only in `keys.ts`.
  */
 export const KEY = { pk: 'pk', sk: 'sk' } as const;
+export type Key = { pk: string; sk: string };
+
+/**
+ * Items of the grievance channel carry `anon: true` (stamped by their entity declarations), so the
+ * change-feed consumer's event-source filter drops them before they reach it. A person's own items
+ * (notifications) never carry it: it would mark them.
+ */
+export const ANON_ATTRIBUTE = 'anon';
 
 /**
  * Overloaded global secondary indexes; `keys.ts` says what each entity puts in them. gsi1..gsi5 sort

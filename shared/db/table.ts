@@ -13,8 +13,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import type { Key } from './keys.ts';
-import type { IndexName } from './table-definition.ts';
+import type { IndexName, Key } from './table-definition.ts';
 import { throttled } from './unavailable.ts';
 
 /**

@@ -1,7 +1,5 @@
 import { hashToken } from '../auth/tokens.ts';
-import { PRESENT } from '../db/entity.ts';
-import { pushTokensIndex } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
+import { isConditionFailure, write } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
 import { type PushPlatform, type PushTarget, pushTransport } from '../transports/push.ts';
 import { PushToken, type PushTokenItem } from './entities.ts';
@@ -36,7 +34,7 @@ export async function registerPushToken(userId: string, sessionTokenHash: string
   if (r.previousToken !== undefined && r.previousToken !== r.token) await retirePushToken(userId, r.previousToken);
   const platform = r.platform ?? 'web';
   const tokenHash = hashToken(r.token);
-  const existing = await getItem<PushTokenItem>(PushToken.key(tokenHash), true);
+  const existing = await PushToken.get({ tokenHash }, { consistent: true });
   // The endpoint belongs to the token (the device), whoever registered it before; a platform change needs a new one.
   const reusable = existing && existing.platform === platform ? existing.endpointArn : null;
   const endpointArn = await pushTransport().register({ userId, platform, token: r.token, endpointArn: reusable });
@@ -59,13 +57,13 @@ export async function registerPushToken(userId: string, sessionTokenHash: string
 
 /** Removes a registration, only when it is the caller's (`previousToken`, DELETE). */
 export async function retirePushToken(userId: string, token: string): Promise<void> {
-  const existing = await getItem<PushTokenItem>(PushToken.key(hashToken(token)), true);
+  const existing = await PushToken.get({ tokenHash: hashToken(token) }, { consistent: true });
   if (!existing || existing.userId !== userId) return;
   await removeRegistration(existing);
 }
 
 async function removeRegistration(t: PushTokenItem): Promise<void> {
-  await write(PushToken.remove(PushToken.keyOf(t)));
+  await write(PushToken.remove(t));
   await forgetEndpoint(targetOf(t));
 }
 
@@ -76,7 +74,7 @@ async function removeRegistration(t: PushTokenItem): Promise<void> {
 export async function removeStaleRegistration(t: PushTokenItem): Promise<void> {
   try {
     await write(
-      PushToken.remove(PushToken.keyOf(t), {
+      PushToken.remove(t, {
         ConditionExpression: 'updatedAt = :seen',
         ExpressionAttributeValues: { ':seen': t.updatedAt },
       }),
@@ -96,7 +94,7 @@ async function forgetEndpoint(target: PushTarget): Promise<void> {
 
 /** A person's enabled registrations, newest first (bounded by MAX_TOKENS_PER_PERSON). */
 export async function activePushTokens(userId: string): Promise<PushTokenItem[]> {
-  return queryAll<PushTokenItem>({ index: pushTokensIndex.index, pk: pushTokensIndex.pk(userId), forward: false });
+  return PushToken.queryAll({ index: 'byPerson', key: { userId }, forward: false });
 }
 
 async function retireBeyondCap(userId: string): Promise<void> {
@@ -106,12 +104,11 @@ async function retireBeyondCap(userId: string): Promise<void> {
 
 /** The platform said the endpoint is dead: keep the item (for the record) but stop delivering to it. */
 export async function disablePushToken(tokenHash: string): Promise<void> {
-  await write(
-    PushToken.update([tokenHash], {
-      UpdateExpression: 'SET disabledAt = :now REMOVE #ipk, #isk',
-      ...PRESENT,
-      ExpressionAttributeNames: { '#ipk': `${pushTokensIndex.index}pk`, '#isk': `${pushTokensIndex.index}sk` },
-      ExpressionAttributeValues: { ':now': new Date().toISOString() },
-    }),
-  ).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
+  const found = await PushToken.get({ tokenHash }, { consistent: true });
+  if (!found || found.disabledAt) return;
+  const seen = { ConditionExpression: 'updatedAt = :seen', ExpressionAttributeValues: { ':seen': found.updatedAt } };
+  // Registered again meanwhile (a new session on the device): fit again, left as it is.
+  await write(PushToken.change(found, { ...found, disabledAt: new Date().toISOString() }, seen)).catch((e) =>
+    isConditionFailure(e) ? undefined : Promise.reject(e),
+  );
 }

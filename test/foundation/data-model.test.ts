@@ -1,6 +1,7 @@
 import { globSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { declaredEntities } from '../../shared/db/entity.ts';
+import { declarations, declaredEntities } from '../../shared/db/entity.ts';
+import { describe as describeTemplate, isLiteral } from '../../shared/db/key-template.ts';
 import * as keys from '../../shared/db/keys.ts';
 
 /**
@@ -17,15 +18,25 @@ const prefixesIn = (literals: string[]) =>
 /** Imports every module that declares an entity, whoever imports it, and names them. */
 async function loadDeclarations(): Promise<string[]> {
   const declaring = globSync('shared/**/*.ts').filter(
-    (file) => !file.endsWith('.test.ts') && /= entity</.test(readFileSync(file, 'utf8')),
+    (file) => !file.endsWith('.test.ts') && /= entity[<(]/.test(readFileSync(file, 'utf8')),
   );
   for (const file of declaring) await import(/* @vite-ignore */ `../../${file}`);
   return declaring;
 }
 
 describe('docs/data-model.md against the declarations', () => {
-  it('lists every key prefix keys.ts builds, and no other', () => {
-    const inKeys = prefixesIn([...keysSource.matchAll(/`[^`]*`|'[^']*'/g)].map((m) => m[0]));
+  it('lists every key prefix the declarations (and keys.ts) build, and no other', async () => {
+    await loadDeclarations();
+    const inTemplates = [...declarations.values()].flatMap((d) =>
+      [d.key.pk, d.key.sk, ...Object.values(d.indexes).flatMap((ix) => [ix.pk, ix.sk ?? []])].flatMap((template) =>
+        // A word followed by another segment is a prefix (`USER#`); the last one is a whole key (`PROFILE`).
+        template
+          .slice(0, -1)
+          .filter(isLiteral)
+          .map((word) => `${word}#`),
+      ),
+    );
+    const inKeys = prefixesIn([...[...keysSource.matchAll(/`[^`]*`|'[^']*'/g)].map((m) => m[0]), ...inTemplates]);
     const inDoc = prefixesIn([...doc.matchAll(/`[^`\n]+`/g)].map((m) => m[0]));
     expect(inKeys.size).toBeGreaterThan(40);
     expect([...inKeys].filter((p) => !inDoc.has(p)).sort()).toEqual([]);
@@ -45,6 +56,17 @@ describe('docs/data-model.md against the declarations', () => {
     expect(declaredEntities.size).toBeGreaterThanOrEqual(8);
     expect([...documented.keys()].sort()).toEqual([...declaredEntities.keys()].sort());
     for (const [name, def] of declaredEntities) {
+      const declared = declarations.get(name);
+      if (declared) {
+        // Declared with templates: the documented key is exactly theirs, and the indexes are named.
+        expect(documented.get(name), name).toBe(
+          `\`${describeTemplate(declared.key.pk)}\` / \`${describeTemplate(declared.key.sk)}\``,
+        );
+        const indexesCell = rows.find((cells) => cells[1].replaceAll('`', '') === name)![4];
+        for (const ix of Object.values(declared.indexes)) expect(indexesCell, name).toContain(ix.index);
+        if (Object.keys(declared.indexes).length === 0) expect(indexesCell, name).toBe('—');
+        continue;
+      }
       // The documented key is the declared one with its arguments as placeholders.
       const args = Array.from({ length: def.key.length }, (_, i) => `«${i}»`);
       const key = def.key(...args);
@@ -57,6 +79,8 @@ describe('docs/data-model.md against the declarations', () => {
   it('has an entity for every item key keys.ts builds: no item kind is written without a declaration', async () => {
     await loadDeclarations();
     const declaredKeys = new Set([...declaredEntities.values()].map((def) => def.key));
+    // Entities declared with templates build their keys themselves: keys.ts must not build one again.
+    expect(Object.keys(keys).filter((name) => declarations.has(name))).toEqual([]);
     const itemKeys = Object.entries(keys).filter(
       ([name, value]) => name.endsWith('Key') && typeof value === 'function',
     );

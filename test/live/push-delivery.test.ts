@@ -3,7 +3,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { pushTokenKey, sessionKey } from '../../shared/db/keys.ts';
+import type { EntityFields } from '../../shared/db/entity.ts';
+import { sessionKey } from '../../shared/db/keys.ts';
 import { getItem, write } from '../../shared/db/table.ts';
 import { notify } from '../../shared/notifications/notifications.ts';
 import { deliverPush } from '../../shared/push/delivery.ts';
@@ -82,11 +83,11 @@ describe('push delivery rules', () => {
     const to = await newMember();
     const t = token();
     await registerPushToken(to.id, hashToken(to.token), { token: t, platform: 'android' });
-    const arn = (await getItem(pushTokenKey(hashToken(t))))!.endpointArn;
+    const arn = (await getItem(PushToken.key({ tokenHash: hashToken(t) })))!.endpointArn;
     dead.add(arn);
     await deliverPush([{ recipientId: to.id, kind: 'comment', actorId: null, postId: 'p', preview: 'x' }]);
     expect(sent).toHaveLength(1);
-    expect((await getItem(pushTokenKey(hashToken(t)), true))!.disabledAt).toBeTruthy();
+    expect((await getItem(PushToken.key({ tokenHash: hashToken(t) }), true))!.disabledAt).toBeTruthy();
     expect(await activePushTokens(to.id)).toHaveLength(0);
     await deliverPush([{ recipientId: to.id, kind: 'comment', actorId: null, postId: 'p', preview: 'y' }]);
     expect(sent).toHaveLength(1);
@@ -146,7 +147,7 @@ describe('push registrations', () => {
     await registerPushToken(a.id, hashToken(a.token), { token: t, platform: 'android', userAgent: 'app/1' });
     await registerPushToken(b.id, hashToken(b.token), { token: t, platform: 'android' });
     expect(await activePushTokens(a.id)).toHaveLength(0);
-    const item = (await getItem(pushTokenKey(hashToken(t)), true))!;
+    const item = (await getItem(PushToken.key({ tokenHash: hashToken(t) }), true))!;
     expect(item.userId).toBe(b.id);
     expect(JSON.stringify(item)).not.toContain(t);
     await retirePushToken(a.id, t); // no longer a's: nothing happens
@@ -187,7 +188,7 @@ describe('push registrations', () => {
 describe('push outlives no access: only registrations of a live session of an active person', () => {
   const ping = (recipientId: string) =>
     deliverPush([{ recipientId, kind: 'comment', actorId: null, postId: 'p', preview: 'secret preview' }]);
-  const registered = async (t: string) => getItem(pushTokenKey(hashToken(t)), true);
+  const registered = async (t: string) => getItem(PushToken.key({ tokenHash: hashToken(t) }), true);
 
   it('stops pushing to a lost phone once its session is revoked from another device, and removes it', async () => {
     const { transport, sent } = recordingTransport();
@@ -285,7 +286,7 @@ describe('push outlives no access: only registrations of a live session of an ac
         createdAt: now,
         updatedAt: now,
         actorId: m.id,
-      }),
+      } as EntityFields<typeof PushToken>),
     );
     expect(await activePushTokens(m.id)).toHaveLength(1);
     await ping(m.id);

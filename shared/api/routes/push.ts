@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { notificationPrefsKey, pushTokenKey } from '../../db/keys.ts';
+import { NotificationPrefs, PushToken } from '../../push/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nonBlank } from '../schemas/common.ts';
 
@@ -23,7 +23,7 @@ export const registerPushTokenRoute = defineRoute({
   }),
   status: 204,
   errors: [400],
-  access: { table: 'write', writes: [pushTokenKey], sns: true },
+  access: { table: 'write', writes: [PushToken], sns: true },
 });
 
 export const deletePushTokenRoute = defineRoute({
@@ -34,7 +34,7 @@ export const deletePushTokenRoute = defineRoute({
   auth: 'session',
   summary: 'Removes a push token of the caller (call it on sign-out, before the session is cleared).',
   status: 204,
-  access: { table: 'write', writes: [pushTokenKey], sns: true },
+  access: { table: 'write', writes: [PushToken], sns: true },
 });
 
 export const getNotificationPreferencesRoute = defineRoute({
@@ -58,7 +58,7 @@ export const setNotificationPreferencesRoute = defineRoute({
   body: z.strictObject({ pushEnabled: z.boolean() }),
   status: 204,
   errors: [400],
-  access: { table: 'write', writes: [notificationPrefsKey] },
+  access: { table: 'write', writes: [NotificationPrefs] },
 });
 
 export const pushRoutes = [
