@@ -1,14 +1,9 @@
 import { announcementFilters } from '../calendar/birthdays/announce.ts';
-import {
-  birthdayAnnouncementKey,
-  liveEventKey,
-  liveHeadKey,
-  liveRecordKey,
-  liveReplicaKey,
-  presenceKey,
-} from '../db/keys.ts';
+import { birthdayAnnouncementKey } from '../db/keys.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
+import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
+import { Presence } from '../presence/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 import { FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
 
@@ -63,7 +58,7 @@ export const streamConsumers: StreamConsumer[] = [
     filters: changeFeedFilters,
     batchSize: 100,
     // It writes the event log only (its head, replicas, events and record markers).
-    access: { table: 'write', writes: [liveHeadKey, liveReplicaKey, liveEventKey, liveRecordKey] },
+    access: { table: 'write', writes: [LiveHead, LiveReplica, LiveEvent, LiveRecord] },
   },
   // The feed's deferred work: announcements to everybody, renditions of presigned images, clean-up after deletions.
   {
@@ -99,7 +94,7 @@ export const schedules: Schedule[] = [
     name: 'presence-sweep',
     handler: 'functions/schedules/presence-sweep.ts',
     everySeconds: 60,
-    access: { table: 'write', writes: [presenceKey] },
+    access: { table: 'write', writes: [Presence] },
   },
   // Claims today's birthday announcements unless a GET /birthdays/today did first, and takes over
   // stalled ones (shared/calendar/birthdays/announce.ts); the birthday fan-out sends them.

@@ -485,59 +485,6 @@ export const pendingLeaveAllIndex = {
 export const leaveSeenKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'LEAVE_SEEN' });
 
 // ---------------------------------------------------------------- live updates, presence, push (issue: live updates)
-/**
- * The change feed's event log, all in the partition `LIVE` (a fixed key, so the change-feed
- * consumer's event-source filter can drop the log's own writes by `Keys.pk`). The head holds the
- * current epoch and the last sequence number handed out (`ADD`); events sort by epoch, then by a
- * zero-padded seq, so "after seq N" is one range Query.
- *
- * Stream connections do not poll that head: the consumer copies it, with the newest events inline,
- * to K replica items (`LIVE_REPLICAS`, at most LIVE_MAX_REPLICAS), each its own partition
- * (`LIVE#<n>`), once per batch; a connection reads a different replica at each poll, so the read
- * load of N connections is spread over K keys (docs/data-model.md, "Live updates"). Each processed stream record leaves a
- * marker (`REC#<eventID>`) so a retried batch appends nothing twice.
- */
-export const LIVE_PARTITION = 'LIVE';
-export const LIVE_MAX_REPLICAS = 64;
-export const liveHeadKey = (): Key => ({ pk: LIVE_PARTITION, sk: 'HEAD' });
-export const liveReplicaKey = (replica: number): Key => ({ pk: `${LIVE_PARTITION}#${replica}`, sk: 'HEAD' });
-/** Every partition key the event log may use, whatever K (the change-feed filter drops writes to any). */
-export const livePartitions = (): string[] => [
-  LIVE_PARTITION,
-  ...Array.from({ length: LIVE_MAX_REPLICAS }, (_, r) => liveReplicaKey(r).pk),
-];
-/** The seqs one stream record's events got (idempotent append). */
-export const liveRecordKey = (eventId: string): Key => ({ pk: LIVE_PARTITION, sk: `REC#${eventId}` });
-const SEQ_WIDTH = 15;
-export const liveEventSk = (epoch: string, seq: number) => `EVENT#${epoch}#${String(seq).padStart(SEQ_WIDTH, '0')}`;
-export const liveEventKey = (epoch: string, seq: number): Key => ({ pk: LIVE_PARTITION, sk: liveEventSk(epoch, seq) });
-/** Events of an epoch with seq in [from, to] (inclusive). */
-export const liveEventRange = (epoch: string, from: number, to = 10 ** SEQ_WIDTH - 1) => ({
-  pk: LIVE_PARTITION,
-  skBetween: [liveEventSk(epoch, from), liveEventSk(epoch, to)] as [string, string],
-});
-/**
- * A person's open streams, one lease per open connection (see `shared/live/stream-leases.ts`), in a
- * partition of their own so that the stream function may write nothing of the person's but these
- * (`dynamodb:LeadingKeys`). Lease items once kept under `USER#<id>` with the same sort key are never
- * read again and expire by their TTL.
- */
-export const liveStreamLeasesKey = (userId: string): Key => ({ pk: `STREAMS#${userId}`, sk: 'STREAM_LEASES' });
-export const STREAM_LEASES_PREFIX = liveStreamLeasesKey('').pk;
-
-/**
- * A person's presence (derived state and the times it changes next), read in batch with profiles.
- * gsi6 = people whose presence is due to change (numeric sk = when, epoch ms; sparse: removed once offline).
- */
-export const presenceKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PRESENCE' });
-export const presenceDueIndex = { index: 'gsi6' as const, pk: 'PRESENCE_DUE', sk: (dueAtMs: number) => dueAtMs };
-/** One client connection's heartbeats (bounded per person by their open tabs and devices; TTL cleans up). */
-export const presenceConnectionKey = (userId: string, connectionId: string): Key => ({
-  pk: `PRESENCE#${userId}`,
-  sk: `CONN#${connectionId}`,
-});
-export const presenceConnectionsPrefix = (userId: string) => ({ pk: `PRESENCE#${userId}`, skPrefix: 'CONN#' });
-
 /** "Every notification read" marker: one write per mark-all, so the feed emits one `notification.read` (null). */
 export const notificationsReadAllKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'READ_ALL' });
 

@@ -258,14 +258,18 @@ function keyOf(item: Item, index?: IndexName): Record<string, unknown> {
   return k;
 }
 
-/** Every item of a (bounded) query: for partitions whose size the data model bounds. */
+/**
+ * Every item of a (bounded) query: for partitions whose size the data model bounds; with `max`, at most
+ * that many (each request asks only for what is still missing).
+ */
 export async function queryAll<T extends Item = Item>(o: QueryOptions & { max?: number }): Promise<T[]> {
   const items: T[] = [];
   let start: Record<string, any> | undefined;
   do {
-    const out = await db().send(new QueryCommand({ ...queryInput(o), ExclusiveStartKey: start }));
+    const Limit = o.max === undefined ? undefined : o.max - items.length;
+    const out = await db().send(new QueryCommand({ ...queryInput(o), Limit, ExclusiveStartKey: start }));
     items.push(...((out.Items ?? []) as T[]));
     start = out.LastEvaluatedKey;
   } while (start && items.length < (o.max ?? Number.POSITIVE_INFINITY));
-  return items;
+  return o.max === undefined ? items : items.slice(0, o.max);
 }

@@ -1,31 +1,22 @@
 import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
-import { liveEventRange } from '../db/keys.ts';
-import { getItem, getMany, isConditionFailure, keyString, putMany, queryPage, write } from '../db/table.ts';
+import { isConditionFailure, putMany, write } from '../db/table.ts';
 import type { Audience, ChangeEventDraft } from './change-events.ts';
-import {
-  EventLogHead,
-  EventLogReplica,
-  type LiveHeadItem,
-  type LiveRecordItem,
-  type LiveReplicaItem,
-  LoggedEvent,
-  RecordMarker,
-} from './entities.ts';
+import { LiveEvent, LiveHead, type LiveHeadItem, LiveRecord, LiveReplica, type LogEvent, MAX_SEQ } from './entities.ts';
 
 /**
  * The event log the change feed appends to and stream connections poll (they never read the
  * DynamoDB stream themselves). It lives in the table:
- * - the head (`liveHeadKey`): the current epoch and the last seq handed out. Seqs come from `ADD` on
+ * - the head (`LiveHead`): the current epoch and the last seq handed out. Seqs come from `ADD` on
  *   it, so any number of consumer instances number events without gaps in the counter and without
  *   module memory; a new epoch (restart, deploy) resets seq. Only the consumer reads it in the
  *   normal course;
- * - one item per event (`liveEventKey`), carrying ids only, with a TTL;
- * - `LIVE_REPLICAS` replicas of the head (`liveReplicaKey`), each in its own partition, rewritten once
+ * - one item per event (`LiveEvent`), carrying ids only, with a TTL;
+ * - `LIVE_REPLICAS` replicas of the head (`LiveReplica`), each in its own partition, rewritten once
  *   per batch with the newest events inline: what stream connections poll (one small read gives the
  *   position and, normally, the events), spread over many keys so no partition carries every
  *   connection's polls (docs/data-model.md);
- * - one marker per stream record appended (`liveRecordKey`): the seqs it got, so a retried batch
+ * - one marker per stream record appended (`LiveRecord`): the seqs it got, so a retried batch
  *   writes the same events at the same seqs instead of appending them twice.
  *
  * Replay window (at least the last 1000 events or the last hour, whichever is more):
@@ -45,7 +36,8 @@ const INLINE_BYTES = 3_300;
 /** How many of the newest events the consumer reads to fill the inline list. */
 const INLINE_READ = 30;
 
-export interface LiveHead {
+/** A position in the log: the epoch, its last seq and (when known) when it started. */
+export interface LogHead {
   epoch: string;
   seq: number;
   /** When the epoch started (ISO); orders epochs, so a replica still on an older one is recognised. */
@@ -53,19 +45,8 @@ export interface LiveHead {
 }
 
 /** What a stream connection polls: a head plus the newest events, ascending seq. */
-export interface LiveReplica extends LiveHead {
-  events: LiveEvent[];
-}
-
-/** A stored event: the change frame's data plus who may see it. */
-export interface LiveEvent {
-  seq: number;
-  type: string;
-  at: string;
-  actorId: string | null;
-  payload: Record<string, unknown>;
-  /** `*` = everyone, else the one user id. */
-  aud: string;
+export interface PolledReplica extends LogHead {
+  events: LogEvent[];
 }
 
 /** One stream record's events, with the record's id (its `eventID`) when it came from the stream. */
@@ -74,22 +55,19 @@ export interface RecordDrafts {
   drafts: (ChangeEventDraft & { at: Date })[];
 }
 
-/** A head as read: a table older than `startedAt` (or than the head itself) lacks some fields. */
-type HeadItem = Partial<LiveHeadItem>;
-
 const audienceAttribute = (a: Audience) => (a.kind === 'all' ? '*' : a.userId);
 
 /** Whether `userId` is in the event's audience. */
-export const isFor = (event: Pick<LiveEvent, 'aud'>, userId: string) => event.aud === '*' || event.aud === userId;
+export const isFor = (event: Pick<LogEvent, 'aud'>, userId: string) => event.aud === '*' || event.aud === userId;
 
-const replicaFields = (head: Required<LiveHead>, events: LiveEvent[] = []) =>
+const replicaFields = (head: Required<LogHead>, events: LogEvent[] = []) =>
   Array.from({ length: env.liveReplicas }, (_, replica) => ({ replica, ...head, recent: JSON.stringify(events) }));
 
 /** Starts a new epoch (the service restarted or was deployed): seq restarts at 0, on the head and every replica. */
-export async function startNewEpoch(): Promise<LiveHead> {
+export async function startNewEpoch(): Promise<LogHead> {
   const head = { epoch: newId(), seq: 0, startedAt: new Date().toISOString() };
-  await write(EventLogHead.put(head));
-  await putMany(replicaFields(head).map(EventLogReplica.item));
+  await write(LiveHead.put(head));
+  await putMany(replicaFields(head).map(LiveReplica.item));
   return head;
 }
 
@@ -97,18 +75,18 @@ export async function startNewEpoch(): Promise<LiveHead> {
 async function ensureEpoch(): Promise<void> {
   const head = { epoch: newId(), seq: 0, startedAt: new Date().toISOString() };
   try {
-    await write(EventLogHead.put(head, { ConditionExpression: 'attribute_not_exists(epoch)' }));
+    await write(LiveHead.put(head, { ConditionExpression: 'attribute_not_exists(epoch)' }));
   } catch (err) {
     if (isConditionFailure(err)) return;
     throw err;
   }
-  await putMany(replicaFields(head).map(EventLogReplica.item));
+  await putMany(replicaFields(head).map(LiveReplica.item));
 }
 
 /** The current epoch and last seq from the head itself (creating the first epoch when the table has none). */
-export async function readHead(consistent = false): Promise<LiveHead> {
+export async function readHead(consistent = false): Promise<LogHead> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const item = await getItem<HeadItem>(EventLogHead.key(), consistent || attempt > 0);
+    const item = await LiveHead.get({}, { consistent: consistent || attempt > 0 });
     if (item?.epoch) return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt };
     await ensureEpoch();
   }
@@ -119,23 +97,27 @@ export async function readHead(consistent = false): Promise<LiveHead> {
  * One replica of the head (eventually consistent: one read unit). A replica the consumer has not
  * written yet (a table older than the replicas) reads as the head itself, without inline events.
  */
-export async function readReplica(replica: number): Promise<LiveReplica> {
-  const item = await getItem<Partial<LiveReplicaItem>>(EventLogReplica.key(replica % env.liveReplicas));
+export async function readReplica(replica: number): Promise<PolledReplica> {
+  const item = await LiveReplica.get({ replica: replica % env.liveReplicas });
   if (!item?.epoch) return { ...(await readHead(true)), events: [] };
   return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt, events: JSON.parse(item.recent ?? '[]') };
 }
 
 /** Hands out `count` consecutive seqs of the current epoch: answers the epoch and the last of them. */
-async function allocate(count: number): Promise<Required<LiveHead>> {
+async function allocate(count: number): Promise<Required<LogHead>> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const out = (await write(
-        EventLogHead.update([], {
-          UpdateExpression: 'ADD seq :n',
-          ConditionExpression: 'attribute_exists(epoch)',
-          ExpressionAttributeValues: { ':n': count },
-        }),
-      )) as HeadItem;
+      const out: Partial<LiveHeadItem> =
+        (await write(
+          LiveHead.update(
+            {},
+            {
+              UpdateExpression: 'ADD seq :n',
+              ConditionExpression: 'attribute_exists(epoch)',
+              ExpressionAttributeValues: { ':n': count },
+            },
+          ),
+        )) ?? {};
       return { epoch: out.epoch!, seq: out.seq!, startedAt: out.startedAt ?? '' };
     } catch (err) {
       if (!isConditionFailure(err) || attempt > 0) throw err;
@@ -144,7 +126,7 @@ async function allocate(count: number): Promise<Required<LiveHead>> {
   }
 }
 
-const numbered = (drafts: RecordDrafts['drafts'], first: number): LiveEvent[] =>
+const numbered = (drafts: RecordDrafts['drafts'], first: number): LogEvent[] =>
   drafts.map((d, i) => ({
     seq: first + i,
     type: d.type,
@@ -154,8 +136,8 @@ const numbered = (drafts: RecordDrafts['drafts'], first: number): LiveEvent[] =>
     aud: audienceAttribute(d.audience),
   }));
 
-const eventItem = (epoch: string, e: LiveEvent) =>
-  LoggedEvent.item({ epoch, ...e, ttl: Math.floor(Date.parse(e.at) / 1000) + RETENTION_SECONDS });
+const eventItem = (epoch: string, e: LogEvent) =>
+  LiveEvent.item({ epoch, ...e, ttl: Math.floor(Date.parse(e.at) / 1000) + RETENTION_SECONDS });
 
 /**
  * Appends the events of stream records in order, idempotently per record: one `ADD` for the records
@@ -165,15 +147,16 @@ const eventItem = (epoch: string, e: LiveEvent) =>
  * nothing. A stream connection that sees the head move before the items land waits for them (see
  * `stream-session.ts`).
  */
-export async function appendRecords(records: RecordDrafts[]): Promise<LiveEvent[]> {
+export async function appendRecords(records: RecordDrafts[]): Promise<LogEvent[]> {
   const producing = records.filter((r) => r.drafts.length > 0);
   if (producing.length === 0) return [];
-  const ids = producing.flatMap((r) => (r.recordId ? [RecordMarker.key(r.recordId)] : []));
-  const markers = ids.length ? await getMany<LiveRecordItem>(ids, true) : new Map<string, LiveRecordItem>();
-  const markerOf = (r: RecordDrafts) => (r.recordId ? markers.get(keyString(RecordMarker.key(r.recordId))) : undefined);
+  const ids = producing.flatMap((r) => (r.recordId ? [{ recordId: r.recordId }] : []));
+  const found = ids.length ? await LiveRecord.getMany(ids, { consistent: true }) : [];
+  const markers = new Map(ids.map((id, i) => [id.recordId, found[i]]));
+  const markerOf = (r: RecordDrafts) => (r.recordId ? markers.get(r.recordId) : undefined);
 
   const fresh = producing.filter((r) => !markerOf(r));
-  let head: Required<LiveHead> | undefined;
+  let head: Required<LogHead> | undefined;
   const placed = new Map<RecordDrafts, { epoch: string; first: number }>();
   if (fresh.length > 0) {
     const count = fresh.reduce((n, r) => n + r.drafts.length, 0);
@@ -185,7 +168,7 @@ export async function appendRecords(records: RecordDrafts[]): Promise<LiveEvent[
     }
     const ttl = Math.floor(Date.now() / 1000) + MARKER_SECONDS;
     await putMany(
-      fresh.flatMap((r) => (r.recordId ? [RecordMarker.item({ recordId: r.recordId, ...placed.get(r)!, ttl })] : [])),
+      fresh.flatMap((r) => (r.recordId ? [LiveRecord.item({ recordId: r.recordId, ...placed.get(r)!, ttl })] : [])),
     );
   }
   const written = producing.map((r) => {
@@ -198,21 +181,19 @@ export async function appendRecords(records: RecordDrafts[]): Promise<LiveEvent[
 }
 
 /** Appends events that come from no stream record (not idempotent: each call appends). */
-export const appendEvents = (drafts: RecordDrafts['drafts']): Promise<LiveEvent[]> => appendRecords([{ drafts }]);
+export const appendEvents = (drafts: RecordDrafts['drafts']): Promise<LogEvent[]> => appendRecords([{ drafts }]);
 
 /**
  * Copies the head and the newest events of its epoch (what the log holds now) to every replica. A
  * replica moves only forward: a newer epoch, or a higher seq of the same one, so two consumer
  * instances writing at once leave the newer copy.
  */
-async function publishReplicas(head: LiveHead): Promise<void> {
-  const { items } = await queryPage({
-    ...liveEventRange(head.epoch, 0),
-    forward: false,
-    limit: INLINE_READ,
-    consistent: true,
-  });
-  const inline: LiveEvent[] = [];
+async function publishReplicas(head: LogHead): Promise<void> {
+  const items = await LiveEvent.queryAll(
+    { key: {}, range: eventRange(head.epoch, 0), forward: false, consistent: true },
+    { max: INLINE_READ },
+  );
+  const inline: LogEvent[] = [];
   let bytes = 2;
   for (const item of items) {
     const e = toEvent(item);
@@ -225,7 +206,7 @@ async function publishReplicas(head: LiveHead): Promise<void> {
   await Promise.all(
     replicas.map((fields) =>
       write(
-        EventLogReplica.put(fields, {
+        LiveReplica.put(fields, {
           ConditionExpression: 'attribute_not_exists(seq) OR startedAt < :startedAt OR (epoch = :epoch AND seq < :seq)',
           ExpressionAttributeValues: { ':startedAt': fields.startedAt, ':epoch': fields.epoch, ':seq': fields.seq },
         }),
@@ -234,7 +215,13 @@ async function publishReplicas(head: LiveHead): Promise<void> {
   );
 }
 
-const toEvent = (item: Record<string, any>): LiveEvent => ({
+/** The events of an epoch with seq in [from, to]. */
+const eventRange = (epoch: string, from: number, to = MAX_SEQ) => ({
+  from: { epoch, seq: from },
+  to: { epoch, seq: to },
+});
+
+const toEvent = (item: LogEvent): LogEvent => ({
   seq: item.seq,
   type: item.type,
   at: item.at,
@@ -249,8 +236,8 @@ export async function readEventsAfter(
   after: number,
   limit: number,
   consistent = false,
-): Promise<LiveEvent[]> {
-  const { items } = await queryPage({ ...liveEventRange(epoch, after + 1), limit, consistent });
+): Promise<LogEvent[]> {
+  const items = await LiveEvent.queryAll({ key: {}, range: eventRange(epoch, after + 1), consistent }, { max: limit });
   return items.map(toEvent);
 }
 
@@ -263,7 +250,7 @@ export type ResumePoint = { kind: 'live' } | { kind: 'replay'; after: number } |
  */
 export async function resumePoint(
   lastEventId: string | undefined,
-  head: LiveHead,
+  head: LogHead,
   now = new Date(),
 ): Promise<ResumePoint> {
   if (lastEventId === undefined || lastEventId.trim() === '') return { kind: 'live' };

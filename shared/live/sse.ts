@@ -1,4 +1,4 @@
-import type { LiveEvent } from './event-log.ts';
+import type { LogEvent } from './entities.ts';
 
 /**
  * Server-sent-event frames. Every frame carries JSON data (an event without a data line is
@@ -25,7 +25,7 @@ export const jitteredRetryMs = (minMs = 1000, maxMs = 5000) => Math.round(minMs 
 export const readyFrame = (epoch: string, position: number, retryMs = jitteredRetryMs()) =>
   frame('ready', { epoch }, eventId(epoch, position), retryMs);
 
-export const changeFrame = (epoch: string, e: LiveEvent) =>
+export const changeFrame = (epoch: string, e: LogEvent) =>
   frame(
     'change',
     { seq: e.seq, type: e.type, at: e.at, actorId: e.actorId, payload: e.payload },

@@ -1,4 +1,5 @@
-import { ANON_ATTRIBUTE, livePartitions, liveStreamLeasesKey } from '../db/keys.ts';
+import { ANON_ATTRIBUTE } from '../db/table-definition.ts';
+import { livePartitions, StreamLeases } from './entities.ts';
 
 /**
  * The change-feed consumer's event-source filter (Lambda filter criteria; the local stream poller
@@ -22,7 +23,7 @@ export const changeFeedFilters: Record<string, unknown>[] = [
     dynamodb: {
       Keys: {
         pk: { S: [{ 'anything-but': livePartitions() }] },
-        sk: { S: [{ 'anything-but': [liveStreamLeasesKey('').sk] }] },
+        sk: { S: [{ 'anything-but': [StreamLeases.key({ userId: '' }).sk] }] },
       },
       NewImage: noAnon,
       OldImage: noAnon,

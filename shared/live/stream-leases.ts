@@ -1,6 +1,6 @@
 import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
-import { getItem, isConditionFailure, write } from '../db/table.ts';
+import { isConditionFailure, write } from '../db/table.ts';
 import { unavailable } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { coalesced } from './coalesced-reads.ts';
@@ -57,7 +57,7 @@ export interface AcquireOptions {
 
 export async function acquireStreamLease(userId: string, o: AcquireOptions = {}): Promise<StreamLease> {
   const cap = Math.max(1, o.cap ?? env.liveStreamsPerPerson);
-  const read = (consistent: boolean) => getItem<StreamLeasesItem>(StreamLeases.key(userId), consistent);
+  const read = (consistent: boolean) => StreamLeases.get({ userId }, { consistent });
   const id = newId();
   const now = Date.now();
   const lease: StreamLeaseEntry = {
@@ -81,11 +81,14 @@ export async function acquireStreamLease(userId: string, o: AcquireOptions = {})
   const ended = [...expired, ...replaced, ...evicted];
   if (ended.length) {
     await write(
-      StreamLeases.update([userId], {
-        UpdateExpression: `REMOVE ${ended.map((_, i) => `#leases.#e${i}`).join(', ')} ADD version :one`,
-        ExpressionAttributeNames: { '#leases': 'leases', ...Object.fromEntries(ended.map((k, i) => [`#e${i}`, k])) },
-        ExpressionAttributeValues: { ':one': 1 },
-      }),
+      StreamLeases.update(
+        { userId },
+        {
+          UpdateExpression: `REMOVE ${ended.map((_, i) => `#leases.#e${i}`).join(', ')} ADD version :one`,
+          ExpressionAttributeNames: { '#leases': 'leases', ...Object.fromEntries(ended.map((k, i) => [`#e${i}`, k])) },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      ),
       { returnValues: 'NONE' },
     );
     if (replaced.length || evicted.length)
@@ -114,23 +117,27 @@ async function addLease(userId: string, id: string, lease: StreamLeaseEntry): Pr
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const first = attempt % 2 === 1;
     try {
-      return (await write(
-        StreamLeases.update([userId], {
-          // The first lease creates the map; the others add to it (a path into a missing map fails).
-          UpdateExpression: first
-            ? 'SET #leases = :map, userId = :user, entity = :entity, #ttl = :ttl ADD version :one'
-            : 'SET #leases.#id = :lease, userId = :user, entity = :entity, #ttl = :ttl ADD version :one',
-          ConditionExpression: first ? 'attribute_not_exists(#leases)' : 'attribute_exists(#leases)',
-          ExpressionAttributeNames: { '#leases': 'leases', '#ttl': 'ttl', ...(first ? {} : { '#id': id }) },
-          ExpressionAttributeValues: {
-            ...(first ? { ':map': { [id]: lease } } : { ':lease': lease }),
-            ':user': userId,
-            ':entity': StreamLeases.name,
-            ':ttl': ttl(),
-            ':one': 1,
+      const after = await write(
+        StreamLeases.update(
+          { userId },
+          {
+            // The first lease creates the map; the others add to it (a path into a missing map fails).
+            UpdateExpression: first
+              ? 'SET #leases = :map, userId = :user, entity = :entity, #ttl = :ttl ADD version :one'
+              : 'SET #leases.#id = :lease, userId = :user, entity = :entity, #ttl = :ttl ADD version :one',
+            ConditionExpression: first ? 'attribute_not_exists(#leases)' : 'attribute_exists(#leases)',
+            ExpressionAttributeNames: { '#leases': 'leases', '#ttl': 'ttl', ...(first ? {} : { '#id': id }) },
+            ExpressionAttributeValues: {
+              ...(first ? { ':map': { [id]: lease } } : { ':lease': lease }),
+              ':user': userId,
+              ':entity': StreamLeases.name,
+              ':ttl': ttl(),
+              ':one': 1,
+            },
           },
-        }),
-      )) as StreamLeasesItem;
+        ),
+      );
+      if (StreamLeases.is(after)) return after;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
@@ -153,12 +160,15 @@ function leaseOf(
     // Only a lease still held is renewed (one taken by another connection stays taken).
     renew: () =>
       write(
-        StreamLeases.update([userId], {
-          UpdateExpression: 'SET #leases.#id.#exp = :exp, #ttl = :ttl',
-          ConditionExpression: 'attribute_exists(#leases.#id)',
-          ExpressionAttributeNames: { ...names, '#exp': 'exp', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':exp': Date.now() + LEASE_SECONDS * 1000, ':ttl': ttl() },
-        }),
+        StreamLeases.update(
+          { userId },
+          {
+            UpdateExpression: 'SET #leases.#id.#exp = :exp, #ttl = :ttl',
+            ConditionExpression: 'attribute_exists(#leases.#id)',
+            ExpressionAttributeNames: { ...names, '#exp': 'exp', '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ':exp': Date.now() + LEASE_SECONDS * 1000, ':ttl': ttl() },
+          },
+        ),
         { returnValues: 'NONE' },
       ).then(
         () => undefined,
@@ -169,12 +179,15 @@ function leaseOf(
       ),
     release: () =>
       write(
-        StreamLeases.update([userId], {
-          UpdateExpression: 'REMOVE #leases.#id ADD version :one',
-          ConditionExpression: 'attribute_exists(#leases.#id)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':one': 1 },
-        }),
+        StreamLeases.update(
+          { userId },
+          {
+            UpdateExpression: 'REMOVE #leases.#id ADD version :one',
+            ConditionExpression: 'attribute_exists(#leases.#id)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        ),
         { returnValues: 'NONE' },
       ).then(
         () => undefined,

@@ -1,15 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { env } from '../config/env.ts';
 import { coalesced } from './coalesced-reads.ts';
-import {
-  isFor,
-  type LiveEvent,
-  type LiveReplica,
-  readEventsAfter,
-  readHead,
-  readReplica,
-  resumePoint,
-} from './event-log.ts';
+import type { LogEvent } from './entities.ts';
+import { isFor, type PolledReplica, readEventsAfter, readHead, readReplica, resumePoint } from './event-log.ts';
 import { changeFrame, jitteredRetryMs, pingFrame, readyFrame, resyncFrame } from './sse.ts';
 
 /**
@@ -119,7 +112,7 @@ export async function runStream(sink: FrameSink, o: StreamOptions): Promise<Stre
       readEventsAfter(epoch, after, PAGE, consistent),
     );
 
-  const deliver = async (e: LiveEvent): Promise<boolean> => {
+  const deliver = async (e: LogEvent): Promise<boolean> => {
     if (isFor(e, o.userId) && !(await sink.send(changeFrame(epoch, e)))) return false;
     cursor = e.seq;
     return true;
@@ -130,7 +123,7 @@ export async function runStream(sink: FrameSink, o: StreamOptions): Promise<Stre
    * events while they continue the cursor, then from the log itself; stops at a missing seq until it
    * is late.
    */
-  const catchUp = async (h: LiveReplica): Promise<boolean> => {
+  const catchUp = async (h: PolledReplica): Promise<boolean> => {
     for (const e of h.events) {
       if (e.seq <= cursor) continue;
       if (e.seq !== cursor + 1) break;
@@ -138,7 +131,7 @@ export async function runStream(sink: FrameSink, o: StreamOptions): Promise<Stre
       gapSince = undefined;
     }
     while (cursor < h.seq) {
-      const events: LiveEvent[] = await readAfter(cursor, gapSince !== undefined);
+      const events: LogEvent[] = await readAfter(cursor, gapSince !== undefined);
       const now = Date.now();
       if (events.length === 0 || events[0].seq !== cursor + 1) {
         gapSince ??= now;

@@ -1,6 +1,5 @@
 import { ABSENT } from '../db/entity.ts';
-import { presenceConnectionKey, presenceConnectionsPrefix } from '../db/keys.ts';
-import { getItem, queryAll, retryOnConflict, write } from '../db/table.ts';
+import { retryOnConflict, write } from '../db/table.ts';
 import {
   Presence,
   PresenceConnection,
@@ -18,7 +17,8 @@ import { ACTIVE_MS, ONLINE_MS, type PresenceState } from './model.ts';
  * person with none left is offline at once.
  */
 /** The connection id a stored connection is keyed by (the item does not store it apart). */
-const connectionIdOf = (c: Pick<PresenceConnectionItem, 'sk'>) => c.sk.slice(presenceConnectionKey('', '').sk.length);
+const connectionIdOf = (c: Pick<PresenceConnectionItem, 'sk'>) =>
+  c.sk.slice(PresenceConnection.key({ userId: '', connectionId: '' }).sk.length);
 
 /** Connection items outlive their last heartbeat by a day, then TTL removes them (reads ignore stale ones). */
 const CONNECTION_TTL_SECONDS = 24 * 3600;
@@ -35,7 +35,7 @@ async function updatePresence(
 ): Promise<void> {
   await retryOnConflict(
     async () => {
-      const current = await getItem<PresenceItem>(Presence.key(userId), true);
+      const current = await Presence.get({ userId }, { consistent: true });
       const state = await next(current);
       if (!state) return;
       const fields = presenceFields(userId, state, (current?.version ?? 0) + 1, Date.now());
@@ -60,17 +60,20 @@ export async function recordHeartbeat(
 ): Promise<void> {
   const now = Date.now();
   await write(
-    PresenceConnection.update([userId, connectionId], {
-      UpdateExpression: `SET entity = :e, userId = :u, sessionId = :s, lastHeartbeatAt = :now, #ttl = :ttl${active ? ', lastActiveAt = :now' : ''}`,
-      ExpressionAttributeNames: { '#ttl': 'ttl' },
-      ExpressionAttributeValues: {
-        ':e': PresenceConnection.name,
-        ':u': userId,
-        ':s': sessionId,
-        ':now': now,
-        ':ttl': Math.floor(now / 1000) + CONNECTION_TTL_SECONDS,
+    PresenceConnection.update(
+      { userId, connectionId },
+      {
+        UpdateExpression: `SET entity = :e, userId = :u, sessionId = :s, lastHeartbeatAt = :now, #ttl = :ttl${active ? ', lastActiveAt = :now' : ''}`,
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: {
+          ':e': PresenceConnection.name,
+          ':u': userId,
+          ':s': sessionId,
+          ':now': now,
+          ':ttl': Math.floor(now / 1000) + CONNECTION_TTL_SECONDS,
+        },
       },
-    }),
+    ),
   );
   await updatePresence(userId, async (current) => ({
     onlineUntil: Math.max(current?.onlineUntil ?? 0, now + ONLINE_MS),
@@ -82,7 +85,7 @@ export async function recordHeartbeat(
 /** The deadlines of the connections still live (read strongly consistent, after the caller's deletes). */
 async function stateFromConnections(userId: string, lastSeenAt: string | null): Promise<PresenceState> {
   const now = Date.now();
-  const conns = await queryAll<PresenceConnectionItem>({ ...presenceConnectionsPrefix(userId), consistent: true });
+  const conns = await PresenceConnection.queryAll({ key: { userId }, consistent: true });
   const live = conns.filter((c) => c.lastHeartbeatAt + ONLINE_MS > now);
   const latest = (times: number[]) => (times.length ? Math.max(...times) : null);
   const heartbeat = latest(live.map((c) => c.lastHeartbeatAt));
@@ -99,15 +102,15 @@ const recompute = (userId: string) =>
 
 /** Closes one of the caller's connections (an unknown id changes nothing). */
 export async function closeConnection(userId: string, connectionId: string): Promise<void> {
-  await write(PresenceConnection.remove([userId, connectionId]));
+  await write(PresenceConnection.remove({ userId, connectionId }));
   await recompute(userId);
 }
 
 /** Closes every connection of the calling session (its tabs); other devices keep theirs. */
 export async function signOutPresence(userId: string, sessionId: string): Promise<void> {
-  const conns = await queryAll<PresenceConnectionItem>({ ...presenceConnectionsPrefix(userId), consistent: true });
+  const conns = await PresenceConnection.queryAll({ key: { userId }, consistent: true });
   for (const c of conns) {
-    if (c.sessionId === sessionId) await write(PresenceConnection.remove([userId, connectionIdOf(c)]));
+    if (c.sessionId === sessionId) await write(PresenceConnection.remove({ userId, connectionId: connectionIdOf(c) }));
   }
   await recompute(userId);
 }

@@ -1,6 +1,6 @@
-import { presenceDueIndex } from '../db/keys.ts';
-import { isConditionFailure, queryPage, write } from '../db/table.ts';
-import { Presence, type PresenceItem, presenceFields } from './entities.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure, write } from '../db/table.ts';
+import { Presence, presenceFields } from './entities.ts';
 
 const PAGE = 100;
 
@@ -15,14 +15,8 @@ export async function sweepPresence(now = Date.now()): Promise<number> {
   let changed = 0;
   let cursor: string | undefined;
   do {
-    const page = await queryPage<PresenceItem>({
-      index: presenceDueIndex.index,
-      pk: presenceDueIndex.pk,
-      skBetween: [0, now],
-      limit: PAGE,
-      cursor,
-    });
-    for (const due of page.items) {
+    const found = await Presence.query({ index: 'due', key: {}, skBetween: [0, now] }, page({ limit: PAGE, cursor }));
+    for (const due of found.items) {
       const next = presenceFields(due.userId, due, due.version + 1, now);
       try {
         await write(
@@ -33,7 +27,7 @@ export async function sweepPresence(now = Date.now()): Promise<number> {
         if (!isConditionFailure(err)) throw err;
       }
     }
-    cursor = page.nextCursor ?? undefined;
+    cursor = found.nextCursor ?? undefined;
   } while (cursor);
   return changed;
 }

@@ -1,5 +1,4 @@
-import { presenceKey } from '../db/keys.ts';
-import { getMany } from '../db/table.ts';
+import { Presence } from './entities.ts';
 import { type PresenceState, type PresenceValue, presenceAt } from './model.ts';
 
 export type { PresenceValue } from './model.ts';
@@ -13,7 +12,7 @@ export interface PresenceView {
 const NEVER_SEEN: PresenceView = { presence: 'offline', lastSeenAt: null };
 
 /**
- * A person's presence from their presence item (`presenceKey`), computed at `now` (so it is exact
+ * A person's presence from their presence item (`Presence`), computed at `now` (so it is exact
  * whatever the sweep has announced yet). No item = never seen = offline.
  */
 export function presenceOf(state: PresenceState | undefined, now = new Date()): PresenceView {
@@ -27,7 +26,6 @@ export function presenceOf(state: PresenceState | undefined, now = new Date()): 
  */
 export async function presencesOf(userIds: Iterable<string>, now = new Date()): Promise<Map<string, PresenceView>> {
   const ids = [...new Set(userIds)];
-  const items = await getMany<PresenceState & { userId: string }>(ids.map(presenceKey));
-  const byUser = new Map([...items.values()].map((p) => [p.userId, p]));
-  return new Map(ids.map((id) => [id, presenceOf(byUser.get(id), now)]));
+  const items = await Presence.getMany(ids.map((userId) => ({ userId })));
+  return new Map(ids.map((id, i) => [id, presenceOf(items[i], now)]));
 }

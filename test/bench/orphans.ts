@@ -64,10 +64,9 @@ export async function benchOrphans(): Promise<boolean> {
   const signIn = async (email: string, password: string) =>
     (await call('POST', '/auth/sign-in/email', { email, password })).headers.get('set-auth-token')!;
   try {
-    const { getItem } = await import('../../shared/db/table.ts');
     const { StreamLeases } = await import('../../shared/live/entities.ts');
     const leases = async (userId: string) =>
-      Object.keys(((await getItem(StreamLeases.key(userId), true)) as any)?.leases ?? {});
+      Object.keys((await StreamLeases.get({ userId }, { consistent: true }))?.leases ?? {});
     const adminToken = await signIn(admin.email, admin.password);
     const person = async (i: number) => {
       const email = `orphan-${i}-${randomUUID().slice(0, 8)}@example.com`;

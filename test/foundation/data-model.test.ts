@@ -64,7 +64,7 @@ describe('docs/data-model.md against the declarations', () => {
         );
         const indexesCell = rows.find((cells) => cells[1].replaceAll('`', '') === name)![4];
         for (const ix of Object.values(declared.indexes)) expect(indexesCell, name).toContain(ix.index);
-        if (Object.keys(declared.indexes).length === 0) expect(indexesCell, name).toBe('—');
+        if (Object.keys(declared.indexes).length === 0) expect(indexesCell.startsWith('—'), name).toBe(true);
         continue;
       }
       // The documented key is the declared one with its arguments as placeholders.

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { liveEventKey } from '../../shared/db/keys.ts';
 import { putMany } from '../../shared/db/table.ts';
 import { onlyUser } from '../../shared/live/change-events.ts';
+import { LiveEvent } from '../../shared/live/entities.ts';
 import { appendEvents, readEventsAfter, readHead, resumePoint } from '../../shared/live/event-log.ts';
 
 const nobody = onlyUser(`test-nobody-${randomUUID()}`);
@@ -13,7 +13,7 @@ async function syntheticLog(entries: { seq: number; at: Date }[]) {
   const epoch = randomUUID();
   await putMany(
     entries.map(({ seq, at }) => ({
-      ...liveEventKey(epoch, seq),
+      ...LiveEvent.key({ epoch, seq }),
       entity: 'LiveEvent',
       epoch,
       seq,

@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { matchesAny, matchesPattern } from '../../infra/local/filter-pattern.ts';
-import { LIVE_MAX_REPLICAS, liveRecordKey, liveReplicaKey, liveStreamLeasesKey } from '../../shared/db/keys.ts';
+import { LIVE_MAX_REPLICAS, LiveRecord, LiveReplica, StreamLeases } from '../../shared/live/entities.ts';
 import { changeFeedFilters } from '../../shared/live/stream-filters.ts';
 
 /** A stream record as Lambda's filter sees it (DynamoDB JSON images). */
@@ -59,13 +59,15 @@ describe('change-feed event-source filters', () => {
 
   it("drop the replicas' writes (LIVE#<n>) and the stream leases, renewed with every ping", () => {
     for (const replica of [0, LIVE_MAX_REPLICAS - 1]) {
-      const r = liveReplicaKey(replica);
+      const r = LiveReplica.key({ replica });
       expect(passes(record('MODIFY', r, { entity: 'LiveReplica', seq: 1 }, { entity: 'LiveReplica', seq: 2 }))).toBe(
         false,
       );
     }
-    expect(passes(record('INSERT', liveRecordKey('e1'), undefined, { entity: 'LiveRecord', first: 1 }))).toBe(false);
-    const leases = liveStreamLeasesKey('u1');
+    expect(
+      passes(record('INSERT', LiveRecord.key({ recordId: 'e1' }), undefined, { entity: 'LiveRecord', first: 1 })),
+    ).toBe(false);
+    const leases = StreamLeases.key({ userId: 'u1' });
     expect(
       passes(record('MODIFY', leases, { entity: 'StreamLeases', open: 1 }, { entity: 'StreamLeases', open: 2 })),
     ).toBe(false);

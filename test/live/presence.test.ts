@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { presenceConnectionsPrefix, presenceKey } from '../../shared/db/keys.ts';
-import { getItem, queryAll, write } from '../../shared/db/table.ts';
-import { Presence, type PresenceItem, presenceFields } from '../../shared/presence/entities.ts';
+import { getItem, write } from '../../shared/db/table.ts';
+import { Presence, PresenceConnection, presenceFields } from '../../shared/presence/entities.ts';
 import { ACTIVE_MS, nextChangeAt, ONLINE_MS, presenceAt } from '../../shared/presence/model.ts';
 import { sweepPresence } from '../../shared/presence/sweep.ts';
 import { presencesOf } from '../../shared/presence/view.ts';
@@ -12,7 +11,7 @@ import { openStream } from './sse-client.ts';
 
 const beat = (token: string, connectionId: string, active = true) =>
   api('POST', '/presence/heartbeat', { token, body: { connectionId, active } });
-const presenceItemOf = (userId: string) => getItem<PresenceItem>(presenceKey(userId), true);
+const presenceItemOf = (userId: string) => Presence.get({ userId }, { consistent: true });
 
 describe('presence rules', () => {
   const now = 1_000_000_000;
@@ -49,7 +48,7 @@ describe('heartbeats', () => {
     const ids = Array.from({ length: 50 }, () => randomUUID());
     const beats = await Promise.all(ids.map((id, i) => beat(m.token, id, i % 2 === 0)));
     expect(beats.every((r) => r.status === 204)).toBe(true);
-    expect((await queryAll({ ...presenceConnectionsPrefix(m.id), consistent: true })).length).toBe(50);
+    expect((await PresenceConnection.queryAll({ key: { userId: m.id }, consistent: true })).length).toBe(50);
     expect((await presenceItemOf(m.id))?.presence).toBe('active');
     const closes = await Promise.all(
       ids.map((id) => api('POST', `/presence/connections/${id}/close`, { token: m.token })),
@@ -125,9 +124,9 @@ describe('presence sweep', () => {
       await s.next(isChange('presence.updated', (p) => p.userId === goesAway && p.presence === 'away'));
       await s.next(isChange('presence.updated', (p) => p.userId === goesOffline && p.presence === 'offline'));
       // Offline people leave the due index; the away one is due again when its heartbeats run out.
-      const offline = (await getItem(presenceKey(goesOffline), true))!;
+      const offline = (await getItem(Presence.key({ userId: goesOffline }), true))!;
       expect(offline.gsi6pk).toBeUndefined();
-      const away = (await getItem(presenceKey(goesAway), true))!;
+      const away = (await getItem(Presence.key({ userId: goesAway }), true))!;
       expect(away.gsi6sk).toBe(away.onlineUntil);
     } finally {
       s.close();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getItem } from '../../shared/db/table.ts';
-import { StreamLeases, type StreamLeasesItem } from '../../shared/live/entities.ts';
+import { StreamLeases } from '../../shared/live/entities.ts';
 import { newMember } from '../support/api.ts';
 import { openStream } from './sse-client.ts';
 
@@ -12,7 +11,7 @@ import { openStream } from './sse-client.ts';
  * test/support/global-setup.ts), plus a poll and the release.
  */
 const leases = async (userId: string) =>
-  Object.keys((await getItem<StreamLeasesItem>(StreamLeases.key(userId), true))?.leases ?? {});
+  Object.keys((await StreamLeases.get({ userId }, { consistent: true }))?.leases ?? {});
 
 describe('a stream whose client disconnected', () => {
   it('keeps running (its lease held and renewed), then ends by itself within its bound', async () => {

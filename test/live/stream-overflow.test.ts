@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { liveStreamLeasesKey } from '../../shared/db/keys.ts';
-import { getItem, write } from '../../shared/db/table.ts';
-import { StreamLeases, type StreamLeasesItem } from '../../shared/live/entities.ts';
+import { write } from '../../shared/db/table.ts';
+import { StreamLeases } from '../../shared/live/entities.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
 import { notify } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
@@ -10,7 +9,7 @@ import { isChange } from '../support/sse.ts';
 import { openStream } from './sse-client.ts';
 
 const leasesOf = async (userId: string) =>
-  Object.keys((await getItem<StreamLeasesItem>(StreamLeases.key(userId), true))?.leases ?? {});
+  Object.keys((await StreamLeases.get({ userId }, { consistent: true }))?.leases ?? {});
 
 async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000) {
   const until = Date.now() + ms;
@@ -89,11 +88,14 @@ describe('stream slots per person', () => {
     const crashed = await acquireStreamLease(m.id, { cap: 2 }); // never released nor renewed
     const live = await acquireStreamLease(m.id, { cap: 2 });
     await write(
-      StreamLeases.update([m.id], {
-        UpdateExpression: 'SET #l.#id.#exp = :past',
-        ExpressionAttributeNames: { '#l': 'leases', '#id': crashed.id, '#exp': 'exp' },
-        ExpressionAttributeValues: { ':past': Date.now() - 1 },
-      }),
+      StreamLeases.update(
+        { userId: m.id },
+        {
+          UpdateExpression: 'SET #l.#id.#exp = :past',
+          ExpressionAttributeNames: { '#l': 'leases', '#id': crashed.id, '#exp': 'exp' },
+          ExpressionAttributeValues: { ':past': Date.now() - 1 },
+        },
+      ),
     );
     const next = await acquireStreamLease(m.id, { cap: 2 });
     expect(next.took).toEqual({ replaced: 0, evicted: 0, expired: 1 });
@@ -106,7 +108,7 @@ describe('stream slots per person', () => {
 
   it('ignores lease items of the former layout under USER#', async () => {
     const m = await newMember();
-    const old = { pk: `USER#${m.id}`, sk: liveStreamLeasesKey('').sk };
+    const old = { pk: `USER#${m.id}`, sk: StreamLeases.key({ userId: m.id }).sk };
     await write(
       StreamLeases.updateStored(old, {
         UpdateExpression: 'SET #open = :cap, entity = :e',

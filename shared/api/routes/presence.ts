@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { presenceConnectionKey, presenceKey } from '../../db/keys.ts';
+import { Presence, PresenceConnection } from '../../presence/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nonBlank } from '../schemas/common.ts';
 
@@ -16,7 +16,7 @@ export const sendHeartbeatRoute = defineRoute({
   body: z.strictObject({ connectionId: nonBlank(1, 200), active: z.boolean() }),
   status: 204,
   errors: [400],
-  access: { table: 'write', writes: [presenceKey, presenceConnectionKey] },
+  access: { table: 'write', writes: [Presence, PresenceConnection] },
 });
 
 export const closeConnectionRoute = defineRoute({
@@ -27,7 +27,7 @@ export const closeConnectionRoute = defineRoute({
   auth: 'session',
   summary: 'Closes one connection of the caller (a person with none left is offline at once); skipping it is safe.',
   status: 204,
-  access: { table: 'write', writes: [presenceKey, presenceConnectionKey] },
+  access: { table: 'write', writes: [Presence, PresenceConnection] },
 });
 
 export const presenceSignOutRoute = defineRoute({
@@ -38,7 +38,7 @@ export const presenceSignOutRoute = defineRoute({
   auth: 'session',
   summary: 'Closes every connection of the calling session (call it before signing out); other devices are unaffected.',
   status: 204,
-  access: { table: 'write', writes: [presenceKey, presenceConnectionKey] },
+  access: { table: 'write', writes: [Presence, PresenceConnection] },
 });
 
 export const presenceRoutes = [sendHeartbeatRoute, closeConnectionRoute, presenceSignOutRoute];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { liveHeadKey, liveReplicaKey, liveStreamLeasesKey } from '../../db/keys.ts';
+import { LiveHead, LiveReplica, StreamLeases } from '../../live/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 
 /**
@@ -31,7 +31,7 @@ export const realtimeStreamRoute = defineRoute({
   memory: 128,
   // Its leases and the event log's head and replicas (a fresh table's first epoch); sessions are added
   // for the daily refresh (access-policy.ts). Nothing under USER#: the stream cannot touch accounts.
-  access: { table: 'write', writes: [liveStreamLeasesKey, liveHeadKey, liveReplicaKey] },
+  access: { table: 'write', writes: [StreamLeases, LiveHead, LiveReplica] },
 });
 
 export const realtimeRoutes = [realtimeStreamRoute];
