@@ -3,9 +3,10 @@ import { birthdayAnnouncementKey } from '../db/keys.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
+import { teamDeletionFilters } from '../people/team-deletion.ts';
 import { Presence } from '../presence/entities.ts';
 import type { RouteAccess } from './route-def.ts';
-import { FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
+import { CHANGES_PEOPLE, FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
 
 /**
  * The functions that are not HTTP routes: consumers of the table's DynamoDB stream and scheduled
@@ -86,6 +87,16 @@ export const streamConsumers: StreamConsumer[] = [
     access: { table: 'write', writes: [birthdayAnnouncementKey, ...NOTIFIES, ...PUSHES], sns: true },
     timeout: 300,
   },
+  // A deleted team's people unassigned one by one, then the team removed (shared/people/team-deletion.ts).
+  {
+    name: 'team-deletion',
+    handler: 'functions/teams/clear-deleted-team.ts',
+    filters: teamDeletionFilters,
+    batchSize: 10,
+    // Each person's change (profile, directory row, facets, counters, membership) and the team's progress.
+    access: { table: 'write', writes: CHANGES_PEOPLE },
+    timeout: 300,
+  },
 ];
 
 export const schedules: Schedule[] = [
@@ -136,6 +147,14 @@ export const schedules: Schedule[] = [
     localEverySeconds: 60,
     access: { table: 'write', scan: true },
     timeout: 900,
+  },
+  // Completes team deletions whose clearing stopped (shared/people/team-deletion.ts).
+  {
+    name: 'team-deletion-sweep',
+    handler: 'functions/schedules/resume-team-deletions.ts',
+    everySeconds: 300,
+    access: { table: 'write', writes: CHANGES_PEOPLE },
+    timeout: 300,
   },
   // Erases grievances finished longer than GRIEVANCE_RETENTION_DAYS ago, when set (shared/grievances/retention.ts).
   {

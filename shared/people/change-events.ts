@@ -15,7 +15,9 @@ import {
  *   profile field (featured included). Counters (posts, reports), presence and index attributes are
  *   not profile changes.
  * - Credentials: member.updated when a password is set or changed (not at creation).
- * - Team: team.updated on create, rename or recolour; `teamId: null` after a delete.
+ * - Team: team.updated on create, rename or recolour; `teamId: null` after a delete: when the team is
+ *   marked deleted (its people read as unassigned from then on), or when a team that was never marked
+ *   is removed. The removal of a marked team, after its people were cleared, says nothing new.
  */
 const PROFILE_FIELDS = [
   'name',
@@ -67,9 +69,12 @@ export const credentialsChanges: ChangeMapper = (change) => {
 };
 
 export const teamChanges: ChangeMapper = (change) => {
-  if (change.eventName === 'REMOVE') return [event(change, 'team.updated', { teamId: null })];
+  if (change.eventName === 'REMOVE')
+    return change.oldImage?.deletingAt ? [] : [event(change, 'team.updated', { teamId: null })];
   const teamId = change.newImage?.id as string | undefined;
   if (!teamId) return [];
+  if (change.newImage?.deletingAt)
+    return change.oldImage?.deletingAt ? [] : [event(change, 'team.updated', { teamId: null })];
   if (change.eventName === 'INSERT' || changed(change, 'name', 'color'))
     return [event(change, 'team.updated', { teamId })];
   return [];

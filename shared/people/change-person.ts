@@ -31,7 +31,8 @@ async function managerChain(personId: string, managerId: string): Promise<Map<st
   return chain;
 }
 
-async function assertTeamOpen(teamId: string): Promise<void> {
+/** The team exists and is not deleted (`deletingAt`), or 400 as for a team that does not exist. */
+export async function assertTeamOpen(teamId: string): Promise<void> {
   const team = await getItem<TeamItem & { deletingAt?: string }>(teamKey(teamId), true);
   if (!team || team.deletingAt) throw invalid(['teamId: no such team']);
 }

@@ -128,27 +128,28 @@ export function revCondition(rev: number | undefined): { expression: string; val
     : { expression: 'rev = :rev', values: { ':rev': rev } };
 }
 
+/** A team that can be joined: it exists and is not deleted (`deletingAt`: its people are being unassigned). */
 const teamExists = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 
 /** Where a reference's counter lives: a team's `memberCount`, a manager's `reportCount`. */
 type Counted = typeof Team | typeof Person;
 
-/** A conditional counter move, or only the condition when nothing moves. */
+/** Conditional counter moves (field → delta, zeros left out), or only the condition when nothing moves. */
 function counterOrCheck(
   target: Counted,
   id: string,
-  field: string,
-  delta: number,
+  deltas: Record<string, number>,
   condition: string,
   values: Record<string, unknown> = {},
 ): TransactItem {
   const withValues = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
-  if (delta === 0) return target.check([id], { ConditionExpression: condition, ...withValues });
+  const moves = Object.entries(deltas).filter(([, d]) => d !== 0);
+  if (moves.length === 0) return target.check([id], { ConditionExpression: condition, ...withValues });
   return target.update([id], {
-    UpdateExpression: 'ADD #f :d',
+    UpdateExpression: `ADD ${moves.map((_, i) => `#f${i} :d${i}`).join(', ')}`,
     ConditionExpression: condition,
-    ExpressionAttributeNames: { '#f': field },
-    ExpressionAttributeValues: { ':d': delta, ...values },
+    ExpressionAttributeNames: Object.fromEntries(moves.map(([f], i) => [`#f${i}`, f])),
+    ExpressionAttributeValues: { ...Object.fromEntries(moves.map(([, d], i) => [`:d${i}`, d])), ...values },
   });
 }
 
@@ -163,6 +164,8 @@ function referenceWrites(
   existsCondition: string,
   extra: Map<string, { expression: string; values: Record<string, unknown> }> = new Map(),
   skip?: string,
+  /** Further counters of a target moved in the same write (a team's `memberships`). */
+  adds: Map<string, Record<string, number>> = new Map(),
 ): TransactItem[] {
   const dec = refs.wasListed ? refs.oldRef : null;
   const inc = refs.listed ? refs.newRef : null;
@@ -172,12 +175,14 @@ function referenceWrites(
   if (inc && inc !== dec) at(inc).delta += 1;
   if (refs.newRef && refs.newRef !== refs.oldRef) at(refs.newRef).mustExist = true;
   for (const id of extra.keys()) at(id);
+  for (const id of adds.keys()) at(id);
   const items: TransactItem[] = [];
   for (const [id, move] of moves) {
     const conditions = [move.mustExist ? existsCondition : 'attribute_exists(pk)'];
     const e = extra.get(id);
     if (e) conditions.push(e.expression);
-    items.push(counterOrCheck(target, id, field, move.delta, conditions.join(' AND '), e?.values));
+    const deltas = { [field]: move.delta, ...adds.get(id) };
+    items.push(counterOrCheck(target, id, deltas, conditions.join(' AND '), e?.values));
   }
   return items;
 }
@@ -189,7 +194,7 @@ export interface PersonWriteOptions {
    * concurrent manager changes cannot close a loop.
    */
   chain?: Map<string, number | undefined>;
-  /** The team is being deleted: its counter is left alone (it goes with the team). */
+  /** The team is being deleted: its counters are left alone (they go with the team). */
   teamGone?: string;
 }
 
@@ -221,9 +226,15 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
   for (const [k, f] of oldFacets) if (!newFacets.has(k)) items.push(facetWrite(f, -1));
   for (const [k, f] of newFacets) if (!oldFacets.has(k)) items.push(facetWrite(f, 1));
 
-  // Team size and membership (the membership lists everybody whose teamId names the team).
+  // Team size and membership (the membership lists everybody whose teamId names the team, and the
+  // team's `memberships` counts those items, moved with them; `membershipMoves` only ever grows).
   const oldTeam = before?.teamId ?? null;
   const newTeam = after.teamId ?? null;
+  const membershipMoves = new Map<string, Record<string, number>>();
+  if (oldTeam !== newTeam) {
+    if (oldTeam && oldTeam !== opts.teamGone) membershipMoves.set(oldTeam, { memberships: -1, membershipMoves: 1 });
+    if (newTeam) membershipMoves.set(newTeam, { memberships: 1, membershipMoves: 1 });
+  }
   items.push(
     ...referenceWrites(
       'memberCount',
@@ -232,6 +243,7 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
       teamExists,
       undefined,
       opts.teamGone,
+      membershipMoves,
     ),
   );
   if (oldTeam !== newTeam) {

@@ -9,9 +9,11 @@ import {
   directoryRowsKey,
   FACETS_PARTITION,
   facetsPrefix,
+  teamKey,
 } from '../db/keys.ts';
 import { getMany, keyString, queryAll, queryPage } from '../db/table.ts';
 import { type DirectoryRow, nameKey, postsAttribute, rowsOf, shardOf } from './derived-from-person.ts';
+import type { TeamItem } from './profile.ts';
 import { getUsers, type UserItem } from './users.ts';
 
 /**
@@ -97,20 +99,34 @@ function matcher(query: DirectoryQuery): (row: DirectoryRow) => boolean {
       row.bio.toLowerCase().includes(q));
 }
 
-/** Every directory shard (and, for the posts sort, their post counts) in one batch read. */
-async function readProjection(withPosts: boolean): Promise<{ rows: DirectoryRow[]; posts: (id: string) => number }> {
+/**
+ * Every directory shard (and, for the posts sort, their post counts) in one batch read, with the team
+ * a `team` filter names (64 or 128 keys and the team: still one or two BatchGets).
+ */
+async function readProjection(
+  withPosts: boolean,
+  teamId?: string,
+): Promise<{ rows: DirectoryRow[]; posts: (id: string) => number; team?: TeamItem }> {
   const shards = Array.from({ length: DIRECTORY_SHARDS }, (_, i) => i);
-  const keys = [...shards.map(directoryRowsKey), ...(withPosts ? shards.map(directoryPostsKey) : [])];
+  const keys = [
+    ...shards.map(directoryRowsKey),
+    ...(withPosts ? shards.map(directoryPostsKey) : []),
+    ...(teamId ? [teamKey(teamId)] : []),
+  ];
   const found = await getMany(keys);
   const rows = shards.flatMap((s) => rowsOf(found.get(keyString(directoryRowsKey(s)))));
   const posts = (id: string) => Number(found.get(keyString(directoryPostsKey(shardOf(id))))?.[postsAttribute(id)] ?? 0);
-  return { rows, posts };
+  const team = teamId ? (found.get(keyString(teamKey(teamId))) as TeamItem | undefined) : undefined;
+  return { rows, posts, team };
 }
 
 async function searchProjection(query: DirectoryQuery): Promise<DirectoryPage> {
   const scope = `people|${JSON.stringify([query.q?.trim().toLowerCase() ?? '', query.skill ?? '', query.role ?? '', query.location ?? '', query.team ?? '', query.status ?? '', query.sort])}`;
   const after = decodeCursor(scope, query.cursor) as Ranked | undefined;
-  const { rows, posts } = await readProjection(query.sort === 'posts');
+  // A deleted team has no people, even while rows still name it (team-deletion.ts clears them later):
+  // the team rides on the shards' batch read, so the filter costs no request of its own.
+  const { rows, posts, team } = await readProjection(query.sort === 'posts', query.team);
+  if (query.team && (!team || team.deletingAt)) return { users: [], nextCursor: null };
   const matches = matcher(query);
   const compare = comparators[query.sort];
   const ranked = rows

@@ -85,8 +85,23 @@ export interface StoredTeam extends TeamItem {
   nameLower: string;
   createdAt: string;
   actorId: string;
+  /**
+   * Membership items of the team (`TeamMember`, people of every status whose `teamId` names it), moved
+   * with ADD in the transaction of every membership change: what a deletion unassigns.
+   */
+  memberships?: number;
+  /** Every membership change adds one (never goes back): how migration 0007 knows its count held. */
+  membershipMoves?: number;
+  /** `memberships` holds the count (set at creation, or by migration 0007 for teams created before). */
+  membershipsCounted?: boolean;
+  /** The deletion's background clearing (team-deletion.ts): people unassigned so far, last page's time. */
+  cleared?: number;
+  clearingAt?: string;
 }
-/** A team, listed by name on gsi1. */
+/**
+ * A team, listed by name on gsi1. A deleted team keeps its item, marked `deletingAt`, until the
+ * background clearing has unassigned its people; every read treats it as no team.
+ */
 export const Team = entity<StoredTeam, [teamId: string]>({
   name: 'Team',
   key: teamKey,

@@ -1,4 +1,8 @@
+import { teamMembersPrefix } from '../db/keys.ts';
+import { queryAll } from '../db/table.ts';
+import type { Migration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
+import { type StoredTeam, Team, type TeamMemberItem } from './entities.ts';
 
 /** Older stored forms of the people area's entities (CHANGELOG.md, 0.2.0). */
 const shardOf = (pk: string) => Number(pk.slice('DIRSHARD#'.length));
@@ -25,3 +29,34 @@ export const peopleLegacyForms: LegacyForm[] = [
     change: 'team-name claims store the lower-cased name (nameLower)',
   },
 ];
+
+/**
+ * `0007-team-memberships`: every team created before 0.2.0 counted its membership items
+ * (`memberships`, what a deletion unassigns). The code moves `memberships` and `membershipMoves` with
+ * ADD in the transaction of every membership change from this release on, so a team not yet migrated
+ * may already hold a partial `memberships`: the migration counts the team's membership items
+ * (consistently) and sets the count, conditioned on `membershipMoves` being what it was read as before
+ * the count (it only ever grows), so a membership change in between makes the runner read and count again.
+ */
+export const teamMembershipsMigration: Migration = {
+  id: '0007-team-memberships',
+  description: 'teams count their membership items (memberships), what a deletion unassigns',
+  entities: ['Team'],
+  pageSize: 20,
+  async migrate(item) {
+    const team = item as StoredTeam;
+    if (team.membershipsCounted) return [];
+    const members = await queryAll<TeamMemberItem>({ ...teamMembersPrefix(team.id), consistent: true });
+    const held =
+      team.membershipMoves === undefined
+        ? { expression: 'attribute_not_exists(membershipMoves)', values: {} }
+        : { expression: 'membershipMoves = :moves', values: { ':moves': team.membershipMoves } };
+    return [
+      Team.update([team.id], {
+        UpdateExpression: 'SET memberships = :n, membershipsCounted = :t',
+        ConditionExpression: `attribute_exists(pk) AND ${held.expression}`,
+        ExpressionAttributeValues: { ':n': members.length, ':t': true, ...held.values },
+      }),
+    ];
+  },
+};

@@ -1,7 +1,7 @@
 import { FAVOURITE_FIELDS, LINK_FIELDS } from '../api/schemas/common.ts';
 import { newId } from '../db/ids.ts';
 import { invalid } from '../errors.ts';
-import { changePerson } from './change-person.ts';
+import { assertTeamOpen, changePerson } from './change-person.ts';
 import type { ProjectItem, UserItem } from './users.ts';
 
 /** A project as a client sends it (the Project input); `id` keeps an existing project's id. */
@@ -140,5 +140,14 @@ export async function updateProfile(
   input: ProfileInput,
   opts: { actorId: string; allowJoinedOn: boolean },
 ): Promise<UserItem> {
-  return changePerson(userId, (u) => applyProfileInput(u, input, opts), { actorId: opts.actorId });
+  return changePerson(
+    userId,
+    async (u) => {
+      // Naming the team one is on changes nothing, unless it was deleted meanwhile (the person not yet
+      // cleared by the background): then it is refused as a missing team is (changePerson checks a new one).
+      if (input.teamId && input.teamId === u.teamId) await assertTeamOpen(input.teamId);
+      return applyProfileInput(u, input, opts);
+    },
+    { actorId: opts.actorId },
+  );
 }

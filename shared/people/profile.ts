@@ -16,7 +16,11 @@ export interface TeamItem {
   name: string;
   color: 'blue' | 'emerald' | 'violet' | 'amber' | 'rose' | 'cyan' | 'orange' | 'slate';
   memberCount?: number;
-  /** Set while the team's deletion unassigns its people: the team takes no new members. */
+  /**
+   * Set by the team's deletion: from then on the team is no team to every read (`teamsOf`, the
+   * directory's team filter, the teams list) and takes no new members, while the background clearing
+   * (team-deletion.ts) unassigns its people; then the item goes.
+   */
   deletingAt?: string;
 }
 
@@ -24,7 +28,10 @@ export interface TeamItem {
 export const isComplete = (u: UserItem) =>
   Boolean(u.title && u.bio && u.location && (u.skills ?? []).length > 0 && u.image);
 
-/** The teams these people are on, read fresh (one batch read) so a rename shows on the next read. */
+/**
+ * The teams these people are on, read fresh (one batch read) so a rename shows on the next read. A
+ * deleted team (marked, its people not all cleared yet) or a missing one is no team: `team: null`.
+ */
 async function teamsOf(
   users: UserItem[],
 ): Promise<Map<string, { id: string; name: string; color: TeamItem['color'] }>> {

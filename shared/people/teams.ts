@@ -1,4 +1,3 @@
-import { PRESENT } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { teamKey, teamMembersPrefix, teamsIndex } from '../db/keys.ts';
 import {
@@ -9,11 +8,9 @@ import {
   retryOnConflict,
   type TransactItem,
   transact,
-  write,
 } from '../db/table.ts';
-import { conflict, DomainError, notFound } from '../errors.ts';
-import { changePerson } from './change-person.ts';
-import { type StoredTeam, Team, TeamMember, type TeamMemberItem, TeamName } from './entities.ts';
+import { conflict, notFound } from '../errors.ts';
+import { type StoredTeam, Team, type TeamMemberItem, TeamName } from './entities.ts';
 import type { TeamItem } from './profile.ts';
 
 /**
@@ -28,7 +25,7 @@ const noSuchTeam = () => notFound('No such team.');
 
 export const toTeam = (t: TeamItem) => ({ id: t.id, name: t.name, color: t.color, memberCount: t.memberCount ?? 0 });
 
-/** Every team by name (one Query; the list is small and unpaged by spec). */
+/** Every team by name (one Query; the list is small and unpaged by spec); a deleted team (marked, its people still being cleared) is left out. */
 export async function listTeams(): Promise<TeamItem[]> {
   const teams = await queryAll<StoredTeam>({ index: teamsIndex.index, pk: teamsIndex.pk });
   return teams.filter((t) => !t.deletingAt);
@@ -47,6 +44,9 @@ export async function createTeam(actorId: string, input: { name: string; color?:
     ...nameAttributes(name),
     color: input.color ?? 'slate',
     memberCount: 0,
+    memberships: 0,
+    membershipMoves: 0,
+    membershipsCounted: true,
     createdAt: new Date().toISOString(),
     actorId,
   });
@@ -110,45 +110,42 @@ export async function updateTeam(
 }
 
 /**
- * Deletes a team and leaves its people unassigned. The team is first marked so nobody can
- * join it; each member (found through the team's membership items, every status) is then unassigned
- * in their own small transaction; finally the team and its name claim go. A repeated call finishes an
- * interrupted deletion. Answers how many people this call unassigned.
+ * Deletes a team and leaves its people unassigned, in one transaction whatever the team's size: the
+ * team is marked `deletingAt` (from then on every read shows its people without a team, and nobody
+ * can join it) and its name claim goes, so the name is free at once. Unassigning the people, one small
+ * transaction each, is background work (team-deletion.ts), started by the mark's stream record.
+ * Answers how many people the deletion unassigns: the team's `memberships` counter, moved in the
+ * transaction of every membership change, read here and held by the mark's condition. A team whose
+ * counter predates it (migration 0007 not yet run on it) is counted once from its membership items.
  */
 export async function deleteTeam(actorId: string, teamId: string): Promise<{ id: string; unassigned: number }> {
-  const team = await getItem<StoredTeam>(teamKey(teamId), true);
-  if (!team) throw noSuchTeam();
-  if (!team.deletingAt) {
-    await write(
-      Team.update([teamId], {
-        UpdateExpression: 'SET deletingAt = :now, actorId = :a',
-        ...PRESENT,
-        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':a': actorId },
-      }),
-    ).catch((err) => Promise.reject(isConditionFailure(err) ? noSuchTeam() : err));
-  }
-  const members = await queryAll<TeamMemberItem>(teamMembersPrefix(teamId));
-  let unassigned = 0;
-  const unassign = async (userId: string) => {
-    let cleared = false;
-    await changePerson(
-      userId,
-      (u) => {
-        cleared = u.teamId === teamId;
-        return cleared ? { ...u, teamId: null } : u;
-      },
-      { actorId, teamGone: teamId },
-    ).catch((err) => (err instanceof DomainError && err.kind === 'not-found' ? undefined : Promise.reject(err)));
-    if (cleared) unassigned++;
-  };
-  for (let i = 0; i < members.length; i += 8) await Promise.all(members.slice(i, i + 8).map((m) => unassign(m.userId)));
-  // Membership items of people who no longer name the team (or no longer exist) go as well.
-  for (const m of await queryAll<TeamMemberItem>(teamMembersPrefix(teamId)))
-    await write(TeamMember.remove([teamId, m.userId]));
-  try {
-    await transact([Team.remove([teamId], PRESENT), TeamName.remove([team.nameLower])]);
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err; // another call finished the deletion
-  }
-  return { id: teamId, unassigned };
+  return retryOnConflict(
+    async () => {
+      const team = await getItem<StoredTeam>(teamKey(teamId), true);
+      if (!team || team.deletingAt) throw noSuchTeam();
+      const unassigned = team.membershipsCounted ? (team.memberships ?? 0) : await countMemberships(teamId);
+      const held =
+        team.membershipMoves === undefined
+          ? { expression: 'attribute_not_exists(membershipMoves)', values: {} }
+          : { expression: 'membershipMoves = :moves', values: { ':moves': team.membershipMoves } };
+      await transact([
+        Team.update([teamId], {
+          UpdateExpression: 'SET deletingAt = :now, actorId = :a',
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deletingAt) AND ${held.expression}`,
+          ExpressionAttributeValues: { ':now': new Date().toISOString(), ':a': actorId, ...held.values },
+        }),
+        TeamName.remove([team.nameLower], {
+          ConditionExpression: 'attribute_not_exists(pk) OR teamId = :id',
+          ExpressionAttributeValues: { ':id': teamId },
+        }),
+      ]);
+      return { id: teamId, unassigned };
+    },
+    { exhausted: () => conflict('The team changed while this request ran. Try again.') },
+  );
+}
+
+/** The team's membership items, counted (only for a team whose counter predates `memberships`). */
+async function countMemberships(teamId: string): Promise<number> {
+  return (await queryAll<TeamMemberItem>({ ...teamMembersPrefix(teamId), consistent: true })).length;
 }

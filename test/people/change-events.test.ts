@@ -93,7 +93,7 @@ describe('people change mappers', () => {
     expect(credentialsChanges(modify(creds, { ...creds, actorId: 'admin' }))).toEqual([]);
   });
 
-  it('Team: created, renamed or recoloured → team.updated with its id; deleted → teamId null; counts alone → nothing', () => {
+  it('Team: created, renamed or recoloured → team.updated with its id; marked deleted → teamId null; counts alone → nothing', () => {
     const team = {
       pk: 'TEAM#t1',
       sk: 'TEAM',
@@ -112,9 +112,16 @@ describe('people change mappers', () => {
     expect(types(teamChanges(modify(team, { ...team, name: 'Platform' })))).toEqual(['team.updated']);
     expect(types(teamChanges(modify(team, { ...team, color: 'rose' })))).toEqual(['team.updated']);
     expect(teamChanges(modify(team, { ...team, memberCount: 2 }))).toEqual([]);
-    expect(teamChanges(modify(team, { ...team, deletingAt: 'now', actorId: 'other' }))).toEqual([]);
+    // The delete is the mark (its people read as unassigned from then on); the clearing's progress and
+    // the marked team's removal at its end say nothing more.
+    const deleted = { type: 'team.updated', actorId: 'other', payload: { teamId: null }, audience: { kind: 'all' } };
+    const marked = { ...team, deletingAt: 'now', actorId: 'other' };
+    expect(teamChanges(modify(team, marked))).toEqual([deleted]);
+    expect(teamChanges(modify(marked, { ...marked, cleared: 50, clearingAt: 'later' }))).toEqual([]);
+    expect(teamChanges({ eventName: 'REMOVE', oldImage: marked, newImage: undefined, at })).toEqual([]);
+    // A team removed without a mark (an earlier release's data): deleted then.
     expect(
       teamChanges({ eventName: 'REMOVE', oldImage: { ...team, actorId: 'other' }, newImage: undefined, at }),
-    ).toEqual([{ type: 'team.updated', actorId: 'other', payload: { teamId: null }, audience: { kind: 'all' } }]);
+    ).toEqual([deleted]);
   });
 });

@@ -2,7 +2,6 @@ import * as z from 'zod';
 import { teamKey, teamNameKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nonBlank, TeamColor } from '../schemas/common.ts';
-import { CHANGES_PEOPLE } from '../writes.ts';
 
 const T = `${API_PREFIX}/teams`;
 
@@ -57,11 +56,13 @@ export const deleteTeamRoute = defineRoute({
   method: 'DELETE',
   path: `${T}/{teamId}`,
   auth: 'super_admin',
-  summary: 'Deletes a team; its people are left unassigned (answers how many).',
+  summary:
+    'Deletes a team; its people are left unassigned (answers how many). Every read shows them without a team at once; their profiles are cleared in the background.',
   status: 200,
   response: TeamRemoved,
   errors: [404],
-  access: { table: 'write', writes: [teamNameKey, ...CHANGES_PEOPLE] },
+  // One transaction: the team's mark and its name claim (the people are cleared by the team-deletion consumer).
+  access: { table: 'write', writes: [teamKey, teamNameKey] },
 });
 
 export const teamRoutes = [listTeamsRoute, createTeamRoute, updateTeamRoute, deleteTeamRoute];
