@@ -1,5 +1,5 @@
 import { announcementFilters } from '../calendar/birthdays/announce.ts';
-import { birthdayAnnouncementKey } from '../db/keys.ts';
+import { BirthdayAnnouncement } from '../calendar/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
@@ -84,7 +84,7 @@ export const streamConsumers: StreamConsumer[] = [
     filters: announcementFilters,
     batchSize: 10,
     // The claim's progress, the notifications and their push (which removes unfit registrations).
-    access: { table: 'write', writes: [birthdayAnnouncementKey, ...NOTIFIES, ...PUSHES], sns: true },
+    access: { table: 'write', writes: [BirthdayAnnouncement, ...NOTIFIES, ...PUSHES], sns: true },
     timeout: 300,
   },
   // A deleted team's people unassigned one by one, then the team removed (shared/people/team-deletion.ts).
@@ -113,7 +113,7 @@ export const schedules: Schedule[] = [
     name: 'birthday-sweep',
     handler: 'functions/schedules/birthday-sweep.ts',
     dailyAt: '00:05',
-    access: { table: 'write', writes: [birthdayAnnouncementKey] }, // it claims; the birthday fan-out notifies
+    access: { table: 'write', writes: [BirthdayAnnouncement] }, // it claims; the birthday fan-out notifies
     timeout: 300,
   },
   // Announces polls closed by time (poll_closed to author and voters; post.poll.updated).

@@ -1,77 +1,96 @@
-import { entity } from '../db/entity.ts';
-import {
-  birthdayAnnouncementKey,
-  birthdayWishKey,
-  companyEventKey,
-  eventsByStartIndex,
-  longEventsByEndIndex,
-  wishCounterKey,
-  wishesReceivedIndex,
-} from '../db/keys.ts';
-import type { AnnouncementItem } from './birthdays/announce.ts';
-import type { WishItem } from './birthdays/wishes.ts';
-import type { CompanyEventItem } from './events.ts';
+import { type EntityItem, entity, keyOnly, shape } from '../db/entity.ts';
 
 /**
  * The calendar area's entities (docs/data-model.md, Calendar), each declared once: company events and
- * birthdays (meetings have their own module, `meetings/entities.ts`).
+ * birthdays (meetings have their own module, `meetings/entities.ts`). Times in sort keys are UTC ISO
+ * strings (`toISOString`, fixed width), so string order is time order; the items keep the offset each
+ * time was given in for the answers.
  */
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Events lasting longer than this are also indexed by end (gsi5), so the start query can look back only this far. */
 export const LONG_EVENT_MS = DAY_MS;
 
-const isLong = (e: Pick<CompanyEventItem, 'endsAt' | 'startUtc' | 'endUtc'>) =>
+type CompanyEventFields = {
+  id: string;
+  title: string;
+  startsAt: string;
+  endsAt: string | null;
+  location: string;
+  createdById: string;
+  createdAt: string;
+  actorId: string;
+  /** UTC forms of the start and the effective end (endsAt, else startsAt), for keys and filters. */
+  startUtc: string;
+  endUtc: string;
+};
+
+const isLong = (e: Pick<CompanyEventFields, 'endsAt' | 'startUtc' | 'endUtc'>) =>
   e.endsAt !== null && Date.parse(e.endUtc) - Date.parse(e.startUtc) > LONG_EVENT_MS;
 
 /** A company event: on gsi4 by start, and on gsi5 by end (sparse) while it lasts longer than a day. */
-export const CompanyEvent = entity<CompanyEventItem, [eventId: string]>({
+export const CompanyEvent = entity({
   name: 'CompanyEvent',
-  key: companyEventKey,
-  keyOf: (e) => [e.id],
-  indexes: [
-    {
-      index: eventsByStartIndex.index,
-      pk: () => eventsByStartIndex.pk,
-      sk: (e) => eventsByStartIndex.sk(e.startUtc, e.id),
-    },
-    {
-      index: longEventsByEndIndex.index,
-      pk: (e) => (isLong(e) ? longEventsByEndIndex.pk : undefined),
-      sk: (e) => (isLong(e) ? longEventsByEndIndex.sk(e.endUtc, e.id) : undefined),
-    },
-  ],
+  fields: shape<CompanyEventFields>(),
+  key: { pk: ['EVENT', 'id'], sk: ['EVENT'] },
+  indexes: {
+    byStart: { index: 'gsi4', pk: ['EVENTS'], sk: ['startUtc', 'id'] },
+    longByEnd: { index: 'gsi5', pk: ['EVENTS_LONG'], sk: ['endUtc', 'id'], when: isLong },
+  },
 });
+export type CompanyEventItem = EntityItem<typeof CompanyEvent>;
 
-/** A birthday wish, listed for its recipient and year on gsi1, newest first. */
-export const BirthdayWish = entity<WishItem, [wishId: string]>({
+/** A birthday wish (id derived from recipient, year and author: one per author per birthday), listed for its recipient and year on gsi1. */
+export const BirthdayWish = entity({
   name: 'BirthdayWish',
-  key: birthdayWishKey,
-  keyOf: (w) => [w.id],
-  indexes: [
-    {
-      index: wishesReceivedIndex.index,
-      pk: (w) => wishesReceivedIndex.pk(w.recipientId, w.year),
-      sk: (w) => wishesReceivedIndex.sk(w.createdAt, w.id),
-    },
-  ],
+  fields: shape<{
+    id: string;
+    recipientId: string;
+    authorId: string;
+    year: string;
+    message: string;
+    createdAt: string;
+    updatedAt: string;
+    loved: boolean;
+    reply: string | null;
+    repliedAt: string | null;
+    /** Set once, by the first heart / first reply: later ones do not notify. */
+    firstLovedAt?: string;
+    firstRepliedAt?: string;
+    actorId: string;
+  }>(),
+  key: { pk: ['WISH', 'id'], sk: ['WISH'] },
+  indexes: { received: { index: 'gsi1', pk: ['WISHES', 'recipientId', 'year'], sk: ['createdAt', 'id'] } },
 });
+export type WishItem = EntityItem<typeof BirthdayWish>;
 
 /** How many wishes a person received in a year (`wishCount`), moved with ADD in the transaction of each first wish. */
-export interface WishCounterItem {
-  pk: string;
-  sk: string;
-  entity: 'WishCounter';
-  wishCount: number;
-}
-export const WishCounter = entity<WishCounterItem, [recipientId: string, year: string]>({
+export const WishCounter = entity({
   name: 'WishCounter',
-  key: wishCounterKey,
+  fields: shape<{ wishCount: number }>(),
+  keyOnly: keyOnly<{ recipientId: string; year: string }>('recipientId', 'year'),
+  key: { pk: ['USER', 'recipientId'], sk: ['WISHES', 'year'] },
+  inPlace: true,
 });
+export type WishCounterItem = EntityItem<typeof WishCounter>;
 
-/** The claim and progress of one person's birthday announcement on one day. */
-export const BirthdayAnnouncement = entity<AnnouncementItem, [date: string, userId: string]>({
+/** The claim and progress of one person's birthday announcement on one day; the day's claims share a partition. */
+export const BirthdayAnnouncement = entity({
   name: 'BirthdayAnnouncement',
-  key: birthdayAnnouncementKey,
-  keyOf: (a) => [a.date, a.userId],
+  fields: shape<{
+    userId: string;
+    date: string;
+    claimId: string;
+    /** Members who joined at or before this instant are the audience. */
+    cutoff: string;
+    /** Pages recorded so far, and the cursor of the next page (null before the first). */
+    step: number;
+    cursor: string | null;
+    sent: number;
+    heartbeatAt: string;
+    doneAt?: string;
+    ttl: number;
+  }>(),
+  key: { pk: ['BIRTHDAY_ANNOUNCEMENTS', 'date'], sk: ['userId'] },
 });
+export type AnnouncementItem = EntityItem<typeof BirthdayAnnouncement>;

@@ -1,11 +1,10 @@
+import { PRESENT } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
-import { companyEventKey, eventsByStartIndex, longEventsByEndIndex } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, queryPage, transact, write } from '../db/table.ts';
-import { updateExpression, withCondition } from '../db/update-expression.ts';
+import { isConditionFailure, transact, write } from '../db/table.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
-import { CompanyEvent, LONG_EVENT_MS } from './entities.ts';
+import { CompanyEvent, type CompanyEventItem, LONG_EVENT_MS } from './entities.ts';
 import { isSuperAdmin, type Viewer } from './people.ts';
 import { type Instant, instant } from './time.ts';
 
@@ -17,23 +16,6 @@ import { type Instant, instant } from './time.ts';
  * started, and the short ones under way; the filter drops only events of the last day that are over),
  * and gsi5, which holds only events longer than a day, by effective end (the long ones still under way).
  */
-export interface CompanyEventItem {
-  pk: string;
-  sk: string;
-  entity: 'CompanyEvent';
-  id: string;
-  title: string;
-  startsAt: string;
-  endsAt: string | null;
-  location: string;
-  createdById: string;
-  createdAt: string;
-  actorId: string;
-  /** UTC forms of the start and the effective end (endsAt, else startsAt), for keys and filters. */
-  startUtc: string;
-  endUtc: string;
-}
-
 export interface EventTime {
   startsAt: string;
   endsAt?: string | null;
@@ -73,16 +55,10 @@ export async function listEvents(limit: number, now = new Date()): Promise<Compa
   const lookBack = new Date(now.getTime() - LONG_EVENT_MS).toISOString();
   const notOver = { FilterExpression: 'endUtc > :now', ExpressionAttributeValues: { ':now': nowUtc } };
   const [recent, long] = await Promise.all([
-    queryPage<CompanyEventItem>({
-      index: eventsByStartIndex.index,
-      pk: eventsByStartIndex.pk,
-      skAfter: lookBack,
-      filter: notOver,
-      limit,
-    }),
-    queryAll<CompanyEventItem>({
-      index: longEventsByEndIndex.index,
-      pk: longEventsByEndIndex.pk,
+    CompanyEvent.queryAll({ index: 'byStart', key: {}, skAfter: lookBack, filter: notOver }, { max: limit }),
+    CompanyEvent.queryAll({
+      index: 'longByEnd',
+      key: {},
       skAfter: nowUtc,
       // Long events that started within the last day are already in the first query.
       filter: { FilterExpression: 'startUtc <= :cut', ExpressionAttributeValues: { ':cut': lookBack } },
@@ -90,7 +66,7 @@ export async function listEvents(limit: number, now = new Date()): Promise<Compa
   ]);
   const byStart = (a: CompanyEventItem, b: CompanyEventItem) =>
     a.startUtc.localeCompare(b.startUtc) || a.id.localeCompare(b.id);
-  return [...long.sort(byStart), ...recent.items].slice(0, limit);
+  return [...long.sort(byStart), ...recent].slice(0, limit);
 }
 
 export const canManageEvent = (event: CompanyEventItem, viewer: Viewer) =>
@@ -98,7 +74,7 @@ export const canManageEvent = (event: CompanyEventItem, viewer: Viewer) =>
 
 /** The event for someone about to change it: 404 when it does not exist, 403 without canManage. */
 async function manageableEvent(eventId: string, viewer: Viewer): Promise<CompanyEventItem> {
-  const event = await getItem<CompanyEventItem>(companyEventKey(eventId), true);
+  const event = await CompanyEvent.get({ id: eventId }, { consistent: true });
   if (!event) throw notFound('No such event.');
   if (!canManageEvent(event, viewer))
     throw forbidden('Only the person who created this event or a super admin can change it.');
@@ -118,18 +94,11 @@ export async function rescheduleEvent(
   const event = await manageableEvent(eventId, viewer);
   const endsAt = time.endsAt === undefined ? event.endsAt : time.endsAt;
   const times = eventTimes({ start: instant(time.startsAt), end: endsAt ? instant(endsAt) : null }, now);
-  // The index attributes of the moved event: set where it is in an index, removed where it left one (gsi5).
-  const moved = CompanyEvent.indexChanges({ ...event, ...times });
+  // The moved event's index attributes move with it (it leaves gsi5 when it no longer lasts a day).
+  const after = { ...event, ...times, actorId: viewer.userId };
   try {
-    return (await write(
-      CompanyEvent.update(
-        [eventId],
-        withCondition(
-          updateExpression({ ...times, ...moved.set, actorId: viewer.userId }, moved.remove),
-          'attribute_exists(pk)',
-        ),
-      ),
-    )) as CompanyEventItem;
+    await write(CompanyEvent.change(event, after, PRESENT), { returnValues: 'NONE' });
+    return CompanyEvent.item(after);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such event.');
     throw err;
@@ -139,7 +108,7 @@ export async function rescheduleEvent(
 export async function deleteEvent(viewer: Viewer, eventId: string): Promise<void> {
   await manageableEvent(eventId, viewer);
   try {
-    await transact([CompanyEvent.remove([eventId], { ConditionExpression: 'attribute_exists(pk)' })]);
+    await transact([CompanyEvent.remove({ id: eventId }, PRESENT)]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such event.');
     throw err;

@@ -376,6 +376,11 @@ export interface DeclaredEntity<N extends string, T extends Item, W, KI, I exten
   queryAll: (where: Where<W, I>, options?: { max?: number }) => Promise<T[]>;
   /** Whether an item read with others (a shared partition) is one of this entity's. */
   is: (item: Item | undefined) => item is T;
+  /**
+   * The query a `where` makes, for a read of a partition this entity shares with others (a person's
+   * calendar holds meetings and seats): run it with table.ts's untyped reads and sort items with `is`.
+   */
+  queryOptions: (where: Where<W, I>) => QueryOptions;
 }
 
 /** The item type a declaration derives (`EntityItem<typeof Grievance>`). */
@@ -526,6 +531,7 @@ function declaredEntity<
     query: (where, pager) => pager.run<T>(queryOptions(where)),
     queryAll: (where, options) => queryAll<T>({ ...queryOptions(where), ...options }),
     is,
+    queryOptions,
   };
   declarations.set(def.name, {
     name: def.name,

@@ -359,60 +359,6 @@ export const officeUpdatesIndex = {
 export const websiteCountsKey = (): Key => ({ pk: 'WEBSITE', sk: 'COUNTS' });
 
 // ---------------------------------------------------------------- calendar and HR (issue: calendar and HR)
-/*
- * Times in sort keys are UTC ISO strings (`toISOString`, fixed width), so string order is time order;
- * the items keep the offset each time was given in for the answers.
- */
-/** A company event. gsi4 = every event by start; gsi5 = events longer than a day by effective end (sparse). */
-export const companyEventKey = (eventId: string): Key => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' });
-export const eventsByStartIndex = {
-  index: 'gsi4' as const,
-  pk: 'EVENTS',
-  sk: (startUtc: string, eventId: string) => `${startUtc}#${eventId}`,
-};
-export const longEventsByEndIndex = {
-  index: 'gsi5' as const,
-  pk: 'EVENTS_LONG',
-  sk: (endUtc: string, eventId: string) => `${endUtc}#${eventId}`,
-};
-
-/**
- * A meeting and its seats (one per internal participant). A person's calendar is gsi1 (by start) and
- * gsi2 (by end) under `MEETINGS#<userId>`: the meeting item carries the organizer's entries, each seat
- * its participant's. gsi3/gsi4 = every meeting by start / by end (the super admin's view).
- */
-export const meetingKey = (meetingId: string): Key => ({ pk: `MEETING#${meetingId}`, sk: 'MEETING' });
-/** The external recipients one person's meeting e-mail reached on one UTC day (`sent`, moved with the meeting write). */
-export const meetingMailQuotaKey = (userId: string, day: string): Key => ({
-  pk: `MEETING_MAIL#${userId}`,
-  sk: `DAY#${day}`,
-});
-export const meetingSeatKey = (meetingId: string, userId: string): Key => ({
-  pk: `MEETING#${meetingId}`,
-  sk: `SEAT#${userId}`,
-});
-export const meetingSeatsPrefix = (meetingId: string) => ({ pk: `MEETING#${meetingId}`, skPrefix: 'SEAT#' });
-export const calendarByStartIndex = {
-  index: 'gsi1' as const,
-  pk: (userId: string) => `MEETINGS#${userId}`,
-  sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}`,
-};
-export const calendarByEndIndex = {
-  index: 'gsi2' as const,
-  pk: (userId: string) => `MEETINGS#${userId}`,
-  sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}`,
-};
-export const allMeetingsByStartIndex = {
-  index: 'gsi3' as const,
-  pk: 'MEETINGS_ALL',
-  sk: (startUtc: string, meetingId: string) => `${startUtc}#${meetingId}`,
-};
-export const allMeetingsByEndIndex = {
-  index: 'gsi4' as const,
-  pk: 'MEETINGS_ALL',
-  sk: (endUtc: string, meetingId: string) => `${endUtc}#${meetingId}`,
-};
-
 /**
  * Birthdays by month-day: gsi5 on the person's profile item (declared by the `Person` entity with
  * `shared/calendar/birthday-index.ts`, so every write of a profile keeps it). Sparse: no date, no entry.
@@ -422,24 +368,6 @@ export const birthdaysIndex = {
   pk: (monthDay: string) => `BIRTHDAYS#${monthDay}`,
   sk: (userId: string) => userId,
 };
-/** A birthday wish (id derived from recipient, year and author: one per author per birthday). gsi1 = a person's wishes of a year. */
-export const birthdayWishKey = (wishId: string): Key => ({ pk: `WISH#${wishId}`, sk: 'WISH' });
-export const wishesReceivedIndex = {
-  index: 'gsi1' as const,
-  pk: (recipientId: string, year: string) => `WISHES#${recipientId}#${year}`,
-  sk: (createdAt: string, wishId: string) => `${createdAt}#${wishId}`,
-};
-/** Wishes a person received in a year (`wishCount`), moved in the transaction of each first wish. */
-export const wishCounterKey = (recipientId: string, year: string): Key => ({
-  pk: `USER#${recipientId}`,
-  sk: `WISHES#${year}`,
-});
-/** The claim that a person's birthday was announced on a date (never twice); the day's claims share a partition. */
-export const birthdayAnnouncementKey = (date: string, userId: string): Key => ({
-  pk: `BIRTHDAY_ANNOUNCEMENTS#${date}`,
-  sk: userId,
-});
-
 /** One attendance record per person per company day. gsi1 = a day's records (who checked in). */
 export const attendanceKey = (userId: string, date: string): Key => ({ pk: `ATTENDANCE#${userId}`, sk: `DAY#${date}` });
 export const attendanceRange = (userId: string, from: string, to: string) => ({

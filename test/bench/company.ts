@@ -222,7 +222,11 @@ export async function companyBench(): Promise<boolean> {
       const states = await Promise.all(
         pending.map(
           async (id) =>
-            (await doc.send(new GetCommand({ TableName: table, Key: BirthdayAnnouncement.key(today, id) }))).Item,
+            (
+              await doc.send(
+                new GetCommand({ TableName: table, Key: BirthdayAnnouncement.key({ date: today, userId: id }) }),
+              )
+            ).Item,
         ),
       );
       pending = pending.filter((_, k) => !states[k]?.doneAt);

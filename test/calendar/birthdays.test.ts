@@ -2,7 +2,6 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import {
-  type AnnouncementItem,
   type Audience,
   activeMembers,
   announceBirthdays,
@@ -10,7 +9,7 @@ import {
 } from '../../shared/calendar/birthdays/announce.ts';
 import { sweepBirthdays, todaysBirthdays } from '../../shared/calendar/birthdays/today.ts';
 import { loveWish, myWishes, replyToWish, sendWish } from '../../shared/calendar/birthdays/wishes.ts';
-import { BirthdayAnnouncement } from '../../shared/calendar/entities.ts';
+import { type AnnouncementItem, BirthdayAnnouncement } from '../../shared/calendar/entities.ts';
 import { getItem, write } from '../../shared/db/table.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { getUser, type UserItem } from '../../shared/people/users.ts';
@@ -71,7 +70,7 @@ describe('the birthday notification', () => {
       ...Array.from({ length: 3 }, () => sweepBirthdays(NOW)),
     ]);
     // The requests recorded no notification: only the claim, which the fan-out consumer picks up.
-    const claim = (await getItem<AnnouncementItem>(BirthdayAnnouncement.key(DAY, b.id), true))!;
+    const claim = (await BirthdayAnnouncement.get({ date: DAY, userId: b.id }, { consistent: true }))!;
     expect(claim).toMatchObject({ step: 0, sent: 0 });
     expect(claim.doneAt).toBeUndefined();
     expect(await birthdayNotes(recipients[0], b.id)).toHaveLength(0);
@@ -85,7 +84,7 @@ describe('the birthday notification', () => {
     for (const id of [recipients[0], recipients[48], recipients[49], recipients[59]])
       expect(await birthdayNotes(id, b.id)).toHaveLength(1);
     expect(await birthdayNotes(b.id, b.id)).toHaveLength(0);
-    expect(await getItem(BirthdayAnnouncement.key(DAY, b.id), true)).toMatchObject({
+    expect(await getItem(BirthdayAnnouncement.key({ date: DAY, userId: b.id }), true)).toMatchObject({
       step: 2,
       sent: 60,
       doneAt: expect.any(String),
@@ -95,7 +94,7 @@ describe('the birthday notification', () => {
     // A claim of another day than today is not sent (a late record must not announce yesterday's).
     const other = await birthdayPerson();
     await todaysBirthdays(viewer, NOW);
-    const otherClaim = (await getItem<AnnouncementItem>(BirthdayAnnouncement.key(DAY, other.id), true))!;
+    const otherClaim = (await BirthdayAnnouncement.get({ date: DAY, userId: other.id }, { consistent: true }))!;
     await announcementFanOut([streamRecord('INSERT', otherClaim)], {
       audience,
       now: new Date(NOW.getTime() + 2 * 24 * 3600 * 1000),
@@ -132,10 +131,13 @@ describe('the birthday notification', () => {
     expect(await birthdayNotes(recipients[69], b.id)).toHaveLength(0);
     // Once the claim is stale, the next reader takes it over and goes on from the recorded page.
     await write(
-      BirthdayAnnouncement.update([DAY, b.id], {
-        UpdateExpression: 'SET heartbeatAt = :old',
-        ExpressionAttributeValues: { ':old': '2000-01-01T00:00:00.000Z' },
-      }),
+      BirthdayAnnouncement.update(
+        { date: DAY, userId: b.id },
+        {
+          UpdateExpression: 'SET heartbeatAt = :old',
+          ExpressionAttributeValues: { ':old': '2000-01-01T00:00:00.000Z' },
+        },
+      ),
     );
     await Promise.all([announceBirthdays([b], DAY, healthy), announceBirthdays([b], DAY, healthy)]);
     for (const id of [recipients[0], recipients[48], recipients[49], recipients[69]])

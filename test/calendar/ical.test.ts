@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildICalendar, escapeText, foldLine } from '../../shared/calendar/ical.ts';
+import type { MeetingItem } from '../../shared/calendar/meetings/entities.ts';
 import { meetingCalendar } from '../../shared/calendar/meetings/invitations.ts';
-import type { MeetingItem } from '../../shared/calendar/meetings/model.ts';
 import type { UserItem } from '../../shared/people/users.ts';
 
 const unfold = (ics: string) => ics.replace(/\r\n /g, '');

@@ -68,7 +68,7 @@ describe('meeting e-mail to external addresses is bounded per person and day', (
     // The bound is per person.
     const other = await newMember();
     expect((await api('POST', '/meetings', { token: other.token, body: input(guests(3)) })).status).toBe(201);
-    expect((await getItem(MeetingMailQuota.key(org.id, today()), true))?.sent).toBe(200);
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(200);
   });
 
   it('counts every external address a change mails, refuses the change past the bound, and never refuses a cancellation', async () => {
@@ -78,22 +78,22 @@ describe('meeting e-mail to external addresses is bounded per person and day', (
     const viewer = { userId: org.id, role: org.role };
     const first = guests(3);
     const meeting = await createMeeting(org, input(first));
-    expect((await getItem(MeetingMailQuota.key(org.id, today()), true))?.sent).toBe(3);
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(3);
     // Kept 2 (update), removed 1 (cancellation), added 1 (invitation): 4 mailed, 7 in all.
     const changed = await updateMeeting(viewer, meeting.id, { externalEmails: [...first.slice(0, 2), ...guests(1)] });
-    expect((await getItem(MeetingMailQuota.key(org.id, today()), true))?.sent).toBe(7);
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(7);
     // Any further change would mail the three invited again: refused, the meeting unchanged.
     const err = await refusal(updateMeeting(viewer, meeting.id, { topic: 'Moved on' }));
     expect(err.details.retryAfterSeconds).toBeGreaterThan(0);
     const stored = (await getMeeting(meeting.id))!;
     expect(stored.version).toBe(changed.version);
     expect(stored.topic).toBe(changed.topic);
-    expect((await getItem(MeetingMailQuota.key(org.id, today()), true))?.sent).toBe(7);
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(7);
     // More than the bound in one request can never fit.
     await refusal(createMeeting(org, input(guests(8))));
     // Cancelling still works and books nothing.
     const cancelled = await cancelMeeting(viewer, meeting.id);
     expect(cancelled.cancelledAt).not.toBeNull();
-    expect((await getItem(MeetingMailQuota.key(org.id, today()), true))?.sent).toBe(7);
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(7);
   });
 });

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Meeting } from '../../shared/calendar/meetings/entities.ts';
+import { Meeting, MeetingSeat } from '../../shared/calendar/meetings/entities.ts';
 import { listMeetings } from '../../shared/calendar/meetings/list.ts';
 import { createMeeting } from '../../shared/calendar/meetings/meetings.ts';
-import type { MeetingSeatItem } from '../../shared/calendar/meetings/model.ts';
 import { commitMeeting, getMeeting, seatWrites } from '../../shared/calendar/meetings/store.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
-import { meetingSeatsPrefix } from '../../shared/db/keys.ts';
-import { queryAll } from '../../shared/db/table.ts';
 import { getUser } from '../../shared/people/users.ts';
 import { readOutbox } from '../../shared/transports/outbox.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
@@ -146,7 +143,7 @@ describe('meeting changes under concurrency', () => {
     expect(winners).toBeGreaterThanOrEqual(1);
     const stored = (await getMeeting(m.id))!;
     expect(stored.version).toBe(1 + winners);
-    const seats = await queryAll<MeetingSeatItem>(meetingSeatsPrefix(m.id));
+    const seats = await MeetingSeat.queryAll({ key: { meetingId: m.id } });
     expect(seats.map((s) => [s.userId, s.startUtc, s.version])).toEqual([[p.id, stored.startUtc, stored.version]]);
     const window = {
       from: new Date(Date.parse(stored.startUtc) - 1000).toISOString(),
@@ -185,7 +182,7 @@ describe('meeting changes under concurrency', () => {
       actorId: organizer.id,
     });
     await commitMeeting(Meeting.put(meeting), seatWrites(meeting, []));
-    expect(await queryAll(meetingSeatsPrefix(id))).toHaveLength(130);
+    expect(await MeetingSeat.queryAll({ key: { meetingId: id } })).toHaveLength(130);
     const viewer = { userId: participantIds[129], role: 'member' as const };
     expect((await listMeetings(viewer, {})).map((x) => x.id)).toEqual([id]);
 
@@ -197,7 +194,7 @@ describe('meeting changes under concurrency', () => {
       version: 2,
     });
     await commitMeeting(Meeting.put(moved), seatWrites(moved, participantIds.slice(0, 10)));
-    const seats = await queryAll<MeetingSeatItem>(meetingSeatsPrefix(id));
+    const seats = await MeetingSeat.queryAll({ key: { meetingId: id } });
     expect(seats).toHaveLength(120);
     expect(new Set(seats.map((s) => s.startUtc))).toEqual(new Set([moved.startUtc]));
     expect(await listMeetings(viewer, { to: at(2 * DAY) })).toEqual([]);

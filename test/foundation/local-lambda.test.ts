@@ -11,9 +11,9 @@ import {
 } from '../../shared/api/access-policy.ts';
 import { type FunctionSettings, routeSettings } from '../../shared/api/function-settings.ts';
 import { routes } from '../../shared/api/routes/index.ts';
+import { CompanyEvent } from '../../shared/calendar/entities.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import {
-  companyEventKey,
   directoryRowsKey,
   grievanceHandlingKey,
   sessionKey,
@@ -77,8 +77,8 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
   });
 
   it('lets a narrowed writer write only the partitions it declares, batch writes item by item', async () => {
-    const events = probe({ name: 'events-writer', access: { table: 'write', writes: [companyEventKey] } });
-    expect(await run(events, { op: 'put-item', key: companyEventKey('probe').pk })).toEqual({ ok: true });
+    const events = probe({ name: 'events-writer', access: { table: 'write', writes: [CompanyEvent] } });
+    expect(await run(events, { op: 'put-item', key: CompanyEvent.key({ id: 'probe' }).pk })).toEqual({ ok: true });
     // A session route's own refresh is part of its grant; another area's partition is not.
     expect(await run(events, { op: 'update-session', key: sessionKey('probe').pk })).toEqual({ ok: true });
     expect(await run(events, { op: 'put-item', key: 'MEETING#probe' })).toMatchObject({
@@ -87,17 +87,21 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
       status: 400,
     });
     // IAM evaluates every item of a BatchWriteItem: one outside the grant refuses the whole call.
-    expect(await run(events, { op: 'put-many', keys: [companyEventKey('a').pk, companyEventKey('b').pk] })).toEqual({
+    expect(
+      await run(events, { op: 'put-many', keys: [CompanyEvent.key({ id: 'a' }).pk, CompanyEvent.key({ id: 'b' }).pk] }),
+    ).toEqual({
       ok: true,
     });
-    expect(await run(events, { op: 'put-many', keys: [companyEventKey('c').pk, 'USER#probe'] })).toMatchObject({
-      ok: false,
-      name: 'AccessDeniedException',
-    });
+    expect(await run(events, { op: 'put-many', keys: [CompanyEvent.key({ id: 'c' }).pk, 'USER#probe'] })).toMatchObject(
+      {
+        ok: false,
+        name: 'AccessDeniedException',
+      },
+    );
   });
 
   it('derives each grant from the key builders, so a changed key changes the grant', () => {
-    expect(leadingKeyPattern(companyEventKey)).toBe('EVENT#*');
+    expect(leadingKeyPattern(CompanyEvent)).toBe('EVENT#*');
     // The constant head ends at the last '#' before the first argument, whatever follows it.
     expect(leadingKeyPattern(uploadQuotaKey)).toBe('UPLOADQUOTA#*');
     expect(leadingKeyPattern(directoryRowsKey)).toBe('DIRSHARD#*');
@@ -106,10 +110,10 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     // An argument before any '#' leaves no prefix that covers only this kind of item.
     expect(() => leadingKeyPattern(grievanceHandlingKey)).toThrow(/no constant prefix/);
     expect(
-      writableKeys({ access: { table: 'write', writes: [companyEventKey] }, refreshesSession: true, idempotent: true }),
+      writableKeys({ access: { table: 'write', writes: [CompanyEvent] }, refreshesSession: true, idempotent: true }),
     ).toEqual(['EVENT#*', 'IDEMPOTENCY#*', 'SESSION#*']);
     // Declared for a read-only function, nothing is granted: the writes follow `table`.
-    expect(writableKeys({ access: { table: 'read', writes: [companyEventKey] } })).toBeUndefined();
+    expect(writableKeys({ access: { table: 'read', writes: [CompanyEvent] } })).toBeUndefined();
   });
 
   it('refuses an undeclared bucket prefix with the error S3 answers', async () => {

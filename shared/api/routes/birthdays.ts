@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { birthdayAnnouncementKey, birthdayWishKey, wishCounterKey } from '../../db/keys.ts';
+import * as calendar from '../../calendar/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, Mention, nonBlank, nullableIso } from '../schemas/common.ts';
 import { NOTIFIES } from '../writes.ts';
@@ -39,7 +39,7 @@ export const listTodaysBirthdaysRoute = defineRoute({
     "Today's birthdays in the company's timezone. The first read of the day on somebody's birthday announces it to everyone.",
   status: 200,
   response: z.array(Birthday),
-  access: { table: 'write', writes: [birthdayAnnouncementKey, ...NOTIFIES] },
+  access: { table: 'write', writes: [calendar.BirthdayAnnouncement, ...NOTIFIES] },
 });
 
 export const listMyBirthdayWishesRoute = defineRoute({
@@ -65,7 +65,7 @@ export const sendBirthdayWishRoute = defineRoute({
   idempotent: true,
   status: 204,
   errors: [400, 404],
-  access: { table: 'write', writes: [birthdayWishKey, wishCounterKey, ...NOTIFIES] },
+  access: { table: 'write', writes: [calendar.BirthdayWish, calendar.WishCounter, ...NOTIFIES] },
 });
 
 export const loveBirthdayWishRoute = defineRoute({
@@ -78,7 +78,7 @@ export const loveBirthdayWishRoute = defineRoute({
   body: z.strictObject({ loved: z.boolean() }),
   status: 204,
   errors: [400, 404],
-  access: { table: 'write', writes: [birthdayWishKey, ...NOTIFIES] },
+  access: { table: 'write', writes: [calendar.BirthdayWish, ...NOTIFIES] },
 });
 
 export const replyBirthdayWishRoute = defineRoute({
@@ -92,7 +92,7 @@ export const replyBirthdayWishRoute = defineRoute({
   body: z.strictObject({ message: z.string().max(500, 'must be at most 500 characters') }),
   status: 204,
   errors: [400, 404],
-  access: { table: 'write', writes: [birthdayWishKey, ...NOTIFIES] },
+  access: { table: 'write', writes: [calendar.BirthdayWish, ...NOTIFIES] },
 });
 
 export const birthdayRoutes = [

@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import * as calendar from '../../calendar/entities.ts';
 import { offsetDateTime } from '../../calendar/time.ts';
-import { companyEventKey } from '../../db/keys.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, Mention, nonBlank } from '../schemas/common.ts';
@@ -48,7 +48,7 @@ export const createEventRoute = defineRoute({
   status: 201,
   response: CompanyEvent,
   errors: [400],
-  access: { table: 'write', writes: [companyEventKey] },
+  access: { table: 'write', writes: [calendar.CompanyEvent] },
 });
 
 export const updateEventRoute = defineRoute({
@@ -62,7 +62,7 @@ export const updateEventRoute = defineRoute({
   status: 200,
   response: CompanyEvent,
   errors: [400, 403, 404],
-  access: { table: 'write', writes: [companyEventKey] },
+  access: { table: 'write', writes: [calendar.CompanyEvent] },
 });
 
 export const deleteEventRoute = defineRoute({
@@ -74,7 +74,7 @@ export const deleteEventRoute = defineRoute({
   summary: 'Deletes an event: its creator, or any super admin.',
   status: 204,
   errors: [403, 404],
-  access: { table: 'write', writes: [companyEventKey] },
+  access: { table: 'write', writes: [calendar.CompanyEvent] },
 });
 
 export const eventRoutes = [listEventsRoute, createEventRoute, updateEventRoute, deleteEventRoute];

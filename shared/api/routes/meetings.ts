@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/model.ts';
+import * as meetings from '../../calendar/meetings/entities.ts';
+import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/types.ts';
 import { offsetDateTime } from '../../calendar/time.ts';
-import { meetingKey, meetingMailQuotaKey, meetingSeatKey } from '../../db/keys.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
 import { NOTIFIES } from '../writes.ts';
@@ -92,7 +92,11 @@ export const createMeetingRoute = defineRoute({
   status: 201,
   response: Meeting,
   errors: [400, 429],
-  access: { table: 'write', writes: [meetingKey, meetingSeatKey, meetingMailQuotaKey, ...NOTIFIES], ses: true },
+  access: {
+    table: 'write',
+    writes: [meetings.Meeting, meetings.MeetingSeat, meetings.MeetingMailQuota, ...NOTIFIES],
+    ses: true,
+  },
 });
 
 export const getMeetingRoute = defineRoute({
@@ -128,7 +132,11 @@ export const updateMeetingRoute = defineRoute({
   status: 200,
   response: Meeting,
   errors: [400, 403, 404, 409, 429],
-  access: { table: 'write', writes: [meetingKey, meetingSeatKey, meetingMailQuotaKey, ...NOTIFIES], ses: true },
+  access: {
+    table: 'write',
+    writes: [meetings.Meeting, meetings.MeetingSeat, meetings.MeetingMailQuota, ...NOTIFIES],
+    ses: true,
+  },
 });
 
 export const deleteMeetingRoute = defineRoute({
@@ -140,7 +148,7 @@ export const deleteMeetingRoute = defineRoute({
   summary: 'Deletes a meeting (organizer only, before it starts). Nobody is notified. Answers 200 with no body.',
   status: 200,
   errors: [403, 404, 409],
-  access: { table: 'write', writes: [meetingKey, meetingSeatKey] },
+  access: { table: 'write', writes: [meetings.Meeting, meetings.MeetingSeat] },
 });
 
 export const cancelMeetingRoute = defineRoute({
@@ -154,7 +162,11 @@ export const cancelMeetingRoute = defineRoute({
   status: 200,
   response: Meeting,
   errors: [403, 404, 409],
-  access: { table: 'write', writes: [meetingKey, meetingSeatKey, meetingMailQuotaKey, ...NOTIFIES], ses: true },
+  access: {
+    table: 'write',
+    writes: [meetings.Meeting, meetings.MeetingSeat, meetings.MeetingMailQuota, ...NOTIFIES],
+    ses: true,
+  },
 });
 
 export const updateMeetingRecordingRoute = defineRoute({
@@ -171,7 +183,7 @@ export const updateMeetingRecordingRoute = defineRoute({
   status: 200,
   response: Meeting,
   errors: [400, 403, 404],
-  access: { table: 'write', writes: [meetingKey] },
+  access: { table: 'write', writes: [meetings.Meeting] },
 });
 
 export const meetingRoutes = [

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { membersIndex } from '../../db/keys.ts';
-import { getMany, isConditionFailure, queryPage, type TransactItem, transact, write } from '../../db/table.ts';
+import { isConditionFailure, queryPage, type TransactItem, transact, write } from '../../db/table.ts';
 import { toItemChange } from '../../live/change-feed.ts';
 import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
 import { getUser, type UserItem } from '../../people/users.ts';
 import { inPool } from '../../util/in-pool.ts';
-import { BirthdayAnnouncement } from '../entities.ts';
+import { type AnnouncementItem, BirthdayAnnouncement } from '../entities.ts';
 import { companyDate } from '../time.ts';
 
 /**
@@ -23,24 +23,6 @@ import { companyDate } from '../time.ts';
  * together with the claim's progress (the page cursor and a step number it is conditional on), so a
  * page is recorded exactly once even if the sender dies and another takes over a stale claim.
  */
-export interface AnnouncementItem {
-  pk: string;
-  sk: string;
-  entity: 'BirthdayAnnouncement';
-  userId: string;
-  date: string;
-  claimId: string;
-  /** Members who joined at or before this instant are the audience. */
-  cutoff: string;
-  /** Pages recorded so far, and the cursor of the next page (null before the first). */
-  step: number;
-  cursor: string | null;
-  sent: number;
-  heartbeatAt: string;
-  doneAt?: string;
-  ttl: number;
-}
-
 /** A claim whose sender has not recorded a page for this long is taken over. */
 const STALE_MS = 2 * 60 * 1000;
 const KEEP_DAYS = 40;
@@ -77,13 +59,14 @@ async function claim(person: UserItem, date: string): Promise<AnnouncementItem |
  */
 async function takeOver(stale: AnnouncementItem): Promise<AnnouncementItem | null> {
   try {
-    return (await write(
-      BirthdayAnnouncement.update([stale.date, stale.userId], {
+    const taken = await write(
+      BirthdayAnnouncement.update(stale, {
         UpdateExpression: 'SET claimId = :new, heartbeatAt = :now',
         ConditionExpression: 'claimId = :old AND attribute_not_exists(doneAt)',
         ExpressionAttributeValues: { ':new': randomUUID(), ':old': stale.claimId, ':now': new Date().toISOString() },
       }),
-    )) as AnnouncementItem;
+    );
+    return BirthdayAnnouncement.is(taken) ? taken : null;
   } catch (err) {
     if (isConditionFailure(err)) return null;
     throw err;
@@ -139,7 +122,7 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
       next.catch((err) => logger.warn('birthday announcement: a prefetched page was not used', { error: err }));
     }
     const done = page.nextCursor === null;
-    const progress: TransactItem = BirthdayAnnouncement.update([a.date, a.userId], {
+    const progress: TransactItem = BirthdayAnnouncement.update(a, {
       UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
       ConditionExpression: 'claimId = :me AND #step = :step',
       ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
@@ -177,13 +160,14 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
  */
 export async function claimAnnouncements(people: UserItem[], date: string): Promise<AnnouncementItem[]> {
   if (people.length === 0) return [];
-  const claims = await getMany<AnnouncementItem>(
-    people.map((p) => BirthdayAnnouncement.key(date, p.id)),
-    true,
+  const found = await BirthdayAnnouncement.getMany(
+    people.map((p) => ({ date, userId: p.id })),
+    { consistent: true },
   );
+  const claims = new Map(people.map((p, i) => [p.id, found[i]]));
   const mine: AnnouncementItem[] = [];
   await inPool(people, ANNOUNCE_CONCURRENCY, async (person) => {
-    const existing = claims.get(`${BirthdayAnnouncement.key(date, person.id).pk}|${person.id}`);
+    const existing = claims.get(person.id);
     if (existing?.doneAt) return;
     const claimed = !existing
       ? await claim(person, date)
@@ -249,10 +233,10 @@ export async function announcementFanOut(
   const today = companyDate(now);
   const claims = records.flatMap((r) => {
     const change = toItemChange(r);
-    const a = change.newImage as AnnouncementItem | undefined;
-    if (!a || a.entity !== BirthdayAnnouncement.name || a.doneAt || a.date !== today) return [];
-    const before = change.oldImage as AnnouncementItem | undefined;
-    return before?.claimId === a.claimId ? [] : [a];
+    const a = change.newImage;
+    if (!BirthdayAnnouncement.is(a) || a.doneAt || a.date !== today) return [];
+    const before = change.oldImage;
+    return BirthdayAnnouncement.is(before) && before.claimId === a.claimId ? [] : [a];
   });
   await inPool(claims, ANNOUNCE_CONCURRENCY, (a) => sendAnnouncement(a, audience));
 }

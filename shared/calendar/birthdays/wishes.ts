@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { birthdayWishKey, wishesReceivedIndex } from '../../db/keys.ts';
-import { getItem, getMany, isConditionFailure, queryAll, transact, write } from '../../db/table.ts';
+import { isConditionFailure, transact, write } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { notificationBatch } from '../../notifications/notify-many.ts';
 import { mentionIn } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
-import { BirthdayWish, WishCounter, type WishCounterItem } from '../entities.ts';
+import { BirthdayWish, WishCounter, type WishItem } from '../entities.ts';
 import { companyDate } from '../time.ts';
 
 /**
@@ -16,26 +15,6 @@ import { companyDate } from '../time.ts';
  * it, keeping its createdAt). Each first (first wish, first heart, first reply) notifies in the same
  * transaction that records it, so it notifies exactly once however the requests race.
  */
-export interface WishItem {
-  pk: string;
-  sk: string;
-  entity: 'BirthdayWish';
-  id: string;
-  recipientId: string;
-  authorId: string;
-  year: string;
-  message: string;
-  createdAt: string;
-  updatedAt: string;
-  loved: boolean;
-  reply: string | null;
-  repliedAt: string | null;
-  /** Set once, by the first heart / first reply: later ones do not notify. */
-  firstLovedAt?: string;
-  firstRepliedAt?: string;
-  actorId: string;
-}
-
 export const wishIdFor = (recipientId: string, year: string, authorId: string) =>
   createHash('sha256').update(`birthday-wish|${recipientId}|${year}|${authorId}`).digest('hex').slice(0, 32);
 
@@ -72,27 +51,30 @@ export async function sendWish(
     await transact(
       notificationBatch(
         [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
-        [BirthdayWish.create(wish), WishCounter.add([recipientId, year], { wishCount: 1 })],
+        [BirthdayWish.create(wish), WishCounter.add({ recipientId, year }, { wishCount: 1 })],
       ),
     );
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     // Already wished this birthday: the words are replaced, nothing else changes and nobody is told again.
     await write(
-      BirthdayWish.update([id], {
-        UpdateExpression: 'SET message = :m, updatedAt = :at, actorId = :a',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':m': message, ':at': at, ':a': author.id },
-      }),
+      BirthdayWish.update(
+        { id },
+        {
+          UpdateExpression: 'SET message = :m, updatedAt = :at, actorId = :a',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':m': message, ':at': at, ':a': author.id },
+        },
+      ),
     );
   }
 }
 
 /** The caller's wishes of this year, newest first. */
 export async function myWishes(userId: string, now = new Date()) {
-  const wishes = await queryAll<WishItem>({
-    index: wishesReceivedIndex.index,
-    pk: wishesReceivedIndex.pk(userId, yearOf(companyDate(now))),
+  const wishes = await BirthdayWish.queryAll({
+    index: 'received',
+    key: { recipientId: userId, year: yearOf(companyDate(now)) },
     forward: false,
   });
   const authors = await getUsers(wishes.map((w) => w.authorId));
@@ -109,7 +91,7 @@ export async function myWishes(userId: string, now = new Date()) {
 
 /** A wish the caller received (404 for anybody else: the writer included). */
 async function receivedWish(userId: string, wishId: string): Promise<WishItem> {
-  const wish = await getItem<WishItem>(birthdayWishKey(wishId), true);
+  const wish = await BirthdayWish.get({ id: wishId }, { consistent: true });
   if (!wish || wish.recipientId !== userId) throw notFound('No such wish of yours.');
   return wish;
 }
@@ -133,7 +115,7 @@ async function changeWish(
           [{ recipientId: wish.authorId, kind: 'birthday_thanks', actorId: actor.id, preview: first.preview }],
           [
             BirthdayWish.update(
-              [wish.id],
+              wish,
               withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`),
             ),
           ],
@@ -145,10 +127,7 @@ async function changeWish(
     }
   }
   await write(
-    BirthdayWish.update(
-      [wish.id],
-      withCondition(updateExpression({ ...set, actorId: actor.id }), 'attribute_exists(pk)'),
-    ),
+    BirthdayWish.update(wish, withCondition(updateExpression({ ...set, actorId: actor.id }), 'attribute_exists(pk)')),
   );
 }
 
@@ -175,11 +154,13 @@ export async function replyToWish(actor: UserItem, wishId: string, message: stri
 /** For today's list: which of these people the viewer already wished this year, and the viewer's own count. */
 export async function wishState(viewerId: string, people: UserItem[], today: string) {
   const year = yearOf(today);
-  const keys = people.filter((p) => p.id !== viewerId).map((p) => birthdayWishKey(wishIdFor(p.id, year, viewerId)));
+  const keys = people.filter((p) => p.id !== viewerId).map((p) => ({ id: wishIdFor(p.id, year, viewerId) }));
   const [wished, counter] = await Promise.all([
-    getMany<WishItem>(keys),
-    people.some((p) => p.id === viewerId) ? getItem<WishCounterItem>(WishCounter.key(viewerId, year), true) : undefined,
+    BirthdayWish.getMany(keys),
+    people.some((p) => p.id === viewerId)
+      ? WishCounter.get({ recipientId: viewerId, year }, { consistent: true })
+      : undefined,
   ]);
-  const wishedIds = new Set([...wished.values()].map((w) => w.recipientId));
+  const wishedIds = new Set(wished.flatMap((w) => (w ? [w.recipientId] : [])));
   return { wished: (personId: string) => wishedIds.has(personId), ownCount: counter?.wishCount ?? 0 };
 }

@@ -1,79 +1,71 @@
-import { entity } from '../../db/entity.ts';
-import {
-  allMeetingsByEndIndex,
-  allMeetingsByStartIndex,
-  calendarByEndIndex,
-  calendarByStartIndex,
-  meetingKey,
-  meetingMailQuotaKey,
-  meetingSeatKey,
-} from '../../db/keys.ts';
-import type { MeetingItem, MeetingSeatItem } from './model.ts';
+import { type EntityItem, entity, keyOnly, shape } from '../../db/entity.ts';
+import type { MeetingType } from './types.ts';
 
-/** The meetings' entities (docs/data-model.md, Calendar): each item's key and index attributes, declared once. */
-
-type Times = Pick<MeetingItem, 'id' | 'startUtc' | 'endUtc'>;
-
-/** A person's calendar entry for a meeting (gsi1 by start, gsi2 by end), for the organizer and each seat. */
-const calendarIndexes = <T>(userOf: (item: T) => string, timesOf: (item: T) => Times) => [
-  {
-    index: calendarByStartIndex.index,
-    pk: (item: T) => calendarByStartIndex.pk(userOf(item)),
-    sk: (item: T) => calendarByStartIndex.sk(timesOf(item).startUtc, timesOf(item).id),
-  },
-  {
-    index: calendarByEndIndex.index,
-    pk: (item: T) => calendarByEndIndex.pk(userOf(item)),
-    sk: (item: T) => calendarByEndIndex.sk(timesOf(item).endUtc, timesOf(item).id),
-  },
-];
+/**
+ * The meetings' entities (docs/data-model.md, Calendar): each item's key and index attributes, declared
+ * once. A person's calendar is gsi1 (by start) and gsi2 (by end) under `MEETINGS#<userId>`: the meeting
+ * item carries the organizer's entries, each seat its participant's. gsi3/gsi4 = every meeting by
+ * start / by end (the super admin's view).
+ */
 
 /** The meeting, the truth every answer is built from: in its organizer's calendar and in the list of every meeting. */
-export const Meeting = entity<MeetingItem, [meetingId: string]>({
+export const Meeting = entity({
   name: 'Meeting',
-  key: meetingKey,
-  keyOf: (m) => [m.id],
-  indexes: [
-    ...calendarIndexes<Omit<MeetingItem, 'pk' | 'sk' | 'entity'>>(
-      (m) => m.organizerId,
-      (m) => m,
-    ),
-    {
-      index: allMeetingsByStartIndex.index,
-      pk: () => allMeetingsByStartIndex.pk,
-      sk: (m) => allMeetingsByStartIndex.sk(m.startUtc, m.id),
-    },
-    {
-      index: allMeetingsByEndIndex.index,
-      pk: () => allMeetingsByEndIndex.pk,
-      sk: (m) => allMeetingsByEndIndex.sk(m.endUtc, m.id),
-    },
-  ],
+  fields: shape<{
+    id: string;
+    topic: string;
+    description: string;
+    /** As given (offset kept); `startUtc` / `endUtc` are the same instants in UTC for keys and filters. */
+    startsAt: string;
+    endsAt: string;
+    startUtc: string;
+    endUtc: string;
+    type: MeetingType;
+    meetLink: string;
+    recordingLink: string | null;
+    transcriptLink: string | null;
+    organizerId: string;
+    /** Internal participants, in the order given, without duplicates and never the organizer. */
+    participantIds: string[];
+    externalEmails: string[];
+    cancelledAt: string | null;
+    createdAt: string;
+    updatedAt: string;
+    /** Bumped by every write: the optimistic lock, the seats' freshness and the iCalendar SEQUENCE. */
+    version: number;
+    actorId: string;
+  }>(),
+  key: { pk: ['MEETING', 'id'], sk: ['MEETING'] },
+  indexes: {
+    calendarByStart: { index: 'gsi1', pk: ['MEETINGS', 'organizerId'], sk: ['startUtc', 'id'] },
+    calendarByEnd: { index: 'gsi2', pk: ['MEETINGS', 'organizerId'], sk: ['endUtc', 'id'] },
+    allByStart: { index: 'gsi3', pk: ['MEETINGS_ALL'], sk: ['startUtc', 'id'] },
+    allByEnd: { index: 'gsi4', pk: ['MEETINGS_ALL'], sk: ['endUtc', 'id'] },
+  },
 });
+export type MeetingItem = EntityItem<typeof Meeting>;
 
 /** One internal participant's seat: only indexes the meeting in that person's calendar. */
-export const MeetingSeat = entity<MeetingSeatItem, [meetingId: string, userId: string]>({
+export const MeetingSeat = entity({
   name: 'MeetingSeat',
-  key: meetingSeatKey,
-  keyOf: (s) => [s.meetingId, s.userId],
-  indexes: calendarIndexes<Omit<MeetingSeatItem, 'pk' | 'sk' | 'entity'>>(
-    (s) => s.userId,
-    (s) => ({ id: s.meetingId, startUtc: s.startUtc, endUtc: s.endUtc }),
-  ),
+  fields: shape<{ meetingId: string; userId: string; startUtc: string; endUtc: string; version: number }>(),
+  key: { pk: ['MEETING', 'meetingId'], sk: ['SEAT', 'userId'] },
+  indexes: {
+    calendarByStart: { index: 'gsi1', pk: ['MEETINGS', 'userId'], sk: ['startUtc', 'meetingId'] },
+    calendarByEnd: { index: 'gsi2', pk: ['MEETINGS', 'userId'], sk: ['endUtc', 'meetingId'] },
+  },
 });
+export type MeetingSeatItem = EntityItem<typeof MeetingSeat>;
 
 /**
  * How many external recipients one person's meeting e-mail reached on one UTC day (mail-quota.ts):
  * moved with ADD in the transaction of the meeting write that sends the mail; gone a day later (TTL).
  */
-export interface MeetingMailQuotaItem {
-  pk: string;
-  sk: string;
-  entity: 'MeetingMailQuota';
-  sent: number;
-  ttl: number;
-}
-export const MeetingMailQuota = entity<MeetingMailQuotaItem, [userId: string, day: string]>({
+export const MeetingMailQuota = entity({
   name: 'MeetingMailQuota',
-  key: meetingMailQuotaKey,
+  fields: shape<{ sent: number; ttl: number }>(),
+  keyOnly: keyOnly<{ userId: string; day: string }>('userId', 'day'),
+  key: { pk: ['MEETING_MAIL', 'userId'], sk: ['DAY', 'day'] },
+  inPlace: true,
 });
+export type MeetingMailQuotaItem = EntityItem<typeof MeetingMailQuota>;

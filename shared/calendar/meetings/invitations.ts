@@ -5,7 +5,7 @@ import { emailTransport } from '../../transports/email.ts';
 import { inPool } from '../../util/in-pool.ts';
 import { shownLink } from '../../util/links.ts';
 import { buildICalendar, type CalendarMethod } from '../ical.ts';
-import type { MeetingItem } from './model.ts';
+import type { MeetingItem } from './entities.ts';
 
 /**
  * What invitees hear about a meeting: every internal participant

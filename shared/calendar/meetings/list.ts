@@ -1,15 +1,9 @@
-import {
-  allMeetingsByEndIndex,
-  allMeetingsByStartIndex,
-  calendarByEndIndex,
-  calendarByStartIndex,
-  meetingKey,
-} from '../../db/keys.ts';
-import { getMany, type QueryOptions, queryAll } from '../../db/table.ts';
+import { type QueryOptions, queryAll } from '../../db/table.ts';
 import { isSuperAdmin, type Viewer } from '../people.ts';
 import { instant } from '../time.ts';
-import type { MeetingItem, MeetingSeatItem, MeetingStatus, MeetingType } from './model.ts';
+import { Meeting, type MeetingItem, MeetingSeat } from './entities.ts';
 import { canSee, statusOf } from './model.ts';
+import type { MeetingStatus, MeetingType } from './types.ts';
 
 /**
  * `GET /meetings`: a plain array, soonest first, of the meetings the
@@ -30,12 +24,13 @@ export interface MeetingFilters {
 }
 
 function calendarQuery(owner: string | null, from: string | undefined, to: string | undefined): QueryOptions {
-  const byStart = owner
-    ? { index: calendarByStartIndex.index, pk: calendarByStartIndex.pk(owner) }
-    : { index: allMeetingsByStartIndex.index, pk: allMeetingsByStartIndex.pk };
-  const byEnd = owner
-    ? { index: calendarByEndIndex.index, pk: calendarByEndIndex.pk(owner) }
-    : { index: allMeetingsByEndIndex.index, pk: allMeetingsByEndIndex.pk };
+  // A person's calendar partitions hold their meetings and their seats alike (the meeting declares them).
+  const byStart = Meeting.queryOptions(
+    owner ? { index: 'calendarByStart', key: { organizerId: owner } } : { index: 'allByStart', key: {} },
+  );
+  const byEnd = Meeting.queryOptions(
+    owner ? { index: 'calendarByEnd', key: { organizerId: owner } } : { index: 'allByEnd', key: {} },
+  );
   // Sort keys are `<utc>#<id>`: `> from` keeps ends at or after `from`; `< to + '$'` keeps starts at or before `to` ('$' follows '#').
   if (from) {
     const startFilter = to
@@ -53,12 +48,11 @@ export async function listMeetings(viewer: Viewer, filters: MeetingFilters, now 
   const from = filters.from ? instant(filters.from).utc : undefined;
   const to = filters.to ? instant(filters.to).utc : undefined;
   if (from && to && from > to) return [];
-  const entries = await queryAll<MeetingItem | MeetingSeatItem>(calendarQuery(owner, from, to));
+  const entries = await queryAll(calendarQuery(owner, from, to));
   const meetings = new Map<string, MeetingItem>();
-  for (const e of entries) if (e.entity === 'Meeting') meetings.set(e.id, e);
-  const seatsOf = entries.filter((e): e is MeetingSeatItem => e.entity === 'MeetingSeat' && !meetings.has(e.meetingId));
-  for (const m of (await getMany<MeetingItem>(seatsOf.map((s) => meetingKey(s.meetingId)))).values())
-    meetings.set(m.id, m);
+  for (const e of entries) if (Meeting.is(e)) meetings.set(e.id, e);
+  const seatsOf = entries.filter(MeetingSeat.is).filter((s) => !meetings.has(s.meetingId));
+  for (const m of await Meeting.getMany(seatsOf.map((s) => ({ id: s.meetingId })))) if (m) meetings.set(m.id, m);
 
   const search = filters.search?.toLowerCase();
   return [...meetings.values()]

@@ -38,17 +38,20 @@ export function bookExternalMail(userId: string, count: number, now: Date): Tran
   if (count === 0) return null;
   const limit = env.meetingExternalMailPerDay;
   if (count > limit) throw refusal(limit, now);
-  return MeetingMailQuota.update([userId, dayOf(now)], {
-    UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD sent :n',
-    ConditionExpression: 'attribute_not_exists(sent) OR sent <= :room',
-    ExpressionAttributeNames: { '#ttl': 'ttl' },
-    ExpressionAttributeValues: {
-      ':entity': MeetingMailQuota.name,
-      ':ttl': Math.floor((now.getTime() + 2 * DAY_MS) / 1000),
-      ':n': count,
-      ':room': limit - count,
+  return MeetingMailQuota.update(
+    { userId, day: dayOf(now) },
+    {
+      UpdateExpression: 'SET entity = :entity, #ttl = :ttl ADD sent :n',
+      ConditionExpression: 'attribute_not_exists(sent) OR sent <= :room',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+      ExpressionAttributeValues: {
+        ':entity': MeetingMailQuota.name,
+        ':ttl': Math.floor((now.getTime() + 2 * DAY_MS) / 1000),
+        ':n': count,
+        ':room': limit - count,
+      },
     },
-  });
+  );
 }
 
 /** When the booking (at `index` of a cancelled transaction) was what failed: the 429 to answer. */

@@ -5,11 +5,12 @@ import { logger } from '../../observability/logger.ts';
 import { getUsers, type UserItem } from '../../people/users.ts';
 import type { Viewer } from '../people.ts';
 import { instant } from '../time.ts';
-import { Meeting, MeetingSeat } from './entities.ts';
+import { Meeting, type MeetingItem, MeetingSeat } from './entities.ts';
 import { emailInvitees, type MeetingMessage, notifyParticipants } from './invitations.ts';
 import { bookExternalMail, mailedByChange } from './mail-quota.ts';
-import { canSee, hasStarted, type MeetingItem, type MeetingType } from './model.ts';
+import { canSee, hasStarted } from './model.ts';
 import { commitMeeting, getMeeting, seatWrites } from './store.ts';
+import type { MeetingType } from './types.ts';
 
 /**
  * Meetings: created by anyone with internal participants and
@@ -238,9 +239,9 @@ export async function deleteMeeting(viewer: Viewer, meetingId: string, now = new
   await retryOnRace(async () => {
     const m = await organizersMeeting(viewer, meetingId);
     assertChangeable(m, now, { cancelledAllowed: true });
-    const seats = m.participantIds.map((userId) => MeetingSeat.remove([m.id, userId]));
+    const seats = m.participantIds.map((userId) => MeetingSeat.remove({ meetingId: m.id, userId }));
     await commitMeeting(
-      Meeting.remove([m.id], {
+      Meeting.remove(m, {
         ConditionExpression: 'version = :v AND startUtc > :now',
         ExpressionAttributeValues: { ':v': m.version, ':now': now.toISOString() },
       }),

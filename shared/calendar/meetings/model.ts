@@ -2,53 +2,8 @@ import { personOf } from '../../people/person-views.ts';
 import { getUsers } from '../../people/users.ts';
 import { shownLink } from '../../util/links.ts';
 import { isSuperAdmin, type Viewer } from '../people.ts';
-
-/** Meeting types and derived statuses. */
-export const MEETING_TYPES = ['project', 'internal', 'client', 'general'] as const;
-export type MeetingType = (typeof MEETING_TYPES)[number];
-export const MEETING_STATUSES = ['UPCOMING', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
-export type MeetingStatus = (typeof MEETING_STATUSES)[number];
-
-/** The meeting: the one item every answer is built from (seats only index it). */
-export interface MeetingItem {
-  pk: string;
-  sk: string;
-  entity: 'Meeting';
-  id: string;
-  topic: string;
-  description: string;
-  /** As given (offset kept); `startUtc` / `endUtc` are the same instants in UTC for keys and filters. */
-  startsAt: string;
-  endsAt: string;
-  startUtc: string;
-  endUtc: string;
-  type: MeetingType;
-  meetLink: string;
-  recordingLink: string | null;
-  transcriptLink: string | null;
-  organizerId: string;
-  /** Internal participants, in the order given, without duplicates and never the organizer. */
-  participantIds: string[];
-  externalEmails: string[];
-  cancelledAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Bumped by every write: the optimistic lock, the seats' freshness and the iCalendar SEQUENCE. */
-  version: number;
-  actorId: string;
-}
-
-/** One internal participant's entry in their calendar indexes (gsi1/gsi2 `MEETINGS#<userId>`). */
-export interface MeetingSeatItem {
-  pk: string;
-  sk: string;
-  entity: 'MeetingSeat';
-  meetingId: string;
-  userId: string;
-  startUtc: string;
-  endUtc: string;
-  version: number;
-}
+import type { MeetingItem } from './entities.ts';
+import type { MeetingStatus } from './types.ts';
 
 export function statusOf(m: Pick<MeetingItem, 'cancelledAt' | 'startUtc' | 'endUtc'>, now: Date): MeetingStatus {
   if (m.cancelledAt) return 'CANCELLED';

@@ -1,8 +1,6 @@
-import { meetingKey } from '../../db/keys.ts';
-import { getItem, isConditionFailure, type TransactItem, transact } from '../../db/table.ts';
-import { MeetingSeat } from './entities.ts';
+import { isConditionFailure, type TransactItem, transact } from '../../db/table.ts';
+import { Meeting, type MeetingItem, MeetingSeat } from './entities.ts';
 import { quotaRefusalOf } from './mail-quota.ts';
-import type { MeetingItem } from './model.ts';
 
 /**
  * How meetings are written. The meeting item is the truth; seats (one per internal participant) only
@@ -11,7 +9,7 @@ import type { MeetingItem } from './model.ts';
  */
 const TRANSACTION_MAX = 100;
 
-export const getMeeting = (meetingId: string) => getItem<MeetingItem>(meetingKey(meetingId), true);
+export const getMeeting = (meetingId: string) => Meeting.get({ id: meetingId }, { consistent: true });
 
 /**
  * Seat writes for a meeting at its current version: every participant's seat (re)written with the
@@ -29,7 +27,7 @@ export function seatWrites(m: MeetingItem, removedIds: string[]): TransactItem[]
       { ...notNewer },
     ),
   );
-  const deletes = removedIds.map((userId) => MeetingSeat.remove([m.id, userId], { ...notNewer }));
+  const deletes = removedIds.map((userId) => MeetingSeat.remove({ meetingId: m.id, userId }, { ...notNewer }));
   return [...puts, ...deletes];
 }
 
