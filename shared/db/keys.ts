@@ -368,50 +368,6 @@ export const birthdaysIndex = {
   pk: (monthDay: string) => `BIRTHDAYS#${monthDay}`,
   sk: (userId: string) => userId,
 };
-/** One attendance record per person per company day. gsi1 = a day's records (who checked in). */
-export const attendanceKey = (userId: string, date: string): Key => ({ pk: `ATTENDANCE#${userId}`, sk: `DAY#${date}` });
-export const attendanceRange = (userId: string, from: string, to: string) => ({
-  pk: `ATTENDANCE#${userId}`,
-  skBetween: [`DAY#${from}`, `DAY#${to}`] as [string, string],
-});
-export const attendanceDayIndex = {
-  index: 'gsi1' as const,
-  pk: (date: string) => `ATTENDANCE_DAY#${date}`,
-  sk: (userId: string) => userId,
-};
-/** `present` of a company day, moved in the transaction of every check-in and check-out. */
-export const presentCounterKey = (date: string): Key => ({ pk: `ATTENDANCE_DAY#${date}`, sk: 'COUNT' });
-
-/**
- * A leave request (time-sortable id, so id order is creation order). gsi1 = by requester, gsi2 = by
- * selected manager, gsi3 = everybody's; gsi4 / gsi5 = the pending ones by selected manager / all (sparse,
- * removed when processed).
- */
-export const leaveRequestKey = (requestId: string): Key => ({ pk: `LEAVE#${requestId}`, sk: 'LEAVE' });
-export const leaveByRequesterIndex = {
-  index: 'gsi1' as const,
-  pk: (employeeId: string) => `LEAVE_BY#${employeeId}`,
-  sk: (requestId: string) => requestId,
-};
-export const leaveByApproverIndex = {
-  index: 'gsi2' as const,
-  pk: (managerId: string) => `LEAVE_TO#${managerId}`,
-  sk: (requestId: string) => requestId,
-};
-export const leaveAllIndex = { index: 'gsi3' as const, pk: 'LEAVE_ALL', sk: (requestId: string) => requestId };
-export const pendingLeaveByApproverIndex = {
-  index: 'gsi4' as const,
-  pk: (managerId: string) => `LEAVE_PENDING#${managerId}`,
-  sk: (requestId: string) => requestId,
-};
-export const pendingLeaveAllIndex = {
-  index: 'gsi5' as const,
-  pk: 'LEAVE_PENDING_ALL',
-  sk: (requestId: string) => requestId,
-};
-/** Up to which request id a person has seen the requests routed to them (`POST /leave/requests/seen`). */
-export const leaveSeenKey = (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'LEAVE_SEEN' });
-
 // ---------------------------------------------------------------- live updates, presence, push (issue: live updates)
 /** "Every notification read" marker: one write per mark-all, so the feed emits one `notification.read` (null). */
 export const notificationsReadAllKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'READ_ALL' });

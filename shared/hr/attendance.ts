@@ -1,9 +1,8 @@
 import { companyDate } from '../calendar/time.ts';
-import { attendanceDayIndex, attendanceKey, attendanceRange } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, transact } from '../db/table.ts';
+import { isConditionFailure, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { getUser, type UserItem } from '../people/users.ts';
-import { AttendanceRecord, PresentCounter, type PresentCounterItem } from './entities.ts';
+import { type AttendanceItem, AttendanceRecord, PresentCounter } from './entities.ts';
 import { activePeople, canViewAll } from './viewers.ts';
 
 /**
@@ -12,17 +11,6 @@ import { activePeople, canViewAll } from './viewers.ts';
  * the check-out (conditional on being open). `currentlyPresentCount` is the day's `present` counter,
  * moved in the same transaction as each check-in and check-out.
  */
-export interface AttendanceItem {
-  pk: string;
-  sk: string;
-  entity: 'AttendanceRecord';
-  employeeId: string;
-  date: string;
-  checkIn: string;
-  checkOut: string | null;
-  actorId: string;
-}
-
 type Status = 'NOT_CHECKED_IN' | 'PRESENT' | 'CHECKED_OUT';
 
 export function toRecord(person: Pick<UserItem, 'id' | 'name'>, date: string, item: AttendanceItem | undefined) {
@@ -47,7 +35,7 @@ export async function checkIn(person: UserItem, now = new Date()) {
     actorId: person.id,
   });
   try {
-    await transact([AttendanceRecord.create(item), PresentCounter.add([date], { present: 1 })]);
+    await transact([AttendanceRecord.create(item), PresentCounter.add({ date }, { present: 1 })]);
   } catch (err) {
     if (isConditionFailure(err)) throw conflict('You have already checked in today.');
     throw err;
@@ -60,21 +48,24 @@ export async function checkOut(person: UserItem, now = new Date()) {
   const at = now.toISOString();
   try {
     await transact([
-      AttendanceRecord.update([person.id, date], {
-        UpdateExpression: 'SET checkOut = :at, actorId = :me',
-        ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
-        ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
-      }),
-      PresentCounter.add([date], { present: -1 }),
+      AttendanceRecord.update(
+        { employeeId: person.id, date },
+        {
+          UpdateExpression: 'SET checkOut = :at, actorId = :me',
+          ConditionExpression: 'attribute_exists(pk) AND checkOut = :null',
+          ExpressionAttributeValues: { ':at': at, ':me': person.id, ':null': null },
+        },
+      ),
+      PresentCounter.add({ date }, { present: -1 }),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) {
-      const existing = await getItem<AttendanceItem>(attendanceKey(person.id, date), true);
+      const existing = await AttendanceRecord.get({ employeeId: person.id, date }, { consistent: true });
       throw conflict(existing ? 'You have already checked out today.' : 'Check in before checking out.');
     }
     throw err;
   }
-  const item = await getItem<AttendanceItem>(attendanceKey(person.id, date), true);
+  const item = await AttendanceRecord.get({ employeeId: person.id, date }, { consistent: true });
   return toRecord(person, date, item);
 }
 
@@ -82,8 +73,8 @@ export async function today(viewer: UserItem, now = new Date()) {
   const date = companyDate(now);
   const viewAll = canViewAll(viewer);
   const [mine, counter, employees] = await Promise.all([
-    getItem<AttendanceItem>(attendanceKey(viewer.id, date), true),
-    getItem<PresentCounterItem>(PresentCounter.key(date), true),
+    AttendanceRecord.get({ employeeId: viewer.id, date }, { consistent: true }),
+    PresentCounter.get({ date }, { consistent: true }),
     viewAll ? everybodyOn(date) : Promise.resolve([]),
   ]);
   return {
@@ -98,7 +89,7 @@ export async function today(viewer: UserItem, now = new Date()) {
 async function everybodyOn(date: string) {
   const [people, records] = await Promise.all([
     activePeople(),
-    queryAll<AttendanceItem>({ index: attendanceDayIndex.index, pk: attendanceDayIndex.pk(date) }),
+    AttendanceRecord.queryAll({ index: 'byDay', key: { date } }),
   ]);
   const byPerson = new Map(records.map((r) => [r.employeeId, r]));
   return people.map((p) => toRecord(p, date, byPerson.get(p.id)));
@@ -118,8 +109,11 @@ export async function history(viewer: UserItem, query: { from?: string; to?: str
     person = found;
   }
   if (query.from && query.to && query.from > query.to) return [];
-  const range = attendanceRange(person.id, query.from ?? '0000-00-00', query.to ?? '9999-12-31');
-  const items = await queryAll<AttendanceItem>({ ...range, forward: false });
+  const items = await AttendanceRecord.queryAll({
+    key: { employeeId: person.id },
+    range: { from: { date: query.from ?? '0000-00-00' }, to: { date: query.to ?? '9999-12-31' } },
+    forward: false,
+  });
   return items.map((item) => toRecord(person, item.date, item));
 }
 

@@ -1,93 +1,75 @@
-import { entity } from '../db/entity.ts';
-import {
-  attendanceDayIndex,
-  attendanceKey,
-  leaveAllIndex,
-  leaveByApproverIndex,
-  leaveByRequesterIndex,
-  leaveRequestKey,
-  leaveSeenKey,
-  pendingLeaveAllIndex,
-  pendingLeaveByApproverIndex,
-  presentCounterKey,
-} from '../db/keys.ts';
-import type { AttendanceItem } from './attendance.ts';
-import type { LeaveItem } from './leave.ts';
+import { type EntityItem, entity, keyOnly, shape } from '../db/entity.ts';
 
 /** The HR area's entities (docs/data-model.md, HR): each item's key and index attributes, declared once. */
 
-const pending = (r: Pick<LeaveItem, 'status'>) => r.status === 'PENDING';
+export type LeaveStatus = 'PENDING' | 'APPROVED' | 'DISAPPROVED';
 
 /**
- * A leave request: listed for its requester, its approver and everybody (newest first), and on the two
- * pending indexes (sparse) only while it waits for a decision, so the pending counts read only what they count.
+ * A leave request (time-sortable id, so id order is creation order): listed for its requester (gsi1),
+ * its selected manager (gsi2) and everybody (gsi3), newest first, and on the two pending indexes (gsi4
+ * by manager, gsi5 all; sparse) only while it waits for a decision, so the pending counts read only
+ * what they count.
  */
-export const LeaveRequest = entity<LeaveItem, [requestId: string]>({
+export const LeaveRequest = entity({
   name: 'LeaveRequest',
-  key: leaveRequestKey,
-  keyOf: (r) => [r.id],
-  indexes: [
-    {
-      index: leaveByRequesterIndex.index,
-      pk: (r) => leaveByRequesterIndex.pk(r.employeeId),
-      sk: (r) => leaveByRequesterIndex.sk(r.id),
+  fields: shape<{
+    id: string;
+    employeeId: string;
+    leaveType: string;
+    fromDate: string;
+    toDate: string;
+    reason: string;
+    selectedManagerId: string;
+    status: LeaveStatus;
+    processedById: string | null;
+    processedAt: string | null;
+    processComment: string | null;
+    createdAt: string;
+    actorId: string;
+  }>(),
+  key: { pk: ['LEAVE', 'id'], sk: ['LEAVE'] },
+  indexes: {
+    byRequester: { index: 'gsi1', pk: ['LEAVE_BY', 'employeeId'], sk: ['id'] },
+    byApprover: { index: 'gsi2', pk: ['LEAVE_TO', 'selectedManagerId'], sk: ['id'] },
+    all: { index: 'gsi3', pk: ['LEAVE_ALL'], sk: ['id'] },
+    pendingByApprover: {
+      index: 'gsi4',
+      pk: ['LEAVE_PENDING', 'selectedManagerId'],
+      sk: ['id'],
+      when: (r) => r.status === 'PENDING',
     },
-    {
-      index: leaveByApproverIndex.index,
-      pk: (r) => leaveByApproverIndex.pk(r.selectedManagerId),
-      sk: (r) => leaveByApproverIndex.sk(r.id),
-    },
-    { index: leaveAllIndex.index, pk: () => leaveAllIndex.pk, sk: (r) => leaveAllIndex.sk(r.id) },
-    {
-      index: pendingLeaveByApproverIndex.index,
-      pk: (r) => (pending(r) ? pendingLeaveByApproverIndex.pk(r.selectedManagerId) : undefined),
-      sk: (r) => (pending(r) ? pendingLeaveByApproverIndex.sk(r.id) : undefined),
-    },
-    {
-      index: pendingLeaveAllIndex.index,
-      pk: (r) => (pending(r) ? pendingLeaveAllIndex.pk : undefined),
-      sk: (r) => (pending(r) ? pendingLeaveAllIndex.sk(r.id) : undefined),
-    },
-  ],
+    pendingAll: { index: 'gsi5', pk: ['LEAVE_PENDING_ALL'], sk: ['id'], when: (r) => r.status === 'PENDING' },
+  },
 });
+export type LeaveItem = EntityItem<typeof LeaveRequest>;
 
-/** Up to when a person has seen the leave requests waiting for them (their pending count starts after it). */
-export interface LeaveSeenItem {
-  pk: string;
-  sk: string;
-  entity: 'LeaveSeen';
-  userId: string;
-  seenUpTo: string;
-  actorId: string;
-}
-export const LeaveSeen = entity<LeaveSeenItem, [userId: string]>({
+/** Up to which request id a person has seen the requests routed to them (`POST /leave/requests/seen`). */
+export const LeaveSeen = entity({
   name: 'LeaveSeen',
-  key: leaveSeenKey,
-  keyOf: (s) => [s.userId],
+  fields: shape<{ userId: string; seenUpTo: string; actorId: string }>(),
+  key: { pk: ['USER', 'userId'], sk: ['LEAVE_SEEN'] },
 });
 
 /** A person's attendance on one company day, listed under the day (gsi1) for those who view everybody's. */
-export const AttendanceRecord = entity<AttendanceItem, [userId: string, date: string]>({
+export const AttendanceRecord = entity({
   name: 'AttendanceRecord',
-  key: attendanceKey,
-  keyOf: (a) => [a.employeeId, a.date],
-  indexes: [
-    {
-      index: attendanceDayIndex.index,
-      pk: (a) => attendanceDayIndex.pk(a.date),
-      sk: (a) => attendanceDayIndex.sk(a.employeeId),
-    },
-  ],
+  fields: shape<{
+    employeeId: string;
+    date: string;
+    checkIn: string;
+    checkOut: string | null;
+    actorId: string;
+  }>(),
+  key: { pk: ['ATTENDANCE', 'employeeId'], sk: ['DAY', 'date'] },
+  indexes: { byDay: { index: 'gsi1', pk: ['ATTENDANCE_DAY', 'date'], sk: ['employeeId'] } },
 });
+export type AttendanceItem = EntityItem<typeof AttendanceRecord>;
 
 /** How many people are present on a company day (`present`), moved with ADD by every check-in and check-out. */
-export interface PresentCounterItem {
-  pk: string;
-  sk: string;
-  entity: 'PresentCounter';
-  present: number;
-}
-export const PresentCounter = entity<PresentCounterItem, [date: string]>({
+export const PresentCounter = entity({
   name: 'PresentCounter',
-  key: presentCounterKey,
+  fields: shape<{ present: number }>(),
+  keyOnly: keyOnly<{ date: string }>('date'),
+  key: { pk: ['ATTENDANCE_DAY', 'date'], sk: ['COUNT'] },
+  inPlace: true,
 });

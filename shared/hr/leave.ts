@@ -1,16 +1,8 @@
 import { newSortableId } from '../db/ids.ts';
-import {
-  leaveAllIndex,
-  leaveByApproverIndex,
-  leaveByRequesterIndex,
-  pendingLeaveAllIndex,
-  pendingLeaveByApproverIndex,
-} from '../db/keys.ts';
-import { getItem, isConditionFailure, type QueryOptions, queryAll, transact, write } from '../db/table.ts';
-import { updateExpression, withCondition } from '../db/update-expression.ts';
+import { isConditionFailure, transact, write } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
-import { LeaveRequest, LeaveSeen } from './entities.ts';
+import { type LeaveItem, LeaveRequest, LeaveSeen, type LeaveStatus } from './entities.ts';
 import { activePeople, isReportingManager } from './viewers.ts';
 
 /**
@@ -23,27 +15,6 @@ import { activePeople, isReportingManager } from './viewers.ts';
  * than the viewer's seen mark, counted on the sparse pending index from the mark on, so it reads only
  * the requests it counts.
  */
-export type LeaveStatus = 'PENDING' | 'APPROVED' | 'DISAPPROVED';
-
-export interface LeaveItem {
-  pk: string;
-  sk: string;
-  entity: 'LeaveRequest';
-  id: string;
-  employeeId: string;
-  leaveType: string;
-  fromDate: string;
-  toDate: string;
-  reason: string;
-  selectedManagerId: string;
-  status: LeaveStatus;
-  processedById: string | null;
-  processedAt: string | null;
-  processComment: string | null;
-  createdAt: string;
-  actorId: string;
-}
-
 const isAdmin = (u: Pick<UserItem, 'role'>) => u.role === 'super_admin';
 /** Who decides leave: active super admins and active people with reports, never the person asking. */
 const canApproveFor = (candidate: UserItem, requesterId: string) =>
@@ -57,11 +28,11 @@ const brief = (u: UserItem) => ({ id: u.id, name: u.name, image: u.image ?? null
 const seenMark = (at: Date) => `${newSortableId(at).slice(0, 10)}~`;
 
 export async function pendingCount(viewer: UserItem): Promise<number> {
-  const seen = await getItem<{ seenUpTo?: string }>(LeaveSeen.key(viewer.id), true);
-  const index = isAdmin(viewer)
-    ? { index: pendingLeaveAllIndex.index, pk: pendingLeaveAllIndex.pk }
-    : { index: pendingLeaveByApproverIndex.index, pk: pendingLeaveByApproverIndex.pk(viewer.id) };
-  return (await queryAll<LeaveItem>({ ...index, ...(seen?.seenUpTo ? { skAfter: seen.seenUpTo } : {}) })).length;
+  const seen = await LeaveSeen.get({ userId: viewer.id }, { consistent: true });
+  const pending = isAdmin(viewer)
+    ? { index: 'pendingAll' as const, key: {} }
+    : { index: 'pendingByApprover' as const, key: { selectedManagerId: viewer.id } };
+  return (await LeaveRequest.queryAll({ ...pending, ...(seen?.seenUpTo ? { skAfter: seen.seenUpTo } : {}) })).length;
 }
 
 export async function markSeen(viewer: UserItem, now = new Date()): Promise<void> {
@@ -145,7 +116,7 @@ export async function processLeaveRequest(
   decision: { status: 'APPROVED' | 'DISAPPROVED'; comment?: string },
   now = new Date(),
 ): Promise<LeaveItem> {
-  const request = await getItem<LeaveItem>(LeaveRequest.key(requestId), true);
+  const request = await LeaveRequest.get({ id: requestId }, { consistent: true });
   if (!request || !(request.selectedManagerId === viewer.id || isAdmin(viewer)))
     throw notFound('No such leave request.');
   const alreadyDecided = (status: LeaveStatus) =>
@@ -159,23 +130,21 @@ export async function processLeaveRequest(
     processComment: comment,
     actorId: viewer.id,
   };
-  // The index attributes the decided request no longer has: those of the pending indexes (sparse).
-  const leaving = LeaveRequest.indexChanges({ ...request, ...fields }).remove;
+  // The decided request leaves the pending indexes (sparse): `change` removes their attributes.
+  const decided = { ...request, ...fields };
   try {
-    return (await write(
-      LeaveRequest.update(
-        [requestId],
-        withCondition(
-          updateExpression(fields, leaving),
-          '#pending = :pending',
-          { '#pending': 'status' },
-          { ':pending': 'PENDING' },
-        ),
-      ),
-    )) as LeaveItem;
+    await write(
+      LeaveRequest.change(request, decided, {
+        ConditionExpression: '#pending = :pending',
+        ExpressionAttributeNames: { '#pending': 'status' },
+        ExpressionAttributeValues: { ':pending': 'PENDING' },
+      }),
+      { returnValues: 'NONE' },
+    );
+    return LeaveRequest.item(decided);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const current = await getItem<LeaveItem>(LeaveRequest.key(requestId), true);
+    const current = await LeaveRequest.get({ id: requestId }, { consistent: true });
     if (!current) throw notFound('No such leave request.');
     throw alreadyDecided(current.status);
   }
@@ -185,11 +154,14 @@ export async function processLeaveRequest(
 export async function deleteLeaveRequest(viewer: UserItem, requestId: string): Promise<void> {
   try {
     await transact([
-      LeaveRequest.remove([requestId], {
-        ConditionExpression: 'employeeId = :me AND #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':me': viewer.id, ':pending': 'PENDING' },
-      }),
+      LeaveRequest.remove(
+        { id: requestId },
+        {
+          ConditionExpression: 'employeeId = :me AND #status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':me': viewer.id, ':pending': 'PENDING' },
+        },
+      ),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such pending leave request of yours.');
@@ -207,17 +179,18 @@ export interface LeaveFilters {
 }
 
 /** Which index a scope reads: your own requests; those routed to you; everybody's (or one person's) for a super admin. */
-function scopeQuery(viewer: UserItem, f: LeaveFilters): Pick<QueryOptions, 'index' | 'pk'> | null {
+function scopeQuery(
+  viewer: UserItem,
+  f: LeaveFilters,
+): { index: 'byRequester' | 'all' | 'byApprover'; key: Partial<LeaveItem> } | null {
   if (f.scope === 'requests') {
     if (f.employeeId && f.employeeId !== viewer.id) return null;
-    return { index: leaveByRequesterIndex.index, pk: leaveByRequesterIndex.pk(viewer.id) };
+    return { index: 'byRequester', key: { employeeId: viewer.id } };
   }
   if (isAdmin(viewer)) {
-    return f.employeeId
-      ? { index: leaveByRequesterIndex.index, pk: leaveByRequesterIndex.pk(f.employeeId) }
-      : { index: leaveAllIndex.index, pk: leaveAllIndex.pk };
+    return f.employeeId ? { index: 'byRequester', key: { employeeId: f.employeeId } } : { index: 'all', key: {} };
   }
-  return { index: leaveByApproverIndex.index, pk: leaveByApproverIndex.pk(viewer.id) };
+  return { index: 'byApprover', key: { selectedManagerId: viewer.id } };
 }
 
 export async function listLeaveRequests(viewer: UserItem, f: LeaveFilters): Promise<LeaveItem[]> {
@@ -239,7 +212,7 @@ export async function listLeaveRequests(viewer: UserItem, f: LeaveFilters): Prom
         ExpressionAttributeValues: Object.fromEntries(used.map((c, i) => [`:f${i}`, c.value])),
       }
     : undefined;
-  return queryAll<LeaveItem>({ ...scope, forward: false, filter });
+  return LeaveRequest.queryAll({ ...scope, forward: false, filter });
 }
 
 /** LeaveRequest answers; names read fresh. */

@@ -140,7 +140,7 @@ export async function companyBench(): Promise<boolean> {
       }),
     );
     const stillPresent = present.filter((_, k) => k % 10 !== 0).length;
-    const counter = { ...PresentCounter.key(today), entity: 'PresentCounter', present: stillPresent };
+    const counter = { ...PresentCounter.key({ date: today }), entity: 'PresentCounter', present: stillPresent };
     // The profile items as the entity declares them (indexes: members, directory, birthdays), with
     // their directory projection, team memberships and facets.
     const items = [...teamItems, ...projectionItems(people), ...attendance, counter];

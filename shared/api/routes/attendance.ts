@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { calendarDate } from '../../calendar/time.ts';
-import { attendanceKey, presentCounterKey } from '../../db/keys.ts';
+import * as hr from '../../hr/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nullableIso } from '../schemas/common.ts';
 
@@ -50,7 +50,7 @@ export const checkInRoute = defineRoute({
   status: 201,
   response: AttendanceRecord,
   errors: [409],
-  access: { table: 'write', writes: [attendanceKey, presentCounterKey] },
+  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter] },
 });
 
 export const checkOutRoute = defineRoute({
@@ -63,7 +63,7 @@ export const checkOutRoute = defineRoute({
   status: 201,
   response: AttendanceRecord,
   errors: [409],
-  access: { table: 'write', writes: [attendanceKey, presentCounterKey] },
+  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter] },
 });
 
 export const listAttendanceHistoryRoute = defineRoute({

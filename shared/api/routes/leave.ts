@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { calendarDate } from '../../calendar/time.ts';
-import { leaveRequestKey, leaveSeenKey } from '../../db/keys.ts';
+import * as hr from '../../hr/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, Manager, nonBlank, nullableIso } from '../schemas/common.ts';
 
@@ -97,7 +97,7 @@ export const createLeaveRequestRoute = defineRoute({
   status: 201,
   response: LeaveRequest,
   errors: [400],
-  access: { table: 'write', writes: [leaveRequestKey] },
+  access: { table: 'write', writes: [hr.LeaveRequest] },
 });
 
 export const processLeaveRequestRoute = defineRoute({
@@ -114,7 +114,7 @@ export const processLeaveRequestRoute = defineRoute({
   status: 200,
   response: LeaveRequest,
   errors: [400, 404, 409],
-  access: { table: 'write', writes: [leaveRequestKey] },
+  access: { table: 'write', writes: [hr.LeaveRequest] },
 });
 
 export const deleteLeaveRequestRoute = defineRoute({
@@ -126,7 +126,7 @@ export const deleteLeaveRequestRoute = defineRoute({
   summary: 'Withdraws your own pending request. Answers 200 with no body.',
   status: 200,
   errors: [404],
-  access: { table: 'write', writes: [leaveRequestKey] },
+  access: { table: 'write', writes: [hr.LeaveRequest] },
 });
 
 export const markLeaveRequestsSeenRoute = defineRoute({
@@ -137,7 +137,7 @@ export const markLeaveRequestsSeenRoute = defineRoute({
   auth: 'session',
   summary: 'Marks the requests routed to the caller as seen (pendingCount drops to 0). Answers 200 with no body.',
   status: 200,
-  access: { table: 'write', writes: [leaveSeenKey] },
+  access: { table: 'write', writes: [hr.LeaveSeen] },
 });
 
 export const leaveRoutes = [
