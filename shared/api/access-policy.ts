@@ -1,6 +1,7 @@
 import type { SecretName } from '../config/secrets.ts';
+import { IdempotencyRecord } from '../db/idempotency-record.ts';
 import { isLiteral } from '../db/key-template.ts';
-import { idempotencyRecordKey, type Key, sessionKey } from '../db/keys.ts';
+import { type Key, sessionKey } from '../db/keys.ts';
 import { INDEXES } from '../db/table-definition.ts';
 import type { AnyRoute, RouteAccess } from './route-def.ts';
 
@@ -110,7 +111,7 @@ export function leadingKeyPattern(target: WriteTarget): string {
 /** Session items (`shared/db/keys.ts`): the daily refresh of the caller's session. */
 export const SESSION_KEYS = leadingKeyPattern(sessionKey);
 /** The `Idempotency-Key` records (shared/http/idempotency.ts) every idempotent route writes. */
-export const IDEMPOTENCY_KEYS = leadingKeyPattern(idempotencyRecordKey);
+export const IDEMPOTENCY_KEYS = leadingKeyPattern(IdempotencyRecord);
 
 /** A function's declaration: its access and whether it refreshes the caller's session. */
 export interface FunctionAccess {

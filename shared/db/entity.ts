@@ -402,8 +402,11 @@ export interface DeclarationRecord {
 /** Declarations in the template form, by name. */
 export const declarations = new Map<string, DeclarationRecord>();
 
-/** Fields the envelope holds, never an item's own. */
-const ENVELOPE_FIELDS = new Set(['pk', 'sk', 'entity', ANON_ATTRIBUTE]);
+/**
+ * Fields the envelope holds, never an item's own. (`anon` is stamped by an anon declaration; an item
+ * kind shared by both channels, the idempotency record, sets it per item as a field.)
+ */
+const ENVELOPE_FIELDS = new Set(['pk', 'sk', 'entity']);
 
 function declaredEntity<
   const N extends string,

@@ -4,11 +4,13 @@ import {
   IdempotencyItemNotFoundError,
   IdempotencyRecordStatus,
 } from '@aws-lambda-powertools/idempotency';
-import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import { entity } from './entity.ts';
-import { ANON_ATTRIBUTE, idempotencyRecordKey } from './keys.ts';
-import { getItem, isConditionFailure, write } from './table.ts';
-import { TTL_ATTRIBUTE } from './table-definition.ts';
+import {
+  BasePersistenceLayer,
+  IdempotencyRecord as PowertoolsRecord,
+} from '@aws-lambda-powertools/idempotency/persistence';
+import { IdempotencyRecord } from './idempotency-record.ts';
+import { isConditionFailure, write } from './table.ts';
+import { ANON_ATTRIBUTE, TTL_ATTRIBUTE } from './table-definition.ts';
 
 /**
  * What the handler wrapper hands Powertools for one request: the record's address (an HMAC of caller
@@ -18,33 +20,6 @@ export interface IdempotentRequest {
   keyTag: string;
   fingerprint: string;
 }
-
-/** The stored record: Powertools' fields under this table's names (`ttl` is the table's TTL attribute). */
-export interface IdempotencyRecordItem {
-  pk: string;
-  sk: string;
-  entity: 'IdempotencyRecord';
-  /** The key tag the record is addressed by (stored so the key derives from the item). */
-  keyTag: string;
-  status: string;
-  /** Powertools' expiry (epoch seconds), always set: records expire through the table's TTL. */
-  [TTL_ATTRIBUTE]?: number;
-  inProgressUntil?: number;
-  payloadHash?: string;
-  /** The answer; sealed (a string) on anonymous routes. */
-  response?: JSONValue;
-  /** A record of an anonymous (grievance) route: kept out of the change feed (keys.ts, ANON_ATTRIBUTE). */
-  [ANON_ATTRIBUTE]?: true;
-}
-/**
- * The first outcome of a request sent with an `Idempotency-Key`, one item per (caller, key). Declared
- * here, beside the persistence layer that alone writes it (shared/http/idempotency.ts uses this class).
- */
-export const StoredIdempotencyRecord = entity<IdempotencyRecordItem, [keyTag: string]>({
-  name: 'IdempotencyRecord',
-  key: idempotencyRecordKey,
-  keyOf: (r) => [r.keyTag],
-});
 
 /**
  * How records of anonymous (grievance) routes keep their answers unreadable at rest: an answer can
@@ -80,22 +55,22 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
   /** Sealed answers are bound to their record (the partition key is the sealing context). */
   private storedAnswer(idempotencyKey: string, response: JSONValue | undefined): JSONValue {
     if (!this.anonymous) return response ?? null;
-    return this.anonymous.seal(JSON.stringify(response ?? null), idempotencyRecordKey(idempotencyKey).pk);
+    return this.anonymous.seal(JSON.stringify(response ?? null), IdempotencyRecord.key({ keyTag: idempotencyKey }).pk);
   }
 
   private answer(idempotencyKey: string, stored: JSONValue | undefined): JSONValue | undefined {
     if (!this.anonymous || stored === undefined) return stored;
-    const text = this.anonymous.unseal(String(stored), idempotencyRecordKey(idempotencyKey).pk);
+    const text = this.anonymous.unseal(String(stored), IdempotencyRecord.key({ keyTag: idempotencyKey }).pk);
     if (text === null) throw new Error('An idempotency record holds an answer that cannot be unsealed.');
     return JSON.parse(text) as JSONValue;
   }
 
-  protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
-    const item = await getItem<IdempotencyRecordItem>(StoredIdempotencyRecord.key(idempotencyKey), true);
+  protected async _getRecord(idempotencyKey: string): Promise<PowertoolsRecord> {
+    const item = await IdempotencyRecord.get({ keyTag: idempotencyKey }, { consistent: true });
     if (!item) throw new IdempotencyItemNotFoundError();
-    return new IdempotencyRecord({
+    return new PowertoolsRecord({
       idempotencyKey,
-      status: item.status as IdempotencyRecord['status'],
+      status: item.status as PowertoolsRecord['status'],
       expiryTimestamp: item[TTL_ATTRIBUTE],
       inProgressExpiryTimestamp: item.inProgressUntil,
       payloadHash: item.payloadHash,
@@ -107,11 +82,11 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
    * Claims the key: succeeds when no record exists, the record expired (TTL deletes lazily), or a
    * first attempt is still marked in progress past its function's deadline (it can no longer finish).
    */
-  protected async _putRecord(record: IdempotencyRecord): Promise<void> {
+  protected async _putRecord(record: PowertoolsRecord): Promise<void> {
     const now = Date.now();
     try {
       await write(
-        StoredIdempotencyRecord.put(
+        IdempotencyRecord.put(
           {
             keyTag: record.idempotencyKey,
             ...this.anonMark(),
@@ -141,8 +116,8 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
   }
 
   /** Completes the record with the answer; sets every attribute, so it stands alone even if recreated. */
-  protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
-    const marker = { entity: StoredIdempotencyRecord.name, keyTag: record.idempotencyKey, ...this.anonMark() };
+  protected async _updateRecord(record: PowertoolsRecord): Promise<void> {
+    const marker = { entity: IdempotencyRecord.name, keyTag: record.idempotencyKey, ...this.anonMark() };
     const names: Record<string, string> = { '#ttl': TTL_ATTRIBUTE, '#status': 'status', '#response': 'response' };
     const values: Record<string, unknown> = {
       ':status': record.getStatus(),
@@ -157,16 +132,19 @@ export class TableIdempotencyStore extends BasePersistenceLayer {
       sets.push(`#${attr} = :${attr}`);
     }
     await write(
-      StoredIdempotencyRecord.update([record.idempotencyKey], {
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE inProgressUntil`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
+      IdempotencyRecord.update(
+        { keyTag: record.idempotencyKey },
+        {
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE inProgressUntil`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      ),
       { returnValues: 'NONE' },
     );
   }
 
-  protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
-    await write(StoredIdempotencyRecord.remove([record.idempotencyKey]));
+  protected async _deleteRecord(record: PowertoolsRecord): Promise<void> {
+    await write(IdempotencyRecord.remove({ keyTag: record.idempotencyKey }));
   }
 }

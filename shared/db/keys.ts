@@ -371,15 +371,3 @@ export const birthdaysIndex = {
 // ---------------------------------------------------------------- live updates, presence, push (issue: live updates)
 /** "Every notification read" marker: one write per mark-all, so the feed emits one `notification.read` (null). */
 export const notificationsReadAllKey = (userId: string): Key => ({ pk: `NOTIF#${userId}`, sk: 'READ_ALL' });
-
-// ---------------------------------------------------------------- idempotency (the `Idempotency-Key` header)
-/**
- * The first outcome of a creating request sent with an `Idempotency-Key` (shared/http/idempotency.ts):
- * one item per (caller, key), addressed by an HMAC of both (`idempotencyKeyTag`), so records spread
- * over partitions, name nobody and cannot be grouped by person. Expires through `ttl` after 24 hours.
- */
-export const idempotencyRecordKey = (keyTag: string): Key => ({ pk: `IDEMPOTENCY#${keyTag}`, sk: 'IDEMPOTENCY' });
-
-// ---------------------------------------------------------------- migrations
-/** The state of one migration of stored items (shared/migrations/): one partition, a few items. */
-export const migrationKey = (migrationId: string): Key => ({ pk: 'MIGRATION', sk: migrationId });

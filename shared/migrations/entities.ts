@@ -1,13 +1,9 @@
-import { entity } from '../db/entity.ts';
-import { migrationKey } from '../db/keys.ts';
+import { type EntityItem, entity, shape } from '../db/entity.ts';
 
 export type MigrationStatus = 'pending' | 'running' | 'paused' | 'failed' | 'done';
 
 /** How far one migration got (runner.ts): recorded after every page, so a crash resumes at the last one. */
-export interface MigrationStateItem {
-  pk: string;
-  sk: string;
-  entity: 'Migration';
+type MigrationStateFields = {
   id: string;
   description: string;
   status: MigrationStatus;
@@ -26,11 +22,12 @@ export interface MigrationStateItem {
   leaseUntil?: string | null;
   /** Set by an operator: the runner leaves it (and every later one) until resumed. */
   paused?: boolean;
-}
+};
 
-/** One migration's recorded state, under its id. */
-export const Migration = entity<MigrationStateItem, [migrationId: string]>({
+/** One migration's recorded state, under its id: one partition, a few items. */
+export const Migration = entity({
   name: 'Migration',
-  key: migrationKey,
-  keyOf: (m) => [m.id],
+  fields: shape<MigrationStateFields>(),
+  key: { pk: ['MIGRATION'], sk: ['id'] },
 });
+export type MigrationStateItem = EntityItem<typeof Migration>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
-import { getItem, isConditionFailure, queryAll, transact, write } from '../db/table.ts';
+import { getItem, isConditionFailure, transact, write } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
 import { Migration as MigrationEntity, type MigrationStateItem, type MigrationStatus } from './entities.ts';
 import type { Migration } from './migration.ts';
@@ -40,13 +40,9 @@ export interface MigrationState {
   error: string | null;
 }
 
-const stateKey = (id: string) => MigrationEntity.key(id);
-
 /** Every migration of this release with its recorded state (pending when never started). */
 export async function migrationStates(migrations: readonly Migration[]): Promise<MigrationState[]> {
-  const stored = new Map(
-    (await queryAll<MigrationStateItem>({ pk: stateKey('').pk, consistent: true })).map((s) => [s.id, s]),
-  );
+  const stored = new Map((await MigrationEntity.queryAll({ key: {}, consistent: true })).map((s) => [s.id, s]));
   return migrations.map((m) => {
     const s = stored.get(m.id);
     return {
@@ -67,21 +63,24 @@ export async function migrationStates(migrations: readonly Migration[]): Promise
 export async function setPaused(migration: Migration, paused: boolean): Promise<void> {
   const now = new Date().toISOString();
   await write(
-    MigrationEntity.update([migration.id], {
-      UpdateExpression:
-        'SET paused = :paused, updatedAt = :now, description = :d, scanned = if_not_exists(scanned, :zero), ' +
-        'changed = if_not_exists(changed, :zero), #status = if_not_exists(#status, :pending), id = :id, #entity = :entity',
-      ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
-      ExpressionAttributeValues: {
-        ':entity': MigrationEntity.name,
-        ':paused': paused,
-        ':now': now,
-        ':d': migration.description,
-        ':zero': 0,
-        ':pending': 'pending',
-        ':id': migration.id,
+    MigrationEntity.update(
+      { id: migration.id },
+      {
+        UpdateExpression:
+          'SET paused = :paused, updatedAt = :now, description = :d, scanned = if_not_exists(scanned, :zero), ' +
+          'changed = if_not_exists(changed, :zero), #status = if_not_exists(#status, :pending), id = :id, #entity = :entity',
+        ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
+        ExpressionAttributeValues: {
+          ':entity': MigrationEntity.name,
+          ':paused': paused,
+          ':now': now,
+          ':d': migration.description,
+          ':zero': 0,
+          ':pending': 'pending',
+          ':id': migration.id,
+        },
       },
-    }),
+    ),
     { returnValues: 'NONE' },
   );
   logger.info(paused ? 'migration paused' : 'migration resumed', { migration: migration.id });
@@ -106,7 +105,7 @@ export async function runMigrations(
       logger.info('migration not run', { migration: m.id, reason: lease });
       break;
     }
-    let state = (await getItem<MigrationStateItem>(stateKey(m.id), true))!;
+    let state = (await MigrationEntity.get({ id: m.id }, { consistent: true }))!;
     try {
       while (Date.now() < deadline && pages < maxPages && !signal?.aborted) {
         const page = await db().send(
@@ -192,35 +191,38 @@ async function takeLease(m: Migration, owner: string, deadline: number): Promise
   const now = new Date();
   try {
     const after = await write(
-      MigrationEntity.update([m.id], {
-        UpdateExpression:
-          'SET leaseOwner = :owner, leaseUntil = :until, updatedAt = :now, description = :d, id = :id, #entity = :entity, ' +
-          'startedAt = if_not_exists(startedAt, :now), scanned = if_not_exists(scanned, :zero), ' +
-          'changed = if_not_exists(changed, :zero), #status = :running',
-        ConditionExpression:
-          '(attribute_not_exists(#status) OR #status <> :done) AND (attribute_not_exists(paused) OR paused = :false) ' +
-          'AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR attribute_type(leaseUntil, :null))',
-        ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
-        ExpressionAttributeValues: {
-          ':entity': MigrationEntity.name,
-          ':owner': owner,
-          ':until': new Date(deadline + LEASE_GRACE_MS).toISOString(),
-          ':now': now.toISOString(),
-          ':d': m.description,
-          ':id': m.id,
-          ':zero': 0,
-          ':running': 'running',
-          ':done': 'done',
-          ':false': false,
-          ':null': 'NULL',
+      MigrationEntity.update(
+        { id: m.id },
+        {
+          UpdateExpression:
+            'SET leaseOwner = :owner, leaseUntil = :until, updatedAt = :now, description = :d, id = :id, #entity = :entity, ' +
+            'startedAt = if_not_exists(startedAt, :now), scanned = if_not_exists(scanned, :zero), ' +
+            'changed = if_not_exists(changed, :zero), #status = :running',
+          ConditionExpression:
+            '(attribute_not_exists(#status) OR #status <> :done) AND (attribute_not_exists(paused) OR paused = :false) ' +
+            'AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR attribute_type(leaseUntil, :null))',
+          ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
+          ExpressionAttributeValues: {
+            ':entity': MigrationEntity.name,
+            ':owner': owner,
+            ':until': new Date(deadline + LEASE_GRACE_MS).toISOString(),
+            ':now': now.toISOString(),
+            ':d': m.description,
+            ':id': m.id,
+            ':zero': 0,
+            ':running': 'running',
+            ':done': 'done',
+            ':false': false,
+            ':null': 'NULL',
+          },
         },
-      }),
+      ),
     );
     if (after?.scanned === 0 && !after.cursor) logger.info('migration started', { migration: m.id });
     return 'taken';
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const s = await getItem<MigrationStateItem>(stateKey(m.id), true);
+    const s = await MigrationEntity.get({ id: m.id }, { consistent: true });
     if (s?.status === 'done') return 'done';
     return s?.paused ? 'paused' : 'held';
   }
@@ -234,38 +236,44 @@ async function recordPage(
 ): Promise<MigrationStateItem> {
   const now = new Date().toISOString();
   const attrs = await write(
-    MigrationEntity.update([m.id], {
-      UpdateExpression:
-        'SET #cursor = :cursor, updatedAt = :now, #status = :status, finishedAt = :finished, #error = :noError ' +
-        (page.done ? ', leaseOwner = :null, leaseUntil = :null ' : '') +
-        'ADD scanned :scanned, changed :changed',
-      ConditionExpression: 'leaseOwner = :owner',
-      ExpressionAttributeNames: { '#cursor': 'cursor', '#status': 'status', '#error': 'error' },
-      ExpressionAttributeValues: {
-        ':cursor': page.cursor,
-        ':now': now,
-        ':status': page.done ? 'done' : 'running',
-        ':finished': page.done ? now : null,
-        ':noError': null,
-        ':scanned': page.scanned,
-        ':changed': page.changed,
-        ':owner': owner,
-        ...(page.done ? { ':null': null } : {}),
+    MigrationEntity.update(
+      { id: m.id },
+      {
+        UpdateExpression:
+          'SET #cursor = :cursor, updatedAt = :now, #status = :status, finishedAt = :finished, #error = :noError ' +
+          (page.done ? ', leaseOwner = :null, leaseUntil = :null ' : '') +
+          'ADD scanned :scanned, changed :changed',
+        ConditionExpression: 'leaseOwner = :owner',
+        ExpressionAttributeNames: { '#cursor': 'cursor', '#status': 'status', '#error': 'error' },
+        ExpressionAttributeValues: {
+          ':cursor': page.cursor,
+          ':now': now,
+          ':status': page.done ? 'done' : 'running',
+          ':finished': page.done ? now : null,
+          ':noError': null,
+          ':scanned': page.scanned,
+          ':changed': page.changed,
+          ':owner': owner,
+          ...(page.done ? { ':null': null } : {}),
+        },
       },
-    }),
+    ),
   );
-  if (!attrs) throw new Error(`migration ${m.id}: its state vanished`);
-  return attrs as MigrationStateItem;
+  if (!MigrationEntity.is(attrs)) throw new Error(`migration ${m.id}: its state vanished`);
+  return attrs;
 }
 
 async function releaseLease(m: Migration, owner: string): Promise<void> {
   try {
     await write(
-      MigrationEntity.update([m.id], {
-        UpdateExpression: 'SET leaseOwner = :null, leaseUntil = :null',
-        ConditionExpression: 'leaseOwner = :owner',
-        ExpressionAttributeValues: { ':null': null, ':owner': owner },
-      }),
+      MigrationEntity.update(
+        { id: m.id },
+        {
+          UpdateExpression: 'SET leaseOwner = :null, leaseUntil = :null',
+          ConditionExpression: 'leaseOwner = :owner',
+          ExpressionAttributeValues: { ':null': null, ':owner': owner },
+        },
+      ),
       { returnValues: 'NONE' },
     );
   } catch (err) {
@@ -276,19 +284,22 @@ async function releaseLease(m: Migration, owner: string): Promise<void> {
 async function recordFailure(m: Migration, owner: string, error: Error): Promise<void> {
   try {
     await write(
-      MigrationEntity.update([m.id], {
-        UpdateExpression:
-          'SET #status = :failed, #error = :error, updatedAt = :now, leaseOwner = :null, leaseUntil = :null',
-        ConditionExpression: 'leaseOwner = :owner',
-        ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-        ExpressionAttributeValues: {
-          ':failed': 'failed',
-          ':error': error.message.slice(0, 1000),
-          ':now': new Date().toISOString(),
-          ':null': null,
-          ':owner': owner,
+      MigrationEntity.update(
+        { id: m.id },
+        {
+          UpdateExpression:
+            'SET #status = :failed, #error = :error, updatedAt = :now, leaseOwner = :null, leaseUntil = :null',
+          ConditionExpression: 'leaseOwner = :owner',
+          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+          ExpressionAttributeValues: {
+            ':failed': 'failed',
+            ':error': error.message.slice(0, 1000),
+            ':now': new Date().toISOString(),
+            ':null': null,
+            ':owner': owner,
+          },
         },
-      }),
+      ),
       { returnValues: 'NONE' },
     );
   } catch (err) {

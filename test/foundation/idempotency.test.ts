@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { buildEvent, lambdaContext } from '../../infra/local/event.ts';
 import { defineRoute } from '../../shared/api/route-def.ts';
-import { ANON_ATTRIBUTE, idempotencyRecordKey } from '../../shared/db/keys.ts';
+import { IdempotencyRecord } from '../../shared/db/idempotency-record.ts';
 import { getItem } from '../../shared/db/table.ts';
+import { ANON_ATTRIBUTE } from '../../shared/db/table-definition.ts';
 import { conflict } from '../../shared/errors.ts';
 import { REPLAYED_HEADER } from '../../shared/http/idempotency.ts';
 import { idempotencyKeyTag } from '../../shared/http/idempotency-keys.ts';
@@ -13,7 +14,8 @@ import { form, image } from '../feed/helpers.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
 
 const withKey = (key: string) => ({ 'idempotency-key': key });
-const recordOf = (userId: string, key: string) => getItem(idempotencyRecordKey(idempotencyKeyTag(userId, key)), true);
+const recordOf = (userId: string, key: string) =>
+  getItem(IdempotencyRecord.key({ keyTag: idempotencyKeyTag(userId, key) }), true);
 
 async function postsBy(token: string, authorId: string): Promise<any[]> {
   const res = await api('GET', `/posts?authorId=${authorId}&limit=50`, { token });
