@@ -4,7 +4,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { cfnText } from './route-function.ts';
+import { cfnText } from './naming.ts';
 
 /** The operators' topic as an alarm action, one import per stack. */
 export function alarmAction(scope: Construct, topicArn: string): SnsAction {

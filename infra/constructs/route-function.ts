@@ -32,16 +32,15 @@ import {
   isGrievanceFunction,
   mediaSigningParameterName,
 } from '../stacks/config.ts';
-import { mailAddressOf, type SharedData } from '../stacks/data-stack.ts';
+import { mailAddressOf, type SharedData } from '../stacks/shared-data.ts';
 import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
+import { cfnText, METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './naming.ts';
 import { secretArns, secretGrants } from './secret-grants.ts';
 
 export { SES_ACTIONS, SNS_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../shared/api/access-policy.ts';
 export { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
 
 /** Powertools (structured logs, metrics): the service name and the CloudWatch metrics namespace. */
-export const POWERTOOLS_SERVICE_NAME = 'workplace';
-export const METRICS_NAMESPACE = 'Workplace';
 
 export interface ServiceFunctionProps {
   /** Project-relative handler module (`functions/<area>/<name>.ts`); its bundle is `dist/<module>/`. */
@@ -362,18 +361,6 @@ export function secretArnOf(stack: Stack, secret: string): string {
     resourceName: `${secret}-??????`,
     arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
-}
-
-/** Text CloudFormation accepts in descriptions (Latin-1), typographic quotes and dashes made plain. */
-export function cfnText(text: string, max: number): string {
-  const plain = text
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201C\u201D]/g, '"')
-    .replace(/[\u2013\u2014]/g, '-')
-    .replace(/\u2026/g, '...')
-    .replace(/\u2192/g, '->')
-    .replace(/[^\t\n\r\x20-\x7E\u00A1-\u00FF]/g, '?');
-  return plain.length > max ? `${plain.slice(0, max - 3)}...` : plain;
 }
 
 /** `$default` → the catch-all key; otherwise `METHOD /path`. */

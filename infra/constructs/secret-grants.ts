@@ -1,6 +1,6 @@
 import { type SecretName, secretArnVariable } from '../../shared/config/secrets.ts';
 import { bundleSecrets } from '../build/bundle.ts';
-import type { SharedData } from '../stacks/data-stack.ts';
+import type { SharedData } from '../stacks/shared-data.ts';
 
 /** The data stack's secret of each application secret: its ARN (any version suffix), for IAM. */
 export const secretArns = (data: SharedData): Record<SecretName, string> => ({

@@ -4,8 +4,8 @@ import { GetAccountCommand, GetEmailIdentityCommand, type SESv2Client } from '@a
 import { GetTopicAttributesCommand, type SNSClient } from '@aws-sdk/client-sns';
 import { streamingFunctionName } from '../constructs/route-function.ts';
 import { UNRESERVED_MINIMUM } from '../stacks/config.ts';
-import { mailAddressOf } from '../stacks/data-stack.ts';
 import type { EnvironmentSettings } from '../stacks/environment.ts';
+import { mailAddressOf } from '../stacks/shared-data.ts';
 
 /**
  * What the deploy checks before CloudFormation starts, in plain words: each problem says what to fix.

@@ -6,7 +6,7 @@ import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { operatorAlarm } from '../constructs/alarms.ts';
-import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/route-function.ts';
+import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/naming.ts';
 import type { DeployConfig } from './config.ts';
 
 export interface ApiStackProps extends StackProps {

@@ -5,7 +5,8 @@ import type { AnyRoute } from '../../shared/api/route-def.ts';
 import { operatorAlarm } from '../constructs/alarms.ts';
 import { RouteFunction } from '../constructs/route-function.ts';
 import type { DeployConfig } from './config.ts';
-import { layersFor, type SharedData } from './data-stack.ts';
+import { layersFor } from './data-stack.ts';
+import type { SharedData } from './shared-data.ts';
 
 export interface AreaRoutesStackProps extends StackProps {
   area: string;

@@ -15,10 +15,12 @@ import type { BackgroundFunctionSettings, Schedule, StreamConsumer } from '../..
 import { DEFAULT_BACKGROUND_ACCESS, DEFAULT_BACKGROUND_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
 import { acknowledge, acknowledgeWildcards } from '../constructs/acknowledge.ts';
 import { operatorAlarm } from '../constructs/alarms.ts';
-import { cfnText, ServiceFunction, type ServiceFunctionProps } from '../constructs/route-function.ts';
+import { cfnText } from '../constructs/naming.ts';
+import { ServiceFunction, type ServiceFunctionProps } from '../constructs/route-function.ts';
 import { pascal } from './area-routes-stack.ts';
 import type { DeployConfig } from './config.ts';
-import { layersFor, type SharedData, tableStreamArn } from './data-stack.ts';
+import { layersFor, tableStreamArn } from './data-stack.ts';
+import type { SharedData } from './shared-data.ts';
 
 /** Every background function records what it did (shared/api/background.ts). */
 export {

@@ -23,35 +23,10 @@ import { PENDING_UPLOADS_EXPIRE_DAYS, PENDING_UPLOADS_PREFIX } from '../../share
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
 import { allowAlarmPublishing, operatorAlarm } from '../constructs/alarms.ts';
-import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/route-function.ts';
+import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/naming.ts';
 import { type DeployConfig, unreservedCapacity } from './config.ts';
 import { parameterValue, resourceNames, secretArnByName } from './names.ts';
-
-/**
- * What the other stacks use of the data stack, built from the prefix's names (infra/stacks/names.ts)
- * in the consuming stack itself: no export, no import, nothing CloudFormation would refuse to change.
- * A stack that uses them still deploys after the data stack (`addStackDependency`), which creates them.
- */
-export interface SharedData {
-  tableName: string;
-  tableArn: string;
-  bucketName: string;
-  bucketArn: string;
-  /** Secrets by name (GetSecretValue takes a name); the ARNs match any version's suffix. */
-  cursorSecretName: string;
-  cursorSecretArn: string;
-  grievanceSecretName: string;
-  grievanceSecretArn: string;
-  notificationSecretName: string;
-  notificationSecretArn: string;
-  idempotencySecretName: string;
-  idempotencySecretArn: string;
-  /** The SNS topic every alarm notifies. */
-  alarmTopicArn: string;
-  /** The generated password of the first super admin (only with `workplace:adminEmail`). */
-  adminPasswordSecretName?: string;
-  adminPasswordSecretArn?: string;
-}
+import { mailAddressOf, type SharedData } from './shared-data.ts';
 
 /** The shared values, as a stack of the same account and region names them. */
 export function sharedData(scope: Construct, config: DeployConfig): SharedData {
@@ -448,11 +423,3 @@ export const TABLE_OPERATIONS = [
   Operation.TRANSACT_WRITE_ITEMS,
   Operation.TRANSACT_GET_ITEMS,
 ];
-
-/** `Workplace <no-reply@example.com>` → `no-reply@example.com` (a bare address is returned as it is). */
-export function mailAddressOf(mailFrom: string): string {
-  const address = (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address))
-    throw new Error(`workplace:mailFrom has no e-mail address: ${mailFrom}`);
-  return address;
-}

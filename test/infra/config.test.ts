@@ -2,7 +2,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { scheduleExpression } from '../../infra/stacks/background-stack.ts';
 import { readConfig } from '../../infra/stacks/config.ts';
-import { mailAddressOf } from '../../infra/stacks/data-stack.ts';
+import { mailAddressOf } from '../../infra/stacks/shared-data.ts';
 
 /** Context parsing and the schedule expressions, without synthesis. */
 const config = (context: Record<string, unknown>) => readConfig(new App({ context }));
