@@ -1,29 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { ABSENT, entity, PRESENT } from './entity.ts';
-import { ANON_ATTRIBUTE } from './keys.ts';
+import { ABSENT, entity, keyOnly, PRESENT, shape } from './entity.ts';
 import type { TransactItem } from './table.ts';
+import { ANON_ATTRIBUTE } from './table-definition.ts';
 
 /** What `entity()` derives from a declaration, without DynamoDB (the writes themselves: table.test.ts). */
-interface Article {
-  entity: 'Article';
-  id: string;
-  author: string;
-  publishedAt?: string;
-  views?: number;
-}
-const Article = entity<Article, [id: string]>({
+const Article = entity({
   name: 'Article',
-  key: (id) => ({ pk: `ARTICLE#${id}`, sk: 'ARTICLE' }),
-  keyOf: (a) => [a.id],
-  indexes: [
-    { index: 'gsi1', pk: (a) => `BY#${a.author}`, sk: (a) => a.id },
+  fields: shape<{ id: string; author: string; publishedAt?: string; views?: number }>(),
+  key: { pk: ['ARTICLE', 'id'], sk: ['ARTICLE'] },
+  indexes: {
+    byAuthor: { index: 'gsi1', pk: ['BY', 'author'], sk: ['id'] },
     // Sparse: only published articles are in gsi2.
-    { index: 'gsi2', pk: (a) => (a.publishedAt ? 'PUBLISHED' : undefined), sk: (a) => a.publishedAt },
-  ],
+    published: { index: 'gsi2', pk: ['PUBLISHED'], sk: ['publishedAt'], when: (a) => !!a.publishedAt },
+  },
 });
-const Tally = entity<{ entity: 'Tally'; count: number; late: number; closedAt?: string }, [day: string]>({
+const Tally = entity({
   name: 'Tally',
-  key: (day) => ({ pk: `TALLY#${day}`, sk: 'TALLY' }),
+  fields: shape<{ count: number; late: number; closedAt?: string }>(),
+  keyOnly: keyOnly<{ day: string }>('day'),
+  key: { pk: ['TALLY', 'day'], sk: ['TALLY'] },
+  inPlace: true,
   anon: true,
 });
 
@@ -55,25 +51,22 @@ describe('entity()', () => {
       gsi2sk: undefined,
     });
     // What an update moving it out of the sparse index writes besides its fields.
-    expect(Article.indexChanges({ id: 'a1', author: 'u2' })).toEqual({
-      set: { gsi1pk: 'BY#u2', gsi1sk: 'a1' },
-      remove: ['gsi2pk', 'gsi2sk'],
-    });
+    // An update moving it out of the sparse index removes those attributes (`change`: declared-entity.test.ts).
+    expect(Article.indexAttributes({ id: 'a1', author: 'u2' })).toMatchObject({ gsi2pk: undefined, gsi2sk: undefined });
   });
 
   it('builds conditional puts, creates, updates, checks and deletes at the declared key', () => {
     const key = { pk: 'ARTICLE#a1', sk: 'ARTICLE' };
     expect(Article.create({ id: 'a1', author: 'u1' })).toMatchObject({ Put: { ...ABSENT, Item: { ...key } } });
-    expect(Article.update(['a1'], { UpdateExpression: 'SET #v = :v' })).toEqual({
+    expect(Article.update({ id: 'a1' }, { UpdateExpression: 'SET #v = :v' })).toEqual({
       Update: { Key: key, UpdateExpression: 'SET #v = :v' },
     });
-    expect(Article.check(['a1'], PRESENT)).toEqual({ ConditionCheck: { Key: key, ...PRESENT } });
-    expect(Article.remove(['a1'])).toEqual({ Delete: { Key: key } });
-    expect(Article.keyOf({ id: 'a1', author: 'u1' })).toEqual(['a1']);
+    expect(Article.check({ id: 'a1' }, PRESENT)).toEqual({ ConditionCheck: { Key: key, ...PRESENT } });
+    expect(Article.remove({ id: 'a1' })).toEqual({ Delete: { Key: key } });
   });
 
   it('moves counters with ADD in one write and stamps the entity (and the anonymity flag) on the item', () => {
-    expect(Article.add(['a1'], { views: 2 }, { mustExist: true })).toEqual({
+    expect(Article.add({ id: 'a1' }, { views: 2 }, { mustExist: true })).toEqual({
       Update: {
         Key: { pk: 'ARTICLE#a1', sk: 'ARTICLE' },
         UpdateExpression: 'ADD #a0 :a0 SET #s0 = :s0',
@@ -82,7 +75,7 @@ describe('entity()', () => {
         ...PRESENT,
       },
     });
-    const tally = Tally.add(['2026-01-01'], { count: 1, late: -1 }, { set: { closedAt: 'now' } }).Update!;
+    const tally = Tally.add({ day: '2026-01-01' }, { count: 1, late: -1 }, { set: { closedAt: 'now' } }).Update!;
     expect(tally.UpdateExpression).toBe('ADD #a0 :a0, #a1 :a1 SET #s0 = :s0, #s1 = :s1, #s2 = :s2');
     expect(tally.ExpressionAttributeNames).toEqual({
       '#a0': 'count',
@@ -95,7 +88,7 @@ describe('entity()', () => {
   });
 
   it('stamps anon on every update of an anon entity, so an update that creates the item cannot leak it', () => {
-    expect(Tally.update(['d'], { UpdateExpression: 'REMOVE late' }).Update).toMatchObject({
+    expect(Tally.update({ day: 'd' }, { UpdateExpression: 'REMOVE late' }).Update).toMatchObject({
       UpdateExpression: 'REMOVE late SET #anonStamp = :anonStamp',
       ExpressionAttributeNames: { '#anonStamp': ANON_ATTRIBUTE },
       ExpressionAttributeValues: { ':anonStamp': true },
@@ -105,22 +98,20 @@ describe('entity()', () => {
       ExpressionAttributeNames: { '#c': 'count' },
       ExpressionAttributeValues: { ':one': 1, ':now': 'now' },
     };
-    expect(Tally.update(['d'], parts).Update).toMatchObject({
+    expect(Tally.update({ day: 'd' }, parts).Update).toMatchObject({
       UpdateExpression: 'ADD #c :one SET #anonStamp = :anonStamp, closedAt = :now',
       ExpressionAttributeNames: { '#c': 'count', '#anonStamp': ANON_ATTRIBUTE },
       ExpressionAttributeValues: { ':one': 1, ':now': 'now', ':anonStamp': true },
     });
     // Other entities' updates are left as written.
-    expect(Article.update(['a1'], parts).Update?.UpdateExpression).toBe(parts.UpdateExpression);
+    expect(Article.update({ id: 'a1' }, parts).Update?.UpdateExpression).toBe(parts.UpdateExpression);
   });
 
-  it('gives an in-place entity no way to write it whole, and marks anon items written whole', () => {
-    expect(Tally).not.toHaveProperty('put');
-    expect(Tally).not.toHaveProperty('item');
-    const Secret = entity<{ entity: 'Secret'; id: string }, [id: string]>({
+  it('marks anon items written whole', () => {
+    const Secret = entity({
       name: 'Secret',
-      key: (id) => ({ pk: `SECRET#${id}`, sk: 'S' }),
-      keyOf: (s) => [s.id],
+      fields: shape<{ id: string }>(),
+      key: { pk: ['SECRET', 'id'], sk: ['S'] },
       anon: true,
     });
     expect(Secret.item({ id: 's' })).toMatchObject({ [ANON_ATTRIBUTE]: true });

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
-import { entity } from '../db/entity.ts';
-import { getMany, type Item, putMany } from '../db/table.ts';
+import { type EntityFields, type EntityItem, entity, shape } from '../db/entity.ts';
+import { type Item, putMany } from '../db/table.ts';
 import type { Migration } from './migration.ts';
 import { migrationStates, runMigrations, setPaused } from './runner.ts';
 
@@ -11,20 +11,18 @@ import { migrationStates, runMigrations, setPaused } from './runner.ts';
 const table = `migrations-${randomUUID().slice(0, 8)}`;
 const savedTable = process.env.TABLE_NAME;
 
-interface ProbeItem {
-  pk: string;
-  sk: string;
-  entity: 'MigrationProbe';
-  id: string;
-  n: number;
-  /** The "new form": absent on items written before the migration. */
-  double?: number;
-}
-const Probe = entity<ProbeItem, [id: string]>({
+const Probe = entity({
   name: 'MigrationProbe',
-  key: (id) => ({ pk: `PROBE#${id}`, sk: 'PROBE' }),
-  keyOf: (p) => [p.id],
+  fields: shape<{
+    id: string;
+    n: number;
+    /** The "new form": absent on items written before the migration. */
+    double: number;
+  }>(),
+  key: { pk: ['PROBE', 'id'], sk: ['PROBE'] },
+  legacy: ['double'],
 });
+type ProbeItem = EntityItem<typeof Probe>;
 
 const doubling: Migration = {
   id: '0001-probe-double',
@@ -33,12 +31,15 @@ const doubling: Migration = {
   migrate: (i: Item) =>
     i.double === undefined
       ? [
-          Probe.updateStored(i as ProbeItem, {
-            UpdateExpression: 'SET #d = :d',
-            ConditionExpression: 'attribute_not_exists(#d)',
-            ExpressionAttributeNames: { '#d': 'double' },
-            ExpressionAttributeValues: { ':d': (i.n as number) * 2 },
-          }),
+          Probe.updateStored(
+            { pk: i.pk, sk: i.sk },
+            {
+              UpdateExpression: 'SET #d = :d',
+              ConditionExpression: 'attribute_not_exists(#d)',
+              ExpressionAttributeNames: { '#d': 'double' },
+              ExpressionAttributeValues: { ':d': (i.n as number) * 2 },
+            },
+          ),
         ]
       : [],
 };
@@ -46,18 +47,18 @@ const COUNT = 250;
 const ids = Array.from({ length: COUNT }, (_, n) => `p${String(n).padStart(4, '0')}`);
 
 async function probes(): Promise<ProbeItem[]> {
-  const found = await getMany<ProbeItem>(
-    ids.map((id) => Probe.key(id)),
-    true,
+  const found = await Probe.getMany(
+    ids.map((id) => ({ id })),
+    { consistent: true },
   );
-  return [...found.values()];
+  return found.filter((p) => p !== undefined);
 }
 
 describe('the migrations runner', () => {
   beforeAll(async () => {
     process.env.TABLE_NAME = table;
     await ensureTable(new DynamoDBClient({ region: process.env.AWS_REGION }), table);
-    await putMany(ids.map((id, n) => Probe.item({ id, n })));
+    await putMany(ids.map((id, n) => Probe.item({ id, n } as EntityFields<typeof Probe>)));
   });
   afterAll(() => {
     process.env.TABLE_NAME = savedTable;

@@ -1,24 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { entity } from '../../shared/db/entity.ts';
+import { entity, keyOnly, shape } from '../../shared/db/entity.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { getItem, queryPage, transact, write } from '../../shared/db/table.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { uniq } from '../support/api.ts';
 
 /** Items of this test only, declared as the domain's are. */
-interface TestItem {
-  entity: 'TestItem';
-  partition: string;
-  n: number;
-}
-const TestItem = entity<TestItem, [partition: string, n: number]>({
+const TestItem = entity({
   name: 'TestItem',
-  key: (partition, n) => ({ pk: partition, sk: `I#${String(n).padStart(4, '0')}` }),
-  keyOf: (item) => [item.partition, item.n],
+  fields: shape<{ partition: string; n: number }>(),
+  key: { pk: ['partition'], sk: ['I', { field: 'n', as: (n: number) => String(n).padStart(4, '0') }] },
 });
-const TestCounter = entity<{ entity: 'TestCounter'; n: number }, [partition: string]>({
+const TestCounter = entity({
   name: 'TestCounter',
-  key: (partition) => ({ pk: partition, sk: 'COUNT' }),
+  fields: shape<{ n: number }>(),
+  keyOnly: keyOnly<{ partition: string }>('partition'),
+  key: { pk: ['partition'], sk: ['COUNT'] },
+  inPlace: true,
 });
 
 async function seed(partition: string, n: number) {
@@ -65,22 +63,22 @@ describe('table module', () => {
     const partition = `TEST#${uniq()}`;
     await Promise.all(
       Array.from({ length: 50 }, (_, n) =>
-        transact([TestItem.create({ partition, n }), TestCounter.add([partition], { n: 1 })]),
+        transact([TestItem.create({ partition, n }), TestCounter.add({ partition }, { n: 1 })]),
       ),
     );
-    expect((await getItem<{ n: number }>(TestCounter.key(partition), true))?.n).toBe(50);
+    expect((await TestCounter.get({ partition }, { consistent: true }))?.n).toBe(50);
   });
 
   it('writes one entry alone: an update answers the new item, a lone condition check is refused', async () => {
     const partition = `TEST#${uniq()}`;
-    await write(TestCounter.add([partition], { n: 2 }));
-    expect(await write(TestCounter.add([partition], { n: 3 }))).toMatchObject({ n: 5, entity: 'TestCounter' });
-    expect(await write(TestCounter.add([partition], { n: 1 }), { returnValues: 'NONE' })).toBeUndefined();
+    await write(TestCounter.add({ partition }, { n: 2 }));
+    expect(await write(TestCounter.add({ partition }, { n: 3 }))).toMatchObject({ n: 5, entity: 'TestCounter' });
+    expect(await write(TestCounter.add({ partition }, { n: 1 }), { returnValues: 'NONE' })).toBeUndefined();
     await write(TestItem.put({ partition, n: 7 }));
-    await write(TestItem.remove([partition, 7]));
-    expect(await getItem(TestItem.key(partition, 7), true)).toBeUndefined();
+    await write(TestItem.remove({ partition, n: 7 }));
+    expect(await getItem(TestItem.key({ partition, n: 7 }), true)).toBeUndefined();
     await expect(
-      write(TestCounter.check([partition], { ConditionExpression: 'attribute_exists(pk)' })),
+      write(TestCounter.check({ partition }, { ConditionExpression: 'attribute_exists(pk)' })),
     ).rejects.toThrow(/condition check alone/);
   });
 

@@ -2,7 +2,7 @@ import { threadId } from 'node:worker_threads';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { SECRET_NAMES, SECRETS } from '../../../shared/config/secrets.ts';
-import { entity } from '../../../shared/db/entity.ts';
+import { entity, shape } from '../../../shared/db/entity.ts';
 import { getItem, putMany, write } from '../../../shared/db/table.ts';
 import { logger } from '../../../shared/observability/logger.ts';
 import { bucketName, s3 } from '../../../shared/storage/client.ts';
@@ -26,24 +26,17 @@ export type ProbeEvent =
 const retained: unknown[] = [];
 
 /** The item the probe writes, under any partition key it is given (the access policy decides by that key). */
-interface ProbeItem {
-  pk: string;
-  sk: string;
-  entity: 'Probe';
-  partition: string;
-  probed?: number;
-}
-const Probe = entity<ProbeItem, [partition: string]>({
+const Probe = entity({
   name: 'Probe',
-  key: (partition) => ({ pk: partition, sk: 'PROBE' }),
-  keyOf: (p) => [p.partition],
+  fields: shape<{ partition: string; probed?: number }>(),
+  key: { pk: ['partition'], sk: ['PROBE'] },
 });
 
 export async function handler(event: ProbeEvent, context?: Context): Promise<Record<string, unknown>> {
   try {
     switch (event.op) {
       case 'get-item':
-        await getItem(Probe.key(event.key));
+        await getItem(Probe.key({ partition: event.key }));
         break;
       case 'put-item':
         await write(Probe.put({ partition: event.key }));
@@ -54,7 +47,10 @@ export async function handler(event: ProbeEvent, context?: Context): Promise<Rec
       case 'update-session':
       case 'update-user':
         await write(
-          Probe.update([event.key], { UpdateExpression: 'SET probed = :t', ExpressionAttributeValues: { ':t': 1 } }),
+          Probe.update(
+            { partition: event.key },
+            { UpdateExpression: 'SET probed = :t', ExpressionAttributeValues: { ':t': 1 } },
+          ),
         );
         break;
       case 'get-object':
