@@ -25,7 +25,7 @@ export function choiceCountUpdate(
     names['#o'] = held;
     sets.push(`${counters}.#o = ${counters}.#o - :one`);
   }
-  return PostStats.update([postId], {
+  return PostStats.update({ postId }, {
     UpdateExpression: `SET ${sets.join(', ')} ADD ${total} :t`,
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeNames: names,

@@ -18,7 +18,7 @@ const dayOf = (now: Date) => now.toISOString().slice(0, 10);
 export function takeUploadQuota(userId: string, bytes: number, now = new Date()): TransactItem {
   const day = dayOf(now);
   const dayEnds = Date.parse(`${day}T00:00:00Z`) + DAY_MS;
-  return UploadQuota.update([userId, day], {
+  return UploadQuota.update({ userId, day }, {
     UpdateExpression: 'ADD uploads :one, #bytes :bytes SET #entity = :entity, userId = :user, #day = :day, #ttl = :ttl',
     ConditionExpression:
       '(attribute_not_exists(uploads) OR uploads < :maxUploads) AND (attribute_not_exists(#bytes) OR #bytes <= :bytesLeft)',
