@@ -33,8 +33,7 @@ const commentScore = (c: CommentItem, postAuthorId: string): ScoreDelta[] =>
   c.authorId === postAuthorId ? [] : [{ userId: postAuthorId, at: c.createdAt, comments: -1 }];
 
 async function removeComment(c: CommentItem, postAuthorId: string): Promise<void> {
-  for (const vote of await CommentVote.queryAll({ key: { commentId: c.id } }))
-    await write(CommentVote.remove(vote));
+  for (const vote of await CommentVote.queryAll({ key: { commentId: c.id } })) await write(CommentVote.remove(vote));
   await removeWithScore((cond) => Comment.remove(c, cond), commentScore(c, postAuthorId));
 }
 
@@ -57,7 +56,8 @@ export async function cleanUpPost(post: PostItem): Promise<void> {
     await cleanUpThread(top, post.authorId);
     await removeComment(top, post.authorId);
   }
-  for (const b of await Bookmark.queryAll({ index: 'byPost', key: { postId: post.id } })) await write(Bookmark.remove(b));
+  for (const b of await Bookmark.queryAll({ index: 'byPost', key: { postId: post.id } }))
+    await write(Bookmark.remove(b));
   // An announcement's progress goes with it (a later redelivery finds no post and sends nothing).
   if (post.isAnnouncement) await write(AnnouncementNotice.remove({ postId: post.id }));
 }

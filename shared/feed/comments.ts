@@ -105,11 +105,14 @@ export async function createComment(
   });
   const writes: TransactItem[] = [
     Comment.create(comment),
-    PostStats.update({ postId }, {
-      UpdateExpression: 'SET actorId = :a ADD commentCount :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
-    }),
+    PostStats.update(
+      { postId },
+      {
+        UpdateExpression: 'SET actorId = :a ADD commentCount :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
+      },
+    ),
     postOpenCheck(postId, isPrivileged(caller, post.authorId)),
     ...(post.authorId !== caller.userId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: 1 }], caller.userId)
@@ -117,11 +120,14 @@ export async function createComment(
   ];
   if (top) {
     writes.push(
-      Comment.update({ id: top.id }, {
-        UpdateExpression: 'SET actorId = :a ADD replyCount :one, repliers :me',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':me': new Set([caller.userId]) },
-      }),
+      Comment.update(
+        { id: top.id },
+        {
+          UpdateExpression: 'SET actorId = :a ADD replyCount :one, repliers :me',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':me': new Set([caller.userId]) },
+        },
+      ),
       // The thread may have as many repliers as the company has people: the feed fan-out tells them.
       ReplyNotice.create(replyNotice(comment, mentioned, [top.authorId, ...(top.repliers ?? [])])),
     );
@@ -143,11 +149,14 @@ export async function updateComment(caller: Viewer, commentId: string, content: 
   const mentionedIds = [...new Set([...(comment.mentionedIds ?? []), ...mentioned])];
   try {
     await transact([
-      Comment.update({ id: commentId }, {
-        UpdateExpression: 'SET content = :c, editedAt = :now, mentionedIds = :m, actorId = :a',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':c': content, ':now': now, ':m': mentionedIds, ':a': caller.userId },
-      }),
+      Comment.update(
+        { id: commentId },
+        {
+          UpdateExpression: 'SET content = :c, editedAt = :now, mentionedIds = :m, actorId = :a',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':c': content, ':now': now, ':m': mentionedIds, ':a': caller.userId },
+        },
+      ),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such comment.');
@@ -172,15 +181,21 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
     throw forbidden('You cannot delete this comment.');
   const removed = 1 + (comment.parentId ? 0 : Math.max(0, comment.replyCount ?? 0));
   const writes: TransactItem[] = [
-    Comment.remove({ id: commentId }, {
-      ConditionExpression: 'replyCount = :seen',
-      ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
-    }),
-    PostStats.update({ postId: comment.postId }, {
-      UpdateExpression: 'SET actorId = :a ADD commentCount :d',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
-    }),
+    Comment.remove(
+      { id: commentId },
+      {
+        ConditionExpression: 'replyCount = :seen',
+        ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
+      },
+    ),
+    PostStats.update(
+      { postId: comment.postId },
+      {
+        UpdateExpression: 'SET actorId = :a ADD commentCount :d',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
+      },
+    ),
     ...(comment.authorId !== post.authorId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: -1 }], caller.userId)
       : []),
@@ -191,11 +206,14 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
     const top = await Comment.get({ id: comment.parentId }, { consistent: true });
     if (top) {
       writes.push(
-        Comment.update({ id: top.id }, {
-          UpdateExpression: 'SET actorId = :a ADD replyCount :d',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':d': -1, ':a': caller.userId },
-        }),
+        Comment.update(
+          { id: top.id },
+          {
+            UpdateExpression: 'SET actorId = :a ADD replyCount :d',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':d': -1, ':a': caller.userId },
+          },
+        ),
       );
     }
   }
@@ -229,15 +247,18 @@ export async function voteOnComment(caller: Viewer, commentId: string, vote: 'li
             heldCondition,
           )
         : CommentVote.remove({ commentId, userId: caller.userId }, heldCondition),
-      Comment.update({ id: commentId }, {
-        UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':a': caller.userId,
-          ...(next ? { ':one': 1 } : {}),
-          ...(held ? { ':minus': -1 } : {}),
+      Comment.update(
+        { id: commentId },
+        {
+          UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':a': caller.userId,
+            ...(next ? { ':one': 1 } : {}),
+            ...(held ? { ':minus': -1 } : {}),
+          },
         },
-      }),
+      ),
       postOpenCheck(comment.postId, isPrivileged(caller, post.authorId)),
     ]);
     const after = await Comment.get({ id: commentId }, { consistent: true });

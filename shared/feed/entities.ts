@@ -1,7 +1,7 @@
 import { type EntityItem, entity, shape } from '../db/entity.ts';
 import type { DocumentRef, PollItem, Reaction, RecognitionCategory } from './model.ts';
-import { type ScoreTotals, scoreOf } from './score-formula.ts';
 import type { RenditionName } from './renditions.ts';
+import { type ScoreTotals, scoreOf } from './score-formula.ts';
 
 /**
  * The feed's entities (docs/data-model.md, Feed), each declared once: its fields, key and index

@@ -2,7 +2,7 @@ import { featuredIndex } from '../db/keys.ts';
 import { page } from '../db/paging.ts';
 import { type Item, queryAll } from '../db/table.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
-import { FeedScore, type FeedScoreItem, FeedScoreDay } from './entities.ts';
+import { FeedScore, FeedScoreDay, type FeedScoreItem } from './entities.ts';
 import { scoreOf } from './score-formula.ts';
 import { dayOf } from './scores.ts';
 
@@ -94,10 +94,7 @@ async function periodTallies(days: string[]): Promise<Tally[]> {
  * Reads an index of per-person score items from the top (descending numeric sort key) while the key is
  * above zero, until `enough` says the rows read so far settle the answer.
  */
-async function readTop(
-  index: 'leaderboard' | 'contributors',
-  enough: (rows: FeedScoreItem[]) => Promise<boolean>,
-) {
+async function readTop(index: 'leaderboard' | 'contributors', enough: (rows: FeedScoreItem[]) => Promise<boolean>) {
   const rows: FeedScoreItem[] = [];
   let cursor: string | undefined;
   for (;;) {

@@ -23,8 +23,7 @@ async function pollPost(viewer: Viewer, postId: string): Promise<PostItem & { po
   return post as PostItem & { poll: NonNullable<PostItem['poll']> };
 }
 
-const statsOf = async (postId: string) =>
-  (await PostStats.get({ postId }, { consistent: true })) ?? emptyStats(postId);
+const statsOf = async (postId: string) => (await PostStats.get({ postId }, { consistent: true })) ?? emptyStats(postId);
 
 export async function vote(caller: Viewer, postId: string, optionId: string): Promise<PollView> {
   return retryOnConflict(async () => {
@@ -46,18 +45,21 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
           )
         : PollVote.remove({ postId, userId: caller.userId }, heldCondition),
       choiceCountUpdate(postId, 'tallies', 'pollTotal', held, next, caller.userId), // Still there, visible to the voter, and open (closing by time or by the author races the vote).
-      Post.check({ id: postId }, {
-        ConditionExpression: `attribute_exists(pk) AND #poll.closedAt = :null AND #poll.closesAt > :now${isPrivileged(caller, post.authorId) ? '' : ' AND #hidden = :false'}`,
-        ExpressionAttributeNames: {
-          '#poll': 'poll',
-          ...(isPrivileged(caller, post.authorId) ? {} : { '#hidden': 'hidden' }),
+      Post.check(
+        { id: postId },
+        {
+          ConditionExpression: `attribute_exists(pk) AND #poll.closedAt = :null AND #poll.closesAt > :now${isPrivileged(caller, post.authorId) ? '' : ' AND #hidden = :false'}`,
+          ExpressionAttributeNames: {
+            '#poll': 'poll',
+            ...(isPrivileged(caller, post.authorId) ? {} : { '#hidden': 'hidden' }),
+          },
+          ExpressionAttributeValues: {
+            ':null': null,
+            ':now': now,
+            ...(isPrivileged(caller, post.authorId) ? {} : { ':false': false }),
+          },
         },
-        ExpressionAttributeValues: {
-          ':null': null,
-          ':now': now,
-          ...(isPrivileged(caller, post.authorId) ? {} : { ':false': false }),
-        },
-      }),
+      ),
     ];
     await transact(writes);
     return pollView(post.poll, await statsOf(postId), next);

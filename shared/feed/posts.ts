@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newSortableId } from '../db/ids.ts';
-import {
-  type Item,
-  isConditionFailure,
-  retryOnConflict,
-  type TransactItem,
-  transact,
-  write,
-} from '../db/table.ts';
+import { type Item, isConditionFailure, retryOnConflict, type TransactItem, transact, write } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../office-updates/website.ts';
 import { Person } from '../people/entities.ts';
@@ -47,12 +40,15 @@ export async function readablePost(viewer: Viewer, postId: string, consistent = 
  * reactions, comments, votes and shares check it in their transaction.
  */
 export function postOpenCheck(postId: string, mayBeHidden: boolean): TransactItem {
-  return Post.check({ id: postId }, {
-    ConditionExpression: mayBeHidden ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #hidden = :false',
-    ...(mayBeHidden
-      ? {}
-      : { ExpressionAttributeNames: { '#hidden': 'hidden' }, ExpressionAttributeValues: { ':false': false } }),
-  });
+  return Post.check(
+    { id: postId },
+    {
+      ConditionExpression: mayBeHidden ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #hidden = :false',
+      ...(mayBeHidden
+        ? {}
+        : { ExpressionAttributeNames: { '#hidden': 'hidden' }, ExpressionAttributeValues: { ':false': false } }),
+    },
+  );
 }
 
 const optionId = () => randomBytes(6).toString('hex');
@@ -278,10 +274,13 @@ export async function updatePost(caller: Viewer, postId: string, input: PostInpu
     ];
     if (before.poll && !poll) {
       writes.push(
-        PostStats.update({ postId }, {
-          UpdateExpression: 'SET tallies = :none, pollTotal = :zero, actorId = :a',
-          ExpressionAttributeValues: { ':none': {}, ':zero': 0, ':a': caller.userId },
-        }),
+        PostStats.update(
+          { postId },
+          {
+            UpdateExpression: 'SET tallies = :none, pollTotal = :zero, actorId = :a',
+            ExpressionAttributeValues: { ':none': {}, ':zero': 0, ':a': caller.userId },
+          },
+        ),
       );
     }
     if (entry) {
@@ -304,11 +303,14 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
   if (!isPrivileged(caller, seen.authorId)) throw forbidden('Only the author or a super admin can delete a post.');
   // Stamps who deletes it, so the change feed attributes the removal to them.
   await write(
-    Post.update({ id: postId }, {
-      UpdateExpression: 'SET actorId = :a ADD rev :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
-    }),
+    Post.update(
+      { id: postId },
+      {
+        UpdateExpression: 'SET actorId = :a ADD rev :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
+      },
+    ),
     { returnValues: 'NONE' },
   ).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
   await retryOnConflict(async () => {
@@ -318,7 +320,10 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
     const original = post.sharedPostId ? await Post.get({ id: post.sharedPostId }, { consistent: true }) : undefined;
     const sharedByOther = !!original && original.authorId !== post.authorId;
     await transact([
-      Post.remove({ id: postId }, { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': post.rev } }),
+      Post.remove(
+        { id: postId },
+        { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': post.rev } },
+      ),
       PostStats.remove({ postId }),
       ...listWrites(postId, listsOf(post), [], caller.userId),
       ...(entry ? websiteWrites(entry, undefined) : []),
@@ -336,11 +341,14 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
 }
 
 const shareCountWrite = (postId: string, delta: number, actorId: string): TransactItem =>
-  PostStats.update({ postId }, {
-    UpdateExpression: 'SET actorId = :a ADD shareCount :d',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':d': delta, ':a': actorId },
-  });
+  PostStats.update(
+    { postId },
+    {
+      UpdateExpression: 'SET actorId = :a ADD shareCount :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':d': delta, ':a': actorId },
+    },
+  );
 
 /**
  * Shares a post: a new post of the caller whose sharedPost is the original (a share of a share shares
@@ -397,18 +405,21 @@ export async function setHidden(caller: Viewer, postId: string, hidden: boolean)
     };
     const entry = before.sharedPostId ? undefined : await getWebsiteEntry(postId);
     await transact([
-      Post.update({ id: postId }, {
-        UpdateExpression: 'SET #hidden = :h, updatedAt = :u, actorId = :a ADD rev :one',
-        ConditionExpression: 'rev = :seen',
-        ExpressionAttributeNames: { '#hidden': 'hidden' },
-        ExpressionAttributeValues: {
-          ':h': hidden,
-          ':u': after.updatedAt,
-          ':a': caller.userId,
-          ':seen': before.rev,
-          ':one': 1,
+      Post.update(
+        { id: postId },
+        {
+          UpdateExpression: 'SET #hidden = :h, updatedAt = :u, actorId = :a ADD rev :one',
+          ConditionExpression: 'rev = :seen',
+          ExpressionAttributeNames: { '#hidden': 'hidden' },
+          ExpressionAttributeValues: {
+            ':h': hidden,
+            ':u': after.updatedAt,
+            ':a': caller.userId,
+            ':seen': before.rev,
+            ':one': 1,
+          },
         },
-      }),
+      ),
       ...listWrites(postId, listsOf(before), listsOf(after), caller.userId),
       ...(entry ? websiteWrites(entry, afterHiding(entry, hidden, caller.userId)) : []),
     ]);

@@ -376,10 +376,13 @@ export async function resolveAttachments(
   }
   if (errors.length) throw invalid(errors);
   const checks = [...new Set([...uploads.values()].map((u) => u.id))].map((id) =>
-    PostUpload.check({ id }, {
-      ConditionExpression: 'ownerId = :owner',
-      ExpressionAttributeValues: { ':owner': ownerId },
-    }),
+    PostUpload.check(
+      { id },
+      {
+        ConditionExpression: 'ownerId = :owner',
+        ExpressionAttributeValues: { ':owner': ownerId },
+      },
+    ),
   );
   return { uploads, checks };
 }

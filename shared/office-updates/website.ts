@@ -20,11 +20,14 @@ function countDeltas(before: WebsiteEntryItem | undefined, after: WebsiteEntryIt
   const names = Object.fromEntries(moves.map(([s]) => [`#${s}`, s]));
   const values = Object.fromEntries(moves.map(([s, d]) => [`:${s}`, d]));
   return [
-    WebsiteCounts.update({}, {
-      UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ...values, ':entity': WebsiteCounts.name },
-    }),
+    WebsiteCounts.update(
+      {},
+      {
+        UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':entity': WebsiteCounts.name },
+      },
+    ),
   ];
 }
 
@@ -133,10 +136,13 @@ export async function decide(
       };
       const unchangedPost = reviewedAt
         ? [
-            Post.check({ id: postId }, {
-              ConditionExpression: 'rev = :rev',
-              ExpressionAttributeValues: { ':rev': post.rev },
-            }),
+            Post.check(
+              { id: postId },
+              {
+                ConditionExpression: 'rev = :rev',
+                ExpressionAttributeValues: { ':rev': post.rev },
+              },
+            ),
           ]
         : [];
       await transact([...websiteWrites(entry, next), ...unchangedPost]);
