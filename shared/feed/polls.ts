@@ -17,10 +17,13 @@ import { readablePost } from './posts.ts';
  * closing writes the poll's closing notice in its own transaction; the voters, as many as the
  * company has people, are told in the background (poll-closed-notices.ts).
  */
-async function pollPost(viewer: Viewer, postId: string): Promise<PostItem & { poll: NonNullable<PostItem['poll']> }> {
+type PollPost = PostItem & { poll: NonNullable<PostItem['poll']> };
+const hasPoll = (post: PostItem): post is PollPost => !!post.poll;
+
+async function pollPost(viewer: Viewer, postId: string): Promise<PollPost> {
   const post = await readablePost(viewer, postId, true);
-  if (!post.poll) throw notFound('This post has no poll.');
-  return post as PostItem & { poll: NonNullable<PostItem['poll']> };
+  if (!hasPoll(post)) throw notFound('This post has no poll.');
+  return post;
 }
 
 const statsOf = async (postId: string) => (await PostStats.get({ postId }, { consistent: true })) ?? emptyStats(postId);

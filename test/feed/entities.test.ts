@@ -20,16 +20,18 @@ const record = (fields: Partial<WebsiteEntryItem> = {}) =>
     createdAt: '2026-01-01T00:00:00.000Z',
     actorId: 'u1',
     ...fields,
-  }) as WebsiteEntryItem & Record<string, unknown>;
+  });
+/** The record as stored, index attributes included. */
+const stored = (e: WebsiteEntryItem): Record<string, unknown> => e;
 
 const putItemOf = (entry: object) => (entry as { Put: { Item: Record<string, unknown> } }).Put.Item;
 
 describe('WebsiteEntry declaration', () => {
   it('queues a record under its status and lists it publicly only while approved, published and shown', () => {
-    const pending = record();
+    const pending = stored(record());
     expect(pending).toMatchObject({ pk: 'POST#p1', sk: 'WEBSITE', gsi1pk: 'WEBSITE#pending', gsi1sk: 'p1' });
     expect(pending).not.toHaveProperty('gsi2pk');
-    const approved = record({ status: 'approved', publishedAt: '2026-01-02T00:00:00.000Z' });
+    const approved = stored(record({ status: 'approved', publishedAt: '2026-01-02T00:00:00.000Z' }));
     expect(approved.gsi1pk).toBe('WEBSITE#approved');
     expect(approved.gsi2pk).toBe('OFFICE_UPDATES');
     expect(approved.gsi2sk).toBe('2026-01-02T00:00:00.000Z#p1');
@@ -38,9 +40,9 @@ describe('WebsiteEntry declaration', () => {
   it('drops the index attributes a record read from the table no longer has (hidden: in no index)', () => {
     const approved = record({ status: 'approved', publishedAt: '2026-01-02T00:00:00.000Z' });
     const [put] = websiteWrites(approved, { ...approved, hidden: true });
-    const stored = putItemOf(put);
-    for (const attr of ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']) expect(stored).not.toHaveProperty(attr);
-    expect(stored).toMatchObject({ pk: 'POST#p1', sk: 'WEBSITE', entity: 'WebsiteEntry', hidden: true });
+    const written = putItemOf(put);
+    for (const attr of ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']) expect(written).not.toHaveProperty(attr);
+    expect(written).toMatchObject({ pk: 'POST#p1', sk: 'WEBSITE', entity: 'WebsiteEntry', hidden: true });
   });
 });
 
