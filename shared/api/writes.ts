@@ -1,22 +1,15 @@
 import {
-  commentKey,
   directoryPostsKey,
   directoryRowsKey,
   facetKey,
-  feedScoreDayKey,
-  feedScoreKey,
-  followKey,
   notificationCounterKey,
   notificationKey,
-  postKey,
-  postListKey,
-  postUploadKey,
   teamKey,
   teamMemberKey,
   userKey,
-  websiteCountsKey,
-  websiteEntryKey,
 } from '../db/keys.ts';
+import { Comment, FeedScore, FeedScoreDay, Follow, Post, PostListEntry, PostUpload } from '../feed/entities.ts';
+import { WebsiteCounts, WebsiteEntry } from '../office-updates/entities.ts';
 import { PushToken } from '../push/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 
@@ -50,17 +43,17 @@ export const CHANGES_PEOPLE: Writes = [userKey, directoryRowsKey, facetKey, team
  * directory), the website counts, and the notifications and pushes that follow.
  */
 export const FEED_WRITES: Writes = [
-  postKey,
-  websiteEntryKey,
-  postListKey,
-  commentKey,
-  followKey,
-  postUploadKey,
-  feedScoreKey,
-  feedScoreDayKey,
+  Post,
+  WebsiteEntry,
+  PostListEntry,
+  Comment,
+  Follow,
+  PostUpload,
+  FeedScore,
+  FeedScoreDay,
   userKey,
   directoryPostsKey,
-  websiteCountsKey,
+  WebsiteCounts,
   ...NOTIFIES,
   ...PUSHES,
 ];

@@ -434,7 +434,11 @@ function declaredEntity<
     for (const ix of Object.values(indexes)) {
       const names = indexKeys(ix.index);
       const inIndex = !ix.when || ix.when(fields);
-      out[names.pk] = inIndex ? render(ix.pk, fields) : undefined;
+      const pk = inIndex ? render(ix.pk, fields) : undefined;
+      // Declarations sharing one index (an item in one of several partitions of it, by its `when`): an
+      // item out of this one keeps what the one it is in derived.
+      if (pk === undefined && out[names.pk] !== undefined) continue;
+      out[names.pk] = pk;
       if (ix.sk) out[names.sk] = inIndex ? render(ix.sk, fields) : undefined;
     }
     return out;

@@ -1,12 +1,11 @@
 import type { UpdateParts } from '../db/entity.ts';
-import { membersIndex, postKey } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryPage, write } from '../db/table.ts';
+import { membersIndex } from '../db/keys.ts';
+import { isConditionFailure, queryPage, write } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
 import type { UserItem } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
-import { AnnouncementNotice } from './entities.ts';
-import type { AnnouncementNoticeItem, PostItem } from './model.ts';
+import { AnnouncementNotice, type AnnouncementNoticeItem, Post, type PostItem } from './entities.ts';
 import { recordNoticePage } from './notice-pages.ts';
 import { postPreview } from './notify.ts';
 
@@ -36,7 +35,7 @@ export async function claimAnnouncement(post: PostItem): Promise<AnnouncementNot
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // else an earlier attempt created it: go on from its progress
   }
-  const notice = await getItem<AnnouncementNoticeItem>(AnnouncementNotice.key(post.id), true);
+  const notice = await AnnouncementNotice.get({ postId: post.id }, { consistent: true });
   return notice?.doneAt ? undefined : notice;
 }
 
@@ -70,7 +69,7 @@ export async function sendAnnouncementPage(
     postId: post.id,
     preview,
   }));
-  const update = (parts: UpdateParts) => AnnouncementNotice.update([post.id], parts);
+  const update = (parts: UpdateParts) => AnnouncementNotice.update({ postId: post.id }, parts);
   const next = await recordNoticePage(update, notice, notes, {
     done: page.nextCursor === null,
     cursor: page.nextCursor,
@@ -84,7 +83,7 @@ export async function sendAnnouncementPage(
  * record); stops quietly when it is done, the post is gone, or another attempt recorded a page first.
  */
 export async function announce(postId: string, pageSize = NOTIFICATIONS_PER_TRANSACTION): Promise<void> {
-  const post = await getItem<PostItem>(postKey(postId), true);
+  const post = await Post.get({ id: postId }, { consistent: true });
   // Gone since (its clean-up removes the notice), or claimed by a release before the notice existed.
   if (!post?.isAnnouncement || post.announcedAt) return;
   let notice = await claimAnnouncement(post);

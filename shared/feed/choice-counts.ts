@@ -25,10 +25,13 @@ export function choiceCountUpdate(
     names['#o'] = held;
     sets.push(`${counters}.#o = ${counters}.#o - :one`);
   }
-  return PostStats.update([postId], {
-    UpdateExpression: `SET ${sets.join(', ')} ADD ${total} :t`,
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: { ':one': 1, ':a': actorId, ':t': (next ? 1 : 0) - (held ? 1 : 0) },
-  });
+  return PostStats.update(
+    { postId },
+    {
+      UpdateExpression: `SET ${sets.join(', ')} ADD ${total} :t`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':one': 1, ':a': actorId, ':t': (next ? 1 : 0) - (held ? 1 : 0) },
+    },
+  );
 }

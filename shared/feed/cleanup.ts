@@ -1,22 +1,15 @@
 import { type Condition, PRESENT } from '../db/entity.ts';
-import {
-  bookmarksOfPostIndex,
-  postReactionsPrefix,
-  postVotesPrefix,
-  repliesIndex,
-  topCommentsIndex,
-} from '../db/keys.ts';
-import { isConditionFailure, queryAll, type TransactItem, transact, write } from '../db/table.ts';
+import { isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
 import {
   AnnouncementNotice,
   Bookmark,
-  type BookmarkItem,
   Comment,
+  type CommentItem,
   CommentVote,
   PollVote,
+  type PostItem,
   PostReaction,
 } from './entities.ts';
-import type { CommentItem, CommentVoteItem, PostItem, ReactionItem, VoteItem } from './model.ts';
 import { type ScoreDelta, scoreWrites } from './scores.ts';
 
 /**
@@ -40,36 +33,31 @@ const commentScore = (c: CommentItem, postAuthorId: string): ScoreDelta[] =>
   c.authorId === postAuthorId ? [] : [{ userId: postAuthorId, at: c.createdAt, comments: -1 }];
 
 async function removeComment(c: CommentItem, postAuthorId: string): Promise<void> {
-  for (const vote of await queryAll<CommentVoteItem>({ pk: Comment.key(c.id).pk, skPrefix: 'VOTE#' }))
-    await write(CommentVote.remove([c.id, vote.userId]));
-  await removeWithScore((cond) => Comment.remove([c.id], cond), commentScore(c, postAuthorId));
+  for (const vote of await CommentVote.queryAll({ key: { commentId: c.id } })) await write(CommentVote.remove(vote));
+  await removeWithScore((cond) => Comment.remove(c, cond), commentScore(c, postAuthorId));
 }
 
 /** The replies of a deleted top-level comment. */
 export async function cleanUpThread(top: CommentItem, postAuthorId: string | undefined): Promise<void> {
-  const replies = await queryAll<CommentItem>({ index: repliesIndex.index, pk: repliesIndex.pk(top.id) });
+  const replies = await Comment.queryAll({ index: 'replies', key: { parentId: top.id } });
   for (const r of replies) await removeComment(r, postAuthorId ?? r.authorId);
 }
 
 export async function cleanUpPost(post: PostItem): Promise<void> {
-  for (const reaction of await queryAll<ReactionItem>(postReactionsPrefix(post.id))) {
+  for (const reaction of await PostReaction.queryAll({ key: { postId: post.id } })) {
     const counted = reaction.reaction && reaction.reaction !== 'dislike' && reaction.userId !== post.authorId;
     await removeWithScore(
-      (cond) => PostReaction.remove([post.id, reaction.userId], cond),
+      (cond) => PostReaction.remove(reaction, cond),
       counted ? [{ userId: post.authorId, at: reaction.reactedAt ?? new Date().toISOString(), reactions: -1 }] : [],
     );
   }
-  for (const vote of await queryAll<VoteItem>(postVotesPrefix(post.id)))
-    await write(PollVote.remove([post.id, vote.userId]));
-  for (const top of await queryAll<CommentItem>({ index: topCommentsIndex.index, pk: topCommentsIndex.pk(post.id) })) {
+  for (const vote of await PollVote.queryAll({ key: { postId: post.id } })) await write(PollVote.remove(vote));
+  for (const top of await Comment.queryAll({ index: 'topLevel', key: { postId: post.id } })) {
     await cleanUpThread(top, post.authorId);
     await removeComment(top, post.authorId);
   }
-  for (const b of await queryAll<BookmarkItem>({
-    index: bookmarksOfPostIndex.index,
-    pk: bookmarksOfPostIndex.pk(post.id),
-  }))
-    await write(Bookmark.remove([b.userId, post.id]));
+  for (const b of await Bookmark.queryAll({ index: 'byPost', key: { postId: post.id } }))
+    await write(Bookmark.remove(b));
   // An announcement's progress goes with it (a later redelivery finds no post and sends nothing).
-  if (post.isAnnouncement) await write(AnnouncementNotice.remove([post.id]));
+  if (post.isAnnouncement) await write(AnnouncementNotice.remove({ postId: post.id }));
 }

@@ -1,20 +1,11 @@
 import { newSortableId } from '../db/ids.ts';
-import { commentKey, commentVoteKey, repliesIndex, topCommentsIndex } from '../db/keys.ts';
-import {
-  getItem,
-  getMany,
-  isConditionFailure,
-  keyString,
-  queryPage,
-  retryOnConflict,
-  type TransactItem,
-  transact,
-} from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
-import { Comment, CommentVote, PostStats, ReplyNotice } from './entities.ts';
-import { type CommentItem, type CommentVoteItem, looksLikeId, type PostItem } from './model.ts';
+import { Comment, type CommentItem, CommentVote, type PostItem, PostStats, ReplyNotice } from './entities.ts';
+import { looksLikeId } from './model.ts';
 import { notifyComment, notifyCommentMentions } from './notify.ts';
 import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
@@ -44,7 +35,7 @@ export interface CommentView {
 
 /** A comment and its post as the viewer may see them (404 when either is missing or hidden from them). */
 async function readableComment(viewer: Viewer, commentId: string): Promise<{ comment: CommentItem; post: PostItem }> {
-  const comment = looksLikeId(commentId) ? await getItem<CommentItem>(commentKey(commentId), true) : undefined;
+  const comment = looksLikeId(commentId) ? await Comment.get({ id: commentId }, { consistent: true }) : undefined;
   if (!comment) throw notFound('No such comment.');
   const post = await readablePost(viewer, comment.postId, true).catch(() => {
     throw notFound('No such comment.');
@@ -59,12 +50,12 @@ export async function commentViews(
   consistent = false,
 ): Promise<CommentView[]> {
   if (comments.length === 0) return [];
-  const votes = await getMany<CommentVoteItem>(
-    comments.map((c) => commentVoteKey(c.id, viewer.userId)),
-    consistent,
+  const votes = await CommentVote.getMany(
+    comments.map((c) => ({ commentId: c.id, userId: viewer.userId })),
+    { consistent },
   );
   const users = await getUsers(comments.flatMap((c) => [c.authorId, ...mentionIds(c.content)]));
-  return comments.map((c) => ({
+  return comments.map((c, i) => ({
     id: c.id,
     postId: c.postId,
     parentId: c.parentId,
@@ -73,7 +64,7 @@ export async function commentViews(
     author: mentionIn(users, c.authorId),
     likeCount: Math.max(0, c.likeCount ?? 0),
     dislikeCount: Math.max(0, c.dislikeCount ?? 0),
-    viewerVote: votes.get(keyString(commentVoteKey(c.id, viewer.userId)))?.vote ?? null,
+    viewerVote: votes[i]?.vote ?? null,
     replyCount: c.parentId ? 0 : Math.max(0, c.replyCount ?? 0),
     createdAt: c.createdAt,
     editedAt: c.editedAt,
@@ -89,8 +80,8 @@ export async function createComment(
   const post = await readablePost(caller, postId, true);
   let top: CommentItem | undefined;
   if (parentId !== undefined) {
-    const parent = looksLikeId(parentId) ? await getItem<CommentItem>(commentKey(parentId), true) : undefined;
-    top = parent?.parentId ? await getItem<CommentItem>(commentKey(parent.parentId), true) : parent;
+    const parent = looksLikeId(parentId) ? await Comment.get({ id: parentId }, { consistent: true }) : undefined;
+    top = parent?.parentId ? await Comment.get({ id: parent.parentId }, { consistent: true }) : parent;
     if (!top || top.postId !== postId) throw invalid(['parentId: no such comment on this post']);
   }
   const tokens = mentionIds(content);
@@ -114,11 +105,14 @@ export async function createComment(
   });
   const writes: TransactItem[] = [
     Comment.create(comment),
-    PostStats.update([postId], {
-      UpdateExpression: 'SET actorId = :a ADD commentCount :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
-    }),
+    PostStats.update(
+      { postId },
+      {
+        UpdateExpression: 'SET actorId = :a ADD commentCount :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
+      },
+    ),
     postOpenCheck(postId, isPrivileged(caller, post.authorId)),
     ...(post.authorId !== caller.userId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: 1 }], caller.userId)
@@ -126,11 +120,14 @@ export async function createComment(
   ];
   if (top) {
     writes.push(
-      Comment.update([top.id], {
-        UpdateExpression: 'SET actorId = :a ADD replyCount :one, repliers :me',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':me': new Set([caller.userId]) },
-      }),
+      Comment.update(
+        { id: top.id },
+        {
+          UpdateExpression: 'SET actorId = :a ADD replyCount :one, repliers :me',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1, ':a': caller.userId, ':me': new Set([caller.userId]) },
+        },
+      ),
       // The thread may have as many repliers as the company has people: the feed fan-out tells them.
       ReplyNotice.create(replyNotice(comment, mentioned, [top.authorId, ...(top.repliers ?? [])])),
     );
@@ -152,11 +149,14 @@ export async function updateComment(caller: Viewer, commentId: string, content: 
   const mentionedIds = [...new Set([...(comment.mentionedIds ?? []), ...mentioned])];
   try {
     await transact([
-      Comment.update([commentId], {
-        UpdateExpression: 'SET content = :c, editedAt = :now, mentionedIds = :m, actorId = :a',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':c': content, ':now': now, ':m': mentionedIds, ':a': caller.userId },
-      }),
+      Comment.update(
+        { id: commentId },
+        {
+          UpdateExpression: 'SET content = :c, editedAt = :now, mentionedIds = :m, actorId = :a',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':c': content, ':now': now, ':m': mentionedIds, ':a': caller.userId },
+        },
+      ),
     ]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such comment.');
@@ -181,30 +181,39 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
     throw forbidden('You cannot delete this comment.');
   const removed = 1 + (comment.parentId ? 0 : Math.max(0, comment.replyCount ?? 0));
   const writes: TransactItem[] = [
-    Comment.remove([commentId], {
-      ConditionExpression: 'replyCount = :seen',
-      ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
-    }),
-    PostStats.update([comment.postId], {
-      UpdateExpression: 'SET actorId = :a ADD commentCount :d',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
-    }),
+    Comment.remove(
+      { id: commentId },
+      {
+        ConditionExpression: 'replyCount = :seen',
+        ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
+      },
+    ),
+    PostStats.update(
+      { postId: comment.postId },
+      {
+        UpdateExpression: 'SET actorId = :a ADD commentCount :d',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
+      },
+    ),
     ...(comment.authorId !== post.authorId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: -1 }], caller.userId)
       : []),
   ];
   if (comment.parentId) {
     // A reply's notice not sent yet stops with it (its next page's write finds no notice).
-    writes.push(ReplyNotice.remove([commentId]));
-    const top = await getItem<CommentItem>(commentKey(comment.parentId), true);
+    writes.push(ReplyNotice.remove({ commentId }));
+    const top = await Comment.get({ id: comment.parentId }, { consistent: true });
     if (top) {
       writes.push(
-        Comment.update([top.id], {
-          UpdateExpression: 'SET actorId = :a ADD replyCount :d',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':d': -1, ':a': caller.userId },
-        }),
+        Comment.update(
+          { id: top.id },
+          {
+            UpdateExpression: 'SET actorId = :a ADD replyCount :d',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':d': -1, ':a': caller.userId },
+          },
+        ),
       );
     }
   }
@@ -213,7 +222,7 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
   } catch (err) {
     // A reply arrived meanwhile (or it went already): a second attempt reads the thread again.
     if (!isConditionFailure(err)) throw err;
-    const still = await getItem<CommentItem>(commentKey(commentId), true);
+    const still = await Comment.get({ id: commentId }, { consistent: true });
     if (!still) return;
     return deleteComment(caller, commentId);
   }
@@ -223,7 +232,7 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
 export async function voteOnComment(caller: Viewer, commentId: string, vote: 'like' | 'dislike') {
   return retryOnConflict(async () => {
     const { comment, post } = await readableComment(caller, commentId);
-    const current = await getItem<CommentVoteItem>(CommentVote.key(commentId, caller.userId), true);
+    const current = await CommentVote.get({ commentId, userId: caller.userId }, { consistent: true });
     const held = current?.vote ?? null;
     const next = held === vote ? null : vote;
     const field = (v: 'like' | 'dislike') => (v === 'like' ? 'likeCount' : 'dislikeCount');
@@ -237,19 +246,22 @@ export async function voteOnComment(caller: Viewer, commentId: string, vote: 'li
             { commentId, postId: comment.postId, userId: caller.userId, vote: next, actorId: caller.userId },
             heldCondition,
           )
-        : CommentVote.remove([commentId, caller.userId], heldCondition),
-      Comment.update([commentId], {
-        UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':a': caller.userId,
-          ...(next ? { ':one': 1 } : {}),
-          ...(held ? { ':minus': -1 } : {}),
+        : CommentVote.remove({ commentId, userId: caller.userId }, heldCondition),
+      Comment.update(
+        { id: commentId },
+        {
+          UpdateExpression: `SET actorId = :a ADD ${adds.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':a': caller.userId,
+            ...(next ? { ':one': 1 } : {}),
+            ...(held ? { ':minus': -1 } : {}),
+          },
         },
-      }),
+      ),
       postOpenCheck(comment.postId, isPrivileged(caller, post.authorId)),
     ]);
-    const after = await getItem<CommentItem>(commentKey(commentId), true);
+    const after = await Comment.get({ id: commentId }, { consistent: true });
     return {
       commentId,
       likeCount: Math.max(0, after?.likeCount ?? 0),
@@ -262,19 +274,14 @@ export async function voteOnComment(caller: Viewer, commentId: string, vote: 'li
 /** A post's top-level comments, oldest first: one Query, then the views' batch reads. */
 export async function listComments(viewer: Viewer, postId: string, limit: number, cursor: string | undefined) {
   await readablePost(viewer, postId);
-  const page = await queryPage<CommentItem>({
-    index: topCommentsIndex.index,
-    pk: topCommentsIndex.pk(postId),
-    limit,
-    cursor,
-  });
-  return { items: await commentViews(viewer, page.items), nextCursor: page.nextCursor };
+  const found = await Comment.query({ index: 'topLevel', key: { postId } }, page({ limit, cursor }));
+  return { items: await commentViews(viewer, found.items), nextCursor: found.nextCursor };
 }
 
 /** A thread's replies, oldest first. The id may be a reply: its thread is listed. */
 export async function listReplies(viewer: Viewer, commentId: string, limit: number, cursor: string | undefined) {
   const { comment } = await readableComment(viewer, commentId);
   const topId = comment.parentId ?? comment.id;
-  const page = await queryPage<CommentItem>({ index: repliesIndex.index, pk: repliesIndex.pk(topId), limit, cursor });
-  return { items: await commentViews(viewer, page.items), nextCursor: page.nextCursor };
+  const found = await Comment.query({ index: 'replies', key: { parentId: topId } }, page({ limit, cursor }));
+  return { items: await commentViews(viewer, found.items), nextCursor: found.nextCursor };
 }

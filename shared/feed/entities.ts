@@ -1,243 +1,312 @@
-import { entity } from '../db/entity.ts';
-import {
-  announcementNoticeKey,
-  bookmarksOfPostIndex,
-  closingPollsIndex,
-  commentKey,
-  commentVoteKey,
-  contributorsIndex,
-  feedScoreDayKey,
-  feedScoreKey,
-  followKey,
-  leaderboardIndex,
-  pollClosedNoticeKey,
-  postKey,
-  postListKey,
-  postLists,
-  postReactionKey,
-  postStatsKey,
-  postUploadKey,
-  postVoteKey,
-  repliesIndex,
-  replyNoticeKey,
-  topCommentsIndex,
-  uploadQuotaKey,
-} from '../db/keys.ts';
-import type {
-  AnnouncementNoticeItem,
-  CommentItem,
-  CommentVoteItem,
-  PollClosedNoticeItem,
-  PostItem,
-  PostStatsItem,
-  ReactionItem,
-  ReplyNoticeItem,
-  VoteItem,
-} from './model.ts';
-import { scoreOf } from './scores.ts';
-import type { UploadItem } from './uploads.ts';
-
-/** The feed's entities (docs/data-model.md, Feed): each item's key and index attributes, declared once. */
-
-/** A post; on the closing-polls index (sparse) while its poll's closing is still to be announced. */
-export const Post = entity<PostItem, [postId: string]>({
-  name: 'Post',
-  key: postKey,
-  keyOf: (p) => [p.id],
-  indexes: [
-    {
-      index: closingPollsIndex.index,
-      pk: (p) => (p.poll && !p.poll.closedAt && !p.pollClosedNotifiedAt ? closingPollsIndex.pk : undefined),
-      sk: (p) =>
-        p.poll && !p.poll.closedAt && !p.pollClosedNotifiedAt ? closingPollsIndex.sk(p.poll.closesAt, p.id) : undefined,
-    },
-  ],
-});
-
-/** A post's counters, apart from its body. */
-export const PostStats = entity<PostStatsItem, [postId: string]>({
-  name: 'PostStats',
-  key: postStatsKey,
-  keyOf: (s) => [s.postId],
-});
-
-/** A poll's closing notice: written with the closing, its voters told page by page by the feed fan-out. */
-export const PollClosedNotice = entity<PollClosedNoticeItem, [postId: string]>({
-  name: 'PollClosedNotice',
-  key: pollClosedNoticeKey,
-  keyOf: (n) => [n.postId],
-});
-
-/** An announcement's progress: created by the feed fan-out, everybody told page by page. */
-export const AnnouncementNotice = entity<AnnouncementNoticeItem, [postId: string]>({
-  name: 'AnnouncementNotice',
-  key: announcementNoticeKey,
-  keyOf: (n) => [n.postId],
-});
-
-export const PostReaction = entity<ReactionItem, [postId: string, userId: string]>({
-  name: 'PostReaction',
-  key: postReactionKey,
-  keyOf: (r) => [r.postId, r.userId],
-});
-
-export const PollVote = entity<VoteItem, [postId: string, userId: string]>({
-  name: 'PollVote',
-  key: postVoteKey,
-  keyOf: (v) => [v.postId, v.userId],
-});
-
-/** A comment: a top-level one is listed under its post, a reply under its thread (gsi1). */
-export const Comment = entity<CommentItem, [commentId: string]>({
-  name: 'Comment',
-  key: commentKey,
-  keyOf: (c) => [c.id],
-  indexes: [
-    {
-      index: topCommentsIndex.index,
-      pk: (c) => (c.parentId ? repliesIndex.pk(c.parentId) : topCommentsIndex.pk(c.postId)),
-      sk: (c) => topCommentsIndex.sk(c.id),
-    },
-  ],
-});
-
-/** A reply's notice: written with the reply, its thread told page by page by the feed fan-out. */
-export const ReplyNotice = entity<ReplyNoticeItem, [commentId: string]>({
-  name: 'ReplyNotice',
-  key: replyNoticeKey,
-  keyOf: (n) => [n.commentId],
-});
-
-export const CommentVote = entity<CommentVoteItem, [commentId: string, userId: string]>({
-  name: 'CommentVote',
-  key: commentVoteKey,
-  keyOf: (v) => [v.commentId, v.userId],
-});
-
-/** A person's bookmark: an entry of their own post list, and on gsi1 under the post (its clean-up after a delete). */
-export interface BookmarkItem {
-  pk: string;
-  sk: string;
-  entity: 'Bookmark';
-  list: string;
-  postId: string;
-  userId: string;
-  actorId: string;
-  createdAt: string;
-}
-export const Bookmark = entity<BookmarkItem, [userId: string, postId: string]>({
-  name: 'Bookmark',
-  key: (userId, postId) => postListKey(postLists.bookmarks(userId), postId),
-  keyOf: (b) => [b.userId, b.postId],
-  indexes: [
-    {
-      index: bookmarksOfPostIndex.index,
-      pk: (b) => bookmarksOfPostIndex.pk(b.postId),
-      sk: (b) => bookmarksOfPostIndex.sk(b.userId),
-    },
-  ],
-});
-
-/** That a person follows another. */
-export interface FollowItem {
-  pk: string;
-  sk: string;
-  entity: 'Follow';
-  userId: string;
-  followingId: string;
-  actorId: string;
-  createdAt: string;
-}
-export const Follow = entity<FollowItem, [userId: string, followingId: string]>({
-  name: 'Follow',
-  key: followKey,
-  keyOf: (f) => [f.userId, f.followingId],
-});
-
-/** A post's entry in one of the lists it is on (lists.ts): written, moved and removed with the post. */
-export interface PostListEntryItem {
-  pk: string;
-  sk: string;
-  entity: 'PostListEntry';
-  list: string;
-  postId: string;
-  actorId: string;
-}
-export const PostListEntry = entity<PostListEntryItem, [list: string, postId: string]>({
-  name: 'PostListEntry',
-  key: postListKey,
-  keyOf: (e) => [e.list, e.postId],
-});
-
-/** An uploaded file of a post (uploads.ts): its owner, type and renditions. */
-export const PostUpload = entity<UploadItem, [uploadId: string]>({
-  name: 'PostUpload',
-  key: postUploadKey,
-  keyOf: (u) => [u.id],
-});
-
-/** What a person's feed score counts (scores.ts). */
-export interface ScoreTotals {
-  reactions: number;
-  comments: number;
-  shares: number;
-  posts: number;
-}
+import { type EntityItem, entity, shape } from '../db/entity.ts';
+import type { DocumentRef, PollItem, Reaction, RecognitionCategory } from './model.ts';
+import type { RenditionName } from './renditions.ts';
+import { type ScoreTotals, scoreOf } from './score-formula.ts';
 
 /**
- * A person's all-time feed score: on the leaderboard (gsi6, by score) and the contributors' list (gsi7,
- * by posts). Only ever moved in place with ADD (scores.ts), but declared with its fields because its
- * index attributes are derived from them: both sort keys are linear in the counters, so the ADD of
- * their value for a delta keeps them equal to their value for the totals.
+ * The feed's entities (docs/data-model.md, Feed), each declared once: its fields, key and index
+ * templates. Post ids (and comment ids) are time-sortable, so "newest first" is descending id order
+ * everywhere. A post's partition holds the post, its counters, and one item per reaction and per poll
+ * vote (and its website record, shared/office-updates/entities.ts).
  */
-export interface FeedScoreItem extends ScoreTotals {
-  pk: string;
-  sk: string;
-  entity: 'FeedScore';
-  userId: string;
-  actorId?: string;
-}
-export const FeedScore = entity<FeedScoreItem, [userId: string]>({
-  name: 'FeedScore',
-  key: feedScoreKey,
-  keyOf: (s) => [s.userId],
-  indexes: [
-    { index: leaderboardIndex.index, pk: () => leaderboardIndex.pk, sk: (s) => scoreOf(s) },
-    { index: contributorsIndex.index, pk: () => contributorsIndex.pk, sk: (s) => s.posts },
-  ],
-});
 
-/** A person's feed score of one day (the leaderboard of a period sums these), moved in place with ADD. */
-export interface FeedScoreDayItem extends ScoreTotals {
-  pk: string;
-  sk: string;
-  entity: 'FeedScoreDay';
-  userId: string;
-  day: string;
-  score: number;
-  actorId?: string;
-}
-export const FeedScoreDay = entity<FeedScoreDayItem, [day: string, userId: string]>({
-  name: 'FeedScoreDay',
-  key: feedScoreDayKey,
+/** A post; on the closing-polls index (gsi1, sparse, by closing time) while its poll's closing is still to be announced. */
+export const Post = entity({
+  name: 'Post',
+  fields: shape<{
+    id: string;
+    authorId: string;
+    content: string;
+    tags: string[];
+    images: string[];
+    videos: string[];
+    documents: DocumentRef[];
+    poll: PollItem | null;
+    recognition: { recipientId: string; category: RecognitionCategory; message: string } | null;
+    isAnnouncement: boolean;
+    hidden: boolean;
+    sharedPostId: string | null;
+    /** The people mentioned when the body was last written (who was already told). */
+    mentionedIds: string[];
+    createdAt: string;
+    updatedAt: string;
+    editedAt: string | null;
+    actorId: string;
+    /** Moved by every write of the post item: read-modify-write changes (edit, delete) are conditional on it. */
+    rev: number;
+    /** Set by the poll sweep once the closing was announced (author and voters notified). */
+    pollClosedNotifiedAt?: string;
+    /**
+     * Set by releases before the announcement notice (`AnnouncementNotice`) when they claimed sending an
+     * announcement; still read, so a redelivered record of such a post is not sent twice. No longer written.
+     */
+    announcedAt?: string;
+  }>(),
+  key: { pk: ['POST', 'id'], sk: ['POST'] },
+  indexes: {
+    /** Polls whose closing is still to be announced, by closing time (UTC ISO, fixed width). */
+    closingPolls: {
+      index: 'gsi1',
+      pk: ['POLLS_CLOSING'],
+      sk: [(p) => p.poll?.closesAt, 'id'],
+      when: (p) => !!p.poll && !p.poll.closedAt && !p.pollClosedNotifiedAt,
+    },
+  },
 });
+export type PostItem = EntityItem<typeof Post>;
+
+/** A post's counters (reactions per kind, comments, shares, poll tallies), apart from the body so counter traffic never rewrites it. */
+export const PostStats = entity({
+  name: 'PostStats',
+  fields: shape<{
+    postId: string;
+    reactions: Record<Reaction, number>;
+    reactionTotal: number;
+    commentCount: number;
+    shareCount: number;
+    /** Votes per poll option id. */
+    tallies: Record<string, number>;
+    pollTotal: number;
+    actorId: string;
+  }>(),
+  key: { pk: ['POST', 'postId'], sk: ['STATS'] },
+});
+export type PostStatsItem = EntityItem<typeof PostStats>;
+
+/**
+ * A poll's closing notice: the claim and progress of telling a closed poll's voters. Written in the
+ * transaction that closes the poll, so exactly one closing (the author's or the sweep's) has one; the
+ * feed fan-out records a page of notifications at a time together with `step` and `cursor`.
+ */
+export const PollClosedNotice = entity({
+  name: 'PollClosedNotice',
+  fields: shape<{
+    postId: string;
+    /** Who closed it (not told of their own act); null when it closed by time (the author is told too). */
+    closedBy: string | null;
+    /** Pages recorded so far, and the cursor of the next page of votes (null before the first). */
+    step: number;
+    cursor: string | null;
+    sent: number;
+    createdAt: string;
+    doneAt?: string;
+  }>(),
+  key: { pk: ['POST', 'postId'], sk: ['POLL_CLOSED'] },
+});
+export type PollClosedNoticeItem = EntityItem<typeof PollClosedNotice>;
+
+/**
+ * An announcement's progress: created by the feed fan-out when the announcement's INSERT arrives; each
+ * page of the members index is recorded with `step` and `cursor` in one transaction, so a redelivery
+ * goes on from the last recorded page.
+ */
+export const AnnouncementNotice = entity({
+  name: 'AnnouncementNotice',
+  fields: shape<{
+    postId: string;
+    /** Members who joined at or before this instant (the post's creation) are the audience. */
+    cutoff: string;
+    step: number;
+    cursor: string | null;
+    sent: number;
+    createdAt: string;
+    doneAt?: string;
+  }>(),
+  key: { pk: ['POST', 'postId'], sk: ['ANNOUNCEMENT'] },
+});
+export type AnnouncementNoticeItem = EntityItem<typeof AnnouncementNotice>;
+
+/** A person's reaction to a post. */
+export const PostReaction = entity({
+  name: 'PostReaction',
+  fields: shape<{
+    postId: string;
+    userId: string;
+    /** Absent once taken back: the item stays to remember that the author was already notified. */
+    reaction?: Reaction;
+    /** When the reaction now held was first given (the leaderboard day it counts on). */
+    reactedAt?: string;
+    actorId: string;
+  }>(),
+  key: { pk: ['POST', 'postId'], sk: ['REACT', 'userId'] },
+});
+export type PostReactionItem = EntityItem<typeof PostReaction>;
+
+/** A person's vote in a post's poll. */
+export const PollVote = entity({
+  name: 'PollVote',
+  fields: shape<{ postId: string; userId: string; optionId: string; votedAt: string; actorId: string }>(),
+  key: { pk: ['POST', 'postId'], sk: ['VOTE', 'userId'] },
+});
+export type PollVoteItem = EntityItem<typeof PollVote>;
+
+/**
+ * A comment or reply. gsi1: a top-level comment is listed under its post (`topLevel`), a reply under
+ * its thread (`replies`), oldest first by id.
+ */
+export const Comment = entity({
+  name: 'Comment',
+  fields: shape<{
+    id: string;
+    postId: string;
+    /** The top-level comment of the thread; null for a top-level comment. */
+    parentId: string | null;
+    authorId: string;
+    content: string;
+    mentionedIds: string[];
+    likeCount: number;
+    dislikeCount: number;
+    replyCount: number;
+    /** People who replied in this thread (top-level comments only): who gets `reply` notifications. */
+    repliers?: Set<string>;
+    createdAt: string;
+    editedAt: string | null;
+    actorId: string;
+  }>(),
+  key: { pk: ['COMMENT', 'id'], sk: ['COMMENT'] },
+  indexes: {
+    /** A post's top-level comments. */
+    topLevel: { index: 'gsi1', pk: ['COMMENTS', 'postId'], sk: ['id'], when: (c) => !c.parentId },
+    /** A thread's replies (a reply's `parentId` is its top-level comment). */
+    replies: { index: 'gsi1', pk: ['REPLIES', 'parentId'], sk: ['id'], when: (c) => !!c.parentId },
+  },
+});
+export type CommentItem = EntityItem<typeof Comment>;
+
+/**
+ * A reply's notice: the claim and progress of telling a reply's thread, written in the transaction
+ * that records the reply (exactly one per reply); the feed fan-out records a page of notifications at
+ * a time together with `step`. The audience is fixed when the reply is written (the thread's people
+ * then), so every attempt computes the same pages.
+ */
+export const ReplyNotice = entity({
+  name: 'ReplyNotice',
+  fields: shape<{
+    commentId: string;
+    postId: string;
+    /** The people the reply mentions (told `mention`). */
+    mentioned: string[];
+    /** The thread's starter, then its earlier repliers (told `reply`). */
+    thread: string[];
+    /** Pages recorded so far. */
+    step: number;
+    sent: number;
+    createdAt: string;
+    doneAt?: string;
+  }>(),
+  key: { pk: ['COMMENT', 'commentId'], sk: ['REPLY_NOTICE'] },
+});
+export type ReplyNoticeItem = EntityItem<typeof ReplyNotice>;
+
+/** A person's like or dislike of a comment. */
+export const CommentVote = entity({
+  name: 'CommentVote',
+  fields: shape<{ commentId: string; postId: string; userId: string; vote: 'like' | 'dislike'; actorId: string }>(),
+  key: { pk: ['COMMENT', 'commentId'], sk: ['VOTE', 'userId'] },
+});
+export type CommentVoteItem = EntityItem<typeof CommentVote>;
+
+/**
+ * A person's bookmark: an entry of their own post list (`list` = `BOOKMARKS#<userId>`, post-lists.ts),
+ * and on gsi1 under the post (its clean-up after a delete).
+ */
+export const Bookmark = entity({
+  name: 'Bookmark',
+  fields: shape<{ list: string; postId: string; userId: string; actorId: string; createdAt: string }>(),
+  key: { pk: ['POSTS', 'BOOKMARKS', 'userId'], sk: ['postId'] },
+  indexes: {
+    /** Who bookmarked a post. */
+    byPost: { index: 'gsi1', pk: ['BOOKMARKED', 'postId'], sk: ['userId'] },
+  },
+});
+export type BookmarkItem = EntityItem<typeof Bookmark>;
+
+/** That a person follows another (a person's follows are bounded by the company's size). */
+export const Follow = entity({
+  name: 'Follow',
+  fields: shape<{ userId: string; followingId: string; actorId: string; createdAt: string }>(),
+  key: { pk: ['FOLLOWS', 'userId'], sk: ['followingId'] },
+});
+export type FollowItem = EntityItem<typeof Follow>;
+
+/**
+ * A post's entry in one of the lists it is on (post-lists.ts, lists.ts): one partition per list (the
+ * whole feed, an author, a tag, a type, a recognition recipient), sk = post id. Written, moved and
+ * removed with the post, so a list page is one Query; hidden and deleted posts have no entries.
+ */
+export const PostListEntry = entity({
+  name: 'PostListEntry',
+  fields: shape<{ list: string; postId: string; actorId: string }>(),
+  key: { pk: ['POSTS', 'list'], sk: ['postId'] },
+});
+export type PostListEntryItem = EntityItem<typeof PostListEntry>;
+
+export type UploadKind = 'image' | 'document' | 'video';
+export interface StoredRendition {
+  key: string;
+  width: number;
+  height: number;
+}
+
+/** An uploaded file of a post (uploads.ts): its owner, type and renditions; the bytes are in the bucket under `posts/<id>/`. */
+export const PostUpload = entity({
+  name: 'PostUpload',
+  fields: shape<{
+    id: string;
+    ownerId: string;
+    kind: UploadKind;
+    mimeType: string;
+    name: string;
+    sizeBytes: number;
+    width: number | null;
+    height: number | null;
+    /** The original's object key. */
+    objectKey: string;
+    renditions: Partial<Record<RenditionName, StoredRendition>>;
+    /** `awaiting`: a presigned upload whose bytes have not been seen in the bucket yet. */
+    status: 'ready' | 'awaiting';
+    createdAt: string;
+    actorId: string;
+  }>(),
+  key: { pk: ['UPLOAD', 'id'], sk: ['UPLOAD'] },
+});
+export type PostUploadItem = EntityItem<typeof PostUpload>;
+
+/**
+ * A person's all-time feed score, with their account: on the leaderboard (gsi6, by score) and the
+ * contributors' list (gsi7, by posts). Moved in place with ADD (scores.ts), but declared with its
+ * fields because its index attributes are derived from them: both sort keys are linear in the
+ * counters, so the ADD of their value for a delta keeps them equal to their value for the totals.
+ */
+export const FeedScore = entity({
+  name: 'FeedScore',
+  fields: shape<ScoreTotals & { userId: string; actorId?: string }>(),
+  key: { pk: ['USER', 'userId'], sk: ['FEED_SCORE'] },
+  indexes: {
+    leaderboard: { index: 'gsi6', pk: ['LEADERBOARD'], sk: [(s) => scoreOf(s)] },
+    contributors: { index: 'gsi7', pk: ['CONTRIBUTORS'], sk: ['posts'] },
+  },
+});
+export type FeedScoreItem = EntityItem<typeof FeedScore>;
+
+/** A person's feed score of one UTC day (the leaderboard of a period sums a day's partition), moved in place with ADD. */
+export const FeedScoreDay = entity({
+  name: 'FeedScoreDay',
+  fields: shape<ScoreTotals & { userId: string; day: string; score: number; actorId?: string }>(),
+  key: { pk: ['FEED_SCORES', 'day'], sk: ['userId'] },
+  inPlace: true,
+});
+export type FeedScoreDayItem = EntityItem<typeof FeedScoreDay>;
 
 /**
  * One person's post uploads of one UTC day (shared/feed/upload-quota.ts): `uploads` and `bytes` move
  * with ADD, under the quota's condition, in the same transaction as the upload's record. TTL removes
  * it a day after its day ended.
  */
-export interface UploadQuotaItem {
-  pk: string;
-  sk: string;
-  entity: 'UploadQuota';
-  userId: string;
-  day: string;
-  uploads: number;
-  bytes: number;
-  ttl: number;
-}
-export const UploadQuota = entity<UploadQuotaItem, [userId: string, day: string]>({
+export const UploadQuota = entity({
   name: 'UploadQuota',
-  key: uploadQuotaKey,
+  fields: shape<{ userId: string; day: string; uploads: number; bytes: number; ttl: number }>(),
+  key: { pk: ['UPLOADQUOTA', 'userId', 'day'], sk: ['QUOTA'] },
+  inPlace: true,
 });
+export type UploadQuotaItem = EntityItem<typeof UploadQuota>;

@@ -1,11 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { postKey } from '../db/keys.ts';
-import { getItem } from '../db/table.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import { announce } from './announcements.ts';
 import { cleanUpPost, cleanUpThread } from './cleanup.ts';
-import { PollClosedNotice, ReplyNotice } from './entities.ts';
-import type { CommentItem, PostItem } from './model.ts';
+import { Comment, PollClosedNotice, Post, PostUpload, ReplyNotice } from './entities.ts';
 import { pollClosedNoticeFilter, sendPollClosedNotice } from './poll-closed-notices.ts';
 import { replyNoticeFilter, sendReplyNotice } from './reply-notices.ts';
 import { renderUpload } from './uploads.ts';
@@ -21,16 +18,16 @@ import { renderUpload } from './uploads.ts';
  * - A reply's thread is told (O(repliers) notifications), from the reply's notice (reply-notices.ts).
  */
 export const fanOutFilters: Record<string, unknown>[] = [
-  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['Post'] }, isAnnouncement: { BOOL: [true] } } } },
+  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [Post.name] }, isAnnouncement: { BOOL: [true] } } } },
   {
     eventName: ['MODIFY'],
     dynamodb: {
-      NewImage: { entity: { S: ['PostUpload'] }, kind: { S: ['image'] }, status: { S: ['ready'] } },
+      NewImage: { entity: { S: [PostUpload.name] }, kind: { S: ['image'] }, status: { S: ['ready'] } },
       OldImage: { status: { S: ['awaiting'] } },
     },
   },
-  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Post'] } } } },
-  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: ['Comment'] }, parentId: { NULL: [true] } } } },
+  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [Post.name] } } } },
+  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [Comment.name] }, parentId: { NULL: [true] } } } },
   pollClosedNoticeFilter,
   replyNoticeFilter,
 ];
@@ -41,16 +38,16 @@ export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
     const item = change.newImage ?? change.oldImage;
     if (!item) continue;
     if (r.eventName === 'REMOVE') {
-      if (item.entity === 'Post') await cleanUpPost(item as PostItem);
-      if (item.entity === 'Comment' && !item.parentId) {
-        const post = await getItem<PostItem>(postKey(item.postId), true);
-        await cleanUpThread(item as CommentItem, post?.authorId);
+      if (Post.is(item)) await cleanUpPost(item);
+      if (Comment.is(item) && !item.parentId) {
+        const post = await Post.get({ id: item.postId }, { consistent: true });
+        await cleanUpThread(item, post?.authorId);
       }
       continue;
     }
-    if (item.entity === 'Post' && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item.id);
-    if (item.entity === 'PostUpload') await renderUpload(item.id);
-    if (item.entity === PollClosedNotice.name && r.eventName === 'INSERT') await sendPollClosedNotice(item.postId);
-    if (item.entity === ReplyNotice.name && r.eventName === 'INSERT') await sendReplyNotice(item.commentId);
+    if (Post.is(item) && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item.id);
+    if (PostUpload.is(item)) await renderUpload(item.id);
+    if (PollClosedNotice.is(item) && r.eventName === 'INSERT') await sendPollClosedNotice(item.postId);
+    if (ReplyNotice.is(item) && r.eventName === 'INSERT') await sendReplyNotice(item.commentId);
   }
 }

@@ -1,7 +1,10 @@
-import { contributorsIndex, featuredIndex, feedScoreDayPk, leaderboardIndex } from '../db/keys.ts';
-import { queryAll, queryPage } from '../db/table.ts';
+import { featuredIndex } from '../db/keys.ts';
+import { page } from '../db/paging.ts';
+import { type Item, queryAll } from '../db/table.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
-import { dayOf, scoreOf } from './scores.ts';
+import { FeedScore, FeedScoreDay, type FeedScoreItem } from './entities.ts';
+import { scoreOf } from './score-formula.ts';
+import { dayOf } from './scores.ts';
 
 /**
  * `GET /people/leaderboard` and `GET /people/contributors`, read from
@@ -73,7 +76,7 @@ export function periodDays(days: number, now = new Date()): string[] {
 }
 
 async function periodTallies(days: string[]): Promise<Tally[]> {
-  const perDay = await Promise.all(days.map((d) => queryAll<Record<string, any>>({ pk: feedScoreDayPk(d) })));
+  const perDay = await Promise.all(days.map((day) => FeedScoreDay.queryAll({ key: { day } })));
   const sum = new Map<string, Tally>();
   for (const item of perDay.flat()) {
     const t = tallyOf(item);
@@ -91,36 +94,33 @@ async function periodTallies(days: string[]): Promise<Tally[]> {
  * Reads an index of per-person score items from the top (descending numeric sort key) while the key is
  * above zero, until `enough` says the rows read so far settle the answer.
  */
-async function readTop(
-  index: { index: 'gsi6' | 'gsi7'; pk: string },
-  enough: (rows: Record<string, any>[]) => Promise<boolean>,
-) {
-  const rows: Record<string, any>[] = [];
+async function readTop(index: 'leaderboard' | 'contributors', enough: (rows: FeedScoreItem[]) => Promise<boolean>) {
+  const rows: FeedScoreItem[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await queryPage<Record<string, any>>({
-      index: index.index,
-      pk: index.pk,
-      forward: false,
-      limit: 50,
-      cursor,
-    });
-    const positive = page.items.filter((i) => (i[`${index.index}sk`] ?? 0) > 0);
+    const found = await FeedScore.query({ index, key: {}, forward: false }, page({ limit: 50, cursor }));
+    const positive = found.items.filter((i) => sortKeyOf(i, index) > 0);
     rows.push(...positive);
     const settled = await enough(rows);
-    if (settled || positive.length < page.items.length || !page.nextCursor) return rows;
-    cursor = page.nextCursor;
+    if (settled || positive.length < found.items.length || !found.nextCursor) return rows;
+    cursor = found.nextCursor;
   }
+}
+
+/** The numeric sort key a score item is stored with on gsi6 (score) or gsi7 (posts). */
+function sortKeyOf(row: FeedScoreItem, index: 'leaderboard' | 'contributors'): number {
+  const stored: Item = row;
+  return stored[index === 'leaderboard' ? 'gsi6sk' : 'gsi7sk'] ?? 0;
 }
 
 async function allTimeTallies(limit: number): Promise<{ tallies: Tally[]; users: Map<string, UserItem> }> {
   const users = new Map<string, UserItem>();
-  const rows = await readTop(leaderboardIndex, async (read) => {
-    const fresh = read.map((r) => r.userId as string).filter((id) => !users.has(id));
+  const rows = await readTop('leaderboard', async (read) => {
+    const fresh = read.map((r) => r.userId).filter((id) => !users.has(id));
     for (const [id, u] of await getUsers(fresh)) users.set(id, u);
     const kept = read.filter((r) => listed(users.get(r.userId)));
     // Enough when `limit` listed people are read and the last of them is not tied with what follows.
-    return kept.length > limit && kept[limit].gsi6sk < kept[limit - 1].gsi6sk;
+    return kept.length > limit && sortKeyOf(kept[limit], 'leaderboard') < sortKeyOf(kept[limit - 1], 'leaderboard');
   });
   return { tallies: rows.map(tallyOf), users };
 }
@@ -164,8 +164,8 @@ export async function contributors(limit: number): Promise<Contributor[]> {
   if (out.length >= limit) return out;
   const seen = new Set(out.map((c) => c.id));
   const users = new Map<string, UserItem>();
-  await readTop(contributorsIndex, async (read) => {
-    const fresh = read.map((r) => r.userId as string).filter((id) => !users.has(id));
+  await readTop('contributors', async (read) => {
+    const fresh = read.map((r) => r.userId).filter((id) => !users.has(id));
     for (const [id, u] of await getUsers(fresh)) users.set(id, u);
     return read.filter((r) => !seen.has(r.userId) && listed(users.get(r.userId))).length >= limit - out.length;
   }).then((rows) => {

@@ -1,10 +1,11 @@
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
-import { postListPk, postLists } from '../db/keys.ts';
-import { queryPage } from '../db/table.ts';
+import { page } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
 import { getUser } from '../people/users.ts';
-import type { PostItem, PostType } from './model.ts';
+import { Bookmark, type PostItem, PostListEntry } from './entities.ts';
+import type { PostType } from './model.ts';
 import type { Viewer } from './people.ts';
+import { postLists } from './post-lists.ts';
 import { type PostView, postViews } from './post-view.ts';
 import { getPosts } from './posts.ts';
 import { followedIds } from './social.ts';
@@ -34,8 +35,22 @@ type Source = (before: string | undefined, n: number) => Promise<{ ids: string[]
 const listSource =
   (list: string): Source =>
   async (before, n) => {
-    const page = await queryPage<{ sk: string }>({ pk: postListPk(list), skBefore: before, forward: false, limit: n });
-    return { ids: page.items.map((e) => e.sk), more: page.nextCursor !== null };
+    const found = await PostListEntry.query(
+      { key: { list }, ...(before !== undefined ? { before: { postId: before } } : {}), forward: false },
+      page({ limit: n }),
+    );
+    return { ids: found.items.map((e) => e.postId), more: found.nextCursor !== null };
+  };
+
+/** A person's bookmarks (their own list), newest post first: one Query. */
+const bookmarksSource =
+  (userId: string): Source =>
+  async (before, n) => {
+    const found = await Bookmark.query(
+      { key: { userId }, ...(before !== undefined ? { before: { postId: before } } : {}), forward: false },
+      page({ limit: n }),
+    );
+    return { ids: found.items.map((b) => b.postId), more: found.nextCursor !== null };
   };
 
 /** Posts by any of these people, merged newest first: one Query per person, run together. */
@@ -60,7 +75,7 @@ async function plan(
     else if (check) checks.push(check);
   };
   // Most selective first; a filter that does not pick the list becomes a check on each post.
-  if (f.bookmarked) use(listSource(postLists.bookmarks(viewer.userId)), null);
+  if (f.bookmarked) use(bookmarksSource(viewer.userId), null);
   if (f.recognizedId)
     use(listSource(postLists.recognized(f.recognizedId)), (p) => p.recognition?.recipientId === f.recognizedId);
   if (tag !== undefined) use(listSource(postLists.tag(tag)), (p) => p.tags.includes(tag));

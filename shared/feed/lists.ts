@@ -1,7 +1,6 @@
-import { postLists } from '../db/keys.ts';
 import type { TransactItem } from '../db/table.ts';
-import { PostListEntry } from './entities.ts';
-import type { PostItem } from './model.ts';
+import { type PostItem, PostListEntry } from './entities.ts';
+import { postLists } from './post-lists.ts';
 
 /**
  * The lists a post is on, derived from the post alone: hidden posts are on none (left
@@ -24,7 +23,7 @@ export function listsOf(
 /** The writes that move a post's list entries from what `before` was on to what `after` is on. */
 export function listWrites(postId: string, before: string[], after: string[], actorId: string): TransactItem[] {
   return [
-    ...before.filter((l) => !after.includes(l)).map((l) => PostListEntry.remove([l, postId])),
+    ...before.filter((l) => !after.includes(l)).map((l) => PostListEntry.remove({ list: l, postId })),
     ...after.filter((l) => !before.includes(l)).map((list) => PostListEntry.put({ list, postId, actorId })),
   ];
 }

@@ -1,6 +1,6 @@
 import { type NewNotification, notify } from '../notifications/notifications.ts';
 import { getUsers } from '../people/users.ts';
-import type { CommentItem, PostItem } from './model.ts';
+import type { CommentItem, PostItem } from './entities.ts';
 import { mentionNames } from './people.ts';
 import { mentionIds, renderMentions } from './text.ts';
 

@@ -1,10 +1,9 @@
-import { postKey, postVotesPrefix } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryPage } from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
 import { deliverPush } from '../push/delivery.ts';
-import { PollClosedNotice } from './entities.ts';
-import type { PollClosedNoticeItem, PostItem, VoteItem } from './model.ts';
+import { PollClosedNotice, type PollClosedNoticeItem, PollVote, Post } from './entities.ts';
 import { recordNoticePage } from './notice-pages.ts';
 import { postPreview } from './notify.ts';
 
@@ -38,8 +37,8 @@ export const pollClosedNoticeFilter: Record<string, unknown> = {
  * stops quietly when the notice is done or another attempt recorded the page first.
  */
 export async function sendPollClosedNotice(postId: string): Promise<void> {
-  let notice = await getItem<PollClosedNoticeItem>(PollClosedNotice.key(postId), true);
-  const post = await getItem<PostItem>(postKey(postId), true);
+  let notice = await PollClosedNotice.get({ postId }, { consistent: true });
+  const post = await Post.get({ id: postId }, { consistent: true });
   if (!notice || notice.doneAt) return;
   if (!post?.poll) {
     // The post was deleted since: nobody is to be told of its poll any more.
@@ -48,21 +47,19 @@ export async function sendPollClosedNotice(postId: string): Promise<void> {
   }
   const preview = post.poll.question || (await postPreview(post));
   while (notice && !notice.doneAt) {
-    const page = await queryPage<VoteItem>({
-      ...postVotesPrefix(postId),
-      limit: VOTES_PER_PAGE,
-      cursor: notice.cursor ?? undefined,
-      consistent: true,
-    });
+    const votes = await PollVote.query(
+      { key: { postId }, consistent: true },
+      page({ limit: VOTES_PER_PAGE, cursor: notice.cursor ?? undefined }),
+    );
     // The author is told once, with the last page, whether or not they voted; nobody of their own close.
-    const done = page.nextCursor === null;
-    const ids = page.items.map((v) => v.userId).filter((id) => id !== post.authorId);
+    const done = votes.nextCursor === null;
+    const ids = votes.items.map((v) => v.userId).filter((id) => id !== post.authorId);
     if (done) ids.push(post.authorId);
     const notes: NewNotification[] = ids
       .filter((id) => id !== notice!.closedBy)
       .map((recipientId) => ({ recipientId, kind: 'poll_closed', actorId: null, postId, preview }));
     try {
-      notice = await recordPage(notice, notes, page.nextCursor);
+      notice = await recordPage(notice, notes, votes.nextCursor);
     } catch (err) {
       if (isConditionFailure(err)) return; // another attempt recorded this page: it goes on from there
       throw err;
@@ -73,7 +70,7 @@ export async function sendPollClosedNotice(postId: string): Promise<void> {
 
 /** Records one page's notifications with the notice's progress (notice-pages.ts); answers the notice as it now is. */
 const recordPage = (notice: PollClosedNoticeItem, notes: NewNotification[], nextCursor: string | null) =>
-  recordNoticePage((parts) => PollClosedNotice.update([notice.postId], parts), notice, notes, {
+  recordNoticePage((parts) => PollClosedNotice.update({ postId: notice.postId }, parts), notice, notes, {
     done: nextCursor === null,
     cursor: nextCursor,
   });

@@ -1,19 +1,10 @@
-import { closingPollsIndex, postStatsKey, postVoteKey, postVotesPrefix } from '../db/keys.ts';
-import {
-  getItem,
-  isConditionFailure,
-  queryAll,
-  queryPage,
-  retryOnConflict,
-  type TransactItem,
-  transact,
-} from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
-import { PollClosedNotice, PollVote, Post } from './entities.ts';
-import type { PostItem, PostStatsItem, VoteItem } from './model.ts';
+import { PollClosedNotice, PollVote, Post, type PostItem, PostStats } from './entities.ts';
 import { isPrivileged, type Viewer } from './people.ts';
 import { pollClosedNotice } from './poll-closed-notices.ts';
 import { emptyStats, isPollClosed, type PollView, pollView } from './post-view.ts';
@@ -26,21 +17,23 @@ import { readablePost } from './posts.ts';
  * closing writes the poll's closing notice in its own transaction; the voters, as many as the
  * company has people, are told in the background (poll-closed-notices.ts).
  */
-async function pollPost(viewer: Viewer, postId: string): Promise<PostItem & { poll: NonNullable<PostItem['poll']> }> {
+type PollPost = PostItem & { poll: NonNullable<PostItem['poll']> };
+const hasPoll = (post: PostItem): post is PollPost => !!post.poll;
+
+async function pollPost(viewer: Viewer, postId: string): Promise<PollPost> {
   const post = await readablePost(viewer, postId, true);
-  if (!post.poll) throw notFound('This post has no poll.');
-  return post as PostItem & { poll: NonNullable<PostItem['poll']> };
+  if (!hasPoll(post)) throw notFound('This post has no poll.');
+  return post;
 }
 
-const statsOf = async (postId: string) =>
-  (await getItem<PostStatsItem>(postStatsKey(postId), true)) ?? emptyStats(postId);
+const statsOf = async (postId: string) => (await PostStats.get({ postId }, { consistent: true })) ?? emptyStats(postId);
 
 export async function vote(caller: Viewer, postId: string, optionId: string): Promise<PollView> {
   return retryOnConflict(async () => {
     const post = await pollPost(caller, postId);
     if (isPollClosed(post.poll)) throw conflict('The poll is closed.');
     if (!post.poll.options.some((o) => o.id === optionId)) throw invalid(['optionId: no such option in this poll']);
-    const current = await getItem<VoteItem>(PollVote.key(postId, caller.userId), true);
+    const current = await PollVote.get({ postId, userId: caller.userId }, { consistent: true });
     const now = new Date().toISOString();
     const held = current?.optionId ?? null;
     const next = held === optionId ? null : optionId;
@@ -53,20 +46,23 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
             { postId, userId: caller.userId, optionId: next, votedAt: now, actorId: caller.userId },
             heldCondition,
           )
-        : PollVote.remove([postId, caller.userId], heldCondition),
+        : PollVote.remove({ postId, userId: caller.userId }, heldCondition),
       choiceCountUpdate(postId, 'tallies', 'pollTotal', held, next, caller.userId), // Still there, visible to the voter, and open (closing by time or by the author races the vote).
-      Post.check([postId], {
-        ConditionExpression: `attribute_exists(pk) AND #poll.closedAt = :null AND #poll.closesAt > :now${isPrivileged(caller, post.authorId) ? '' : ' AND #hidden = :false'}`,
-        ExpressionAttributeNames: {
-          '#poll': 'poll',
-          ...(isPrivileged(caller, post.authorId) ? {} : { '#hidden': 'hidden' }),
+      Post.check(
+        { id: postId },
+        {
+          ConditionExpression: `attribute_exists(pk) AND #poll.closedAt = :null AND #poll.closesAt > :now${isPrivileged(caller, post.authorId) ? '' : ' AND #hidden = :false'}`,
+          ExpressionAttributeNames: {
+            '#poll': 'poll',
+            ...(isPrivileged(caller, post.authorId) ? {} : { '#hidden': 'hidden' }),
+          },
+          ExpressionAttributeValues: {
+            ':null': null,
+            ':now': now,
+            ...(isPrivileged(caller, post.authorId) ? {} : { ':false': false }),
+          },
         },
-        ExpressionAttributeValues: {
-          ':null': null,
-          ':now': now,
-          ...(isPrivileged(caller, post.authorId) ? {} : { ':false': false }),
-        },
-      }),
+      ),
     ];
     await transact(writes);
     return pollView(post.poll, await statsOf(postId), next);
@@ -79,44 +75,39 @@ export async function vote(caller: Viewer, postId: string, optionId: string): Pr
  * grow with the number of voters.
  */
 export async function closePoll(caller: Viewer, postId: string): Promise<PollView> {
-  const post = await pollPost(caller, postId);
-  if (post.authorId !== caller.userId) throw forbidden('Only the author can close the poll.');
-  if (isPollClosed(post.poll)) throw conflict('The poll is already closed.');
-  const now = new Date().toISOString();
-  try {
-    const left = leftIndexes({ ...post, poll: { ...post.poll, closedAt: now }, pollClosedNotifiedAt: now });
-    await transact([
-      Post.update([postId], {
-        UpdateExpression: `SET #poll.closedAt = :now, pollClosedNotifiedAt = :now, actorId = :a REMOVE ${left.remove} ADD rev :one`,
-        ConditionExpression: '#poll.closedAt = :null AND #poll.closesAt > :now',
-        ExpressionAttributeNames: { '#poll': 'poll', ...left.names },
-        ExpressionAttributeValues: { ':now': now, ':null': null, ':a': caller.userId, ':one': 1 },
-      }),
-      PollClosedNotice.create(pollClosedNotice(postId, caller.userId, now)),
-    ]);
-  } catch (err) {
-    if (isConditionFailure(err)) throw conflict('The poll is already closed.');
-    throw err;
-  }
-  const closed = { ...post, poll: { ...post.poll, closedAt: now } };
-  const mine = await getItem<VoteItem>(postVoteKey(postId, caller.userId), true);
+  const closed = await retryOnConflict(
+    async () => {
+      const post = await pollPost(caller, postId);
+      if (post.authorId !== caller.userId) throw forbidden('Only the author can close the poll.');
+      if (isPollClosed(post.poll)) throw conflict('The poll is already closed.');
+      const now = new Date().toISOString();
+      // Closed and announced at once: off the closing-polls index (its declaration), by `change`.
+      const after = {
+        ...post,
+        poll: { ...post.poll, closedAt: now },
+        pollClosedNotifiedAt: now,
+        actorId: caller.userId,
+        rev: post.rev + 1,
+      };
+      await transact([
+        Post.change(post, after, {
+          ConditionExpression: '#poll.closedAt = :null AND #poll.closesAt > :now AND rev = :seen',
+          ExpressionAttributeNames: { '#poll': 'poll' },
+          ExpressionAttributeValues: { ':now': now, ':null': null, ':seen': post.rev },
+        }),
+        PollClosedNotice.create(pollClosedNotice(postId, caller.userId, now)),
+      ]);
+      return after;
+    },
+    // Changed meanwhile (closed by the sweep, or edited): read again; still failing, it is closed.
+    { exhausted: () => conflict('The poll is already closed.') },
+  );
+  const mine = await PollVote.get({ postId, userId: caller.userId }, { consistent: true });
   return pollView(closed.poll, await statsOf(postId), mine?.optionId ?? null);
 }
 
-/**
- * The index attributes a post no longer has once its closing is announced (the closing-polls index is
- * sparse, see Post's declaration), as a REMOVE list and its names.
- */
-function leftIndexes(after: PostItem) {
-  const left = Post.indexChanges(after).remove;
-  return {
-    remove: left.map((_, i) => `#left${i}`).join(', '),
-    names: Object.fromEntries(left.map((name, i) => [`#left${i}`, name])),
-  };
-}
-
 /** Every vote of a poll: bounded by the number of people. */
-const votesOf = (postId: string) => queryAll<VoteItem>({ ...postVotesPrefix(postId), consistent: true });
+const votesOf = (postId: string) => PollVote.queryAll({ key: { postId }, consistent: true });
 
 /** Who voted for what, every option listed; 403 until the poll closes. */
 export async function pollVoters(
@@ -143,26 +134,26 @@ export async function announceClosedPolls(now = new Date()): Promise<number> {
   let announced = 0;
   let cursor: string | undefined;
   do {
-    const page = await queryPage<PostItem>({
-      index: closingPollsIndex.index,
-      pk: closingPollsIndex.pk,
-      skBefore: `${now.toISOString()}#~`,
-      limit: 50,
-      cursor,
-    });
-    for (const post of page.items) {
+    const due = await Post.query(
+      { index: 'closingPolls', key: {}, skBefore: `${now.toISOString()}#~` },
+      page({ limit: 50, cursor }),
+    );
+    for (const post of due.items) {
       if (!post.poll) continue;
       try {
-        const left = leftIndexes({ ...post, pollClosedNotifiedAt: now.toISOString() });
         // Still on the closing-polls index (its declaration): not closed by the author, not announced.
+        // Announcing takes it off the index (`change`).
         await transact([
-          Post.update([post.id], {
-            UpdateExpression: `SET pollClosedNotifiedAt = :now REMOVE ${left.remove} ADD rev :one`,
-            ConditionExpression:
-              'attribute_exists(pk) AND #poll.closedAt = :null AND attribute_not_exists(pollClosedNotifiedAt)',
-            ExpressionAttributeNames: { '#poll': 'poll', ...left.names },
-            ExpressionAttributeValues: { ':now': now.toISOString(), ':null': null, ':one': 1 },
-          }),
+          Post.change(
+            post,
+            { ...post, pollClosedNotifiedAt: now.toISOString(), rev: post.rev + 1 },
+            {
+              ConditionExpression:
+                'attribute_exists(pk) AND #poll.closedAt = :null AND attribute_not_exists(pollClosedNotifiedAt) AND rev = :seen',
+              ExpressionAttributeNames: { '#poll': 'poll' },
+              ExpressionAttributeValues: { ':null': null, ':seen': post.rev },
+            },
+          ),
           PollClosedNotice.create(pollClosedNotice(post.id, null, now.toISOString())),
         ]);
       } catch (err) {
@@ -171,7 +162,7 @@ export async function announceClosedPolls(now = new Date()): Promise<number> {
       }
       announced++;
     }
-    cursor = page.nextCursor ?? undefined;
+    cursor = due.nextCursor ?? undefined;
   } while (cursor);
   return announced;
 }

@@ -1,18 +1,18 @@
-import { postKey, postListKey, postLists, postReactionKey, postStatsKey, postVoteKey } from '../db/keys.ts';
 import { getMany, keyString } from '../db/table.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import {
-  type PollItem,
+  Bookmark,
+  PollVote,
+  type PollVoteItem,
+  Post,
   type PostItem,
+  PostReaction,
+  type PostReactionItem,
+  PostStats,
   type PostStatsItem,
-  REACTIONS,
-  type Reaction,
-  type ReactionItem,
-  type RecognitionCategory,
-  type VoteItem,
-  zeroReactions,
-} from './model.ts';
+} from './entities.ts';
+import { type PollItem, REACTIONS, type Reaction, type RecognitionCategory, zeroReactions } from './model.ts';
 import { isPrivileged, resolveMentions, type Viewer } from './people.ts';
 import { mentionIds } from './text.ts';
 
@@ -56,18 +56,17 @@ export interface PollView {
   isClosed: boolean;
 }
 
-export const emptyStats = (postId: string): PostStatsItem => ({
-  ...postStatsKey(postId),
-  entity: 'PostStats',
-  postId,
-  reactions: zeroReactions(),
-  reactionTotal: 0,
-  commentCount: 0,
-  shareCount: 0,
-  tallies: {},
-  pollTotal: 0,
-  actorId: '',
-});
+export const emptyStats = (postId: string): PostStatsItem =>
+  PostStats.item({
+    postId,
+    reactions: zeroReactions(),
+    reactionTotal: 0,
+    commentCount: 0,
+    shareCount: 0,
+    tallies: {},
+    pollTotal: 0,
+    actorId: '',
+  });
 
 export const isPollClosed = (poll: PollItem, now = Date.now()) => !!poll.closedAt || Date.parse(poll.closesAt) <= now;
 
@@ -102,8 +101,8 @@ interface Context {
   viewer: Viewer;
   originals: Map<string, PostItem>;
   stats: Map<string, PostStatsItem>;
-  reactions: Map<string, ReactionItem>;
-  votes: Map<string, VoteItem>;
+  reactions: Map<string, PostReactionItem>;
+  votes: Map<string, PollVoteItem>;
   bookmarks: Set<string>;
   users: Map<string, UserItem>;
 }
@@ -125,16 +124,19 @@ export async function postViews(
   if (posts.length === 0) return [];
   const originalIds = [...new Set(posts.map((p) => p.sharedPostId).filter((x): x is string => !!x))];
   const ids = [...new Set([...posts.map((p) => p.id), ...originalIds])];
+  const userId = viewer.userId;
+  // One batch read of the posts' partitions and the reader's bookmark list (several entities): each
+  // item found is told by its declaration.
   const keys = [
-    ...originalIds.map(postKey),
-    ...ids.flatMap((id) => [
-      postStatsKey(id),
-      postReactionKey(id, viewer.userId),
-      postListKey(postLists.bookmarks(viewer.userId), id),
+    ...originalIds.map((id) => Post.key({ id })),
+    ...ids.flatMap((postId) => [
+      PostStats.key({ postId }),
+      PostReaction.key({ postId, userId }),
+      Bookmark.key({ userId, postId }),
     ]),
     // The reader's vote only where there is a poll (a share has none; a shared post may).
-    ...[...new Set([...posts.filter((p) => p.poll).map((p) => p.id), ...originalIds])].map((id) =>
-      postVoteKey(id, viewer.userId),
+    ...[...new Set([...posts.filter((p) => p.poll).map((p) => p.id), ...originalIds])].map((postId) =>
+      PollVote.key({ postId, userId }),
     ),
   ];
   const found = await getMany(keys, opts.consistent);
@@ -148,15 +150,15 @@ export async function postViews(
     users: new Map(),
   };
   for (const id of ids) {
-    const original = found.get(keyString(postKey(id))) as PostItem | undefined;
-    if (original && originalIds.includes(id)) ctx.originals.set(id, original);
-    const stats = found.get(keyString(postStatsKey(id))) as PostStatsItem | undefined;
-    if (stats) ctx.stats.set(id, stats);
-    const reaction = found.get(keyString(postReactionKey(id, viewer.userId))) as ReactionItem | undefined;
-    if (reaction) ctx.reactions.set(id, reaction);
-    const vote = found.get(keyString(postVoteKey(id, viewer.userId))) as VoteItem | undefined;
-    if (vote) ctx.votes.set(id, vote);
-    if (found.has(keyString(postListKey(postLists.bookmarks(viewer.userId), id)))) ctx.bookmarks.add(id);
+    const original = found.get(keyString(Post.key({ id })));
+    if (Post.is(original) && originalIds.includes(id)) ctx.originals.set(id, original);
+    const stats = found.get(keyString(PostStats.key({ postId: id })));
+    if (PostStats.is(stats)) ctx.stats.set(id, stats);
+    const reaction = found.get(keyString(PostReaction.key({ postId: id, userId })));
+    if (PostReaction.is(reaction)) ctx.reactions.set(id, reaction);
+    const vote = found.get(keyString(PollVote.key({ postId: id, userId })));
+    if (PollVote.is(vote)) ctx.votes.set(id, vote);
+    if (Bookmark.is(found.get(keyString(Bookmark.key({ userId, postId: id }))))) ctx.bookmarks.add(id);
   }
   ctx.users = await getUsers([...posts, ...ctx.originals.values()].flatMap(peopleOf));
   return posts.map((p) => viewOf(p, ctx, true));

@@ -1,32 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { newSortableId } from '../db/ids.ts';
-import { postKey } from '../db/keys.ts';
-import {
-  getItem,
-  getMany,
-  type Item,
-  isConditionFailure,
-  keyString,
-  retryOnConflict,
-  type TransactItem,
-  transact,
-  write,
-} from '../db/table.ts';
+import { type Item, isConditionFailure, retryOnConflict, type TransactItem, transact, write } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../office-updates/website.ts';
 import { Person } from '../people/entities.ts';
 import { postCountWrites } from '../people/post-count.ts';
 import { getUsers } from '../people/users.ts';
-import { Post, PostListEntry, PostStats } from './entities.ts';
+import { Post, type PostItem, PostListEntry, PostStats } from './entities.ts';
 import { listsOf, listWrites } from './lists.ts';
-import {
-  type DocumentRef,
-  looksLikeId,
-  type PollItem,
-  type PostItem,
-  type RecognitionCategory,
-  zeroReactions,
-} from './model.ts';
+import { type DocumentRef, looksLikeId, type PollItem, type RecognitionCategory, zeroReactions } from './model.ts';
 import { notifyNewMentions, notifyNewPost } from './notify.ts';
 import { isPrivileged, mentionable, type Viewer } from './people.ts';
 import { scoreWrites } from './scores.ts';
@@ -48,7 +30,7 @@ export interface PostInput {
 
 /** A post as one reader may see it: 404 when missing, or hidden from them. */
 export async function readablePost(viewer: Viewer, postId: string, consistent = false): Promise<PostItem> {
-  const post = looksLikeId(postId) ? await getItem<PostItem>(postKey(postId), consistent) : undefined;
+  const post = looksLikeId(postId) ? await Post.get({ id: postId }, { consistent }) : undefined;
   if (!post || (post.hidden && !isPrivileged(viewer, post.authorId))) throw notFound('No such post.');
   return post;
 }
@@ -58,12 +40,15 @@ export async function readablePost(viewer: Viewer, postId: string, consistent = 
  * reactions, comments, votes and shares check it in their transaction.
  */
 export function postOpenCheck(postId: string, mayBeHidden: boolean): TransactItem {
-  return Post.check([postId], {
-    ConditionExpression: mayBeHidden ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #hidden = :false',
-    ...(mayBeHidden
-      ? {}
-      : { ExpressionAttributeNames: { '#hidden': 'hidden' }, ExpressionAttributeValues: { ':false': false } }),
-  });
+  return Post.check(
+    { id: postId },
+    {
+      ConditionExpression: mayBeHidden ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #hidden = :false',
+      ...(mayBeHidden
+        ? {}
+        : { ExpressionAttributeNames: { '#hidden': 'hidden' }, ExpressionAttributeValues: { ':false': false } }),
+    },
+  );
 }
 
 const optionId = () => randomBytes(6).toString('hex');
@@ -289,10 +274,13 @@ export async function updatePost(caller: Viewer, postId: string, input: PostInpu
     ];
     if (before.poll && !poll) {
       writes.push(
-        PostStats.update([postId], {
-          UpdateExpression: 'SET tallies = :none, pollTotal = :zero, actorId = :a',
-          ExpressionAttributeValues: { ':none': {}, ':zero': 0, ':a': caller.userId },
-        }),
+        PostStats.update(
+          { postId },
+          {
+            UpdateExpression: 'SET tallies = :none, pollTotal = :zero, actorId = :a',
+            ExpressionAttributeValues: { ':none': {}, ':zero': 0, ':a': caller.userId },
+          },
+        ),
       );
     }
     if (entry) {
@@ -315,22 +303,28 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
   if (!isPrivileged(caller, seen.authorId)) throw forbidden('Only the author or a super admin can delete a post.');
   // Stamps who deletes it, so the change feed attributes the removal to them.
   await write(
-    Post.update([postId], {
-      UpdateExpression: 'SET actorId = :a ADD rev :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
-    }),
+    Post.update(
+      { id: postId },
+      {
+        UpdateExpression: 'SET actorId = :a ADD rev :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':a': caller.userId, ':one': 1 },
+      },
+    ),
     { returnValues: 'NONE' },
   ).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
   await retryOnConflict(async () => {
-    const post = await getItem<PostItem>(postKey(postId), true);
+    const post = await Post.get({ id: postId }, { consistent: true });
     if (!post) return;
     const entry = post.sharedPostId ? undefined : await getWebsiteEntry(postId);
-    const original = post.sharedPostId ? await getItem<PostItem>(postKey(post.sharedPostId), true) : undefined;
+    const original = post.sharedPostId ? await Post.get({ id: post.sharedPostId }, { consistent: true }) : undefined;
     const sharedByOther = !!original && original.authorId !== post.authorId;
     await transact([
-      Post.remove([postId], { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': post.rev } }),
-      PostStats.remove([postId]),
+      Post.remove(
+        { id: postId },
+        { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': post.rev } },
+      ),
+      PostStats.remove({ postId }),
       ...listWrites(postId, listsOf(post), [], caller.userId),
       ...(entry ? websiteWrites(entry, undefined) : []),
       ...postCountWrites(post.authorId, -1),
@@ -347,11 +341,14 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
 }
 
 const shareCountWrite = (postId: string, delta: number, actorId: string): TransactItem =>
-  PostStats.update([postId], {
-    UpdateExpression: 'SET actorId = :a ADD shareCount :d',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':d': delta, ':a': actorId },
-  });
+  PostStats.update(
+    { postId },
+    {
+      UpdateExpression: 'SET actorId = :a ADD shareCount :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':d': delta, ':a': actorId },
+    },
+  );
 
 /**
  * Shares a post: a new post of the caller whose sharedPost is the original (a share of a share shares
@@ -396,7 +393,7 @@ export async function sharePost(caller: Viewer, postId: string, content: string)
 /** Hides or unhides a post (super admins): off every list and the website while hidden. */
 export async function setHidden(caller: Viewer, postId: string, hidden: boolean): Promise<PostItem> {
   return retryOnConflict(async () => {
-    const before = looksLikeId(postId) ? await getItem<PostItem>(postKey(postId), true) : undefined;
+    const before = looksLikeId(postId) ? await Post.get({ id: postId }, { consistent: true }) : undefined;
     if (!before) throw notFound('No such post.');
     if (before.hidden === hidden) return before;
     const after: PostItem = {
@@ -408,18 +405,21 @@ export async function setHidden(caller: Viewer, postId: string, hidden: boolean)
     };
     const entry = before.sharedPostId ? undefined : await getWebsiteEntry(postId);
     await transact([
-      Post.update([postId], {
-        UpdateExpression: 'SET #hidden = :h, updatedAt = :u, actorId = :a ADD rev :one',
-        ConditionExpression: 'rev = :seen',
-        ExpressionAttributeNames: { '#hidden': 'hidden' },
-        ExpressionAttributeValues: {
-          ':h': hidden,
-          ':u': after.updatedAt,
-          ':a': caller.userId,
-          ':seen': before.rev,
-          ':one': 1,
+      Post.update(
+        { id: postId },
+        {
+          UpdateExpression: 'SET #hidden = :h, updatedAt = :u, actorId = :a ADD rev :one',
+          ConditionExpression: 'rev = :seen',
+          ExpressionAttributeNames: { '#hidden': 'hidden' },
+          ExpressionAttributeValues: {
+            ':h': hidden,
+            ':u': after.updatedAt,
+            ':a': caller.userId,
+            ':seen': before.rev,
+            ':one': 1,
+          },
         },
-      }),
+      ),
       ...listWrites(postId, listsOf(before), listsOf(after), caller.userId),
       ...(entry ? websiteWrites(entry, afterHiding(entry, hidden, caller.userId)) : []),
     ]);
@@ -429,11 +429,6 @@ export async function setHidden(caller: Viewer, postId: string, hidden: boolean)
 
 /** Several posts by id (one batch read), in the order asked; missing ones are absent. */
 export async function getPosts(ids: string[]): Promise<Map<string, PostItem>> {
-  const found = await getMany<PostItem>(ids.map(postKey));
-  return new Map(
-    ids.flatMap((id) => {
-      const p = found.get(keyString(postKey(id)));
-      return p ? [[id, p] as const] : [];
-    }),
-  );
+  const found = await Post.getMany(ids.map((id) => ({ id })));
+  return new Map(ids.flatMap((id, i) => (found[i] ? [[id, found[i]] as const] : [])));
 }

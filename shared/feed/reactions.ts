@@ -1,9 +1,8 @@
-import type { Fields } from '../db/entity.ts';
-import { postReactionKey } from '../db/keys.ts';
-import { getItem, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
+import type { EntityFields } from '../db/entity.ts';
+import { retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
-import { PostReaction } from './entities.ts';
-import type { PostItem, Reaction, ReactionItem } from './model.ts';
+import { type PostItem, PostReaction } from './entities.ts';
+import type { Reaction } from './model.ts';
 import { notifyReaction } from './notify.ts';
 import { isPrivileged, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
@@ -21,8 +20,7 @@ const scores = (r: Reaction | null | undefined) => !!r && r !== 'dislike';
 export async function setReaction(caller: Viewer, postId: string, reaction: Reaction | null): Promise<PostItem> {
   return retryOnConflict(async () => {
     const post = await readablePost(caller, postId, true);
-    const key = postReactionKey(postId, caller.userId);
-    const current = await getItem<ReactionItem>(key, true);
+    const current = await PostReaction.get({ postId, userId: caller.userId }, { consistent: true });
     const held = current?.reaction ?? null;
     if (held === reaction) return post;
     const now = new Date().toISOString();
@@ -34,7 +32,7 @@ export async function setReaction(caller: Viewer, postId: string, reaction: Reac
         ? { ConditionExpression: 'reaction = :held', ExpressionAttributeValues: { ':held': held } }
         : { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reaction)' }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
-    const item: Fields<ReactionItem> = {
+    const item: EntityFields<typeof PostReaction> = {
       postId,
       userId: caller.userId,
       actorId: caller.userId,

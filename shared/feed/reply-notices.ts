@@ -1,11 +1,9 @@
 import type { UpdateParts } from '../db/entity.ts';
-import { commentKey, postKey } from '../db/keys.ts';
-import { getItem, isConditionFailure } from '../db/table.ts';
+import { isConditionFailure } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
 import { deliverPush } from '../push/delivery.ts';
-import { ReplyNotice } from './entities.ts';
-import type { CommentItem, PostItem, ReplyNoticeItem } from './model.ts';
+import { Comment, type CommentItem, Post, ReplyNotice } from './entities.ts';
 import { recordNoticePage } from './notice-pages.ts';
 import { commentPreview, commentRecipients } from './notify.ts';
 
@@ -49,11 +47,11 @@ const PAGE = NOTIFICATIONS_PER_TRANSACTION;
  * stops quietly when the notice is done or another attempt recorded the page first.
  */
 export async function sendReplyNotice(commentId: string): Promise<void> {
-  let notice = await getItem<ReplyNoticeItem>(ReplyNotice.key(commentId), true);
+  let notice = await ReplyNotice.get({ commentId }, { consistent: true });
   if (!notice || notice.doneAt) return;
-  const comment = await getItem<CommentItem>(commentKey(commentId), true);
-  const post = comment && (await getItem<PostItem>(postKey(comment.postId), true));
-  const update = (parts: UpdateParts) => ReplyNotice.update([commentId], parts);
+  const comment = await Comment.get({ id: commentId }, { consistent: true });
+  const post = comment && (await Post.get({ id: comment.postId }, { consistent: true }));
+  const update = (parts: UpdateParts) => ReplyNotice.update({ commentId }, parts);
   try {
     if (!comment || !post) {
       // The reply (or its post) was deleted since: nobody is to be told of it any more.

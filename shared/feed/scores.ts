@@ -1,14 +1,13 @@
 import type { UpdateParts } from '../db/entity.ts';
 import type { TransactItem } from '../db/table.ts';
-import { FeedScore, FeedScoreDay, type ScoreTotals } from './entities.ts';
+import { FeedScore, FeedScoreDay } from './entities.ts';
+import { type ScoreTotals, scoreOf } from './score-formula.ts';
 
 /**
- * Leaderboard bookkeeping: score = reactions received (dislikes excluded) ×1 + comments
- * and replies received from others ×2 + shares by others ×3, counted on the day of the reaction,
- * comment or share. Every change that moves a score moves, in its own transaction, the person's
- * all-time item (ordered in gsi6 by score and gsi7 by posts) and their item of that day.
+ * Leaderboard bookkeeping: the score (score-formula.ts) counts on the day of the reaction, comment or
+ * share. Every change that moves a score moves, in its own transaction, the person's all-time item
+ * (ordered in gsi6 by score and gsi7 by posts) and their item of that day.
  */
-export const WEIGHTS = { reactions: 1, comments: 2, shares: 3 } as const;
 
 export interface ScoreDelta {
   userId: string;
@@ -24,8 +23,6 @@ const FIELDS = ['reactions', 'comments', 'shares', 'posts'] as const;
 
 /** The UTC day (YYYY-MM-DD) of an instant: the leaderboard's bucket. */
 export const dayOf = (iso: string) => new Date(iso).toISOString().slice(0, 10);
-export const scoreOf = (t: Pick<ScoreTotals, 'reactions' | 'comments' | 'shares'>) =>
-  t.reactions * WEIGHTS.reactions + t.comments * WEIGHTS.comments + t.shares * WEIGHTS.shares;
 
 function add(
   map: Map<string, { userId: string; day?: string; t: ScoreTotals }>,
@@ -58,7 +55,7 @@ export function scoreWrites(deltas: ScoreDelta[], actorId: string): TransactItem
     const indexed = Object.entries(FeedScore.indexAttributes({ userId, ...t }));
     writes.push(
       FeedScore.update(
-        [userId],
+        { userId },
         scoreUpdate(
           {
             entity: FeedScore.name,
@@ -75,7 +72,7 @@ export function scoreWrites(deltas: ScoreDelta[], actorId: string): TransactItem
     if (isZero(t)) continue;
     writes.push(
       FeedScoreDay.update(
-        [day!, userId],
+        { day: day!, userId },
         scoreUpdate({ entity: FeedScoreDay.name, userId, actorId, day: day! }, { ...t, score: scoreOf(t) }),
       ),
     );

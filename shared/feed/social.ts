@@ -1,9 +1,9 @@
-import { followsPrefix, postLists } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
+import { isConditionFailure, write } from '../db/table.ts';
 import { invalid, notFound } from '../errors.ts';
 import { getUser } from '../people/users.ts';
 import { Bookmark, Follow } from './entities.ts';
 import type { Viewer } from './people.ts';
+import { postLists } from './post-lists.ts';
 import { readablePost } from './posts.ts';
 
 /**
@@ -28,12 +28,12 @@ export async function bookmark(caller: Viewer, postId: string): Promise<void> {
 
 /** Removes a bookmark; works for a post deleted since. 404 only when neither exists. */
 export async function unbookmark(caller: Viewer, postId: string): Promise<void> {
-  const existing = await getItem(Bookmark.key(caller.userId, postId), true);
+  const existing = await Bookmark.get({ userId: caller.userId, postId }, { consistent: true });
   if (!existing) {
     await readablePost(caller, postId);
     return;
   }
-  await write(Bookmark.remove([caller.userId, postId]));
+  await write(Bookmark.remove({ userId: caller.userId, postId }));
 }
 
 async function followable(caller: Viewer, userId: string) {
@@ -55,10 +55,10 @@ export async function follow(caller: Viewer, userId: string): Promise<void> {
 
 export async function unfollow(caller: Viewer, userId: string): Promise<void> {
   await followable(caller, userId);
-  await write(Follow.remove([caller.userId, userId]));
+  await write(Follow.remove({ userId: caller.userId, followingId: userId }));
 }
 
 /** The people a person follows: one Query, bounded by the company's size. */
 export async function followedIds(userId: string): Promise<string[]> {
-  return (await queryAll<{ followingId: string }>({ ...followsPrefix(userId) })).map((f) => f.followingId);
+  return (await Follow.queryAll({ key: { userId } })).map((f) => f.followingId);
 }

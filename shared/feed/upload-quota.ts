@@ -18,22 +18,26 @@ const dayOf = (now: Date) => now.toISOString().slice(0, 10);
 export function takeUploadQuota(userId: string, bytes: number, now = new Date()): TransactItem {
   const day = dayOf(now);
   const dayEnds = Date.parse(`${day}T00:00:00Z`) + DAY_MS;
-  return UploadQuota.update([userId, day], {
-    UpdateExpression: 'ADD uploads :one, #bytes :bytes SET #entity = :entity, userId = :user, #day = :day, #ttl = :ttl',
-    ConditionExpression:
-      '(attribute_not_exists(uploads) OR uploads < :maxUploads) AND (attribute_not_exists(#bytes) OR #bytes <= :bytesLeft)',
-    ExpressionAttributeNames: { '#bytes': 'bytes', '#entity': 'entity', '#day': 'day', '#ttl': 'ttl' },
-    ExpressionAttributeValues: {
-      ':one': 1,
-      ':bytes': bytes,
-      ':entity': UploadQuota.name,
-      ':user': userId,
-      ':day': day,
-      ':ttl': Math.floor((dayEnds + DAY_MS) / 1000),
-      ':maxUploads': UPLOADS_PER_DAY,
-      ':bytesLeft': UPLOAD_BYTES_PER_DAY - bytes,
+  return UploadQuota.update(
+    { userId, day },
+    {
+      UpdateExpression:
+        'ADD uploads :one, #bytes :bytes SET #entity = :entity, userId = :user, #day = :day, #ttl = :ttl',
+      ConditionExpression:
+        '(attribute_not_exists(uploads) OR uploads < :maxUploads) AND (attribute_not_exists(#bytes) OR #bytes <= :bytesLeft)',
+      ExpressionAttributeNames: { '#bytes': 'bytes', '#entity': 'entity', '#day': 'day', '#ttl': 'ttl' },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':bytes': bytes,
+        ':entity': UploadQuota.name,
+        ':user': userId,
+        ':day': day,
+        ':ttl': Math.floor((dayEnds + DAY_MS) / 1000),
+        ':maxUploads': UPLOADS_PER_DAY,
+        ':bytesLeft': UPLOAD_BYTES_PER_DAY - bytes,
+      },
     },
-  });
+  );
 }
 
 /** The refusal past the quota: retrying can succeed when the UTC day ends. */

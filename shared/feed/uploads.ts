@@ -7,15 +7,14 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { newSortableId } from '../db/ids.ts';
-import { postUploadKey } from '../db/keys.ts';
-import { failedConditions, getItem, getMany, keyString, type TransactItem, transact, write } from '../db/table.ts';
+import { failedConditions, type TransactItem, transact, write } from '../db/table.ts';
 import { invalid, notFound, tooLarge } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { showsInline } from '../storage/media-headers.ts';
 import { bytesAreOfType, HEAD_BYTES, sniffMediaType } from '../storage/media-type.ts';
 import { pendingKeyOf } from '../storage/pending-uploads.ts';
-import { PostUpload } from './entities.ts';
+import { PostUpload, type PostUploadItem, type UploadKind } from './entities.ts';
 import { inspectImage, makeRenditions, type RenditionName } from './renditions.ts';
 import { quotaExceeded, takeUploadQuota } from './upload-quota.ts';
 
@@ -39,8 +38,6 @@ const DOWNLOAD_URL_SECONDS = 5 * 60;
 /** Files up to this size are answered as bytes; larger ones (and videos) by a redirect to the bucket. */
 const INLINE_MAX = 4 * MB;
 
-export type UploadKind = 'image' | 'document' | 'video';
-
 const TYPES: Record<string, { kind: UploadKind; ext: string }> = {
   'image/jpeg': { kind: 'image', ext: 'jpg' },
   'image/png': { kind: 'image', ext: 'png' },
@@ -51,33 +48,6 @@ const TYPES: Record<string, { kind: UploadKind; ext: string }> = {
   'video/webm': { kind: 'video', ext: 'webm' },
 };
 const IMAGE_MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' } as const;
-
-export interface StoredRendition {
-  key: string;
-  width: number;
-  height: number;
-}
-
-export interface UploadItem {
-  pk: string;
-  sk: string;
-  entity: 'PostUpload';
-  id: string;
-  ownerId: string;
-  kind: UploadKind;
-  mimeType: string;
-  name: string;
-  sizeBytes: number;
-  width: number | null;
-  height: number | null;
-  /** The original's object key. */
-  objectKey: string;
-  renditions: Partial<Record<RenditionName, StoredRendition>>;
-  /** `awaiting`: a presigned upload whose bytes have not been seen in the bucket yet. */
-  status: 'ready' | 'awaiting';
-  createdAt: string;
-  actorId: string;
-}
 
 export interface UploadAnswer {
   path: string;
@@ -90,7 +60,7 @@ export interface UploadAnswer {
 
 const objectKeyOf = (id: string, ext: string) => `posts/${id}/original.${ext}`;
 const renditionKeyOf = (id: string, name: RenditionName) => `posts/${id}/${name}.webp`;
-export const pathOf = (u: Pick<UploadItem, 'id' | 'objectKey'>) =>
+export const pathOf = (u: Pick<PostUploadItem, 'id' | 'objectKey'>) =>
   `${POST_FILES_PATH}${u.id}.${u.objectKey.split('.').pop()}`;
 
 /** A file name as shown to people: no directories, no control characters, at most 200 characters. */
@@ -138,7 +108,7 @@ export async function storeDirectUpload(
     );
     written.push(key);
   };
-  const renditions: UploadItem['renditions'] = {};
+  const renditions: PostUploadItem['renditions'] = {};
   try {
     await put(objectKey, file.data, mimeType);
     if (image) {
@@ -193,7 +163,7 @@ async function removeObjects(keys: string[]): Promise<void> {
 }
 
 /** Records an upload and takes its share of the owner's daily quota, together (429 past the quota). */
-async function grantUpload(ownerId: string, item: UploadItem): Promise<void> {
+async function grantUpload(ownerId: string, item: PostUploadItem): Promise<void> {
   try {
     await transact([takeUploadQuota(ownerId, item.sizeBytes), PostUpload.put(item)]);
   } catch (err) {
@@ -202,7 +172,7 @@ async function grantUpload(ownerId: string, item: UploadItem): Promise<void> {
   }
 }
 
-export const answerOf = (u: UploadItem): UploadAnswer => ({
+export const answerOf = (u: PostUploadItem): UploadAnswer => ({
   path: pathOf(u),
   mimeType: u.mimeType,
   sizeBytes: u.sizeBytes,
@@ -268,7 +238,7 @@ const isMissing = (err: unknown) => {
 const totalSizeOf = (out: GetObjectCommandOutput) =>
   Number(/\/(\d+)$/.exec(out.ContentRange ?? '')?.[1] ?? out.ContentLength ?? Number.NaN);
 
-type Confirmation = { ok: UploadItem } | { refused: 'missing' | 'mismatch' };
+type Confirmation = { ok: PostUploadItem } | { refused: 'missing' | 'mismatch' };
 
 /**
  * Confirms a presigned upload: its bytes arrived under the pending key, are no larger than declared
@@ -278,7 +248,7 @@ type Confirmation = { ok: UploadItem } | { refused: 'missing' | 'mismatch' };
  * another type are refused: the pending object and the record are deleted. An image confirmed this
  * way gets its renditions from the renditions consumer (asynchronously).
  */
-async function confirmArrived(u: UploadItem): Promise<Confirmation> {
+async function confirmArrived(u: PostUploadItem): Promise<Confirmation> {
   if (u.status === 'ready') return { ok: u };
   const pending = { Bucket: bucketName(), Key: pendingKeyOf(u.objectKey) };
   let head: Buffer;
@@ -294,7 +264,7 @@ async function confirmArrived(u: UploadItem): Promise<Confirmation> {
   if (!(size <= u.sizeBytes) || !(await bytesAreOfType(head, u.mimeType))) {
     await s3().send(new DeleteObjectCommand(pending));
     await write(
-      PostUpload.remove([u.id], {
+      PostUpload.remove(u, {
         ConditionExpression: '#s = :awaiting',
         ExpressionAttributeNames: { '#s': 'status' },
         ExpressionAttributeValues: { ':awaiting': 'awaiting' },
@@ -319,31 +289,31 @@ async function confirmArrived(u: UploadItem): Promise<Confirmation> {
     throw err;
   }
   const updated = await write(
-    PostUpload.update([u.id], {
+    PostUpload.update(u, {
       UpdateExpression: 'SET #s = :ready',
       ExpressionAttributeNames: { '#s': 'status' },
       ExpressionAttributeValues: { ':ready': 'ready' },
     }),
   );
   await removeObjects([pending.Key]);
-  return { ok: (updated as UploadItem) ?? { ...u, status: 'ready' } };
+  return { ok: PostUpload.is(updated) ? updated : { ...u, status: 'ready' } };
 }
 
 /** The upload as another request left it, when that request confirmed it meanwhile. */
-async function readyMeanwhile(u: UploadItem): Promise<Confirmation | null> {
-  const now = await getItem<UploadItem>(postUploadKey(u.id), true);
+async function readyMeanwhile(u: PostUploadItem): Promise<Confirmation | null> {
+  const now = await PostUpload.get(u, { consistent: true });
   return now?.status === 'ready' ? { ok: now } : null;
 }
 
 /** Makes the renditions of a presigned image once its bytes are in the bucket (the renditions consumer). */
 export async function renderUpload(uploadId: string): Promise<void> {
-  const u = await getItem<UploadItem>(postUploadKey(uploadId), true);
+  const u = await PostUpload.get({ id: uploadId }, { consistent: true });
   if (u?.kind !== 'image' || u.status !== 'ready' || u.renditions.w1200) return;
   const obj = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: u.objectKey }));
   const data = Buffer.from(await obj.Body!.transformToByteArray());
   const info = await inspectImage(data);
   if (!info) return;
-  const renditions: UploadItem['renditions'] = {};
+  const renditions: PostUploadItem['renditions'] = {};
   for (const r of await makeRenditions(data, info)) {
     const key = renditionKeyOf(u.id, r.name);
     await s3().send(
@@ -352,7 +322,7 @@ export async function renderUpload(uploadId: string): Promise<void> {
     renditions[r.name] = { key, width: r.width, height: r.height };
   }
   await write(
-    PostUpload.update([u.id], {
+    PostUpload.update(u, {
       UpdateExpression: 'SET renditions = :r, width = :w, height = :h',
       ExpressionAttributeValues: { ':r': renditions, ':w': info.width, ':h': info.height },
     }),
@@ -375,7 +345,7 @@ const FIELD_KIND: Record<keyof Attachments, UploadKind> = { images: 'image', vid
 export async function resolveAttachments(
   ownerId: string,
   a: Attachments,
-): Promise<{ uploads: Map<string, UploadItem>; checks: TransactItem[] }> {
+): Promise<{ uploads: Map<string, PostUploadItem>; checks: TransactItem[] }> {
   const wanted: { field: keyof Attachments; path: string; id: string | null }[] = [
     ...a.images.map((path) => ({ field: 'images' as const, path, id: uploadIdOf(path) })),
     ...a.videos.map((path) => ({ field: 'videos' as const, path, id: uploadIdOf(path) })),
@@ -383,10 +353,14 @@ export async function resolveAttachments(
   ];
   const errors: string[] = [];
   const ids = wanted.flatMap((w) => (w.id ? [w.id] : []));
-  const found = await getMany<UploadItem>(ids.map(postUploadKey), true);
-  const uploads = new Map<string, UploadItem>();
+  const found = await PostUpload.getMany(
+    ids.map((id) => ({ id })),
+    { consistent: true },
+  );
+  const byId = new Map(ids.map((id, i) => [id, found[i]]));
+  const uploads = new Map<string, PostUploadItem>();
   for (const w of wanted) {
-    const u = w.id ? found.get(keyString(postUploadKey(w.id))) : undefined;
+    const u = w.id ? byId.get(w.id) : undefined;
     const shown = w.path.slice(0, 200);
     if (!u || u.ownerId !== ownerId || u.kind !== FIELD_KIND[w.field] || pathOf(u) !== w.path) {
       errors.push(`${w.field}: ${shown} is not a ${FIELD_KIND[w.field]} you uploaded`);
@@ -402,19 +376,22 @@ export async function resolveAttachments(
   }
   if (errors.length) throw invalid(errors);
   const checks = [...new Set([...uploads.values()].map((u) => u.id))].map((id) =>
-    PostUpload.check([id], {
-      ConditionExpression: 'ownerId = :owner',
-      ExpressionAttributeValues: { ':owner': ownerId },
-    }),
+    PostUpload.check(
+      { id },
+      {
+        ConditionExpression: 'ownerId = :owner',
+        ExpressionAttributeValues: { ':owner': ownerId },
+      },
+    ),
   );
   return { uploads, checks };
 }
 
 /** Upload records for paths (batch read), for views that need renditions or types. */
-export async function uploadsFor(paths: string[]): Promise<Map<string, UploadItem>> {
+export async function uploadsFor(paths: string[]): Promise<Map<string, PostUploadItem>> {
   const ids = [...new Set(paths.map(uploadIdOf).filter((x): x is string => !!x))];
-  const found = await getMany<UploadItem>(ids.map(postUploadKey));
-  return new Map([...found.values()].map((u) => [pathOf(u), u]));
+  const found = await PostUpload.getMany(ids.map((id) => ({ id })));
+  return new Map(found.flatMap((u) => (u ? [[pathOf(u), u] as const] : [])));
 }
 
 /**
@@ -444,7 +421,7 @@ export async function openPostFile(
   const m = /^([0-9a-z]{22})\.(?:(w1200|w400)\.webp|([a-z0-9]{2,5}))$/.exec(fileKey);
   if (!m) throw notFound('No such file.');
   // Only verified uploads are served: one still awaiting its check (attaching it runs the check) is not.
-  const u = await getItem<UploadItem>(postUploadKey(m[1]));
+  const u = await PostUpload.get({ id: m[1] });
   if (u?.status !== 'ready') throw notFound('No such file.');
   const rendition = m[2] ? u.renditions[m[2] as RenditionName] : undefined;
   if (m[2] && !rendition) throw notFound('No such file.');

@@ -1,6 +1,5 @@
-import { entity } from '../db/entity.ts';
-import { officeUpdatesIndex, websiteCountsKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
-import type { WebsiteStatus } from './website.ts';
+import { type EntityItem, entity, shape } from '../db/entity.ts';
+import { isPublic, type WebsiteStatus } from './website-status.ts';
 
 /** The office updates' entities (docs/data-model.md, Office updates): each item's key and indexes, declared once. */
 
@@ -10,50 +9,42 @@ export interface WebsiteReview {
   reason: string | null;
 }
 
-export interface WebsiteEntryItem {
-  pk: string;
-  sk: string;
-  entity: 'WebsiteEntry';
-  postId: string;
-  status: WebsiteStatus;
-  review: WebsiteReview | null;
-  /** When it last went on the website; null unless it is there now. */
-  publishedAt: string | null;
-  /** Mirrors the post's hidden flag: a hidden post is off the website and out of the queue and counts. */
-  hidden: boolean;
-  createdAt: string;
-  actorId: string;
-}
-
-export const isPublic = (e: Pick<WebsiteEntryItem, 'status' | 'hidden'>) => e.status === 'approved' && !e.hidden;
-
 /**
- * A post's website record: in the admin queue of its status (gsi1) unless hidden, on the public list
- * (gsi2, by publishedAt) only while approved and not hidden. Both sparse: a hidden record is in neither.
+ * A post's website record, in the post's partition: in the admin queue of its status (gsi1, newest
+ * post first) unless hidden, on the public list (gsi2, by publishedAt) only while approved and not
+ * hidden. Both sparse: a hidden record is in neither.
  */
-export const WebsiteEntry = entity<WebsiteEntryItem, [postId: string]>({
+export const WebsiteEntry = entity({
   name: 'WebsiteEntry',
-  key: websiteEntryKey,
-  keyOf: (e) => [e.postId],
-  indexes: [
-    {
-      index: websiteQueueIndex.index,
-      pk: (e) => (e.hidden ? undefined : websiteQueueIndex.pk(e.status)),
-      sk: (e) => (e.hidden ? undefined : websiteQueueIndex.sk(e.postId)),
+  fields: shape<{
+    postId: string;
+    status: WebsiteStatus;
+    review: WebsiteReview | null;
+    /** When it last went on the website; null unless it is there now. */
+    publishedAt: string | null;
+    /** Mirrors the post's hidden flag: a hidden post is off the website and out of the queue and counts. */
+    hidden: boolean;
+    createdAt: string;
+    actorId: string;
+  }>(),
+  key: { pk: ['POST', 'postId'], sk: ['WEBSITE'] },
+  indexes: {
+    queue: { index: 'gsi1', pk: ['WEBSITE', 'status'], sk: ['postId'], when: (e) => !e.hidden },
+    published: {
+      index: 'gsi2',
+      pk: ['OFFICE_UPDATES'],
+      sk: ['publishedAt', 'postId'],
+      when: (e) => isPublic(e) && !!e.publishedAt,
     },
-    {
-      index: officeUpdatesIndex.index,
-      pk: (e) => (isPublic(e) && e.publishedAt ? officeUpdatesIndex.pk : undefined),
-      sk: (e) => (isPublic(e) && e.publishedAt ? officeUpdatesIndex.sk(e.publishedAt, e.postId) : undefined),
-    },
-  ],
+  },
 });
+export type WebsiteEntryItem = EntityItem<typeof WebsiteEntry>;
 
 /** How many records not hidden each status has: one item, moved with ADD in the records' transactions. */
-export type WebsiteCountsItem = { pk: string; sk: string; entity: 'WebsiteCounts' } & Partial<
-  Record<WebsiteStatus, number>
->;
-export const WebsiteCounts = entity<WebsiteCountsItem, []>({
+export const WebsiteCounts = entity({
   name: 'WebsiteCounts',
-  key: websiteCountsKey,
+  fields: shape<Partial<Record<WebsiteStatus, number>>>(),
+  key: { pk: ['WEBSITE'], sk: ['COUNTS'] },
+  inPlace: true,
 });
+export type WebsiteCountsItem = EntityItem<typeof WebsiteCounts>;

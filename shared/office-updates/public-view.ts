@@ -1,14 +1,15 @@
-import { postKey, websiteEntryKey } from '../db/keys.ts';
 import { getMany, keyString } from '../db/table.ts';
 import { notFound } from '../errors.ts';
-import type { PostItem, RecognitionCategory } from '../feed/model.ts';
+import { Post, type PostItem } from '../feed/entities.ts';
+import type { RecognitionCategory } from '../feed/model.ts';
 import { mentionNames } from '../feed/people.ts';
 import { mentionIds, renderMentions } from '../feed/text.ts';
 import { uploadsFor } from '../feed/uploads.ts';
 import { AVATARS_PREFIX, avatarPath, embedsUserId } from '../people/avatars.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
-import { isPublic, type WebsiteEntryItem } from './entities.ts';
+import { WebsiteEntry, type WebsiteEntryItem } from './entities.ts';
+import { isPublic } from './website-status.ts';
 
 /**
  * The public website's shapes. They name people only by name, title and image; content is plain
@@ -146,16 +147,18 @@ export async function websitePosts(entries: WebsiteEntryItem[], known: PostItem[
 async function postsOf(entries: WebsiteEntryItem[], known: PostItem[] = []): Promise<Map<string, PostItem>> {
   const posts = new Map(known.map((p) => [p.id, p]));
   const missing = entries.filter((e) => !posts.has(e.postId));
-  const found = await getMany<PostItem>(missing.map((e) => postKey(e.postId)));
-  for (const p of found.values()) posts.set(p.id, p);
+  const found = await Post.getMany(missing.map((e) => ({ id: e.postId })));
+  for (const p of found) if (p) posts.set(p.id, p);
   return posts;
 }
 
 /** One public office update: 404 alike when it is not approved, hidden, deleted or missing. */
 export async function officeUpdate(postId: string): Promise<OfficeUpdate> {
-  const found = await getMany([websiteEntryKey(postId), postKey(postId)]);
-  const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntryItem | undefined;
-  const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
-  if (!entry || !post || post.hidden || !isPublic(entry)) throw notFound('No such office update.');
+  // One batch read of the post's partition: the record and the post, each told by its declaration.
+  const found = await getMany([WebsiteEntry.key({ postId }), Post.key({ id: postId })]);
+  const entry = found.get(keyString(WebsiteEntry.key({ postId })));
+  const post = found.get(keyString(Post.key({ id: postId })));
+  if (!WebsiteEntry.is(entry) || !Post.is(post) || post.hidden || !isPublic(entry))
+    throw notFound('No such office update.');
   return (await officeUpdates([entry], [post]))[0];
 }

@@ -1,9 +1,9 @@
-import { officeUpdatesIndex, postKey, websiteEntryKey, websiteQueueIndex } from '../db/keys.ts';
-import { getItem, getMany, keyString, queryPage, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { getMany, keyString, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
-import { Post } from '../feed/entities.ts';
-import type { PostItem } from '../feed/model.ts';
-import { WebsiteCounts, type WebsiteCountsItem, WebsiteEntry, type WebsiteEntryItem } from './entities.ts';
+import { Post, type PostItem } from '../feed/entities.ts';
+import { WebsiteCounts, WebsiteEntry, type WebsiteEntryItem } from './entities.ts';
+import { WEBSITE_STATUSES, type WebsiteStatus } from './website-status.ts';
 
 /**
  * The website side of a post: every new post that is not a share is a
@@ -11,9 +11,6 @@ import { WebsiteCounts, type WebsiteCountsItem, WebsiteEntry, type WebsiteEntryI
  * list only while approved and not hidden. Counts per status count records that are not hidden, and
  * move in the same transaction as the record.
  */
-export const WEBSITE_STATUSES = ['pending', 'approved', 'rejected', 'unpublished'] as const;
-export type WebsiteStatus = (typeof WEBSITE_STATUSES)[number];
-
 function countDeltas(before: WebsiteEntryItem | undefined, after: WebsiteEntryItem | undefined): TransactItem[] {
   const delta = new Map<WebsiteStatus, number>();
   if (before && !before.hidden) delta.set(before.status, (delta.get(before.status) ?? 0) - 1);
@@ -23,11 +20,14 @@ function countDeltas(before: WebsiteEntryItem | undefined, after: WebsiteEntryIt
   const names = Object.fromEntries(moves.map(([s]) => [`#${s}`, s]));
   const values = Object.fromEntries(moves.map(([s, d]) => [`:${s}`, d]));
   return [
-    WebsiteCounts.update([], {
-      UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ...values, ':entity': WebsiteCounts.name },
-    }),
+    WebsiteCounts.update(
+      {},
+      {
+        UpdateExpression: `SET entity = :entity ADD ${moves.map(([s]) => `#${s} :${s}`).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ...values, ':entity': WebsiteCounts.name },
+      },
+    ),
   ];
 }
 
@@ -48,7 +48,7 @@ export function websiteWrites(
     : { ConditionExpression: 'attribute_not_exists(pk)' };
   const write: TransactItem[] = [];
   if (after) write.push(WebsiteEntry.put(after, { ...unchanged }));
-  else if (before) write.push(WebsiteEntry.remove([before.postId], { ...unchanged }));
+  else if (before) write.push(WebsiteEntry.remove(before, { ...unchanged }));
   return [...write, ...countDeltas(before, after)];
 }
 
@@ -76,7 +76,7 @@ export const afterHiding = (e: WebsiteEntryItem, hidden: boolean, actorId: strin
   actorId,
 });
 
-export const getWebsiteEntry = (postId: string) => getItem<WebsiteEntryItem>(WebsiteEntry.key(postId), true);
+export const getWebsiteEntry = (postId: string) => WebsiteEntry.get({ postId }, { consistent: true });
 
 // ---------------------------------------------------------------- review decisions
 
@@ -118,10 +118,11 @@ export async function decide(
   // Somebody moved it meanwhile: decide again from what it is now.
   return retryOnConflict(
     async () => {
-      const found = await getMany([websiteEntryKey(postId), postKey(postId)], true);
-      const entry = found.get(keyString(websiteEntryKey(postId))) as WebsiteEntryItem | undefined;
-      const post = found.get(keyString(postKey(postId))) as PostItem | undefined;
-      if (!entry || !post || post.hidden || entry.hidden) throw notFound('No such post.');
+      // One batch read of the post's partition: the record and the post, each told by its declaration.
+      const found = await getMany([WebsiteEntry.key({ postId }), Post.key({ id: postId })], true);
+      const entry = found.get(keyString(WebsiteEntry.key({ postId })));
+      const post = found.get(keyString(Post.key({ id: postId })));
+      if (!WebsiteEntry.is(entry) || !Post.is(post) || post.hidden || entry.hidden) throw notFound('No such post.');
       if (!ALLOWED[decision].includes(entry.status)) throw conflict(refusal(decision, entry.status));
       if (reviewedAt && post.editedAt && Date.parse(post.editedAt) >= reviewedAt.getTime())
         throw conflict(`The post was edited at ${post.editedAt}, after the version reviewed; review it again.`);
@@ -135,10 +136,13 @@ export async function decide(
       };
       const unchangedPost = reviewedAt
         ? [
-            Post.check([postId], {
-              ConditionExpression: 'rev = :rev',
-              ExpressionAttributeValues: { ':rev': post.rev },
-            }),
+            Post.check(
+              { id: postId },
+              {
+                ConditionExpression: 'rev = :rev',
+                ExpressionAttributeValues: { ':rev': post.rev },
+              },
+            ),
           ]
         : [];
       await transact([...websiteWrites(entry, next), ...unchangedPost]);
@@ -149,7 +153,7 @@ export async function decide(
 }
 
 export async function websiteCounts(): Promise<Record<WebsiteStatus, number>> {
-  const c = await getItem<WebsiteCountsItem>(WebsiteCounts.key(), true);
+  const c = await WebsiteCounts.get({}, { consistent: true });
   return Object.fromEntries(WEBSITE_STATUSES.map((s) => [s, Math.max(0, c?.[s] ?? 0)])) as Record<
     WebsiteStatus,
     number
@@ -158,22 +162,10 @@ export async function websiteCounts(): Promise<Record<WebsiteStatus, number>> {
 
 /** The admin queue of one status, newest post first: one Query. */
 export function websiteQueuePage(status: WebsiteStatus, limit: number, cursor: string | undefined) {
-  return queryPage<WebsiteEntryItem>({
-    index: websiteQueueIndex.index,
-    pk: websiteQueueIndex.pk(status),
-    forward: false,
-    limit,
-    cursor,
-  });
+  return WebsiteEntry.query({ index: 'queue', key: { status }, forward: false }, page({ limit, cursor }));
 }
 
 /** The public list, newest publishedAt first: one Query. */
 export function officeUpdatesPage(limit: number, cursor: string | undefined) {
-  return queryPage<WebsiteEntryItem>({
-    index: officeUpdatesIndex.index,
-    pk: officeUpdatesIndex.pk,
-    forward: false,
-    limit,
-    cursor,
-  });
+  return WebsiteEntry.query({ index: 'published', key: {}, forward: false }, page({ limit, cursor }));
 }

@@ -14,13 +14,20 @@ import { freePort } from '../../infra/local/runtime.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import type { Fields } from '../../shared/db/entity.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
-import { feedScoreDayKey, postKey, postLists } from '../../shared/db/keys.ts';
 import type { Item } from '../../shared/db/table.ts';
-import { Bookmark, FeedScore, Follow, PostReaction } from '../../shared/feed/entities.ts';
+import {
+  Bookmark,
+  FeedScore,
+  FeedScoreDay,
+  Follow,
+  Post,
+  type PostItem,
+  PostReaction,
+} from '../../shared/feed/entities.ts';
 import { contributors, leaderboard } from '../../shared/feed/leaderboard.ts';
 import { listPosts, type PostFilters } from '../../shared/feed/list-posts.ts';
-import type { PostItem } from '../../shared/feed/model.ts';
 import type { Viewer } from '../../shared/feed/people.ts';
+import { postLists } from '../../shared/feed/post-lists.ts';
 import { newPostItems } from '../../shared/feed/posts.ts';
 import { Person } from '../../shared/people/entities.ts';
 import { blankProfile, type UserItem } from '../../shared/people/users.ts';
@@ -61,9 +68,7 @@ function seedItems(size: number, viewer: string, authors: string[]) {
     const id = newSortableId(at);
     const authorId = authors[i % AUTHORS];
     const original = i % 7 === 6 && posts.length ? posts[rnd(posts.length)] : undefined;
-    const post: PostItem = {
-      ...postKey(id),
-      entity: 'Post',
+    const post: PostItem = Post.item({
       id,
       authorId,
       content: `Post ${i} #tag${i % 20} about things`,
@@ -97,7 +102,7 @@ function seedItems(size: number, viewer: string, authors: string[]) {
       editedAt: null,
       actorId: authorId,
       rev: 0,
-    };
+    });
     posts.push(post);
     items.push(...newPostItems(post));
     if (i % 3 === 0) {
@@ -121,17 +126,17 @@ function seedItems(size: number, viewer: string, authors: string[]) {
     items.push(FeedScore.item({ userId: a, ...t }));
     for (let d = 0; d < 40; d += 1 + rnd(4)) {
       const day = new Date(Date.now() - d * 86400_000).toISOString().slice(0, 10);
-      items.push({
-        ...feedScoreDayKey(day, a),
-        entity: 'FeedScoreDay',
-        userId: a,
-        day,
-        reactions: rnd(5),
-        comments: rnd(3),
-        shares: rnd(2),
-        posts: rnd(3),
-        score: 1,
-      });
+      items.push(
+        FeedScoreDay.item({
+          userId: a,
+          day,
+          reactions: rnd(5),
+          comments: rnd(3),
+          shares: rnd(2),
+          posts: rnd(3),
+          score: 1,
+        }),
+      );
     }
   }
   return items;

@@ -1,12 +1,11 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { membersIndex, postKey } from '../../shared/db/keys.ts';
-import { getItem, queryAll, write } from '../../shared/db/table.ts';
+import { membersIndex } from '../../shared/db/keys.ts';
+import { queryAll, write } from '../../shared/db/table.ts';
 import { claimAnnouncement, sendAnnouncementPage } from '../../shared/feed/announcements.ts';
 import { AnnouncementNotice, Post } from '../../shared/feed/entities.ts';
 import { fanOut } from '../../shared/feed/fan-out.ts';
-import type { AnnouncementNoticeItem, PostItem } from '../../shared/feed/model.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import type { UserItem } from '../../shared/people/users.ts';
 import { newMember, uniq } from '../support/api.ts';
@@ -29,13 +28,16 @@ describe('announcement fan-out (resumable, page by page)', () => {
     // what starts the runtime's own fan-out, is then delivered only by this test.
     const p = await createPost(boss.token, { content: `All hands ${uniq()}` });
     await write(
-      Post.update([p.id], {
-        UpdateExpression: 'SET isAnnouncement = :t ADD rev :one',
-        ExpressionAttributeValues: { ':t': true, ':one': 1 },
-      }),
+      Post.update(
+        { id: p.id },
+        {
+          UpdateExpression: 'SET isAnnouncement = :t ADD rev :one',
+          ExpressionAttributeValues: { ':t': true, ':one': 1 },
+        },
+      ),
       { returnValues: 'NONE' },
     );
-    const post = (await getItem<PostItem>(postKey(p.id), true))!;
+    const post = (await Post.get({ id: p.id }, { consistent: true }))!;
 
     // A run that records its first page (of 5) and dies: its progress stays with the notice.
     const claimed = (await claimAnnouncement(post))!;
@@ -46,7 +48,7 @@ describe('announcement fan-out (resumable, page by page)', () => {
     // The stream delivers the record again (twice at once): the rest is sent, each page once.
     const record = insertRecord(post);
     await Promise.all([fanOut([record]), fanOut([record])]);
-    const done = (await getItem<AnnouncementNoticeItem>(AnnouncementNotice.key(p.id), true))!;
+    const done = (await AnnouncementNotice.get({ postId: p.id }, { consistent: true }))!;
     expect(done.doneAt).toBeTruthy();
 
     const audience = (
@@ -60,7 +62,7 @@ describe('announcement fan-out (resumable, page by page)', () => {
     expect(await announcementsOf(boss.id, p.id)).toHaveLength(0);
 
     await fanOut([record]); // once more after it is done: nothing
-    expect((await getItem<AnnouncementNoticeItem>(AnnouncementNotice.key(p.id), true))?.sent).toBe(audience.length);
+    expect((await AnnouncementNotice.get({ postId: p.id }, { consistent: true }))?.sent).toBe(audience.length);
     expect(await announcementsOf(audience[0].id, p.id)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { feedScoreKey } from '../../shared/db/keys.ts';
 import { getItem } from '../../shared/db/table.ts';
+import { FeedScore } from '../../shared/feed/entities.ts';
 import { api, newMember } from '../support/api.ts';
 import { createPost, future, getPost } from './helpers.ts';
 
@@ -101,7 +101,8 @@ describe('feed counters under concurrency', () => {
     expect(thread.dislikeCount).toBe(people.filter((_, i) => i % 3 === 0).length);
 
     // The author's score: the reactions held now without dislikes ×1, comments and replies ×2, shares ×3.
-    const score = await getItem<Record<string, number>>(feedScoreKey(author.id), true);
+    // Read raw: the stored leaderboard sort key (gsi6sk) is checked too.
+    const score = await getItem(FeedScore.key({ userId: author.id }), true);
     const scoringReactions = Object.entries(expected)
       .filter(([r]) => r !== 'dislike')
       .reduce((s, [, n]) => s + n, 0);

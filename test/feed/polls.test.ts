@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { getItem, putMany, write } from '../../shared/db/table.ts';
+import { putMany, write } from '../../shared/db/table.ts';
 import { PollClosedNotice, PollVote } from '../../shared/feed/entities.ts';
-import type { PollClosedNoticeItem } from '../../shared/feed/model.ts';
 import { pollClosedNotice, sendPollClosedNotice } from '../../shared/feed/poll-closed-notices.ts';
 import { announceClosedPolls } from '../../shared/feed/polls.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
@@ -26,7 +25,7 @@ const pollClosed = async (token: string, postId: string) =>
 /** Waits until the feed fan-out has finished the poll's closing notice. */
 const noticeDone = (postId: string) =>
   waitFor(async () => {
-    const n = await getItem<PollClosedNoticeItem>(PollClosedNotice.key(postId), true);
+    const n = await PollClosedNotice.get({ postId: postId }, { consistent: true });
     return n?.doneAt ? n : undefined;
   }, 20_000);
 
@@ -119,7 +118,7 @@ describe('poll closing', () => {
     }
     expect(await pollClosed(a.token, p.id)).toHaveLength(0); // the author closed it
     await sendPollClosedNotice(p.id); // a redelivery after it is done sends nothing
-    expect((await getItem<PollClosedNoticeItem>(PollClosedNotice.key(p.id), true))?.sent).toBe(voters.length);
+    expect((await PollClosedNotice.get({ postId: p.id }, { consistent: true }))?.sent).toBe(voters.length);
   });
 
   it('an early close answers without telling anybody in the request: it writes the closing notice', async () => {
@@ -142,7 +141,7 @@ describe('poll closing', () => {
     expect(closed.status).toBe(200);
     expect(closed.body.viewerOptionId).toBe(p.poll.options[0].id); // the author's own vote, read alone
     expect(closed.body.isClosed).toBe(true);
-    const notice = await getItem<PollClosedNoticeItem>(PollClosedNotice.key(p.id), true);
+    const notice = await PollClosedNotice.get({ postId: p.id }, { consistent: true });
     expect(notice).toMatchObject({ postId: p.id, closedBy: a.id });
     await noticeDone(p.id);
     expect(await pollClosed(b.token, p.id)).toHaveLength(1);

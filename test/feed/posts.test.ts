@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commentKey, feedScoreKey, postKey, postListPk, postLists } from '../../shared/db/keys.ts';
 import { getItem, queryAll } from '../../shared/db/table.ts';
+import { Bookmark, Comment, FeedScore, Post, PostListEntry } from '../../shared/feed/entities.ts';
+import { postLists } from '../../shared/feed/post-lists.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
 import { createPost, future, getPost, image, notificationsOf, upload, waitFor } from './helpers.ts';
 
@@ -177,9 +178,9 @@ describe('feed posts: deletion and hiding', () => {
     const p = await createPost(a.token, { content: `#${tag}` });
     expect((await api('GET', `/people/${a.id}`, { token: a.token })).body.postCount).toBe(1);
     expect((await api('DELETE', `/posts/${p.id}`, { token: a.token })).status).toBe(204);
-    expect(await getItem(postKey(p.id), true)).toBeUndefined();
+    expect(await getItem(Post.key({ id: p.id }), true)).toBeUndefined();
     for (const list of [postLists.all, postLists.author(a.id), postLists.tag(tag)]) {
-      const entries = await queryAll({ pk: postListPk(list), skPrefix: p.id });
+      const entries = await queryAll({ pk: PostListEntry.key({ list, postId: p.id }).pk, skPrefix: p.id });
       expect(entries).toEqual([]);
     }
     expect((await api('GET', `/people/${a.id}`, { token: a.token })).body.postCount).toBe(0);
@@ -194,16 +195,16 @@ describe('feed posts: deletion and hiding', () => {
     const top = (await api('POST', `/posts/${p.id}/comments`, { token: b.token, body: { content: 'nice' } })).body;
     await api('POST', `/posts/${p.id}/comments`, { token: b.token, body: { content: 'reply', parentId: top.id } });
     await api('PUT', `/posts/${p.id}/bookmark`, { token: b.token });
-    expect((await getItem<Record<string, number>>(feedScoreKey(a.id), true))?.gsi6sk).toBe(1 + 2 * 2);
+    expect((await getItem<Record<string, number>>(FeedScore.key({ userId: a.id }), true))?.gsi6sk).toBe(1 + 2 * 2);
     expect((await api('DELETE', `/posts/${p.id}`, { token: a.token })).status).toBe(204);
     const score = await waitFor(async () => {
-      const s = await getItem<Record<string, number>>(feedScoreKey(a.id), true);
+      const s = await getItem<Record<string, number>>(FeedScore.key({ userId: a.id }), true);
       return s?.gsi6sk === 0 ? s : undefined;
     }, 20_000);
     expect(score).toMatchObject({ reactions: 0, comments: 0, posts: 0 });
-    expect(await queryAll({ pk: postKey(p.id).pk })).toEqual([]);
-    expect(await getItem(commentKey(top.id), true)).toBeUndefined();
-    expect(await queryAll({ pk: postListPk(postLists.bookmarks(b.id)) })).toEqual([]);
+    expect(await queryAll({ pk: Post.key({ id: p.id }).pk })).toEqual([]);
+    expect(await getItem(Comment.key({ id: top.id }), true)).toBeUndefined();
+    expect(await Bookmark.queryAll({ key: { userId: b.id } })).toEqual([]);
   });
 
   it("a member cannot delete somebody else's post (403) and a hidden post refuses reactions from others (404)", async () => {

@@ -3,10 +3,9 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { newSortableId } from '../../shared/db/ids.ts';
-import { getItem, transact } from '../../shared/db/table.ts';
+import { transact } from '../../shared/db/table.ts';
 import { Comment, ReplyNotice } from '../../shared/feed/entities.ts';
 import { fanOut } from '../../shared/feed/fan-out.ts';
-import type { ReplyNoticeItem } from '../../shared/feed/model.ts';
 import { replyNotice, sendReplyNotice } from '../../shared/feed/reply-notices.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
@@ -15,7 +14,7 @@ import { createPost, notificationsOf, waitFor } from './helpers.ts';
 /** Waits until the feed fan-out has finished the reply's notice. */
 const noticeDone = (commentId: string) =>
   waitFor(async () => {
-    const n = await getItem<ReplyNoticeItem>(ReplyNotice.key(commentId), true);
+    const n = await ReplyNotice.get({ commentId: commentId }, { consistent: true });
     return n?.doneAt ? n : undefined;
   }, 20_000);
 
@@ -92,7 +91,7 @@ describe('reply notifications (the feed fan-out, from the reply notice)', () => 
     expect((await mine(starter.id, reply.id)).map((n) => n.kind)).toEqual(['reply']);
     expect((await mine(author.id, reply.id)).map((n) => n.kind)).toEqual(['comment']);
     await fanOut([record]); // a redelivery after it is done sends nothing
-    expect((await getItem<ReplyNoticeItem>(ReplyNotice.key(reply.id), true))?.sent).toBe(repliers.length + 2);
+    expect((await ReplyNotice.get({ commentId: reply.id }, { consistent: true }))?.sent).toBe(repliers.length + 2);
     expect(await mine(repliers[109], reply.id)).toHaveLength(1);
   });
 });

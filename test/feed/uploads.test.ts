@@ -1,11 +1,9 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { postUploadKey } from '../../shared/db/keys.ts';
 import { getItem, write } from '../../shared/db/table.ts';
-import { UploadQuota } from '../../shared/feed/entities.ts';
+import { PostUpload, UploadQuota } from '../../shared/feed/entities.ts';
 import { UPLOAD_BYTES_PER_DAY, UPLOADS_PER_DAY } from '../../shared/feed/upload-quota.ts';
-import type { UploadItem } from '../../shared/feed/uploads.ts';
 import { bucketName, s3 } from '../../shared/storage/client.ts';
 import { pendingKeyOf } from '../../shared/storage/pending-uploads.ts';
 import { api, baseUrl, newMember } from '../support/api.ts';
@@ -20,7 +18,7 @@ describe('post media', () => {
     const res = await upload(a.token, await image(2400, 1200, 'jpeg'), 'wide.jpg', 'image/jpeg');
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ mimeType: 'image/jpeg', width: 2400, height: 1200, name: 'wide.jpg' });
-    const record = (await getItem<UploadItem>(postUploadKey(idOf(res.body.path)), true))!;
+    const record = (await PostUpload.get({ id: idOf(res.body.path) }, { consistent: true }))!;
     expect(record.ownerId).toBe(a.id);
     expect(record.renditions.w1200).toMatchObject({ width: 1200, height: 600 });
     expect(record.renditions.w400).toMatchObject({ width: 400, height: 200 });
@@ -42,7 +40,7 @@ describe('post media', () => {
     for (const format of ['png', 'gif', 'webp'] as const) {
       const res = await upload(a.token, await image(300, 200, format), `small.${format}`, `image/${format}`);
       expect(res.status).toBe(201);
-      const record = (await getItem<UploadItem>(postUploadKey(idOf(res.body.path)), true))!;
+      const record = (await PostUpload.get({ id: idOf(res.body.path) }, { consistent: true }))!;
       expect(record.renditions.w1200).toMatchObject({ width: 300, height: 200 });
       expect(record.renditions.w400).toBeUndefined();
     }
@@ -90,7 +88,7 @@ describe('post media', () => {
     expect(put.status).toBe(200);
     await createPost(a.token, { images: [slot.body.path] });
     const record = await waitFor(async () => {
-      const u = await getItem<UploadItem>(postUploadKey(idOf(slot.body.path)), true);
+      const u = await PostUpload.get({ id: idOf(slot.body.path) }, { consistent: true });
       return u?.renditions.w400 ? u : undefined;
     }, 20_000);
     expect(record.renditions.w1200).toMatchObject({ width: 1200, height: 675 });
@@ -157,7 +155,7 @@ describe('hostile uploads: nothing planted is served as active content', () => {
       // The declared type, so the signature holds: only the bytes lie.
       expect((await put(slot.body.uploadUrl, bytes, declared)).status).toBe(200);
       const id = idOf(slot.body.path);
-      const record = (await getItem<UploadItem>(postUploadKey(id), true))!;
+      const record = (await PostUpload.get({ id }, { consistent: true }))!;
       expect(await storedObject(pendingKeyOf(record.objectKey))).not.toBeNull();
       const field = declared === 'video/mp4' ? 'videos' : 'images';
       const res = await api('POST', '/posts', { token: a.token, body: { content: 'x', [field]: [slot.body.path] } });
@@ -166,7 +164,7 @@ describe('hostile uploads: nothing planted is served as active content', () => {
       expect(String(res.body.message)).toContain(`is not ${declared} as declared`);
       expect(await storedObject(pendingKeyOf(record.objectKey))).toBeNull();
       expect(await storedObject(record.objectKey)).toBeNull();
-      expect(await getItem(postUploadKey(id), true)).toBeUndefined();
+      expect(await getItem(PostUpload.key({ id }), true)).toBeUndefined();
       expect((await api('GET', slot.body.path, { token: a.token })).status).toBe(404);
     }
   });
@@ -179,7 +177,7 @@ describe('hostile uploads: nothing planted is served as active content', () => {
     // Unverified bytes are not served, even to their owner.
     expect((await api('GET', slot.body.path, { token: a.token })).status).toBe(404);
     await createPost(a.token, { images: [slot.body.path] });
-    const record = (await getItem<UploadItem>(postUploadKey(idOf(slot.body.path)), true))!;
+    const record = (await PostUpload.get({ id: idOf(slot.body.path) }, { consistent: true }))!;
     expect(record.status).toBe('ready');
     expect(await storedObject(record.objectKey)).toEqual({ contentType: 'image/png', disposition: null });
     expect(await storedObject(pendingKeyOf(record.objectKey))).toBeNull();
@@ -192,7 +190,7 @@ describe('hostile uploads: nothing planted is served as active content', () => {
     const clip = await presign(a.token, 'clip.mp4', 'video/mp4', mp4.length);
     expect((await put(clip.body.uploadUrl, mp4, 'video/mp4')).status).toBe(200);
     await createPost(a.token, { videos: [clip.body.path] });
-    const clipRecord = (await getItem<UploadItem>(postUploadKey(idOf(clip.body.path)), true))!;
+    const clipRecord = (await PostUpload.get({ id: idOf(clip.body.path) }, { consistent: true }))!;
     expect(await storedObject(clipRecord.objectKey)).toEqual({ contentType: 'video/mp4', disposition: null });
     const redirect = await api('GET', clip.body.path, { token: a.token });
     expect(redirect.status).toBe(302);
@@ -209,7 +207,7 @@ describe('hostile uploads: nothing planted is served as active content', () => {
     const doc = await api('GET', pdf.path, { token: a.token });
     expect(doc.status).toBe(200);
     expectMediaHeaders(doc.headers, 'application/pdf', true);
-    const pdfRecord = (await getItem<UploadItem>(postUploadKey(idOf(pdf.path)), true))!;
+    const pdfRecord = (await PostUpload.get({ id: idOf(pdf.path) }, { consistent: true }))!;
     expect(await storedObject(pdfRecord.objectKey)).toEqual({
       contentType: 'application/pdf',
       disposition: 'attachment',
@@ -250,7 +248,7 @@ describe('hostile uploads: nothing planted is served as active content', () => {
     const a = await newMember();
     const b = await newMember();
     const day = new Date().toISOString().slice(0, 10);
-    await write(UploadQuota.add([a.id, day], { uploads: UPLOADS_PER_DAY - 1 }));
+    await write(UploadQuota.add({ userId: a.id, day }, { uploads: UPLOADS_PER_DAY - 1 }));
     expect((await presign(a.token, 'last.png', 'image/png', 100)).status).toBe(201);
     for (const res of [
       await presign(a.token, 'one-more.png', 'image/png', 100),
@@ -263,10 +261,10 @@ describe('hostile uploads: nothing planted is served as active content', () => {
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
     }
-    const quota = await getItem<{ uploads: number }>(UploadQuota.key(a.id, day), true);
+    const quota = await UploadQuota.get({ userId: a.id, day }, { consistent: true });
     expect(quota?.uploads).toBe(UPLOADS_PER_DAY);
     // The bytes count too: past the day's bytes, even one upload is refused.
-    await write(UploadQuota.add([b.id, day], { bytes: UPLOAD_BYTES_PER_DAY - 1000 }));
+    await write(UploadQuota.add({ userId: b.id, day }, { bytes: UPLOAD_BYTES_PER_DAY - 1000 }));
     expect((await presign(b.token, 'clip.mp4', 'video/mp4', 2000)).status).toBe(429);
     expect((await presign(b.token, 'small.png', 'image/png', 500)).status).toBe(201);
   });

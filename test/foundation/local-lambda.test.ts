@@ -13,13 +13,9 @@ import { type FunctionSettings, routeSettings } from '../../shared/api/function-
 import { routes } from '../../shared/api/routes/index.ts';
 import { CompanyEvent } from '../../shared/calendar/entities.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import {
-  directoryRowsKey,
-  grievanceHandlingKey,
-  sessionKey,
-  uploadQuotaKey,
-  websiteCountsKey,
-} from '../../shared/db/keys.ts';
+import { directoryRowsKey, grievanceHandlingKey, sessionKey } from '../../shared/db/keys.ts';
+import { UploadQuota } from '../../shared/feed/entities.ts';
+import { WebsiteCounts } from '../../shared/office-updates/entities.ts';
 import { api, newMember } from '../support/api.ts';
 
 /**
@@ -100,13 +96,13 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     );
   });
 
-  it('derives each grant from the key builders, so a changed key changes the grant', () => {
+  it('derives each grant from the key templates (or key builders), so a changed key changes the grant', () => {
     expect(leadingKeyPattern(CompanyEvent)).toBe('EVENT#*');
     // The constant head ends at the last '#' before the first argument, whatever follows it.
-    expect(leadingKeyPattern(uploadQuotaKey)).toBe('UPLOADQUOTA#*');
+    expect(leadingKeyPattern(UploadQuota)).toBe('UPLOADQUOTA#*');
     expect(leadingKeyPattern(directoryRowsKey)).toBe('DIRSHARD#*');
     // A fixed partition is granted as it is, not as a prefix.
-    expect(leadingKeyPattern(websiteCountsKey)).toBe('WEBSITE');
+    expect(leadingKeyPattern(WebsiteCounts)).toBe('WEBSITE');
     // An argument before any '#' leaves no prefix that covers only this kind of item.
     expect(() => leadingKeyPattern(grievanceHandlingKey)).toThrow(/no constant prefix/);
     expect(

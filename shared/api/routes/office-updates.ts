@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { websiteCountsKey, websiteEntryKey } from '../../db/keys.ts';
-import { WEBSITE_STATUSES } from '../../office-updates/website.ts';
+import { WebsiteCounts, WebsiteEntry } from '../../office-updates/entities.ts';
+import { WEBSITE_STATUSES } from '../../office-updates/website-status.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
 import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, nullableIso, page } from '../schemas/common.ts';
@@ -19,7 +19,7 @@ const media = [
 // A review moves the post's website entry and the counts per status, nothing else of the post.
 const reviewAccess: RouteAccess = {
   table: 'write',
-  writes: [websiteEntryKey, websiteCountsKey],
+  writes: [WebsiteEntry, WebsiteCounts],
   bucket: media,
   publicMedia: true,
 };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { postUploadKey, uploadQuotaKey } from '../../db/keys.ts';
+import { PostUpload, UploadQuota } from '../../feed/entities.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
@@ -9,7 +9,7 @@ import { isoDateTime } from '../schemas/common.ts';
  * `posts/`; a presigned upload's PUT, signed with its function's role, goes under the pending prefix.
  */
 /** An upload records itself and books the uploader's daily quota. */
-const uploadWrites = [postUploadKey, uploadQuotaKey];
+const uploadWrites = [PostUpload, UploadQuota];
 const direct: RouteAccess = {
   table: 'write',
   writes: uploadWrites,
