@@ -11,6 +11,7 @@ import {
 import type { Pager } from './paging.ts';
 import { getItem, getMany, type Item, type QueryOptions, queryAll, type TransactItem } from './table.ts';
 import { ANON_ATTRIBUTE, type IndexName, indexKeys, type Key } from './table-definition.ts';
+import { updateExpression, withCondition } from './update-expression.ts';
 
 /**
  * Every item kind of the table, declared once (after ElectroDB's entity model, without its weight in
@@ -554,30 +555,13 @@ function declaredEntity<
 
 /** SET and REMOVE clauses (names aliased) with an optional condition: what `change` writes. */
 function changeParts(name: string, set: Record<string, unknown>, remove: string[], condition: Condition): UpdateParts {
-  const names: Record<string, string> = { ...condition.ExpressionAttributeNames };
-  const values: Record<string, unknown> = { ...condition.ExpressionAttributeValues };
-  const sets = Object.entries(set).map(([field, value], i) => {
-    names[`#chs${i}`] = field;
-    values[`:chs${i}`] = value;
-    return `#chs${i} = :chs${i}`;
-  });
-  const removes = remove.map((field, i) => {
-    names[`#chr${i}`] = field;
-    return `#chr${i}`;
-  });
   // A change that changes nothing still writes its `entity`, so the update (and its condition) stays valid.
-  if (sets.length === 0 && removes.length === 0) {
-    names['#chs'] = 'entity';
-    values[':chs'] = name;
-    sets.push('#chs = :chs');
-  }
-  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
-    .filter(Boolean)
-    .join(' ');
-  return {
-    UpdateExpression: expression,
-    ExpressionAttributeNames: names,
-    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-    ...(condition.ConditionExpression ? { ConditionExpression: condition.ConditionExpression } : {}),
-  };
+  const update = updateExpression(Object.keys(set).length || remove.length ? set : { entity: name }, remove);
+  if (!condition.ConditionExpression) return update;
+  return withCondition(
+    update,
+    condition.ConditionExpression,
+    condition.ExpressionAttributeNames,
+    condition.ExpressionAttributeValues,
+  );
 }

@@ -1,5 +1,5 @@
 import { type EntityItem, entity, shape } from '../db/entity.ts';
-import type { DocumentRef, PollItem, Reaction, RecognitionCategory } from './model.ts';
+import type { DocumentRef, PageProgress, PollItem, Reaction, RecognitionCategory } from './model.ts';
 import type { RenditionName } from './renditions.ts';
 import { type ScoreTotals, scoreOf } from './score-formula.ts';
 
@@ -80,17 +80,15 @@ export type PostStatsItem = EntityItem<typeof PostStats>;
  */
 export const PollClosedNotice = entity({
   name: 'PollClosedNotice',
-  fields: shape<{
-    postId: string;
-    /** Who closed it (not told of their own act); null when it closed by time (the author is told too). */
-    closedBy: string | null;
-    /** Pages recorded so far, and the cursor of the next page of votes (null before the first). */
-    step: number;
-    cursor: string | null;
-    sent: number;
-    createdAt: string;
-    doneAt?: string;
-  }>(),
+  fields: shape<
+    PageProgress & {
+      postId: string;
+      /** Who closed it (not told of their own act); null when it closed by time (the author is told too). */
+      closedBy: string | null;
+      /** The cursor of the next page of votes (null before the first). */
+      cursor: string | null;
+    }
+  >(),
   key: { pk: ['POST', 'postId'], sk: ['POLL_CLOSED'] },
 });
 export type PollClosedNoticeItem = EntityItem<typeof PollClosedNotice>;
@@ -102,16 +100,15 @@ export type PollClosedNoticeItem = EntityItem<typeof PollClosedNotice>;
  */
 export const AnnouncementNotice = entity({
   name: 'AnnouncementNotice',
-  fields: shape<{
-    postId: string;
-    /** Members who joined at or before this instant (the post's creation) are the audience. */
-    cutoff: string;
-    step: number;
-    cursor: string | null;
-    sent: number;
-    createdAt: string;
-    doneAt?: string;
-  }>(),
+  fields: shape<
+    PageProgress & {
+      postId: string;
+      /** Members who joined at or before this instant (the post's creation) are the audience. */
+      cutoff: string;
+      /** The cursor of the next page of members (null before the first). */
+      cursor: string | null;
+    }
+  >(),
   key: { pk: ['POST', 'postId'], sk: ['ANNOUNCEMENT'] },
 });
 export type AnnouncementNoticeItem = EntityItem<typeof AnnouncementNotice>;
@@ -181,19 +178,16 @@ export type CommentItem = EntityItem<typeof Comment>;
  */
 export const ReplyNotice = entity({
   name: 'ReplyNotice',
-  fields: shape<{
-    commentId: string;
-    postId: string;
-    /** The people the reply mentions (told `mention`). */
-    mentioned: string[];
-    /** The thread's starter, then its earlier repliers (told `reply`). */
-    thread: string[];
-    /** Pages recorded so far. */
-    step: number;
-    sent: number;
-    createdAt: string;
-    doneAt?: string;
-  }>(),
+  fields: shape<
+    {
+      commentId: string;
+      postId: string;
+      /** The people the reply mentions (told `mention`). */
+      mentioned: string[];
+      /** The thread's starter, then its earlier repliers (told `reply`). */
+      thread: string[];
+    } & PageProgress
+  >(),
   key: { pk: ['COMMENT', 'commentId'], sk: ['REPLY_NOTICE'] },
 });
 export type ReplyNoticeItem = EntityItem<typeof ReplyNotice>;

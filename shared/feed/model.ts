@@ -15,6 +15,17 @@ export const RECOGNITION_CATEGORIES = [
 export type RecognitionCategory = (typeof RECOGNITION_CATEGORIES)[number];
 export type PostType = 'announcement' | 'recognition' | 'poll';
 
+/**
+ * The progress a fan-out records with each page of notifications it sends (notice-pages.ts): pages so
+ * far, how many were told, and when it finished; a redelivery goes on from the last recorded page.
+ */
+export interface PageProgress {
+  step: number;
+  sent: number;
+  createdAt: string;
+  doneAt?: string;
+}
+
 export interface PollItem {
   question: string;
   description: string;
