@@ -6,8 +6,6 @@ import {
   feedScoreDayKey,
   feedScoreKey,
   followKey,
-  notificationCounterKey,
-  notificationKey,
   postKey,
   postListKey,
   postUploadKey,
@@ -17,6 +15,7 @@ import {
   websiteCountsKey,
   websiteEntryKey,
 } from '../db/keys.ts';
+import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import { PushToken } from '../push/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 
@@ -27,7 +26,7 @@ import type { RouteAccess } from './route-def.ts';
 type Writes = NonNullable<RouteAccess['writes']>;
 
 /** Notifying someone (shared/notifications/): the notification and the recipient's unread counter. */
-export const NOTIFIES: Writes = [notificationKey, notificationCounterKey];
+export const NOTIFIES: Writes = [Notification, NotificationCounter];
 
 /**
  * Pushing what was notified (shared/push/delivery.ts, through `notify`): delivery removes the

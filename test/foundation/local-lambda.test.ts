@@ -15,11 +15,11 @@ import { db, tableName } from '../../shared/db/client.ts';
 import {
   companyEventKey,
   directoryRowsKey,
-  grievanceHandlingKey,
   sessionKey,
   uploadQuotaKey,
   websiteCountsKey,
 } from '../../shared/db/keys.ts';
+import { GrievanceHandlingEntry } from '../../shared/grievances/entities.ts';
 import { api, newMember } from '../support/api.ts';
 
 /**
@@ -103,8 +103,8 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     expect(leadingKeyPattern(directoryRowsKey)).toBe('DIRSHARD#*');
     // A fixed partition is granted as it is, not as a prefix.
     expect(leadingKeyPattern(websiteCountsKey)).toBe('WEBSITE');
-    // An argument before any '#' leaves no prefix that covers only this kind of item.
-    expect(() => leadingKeyPattern(grievanceHandlingKey)).toThrow(/no constant prefix/);
+    // A field before any '#' leaves no prefix that covers only this kind of item.
+    expect(() => leadingKeyPattern(GrievanceHandlingEntry)).toThrow(/no constant prefix/);
     expect(
       writableKeys({ access: { table: 'write', writes: [companyEventKey] }, refreshesSession: true, idempotent: true }),
     ).toEqual(['EVENT#*', 'IDEMPOTENCY#*', 'SESSION#*']);
