@@ -1,14 +1,6 @@
-import {
-  directoryPostsKey,
-  directoryRowsKey,
-  facetKey,
-  notificationCounterKey,
-  notificationKey,
-  teamKey,
-  teamMemberKey,
-  userKey,
-} from '../db/keys.ts';
+import { directoryPostsKey, directoryRowsKey, facetKey, teamKey, teamMemberKey, userKey } from '../db/keys.ts';
 import { Comment, FeedScore, FeedScoreDay, Follow, Post, PostListEntry, PostUpload } from '../feed/entities.ts';
+import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import { WebsiteCounts, WebsiteEntry } from '../office-updates/entities.ts';
 import { PushToken } from '../push/entities.ts';
 import type { RouteAccess } from './route-def.ts';
@@ -20,7 +12,7 @@ import type { RouteAccess } from './route-def.ts';
 type Writes = NonNullable<RouteAccess['writes']>;
 
 /** Notifying someone (shared/notifications/): the notification and the recipient's unread counter. */
-export const NOTIFIES: Writes = [notificationKey, notificationCounterKey];
+export const NOTIFIES: Writes = [Notification, NotificationCounter];
 
 /**
  * Pushing what was notified (shared/push/delivery.ts, through `notify`): delivery removes the

@@ -1,9 +1,8 @@
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
-import { GRIEVANCE_INDEX_SHARDS, grievanceHandlingPartition, grievanceKey } from '../db/keys.ts';
-import { getMany, keyString, queryPage } from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { Grievance, GrievanceHandlingEntry } from './entities.ts';
 import { deadlinesOf, nextDeadline } from './handling.ts';
-import type { HandlingEntryItem } from './handling-index.ts';
-import type { GrievanceItem } from './model.ts';
+import { GRIEVANCE_INDEX_SHARDS } from './shards.ts';
 
 const CURSOR_SCOPE = 'grievance-deadlines';
 
@@ -17,19 +16,17 @@ export async function listDeadlines(q: { cursor?: string; limit: number }, now =
   const after = decodeCursor(CURSOR_SCOPE, q.cursor)?.sk as string | undefined;
   const pages = await Promise.all(
     Array.from({ length: GRIEVANCE_INDEX_SHARDS }, (_, shard) =>
-      queryPage<HandlingEntryItem>({
-        pk: grievanceHandlingPartition('DEADLINES', shard),
-        ...(after ? { skAfter: after } : {}),
-        limit: q.limit,
-      }),
+      GrievanceHandlingEntry.query(
+        { key: { index: 'DEADLINES', shard }, ...(after ? { skAfter: after } : {}) },
+        page({ limit: q.limit }),
+      ),
     ),
   );
   const merged = pages.flatMap((p) => p.items).sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0));
   const entries = merged.slice(0, q.limit);
   const more = merged.length > q.limit || pages.some((p) => p.nextCursor);
-  const found = await getMany<GrievanceItem>(entries.map((e) => grievanceKey(e.grievanceId)));
-  const items = entries.flatMap((e) => {
-    const g = found.get(keyString(grievanceKey(e.grievanceId)));
+  const found = await Grievance.getMany(entries.map((e) => ({ id: e.grievanceId })));
+  const items = found.flatMap((g) => {
     const next = g ? nextDeadline(g) : null;
     const deadlines = g ? deadlinesOf(g, now) : null;
     if (!g || !next || !deadlines) return []; // changed since the entry was read

@@ -2,32 +2,20 @@ import { newId } from '../db/ids.ts';
 import type { TransactItem } from '../db/table.ts';
 import { type NewNotification, notificationWrites } from '../notifications/notifications.ts';
 import { seal, unseal } from './anonymity.ts';
-import { GrievanceNotificationRef, GrievanceReaderRef } from './entities.ts';
+import {
+  GrievanceNotificationRef,
+  type GrievanceNotificationRefItem,
+  GrievanceReaderRef,
+  type GrievanceReaderRefItem,
+} from './entities.ts';
 import { sealContexts } from './model.ts';
 
-/**
+/*
  * References that let the retention sweep erase what a grievance left in other people's items (a read
  * marker, a notification) without any item linking a person to the grievance in the clear: each lives
  * in the grievance's partition under a random id, carries no time, and holds the person (and the
  * notification id) sealed for this grievance and this reference.
  */
-export interface ReaderRefItem {
-  pk: string;
-  sk: string;
-  entity: 'GrievanceReaderRef';
-  grievanceId: string;
-  refId: string;
-  readerSeal: string;
-}
-
-export interface NotificationRefItem {
-  pk: string;
-  sk: string;
-  entity: 'GrievanceNotificationRef';
-  grievanceId: string;
-  refId: string;
-  notificationSeal: string;
-}
 
 /** Written with a person's first read marker of the grievance. */
 export function readerRefWrite(grievanceId: string, readerId: string): TransactItem {
@@ -62,9 +50,12 @@ export function notificationRefWrite(grievanceId: string, recipientId: string, n
   });
 }
 
-export const readerOf = (r: ReaderRefItem) => unseal(r.readerSeal, sealContexts.readerRef(r.grievanceId, r.refId));
+export const readerOf = (r: GrievanceReaderRefItem) =>
+  unseal(r.readerSeal, sealContexts.readerRef(r.grievanceId, r.refId));
 
-export function notificationOf(r: NotificationRefItem): { recipientId: string; notificationId: string } | null {
+export function notificationOf(
+  r: GrievanceNotificationRefItem,
+): { recipientId: string; notificationId: string } | null {
   const text = unseal(r.notificationSeal, sealContexts.notificationRef(r.grievanceId, r.refId));
   if (!text) return null;
   const [recipientId, notificationId] = JSON.parse(text) as [string, string];

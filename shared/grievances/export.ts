@@ -1,9 +1,8 @@
-import { grievanceRepliesPrefix } from '../db/keys.ts';
-import { queryAll } from '../db/table.ts';
 import { type PdfLine, textPdf } from '../documents/pdf.ts';
+import { GrievanceReply } from './entities.ts';
 import { loadGrievance } from './grievances.ts';
 import { deadlinesOf } from './handling.ts';
-import { ANONYMOUS_NAME, type ReplyItem } from './model.ts';
+import { ANONYMOUS_NAME } from './model.ts';
 import { listStatusChanges } from './status.ts';
 import { replyViews } from './views.ts';
 
@@ -21,7 +20,7 @@ const untagged = (body: string) => body.replace(/@\[[^\]\s]{1,200}\]/g, TAGGED_P
 export async function grievanceRecord(grievanceId: string, now = new Date()) {
   const g = await loadGrievance(grievanceId);
   const [replies, changes] = await Promise.all([
-    queryAll<ReplyItem>({ ...grievanceRepliesPrefix(g.id), forward: true, consistent: true }),
+    GrievanceReply.queryAll({ key: { grievanceId: g.id }, forward: true, consistent: true }),
     listStatusChanges(g.id, { admin: true }),
   ]);
   const thread = await replyViews(replies, '', { admin: true });

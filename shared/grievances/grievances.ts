@@ -1,17 +1,20 @@
+import type { EntityFields } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
-import { grievanceBoardIndex, grievanceKey } from '../db/keys.ts';
-import { getItem, getMany, keyString, queryPage, type TransactItem, transact } from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { getMany, keyString, type TransactItem, transact } from '../db/table.ts';
 import { notFound } from '../errors.ts';
 import { raiserTag, seal } from './anonymity.ts';
-import { Grievance, GrievanceStatusChange, GrievanceTotals } from './entities.ts';
+import { type BoardFilter, boardIndex } from './board.ts';
+import { Grievance, type GrievanceItem, GrievanceStatusChange, GrievanceTotals } from './entities.ts';
 import { configuredPeriods, type HandlingPeriods, initialHandling } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
 import { authoredText } from './mentions.ts';
-import { type Category, type GrievanceItem, isEntityId, type StatusChangeItem, sealContexts } from './model.ts';
+import { isEntityId, sealContexts } from './model.ts';
 import { isUnread, readMarkerKeys, seenWrite } from './read-state.ts';
 import { raisedStats, statsWrites } from './stats-fields.ts';
-import { type BoardFilter, raisedDeltas, totalField, totalsWrite } from './totals.ts';
+import { raisedDeltas, totalOf, totalsWrite } from './totals.ts';
 import { grievanceView } from './views.ts';
+import type { Category } from './vocabulary.ts';
 
 export interface NewGrievance {
   subject: string;
@@ -48,8 +51,8 @@ export function newGrievanceItem(
 }
 
 /** The entry that records the raise (fromStatus null, no handler). */
-export function raisedEntry(g: GrievanceItem): StatusChangeItem {
-  return GrievanceStatusChange.item({
+export function raisedEntry(g: GrievanceItem): EntityFields<typeof GrievanceStatusChange> {
+  return {
     id: newSortableId(new Date(g.createdAt)),
     grievanceId: g.id,
     move: 0,
@@ -57,7 +60,7 @@ export function raisedEntry(g: GrievanceItem): StatusChangeItem {
     toStatus: 'open',
     reason: 'Grievance raised',
     createdAt: g.createdAt,
-  });
+  };
 }
 
 /**
@@ -86,7 +89,7 @@ export async function raiseGrievance(raiserId: string, input: NewGrievance) {
 
 /** The grievance or a 404 (404 means the id does not exist). */
 export async function loadGrievance(grievanceId: string): Promise<GrievanceItem> {
-  const g = isEntityId(grievanceId) ? await getItem<GrievanceItem>(grievanceKey(grievanceId), true) : undefined;
+  const g = isEntityId(grievanceId) ? await Grievance.get({ id: grievanceId }, { consistent: true }) : undefined;
   if (!g) throw notFound('No such grievance.');
   return g;
 }
@@ -94,10 +97,10 @@ export async function loadGrievance(grievanceId: string): Promise<GrievanceItem>
 /** One grievance as the caller sees it: the grievance and the caller's marker in one batch read. */
 export async function getGrievance(callerId: string, grievanceId: string) {
   if (!isEntityId(grievanceId)) throw notFound('No such grievance.');
-  const key = grievanceKey(grievanceId);
+  const key = Grievance.key({ id: grievanceId });
   const found = await getMany([key, ...readMarkerKeys(callerId, grievanceId)], true);
-  const g = found.get(keyString(key)) as GrievanceItem | undefined;
-  if (!g) throw notFound('No such grievance.');
+  const g = found.get(keyString(key));
+  if (!Grievance.is(g)) throw notFound('No such grievance.');
   return grievanceView(g, isUnread(callerId, g, found));
 }
 
@@ -120,20 +123,16 @@ export interface BoardQuery extends BoardFilter {
  */
 export async function listBoard(callerId: string, q: BoardQuery) {
   const filter: BoardFilter = { status: q.status, category: q.category };
-  const { index, pk } = grievanceBoardIndex(filter);
-  const page = await queryPage<GrievanceItem>({
-    index,
-    pk,
-    forward: q.sort === 'oldest',
-    limit: q.limit,
-    cursor: q.cursor,
-  });
-  const totalsKey = GrievanceTotals.key();
-  const found = await getMany([totalsKey, ...page.items.flatMap((g) => readMarkerKeys(callerId, g.id))], true);
-  const total = (found.get(keyString(totalsKey))?.[totalField(filter)] as number | undefined) ?? 0;
+  const board = await Grievance.query(
+    { index: boardIndex(filter), key: filter, forward: q.sort === 'oldest' },
+    page({ limit: q.limit, cursor: q.cursor }),
+  );
+  const totalsKey = GrievanceTotals.key({});
+  const found = await getMany([totalsKey, ...board.items.flatMap((g) => readMarkerKeys(callerId, g.id))], true);
+  const totals = found.get(keyString(totalsKey));
   return {
-    items: page.items.map((g) => grievanceView(g, isUnread(callerId, g, found))),
-    nextCursor: page.nextCursor,
-    total,
+    items: board.items.map((g) => grievanceView(g, isUnread(callerId, g, found))),
+    nextCursor: board.nextCursor,
+    total: GrievanceTotals.is(totals) ? totalOf(totals, filter) : 0,
   };
 }

@@ -1,6 +1,7 @@
 import { env } from '../config/env.ts';
-import { type DeadlineOutcome, type GrievanceItem, isFinished, type ReminderKind, type Status } from './model.ts';
+import type { GrievanceItem } from './entities.ts';
 import { type StatsDeltas, statsFields } from './stats-fields.ts';
+import { type DeadlineOutcome, isFinished, type ReminderKind, type Status } from './vocabulary.ts';
 
 /**
  * The handling record of a grievance (docs/data-model.md, Grievances: handling), as the EU

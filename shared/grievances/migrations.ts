@@ -1,11 +1,21 @@
-import { grievancePartition, grievanceReaderRefKey, grievanceStatusChangeMove, membersIndex } from '../db/keys.ts';
+import { membersIndex } from '../db/keys.ts';
 import { getMany, type Item, keyString, queryAll, type TransactItem } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import type { Migration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
 import { unseal } from './anonymity.ts';
-import { Grievance, GrievanceNotice, GrievanceTotals } from './entities.ts';
-import { type ReaderRefItem, readerOf, readerRefWrite } from './erasure-refs.ts';
+import {
+  Grievance,
+  type GrievanceItem,
+  GrievanceNotice,
+  GrievanceReaderRef,
+  GrievanceReply,
+  type GrievanceReplyItem,
+  GrievanceStatusChange,
+  type GrievanceStatusChangeItem,
+  GrievanceTotals,
+} from './entities.ts';
+import { readerOf, readerRefWrite } from './erasure-refs.ts';
 import {
   applyHandling,
   configuredPeriods,
@@ -16,33 +26,31 @@ import {
   REMINDER_LEAD_DAYS,
 } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
-import type { GrievanceItem, ReminderKind, ReplyItem, StatusChangeItem } from './model.ts';
-import { openNotice, type QueuedNoticeItem, queuedNoticeWrites } from './notices.ts';
+import { noticeKeyParts, readTagOf, statusChangeMoveOf } from './legacy-keys.ts';
+import { noticeAddress, openNotice, queuedNoticeWrites } from './notices.ts';
 import { readMarkerKeys } from './read-state.ts';
 import { raisedStats, type StatsDeltas, statsFields, statsWrites } from './stats-fields.ts';
+import type { ReminderKind } from './vocabulary.ts';
 
 /** Older stored forms of the grievance entities (CHANGELOG.md, 0.2.0): key composites now stored. */
 export const grievanceLegacyForms: LegacyForm[] = [
   {
     entity: 'GrievanceStatusChange',
     matches: (i) => i.entity === 'GrievanceStatusChange' && i.move === undefined,
-    fields: (i) => ({ move: grievanceStatusChangeMove(i.sk) }),
+    fields: (i) => ({ move: statusChangeMoveOf(i.sk) }),
     change: 'history entries store their move number (move)',
   },
   {
     entity: 'GrievanceRead',
     matches: (i) => i.entity === 'GrievanceRead' && i.readTag === undefined,
-    fields: (i) => ({ readTag: i.pk.slice('GRIEVANCE_READ#'.length) }),
+    fields: (i) => ({ readTag: readTagOf(i.pk) }),
     change: 'read markers store their tag (readTag)',
   },
   {
     entity: 'GrievanceNotice',
     matches: (i) => i.entity === 'GrievanceNotice' && i.releaseAt === undefined,
-    fields: (i) => ({
-      shard: Number(i.pk.slice(i.pk.lastIndexOf('#') + 1)),
-      // The time in the key: an older notice's event time, due at once, like a released one.
-      releaseAt: i.sk.slice(0, i.sk.length - String(i.id).length - 1),
-    }),
+    // The time in the key: an older notice's event time, due at once, like a released one.
+    fields: (i) => noticeKeyParts({ pk: i.pk, sk: i.sk }, String(i.id)),
     change: 'queued notices store their queue shard and the time of their key (shard, releaseAt)',
   },
 ];
@@ -59,8 +67,8 @@ const DAY_MS = 86_400_000;
  */
 export function replayedHandling(
   g: GrievanceItem,
-  history: StatusChangeItem[],
-  replies: ReplyItem[],
+  history: GrievanceStatusChangeItem[],
+  replies: GrievanceReplyItem[],
   now = new Date(),
 ): { grievance: GrievanceItem; stats: StatsDeltas } {
   const periods = configuredPeriods();
@@ -73,7 +81,7 @@ export function replayedHandling(
   const stats = raisedStats(g.createdAt, g.category, 'open');
   const events: { at: string; event: HandlingEvent }[] = [
     ...history
-      .filter((c) => (c.move ?? grievanceStatusChangeMove(c.sk)) > 0)
+      .filter((c) => (c.move ?? statusChangeMoveOf(c.sk)) > 0)
       .map((c) => ({ at: c.createdAt, event: { kind: 'move', to: c.toStatus } as HandlingEvent })),
     ...replies
       .filter((r) => r.authorRole === 'handler')
@@ -114,11 +122,13 @@ export function replayedHandling(
 
 /** The writes that give a grievance without a handling record its record, index entries and statistics. */
 export async function handlingBackfillWrites(item: Item): Promise<TransactItem[]> {
-  const g = item as GrievanceItem;
+  if (!Grievance.is(item)) return [];
+  const g = item;
   if (hasHandling(g)) return [];
-  const partition = await queryAll<Item>({ pk: grievancePartition(g.id).pk, consistent: true });
-  const history = partition.filter((i) => i.entity === 'GrievanceStatusChange') as StatusChangeItem[];
-  const replies = partition.filter((i) => i.entity === 'GrievanceReply') as ReplyItem[];
+  // The grievance's partition: its history and replies, read together.
+  const partition = await queryAll({ pk: Grievance.key(g).pk, consistent: true });
+  const history = partition.filter(GrievanceStatusChange.is);
+  const replies = partition.filter(GrievanceReply.is);
   const { grievance, stats } = replayedHandling(g, history, replies);
   const added = Object.fromEntries(
     HANDLING_FIELDS.filter((f) => grievance[f] !== undefined).map((f) => [f, grievance[f]]),
@@ -158,12 +168,9 @@ const REFS_PER_WRITE = 90;
  * reference names yet; the runner calls again until none is missing.
  */
 export async function readerRefBackfillWrites(item: Item): Promise<TransactItem[]> {
-  const g = item as GrievanceItem;
-  const refs = await queryAll<ReaderRefItem>({
-    pk: grievancePartition(g.id).pk,
-    skPrefix: grievanceReaderRefKey(g.id, '').sk,
-    consistent: true,
-  });
+  if (!Grievance.is(item)) return [];
+  const g = item;
+  const refs = await GrievanceReaderRef.queryAll({ key: { grievanceId: g.id }, consistent: true });
   const known = new Set(refs.map(readerOf).filter((id): id is string => !!id));
   const people = await queryAll<{ id: string }>({ index: membersIndex.index, pk: membersIndex.pk });
   const candidates = people.map((p) => p.id).filter((id) => !known.has(id));
@@ -256,12 +263,10 @@ export const legacyNotificationPreview = (n: Item): string | null =>
  * convert). A notice whose seal does not open is removed.
  */
 export function noticeSealWrites(item: Item): TransactItem[] {
-  const q = item as unknown as QueuedNoticeItem;
+  if (!GrievanceNotice.is(item)) return [];
+  const q = item;
   if (q.sealed !== undefined) return [];
-  const remove = GrievanceNotice.remove(
-    [q.shard ?? Number(q.pk.slice(q.pk.lastIndexOf('#') + 1)), q.sk.slice(0, q.sk.length - q.id.length - 1), q.id],
-    { ConditionExpression: 'attribute_exists(pk)' },
-  );
+  const remove = GrievanceNotice.remove(noticeAddress(q), { ConditionExpression: 'attribute_exists(pk)' });
   const p = openNotice(q);
   if (!p) return [remove];
   return [remove, ...queuedNoticeWrites(p.grievanceId, { recipientId: p.recipientId, kind: p.kind }, new Date())];

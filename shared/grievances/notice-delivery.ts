@@ -1,13 +1,13 @@
 import { ABSENT, PRESENT } from '../db/entity.ts';
-import { GRIEVANCE_NOTICE_SHARDS, grievanceKey, grievanceNoticeQueue } from '../db/keys.ts';
-import { getItem, getMany, isConditionFailure, keyString, queryAll, queryPage, transact, write } from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure, transact, write } from '../db/table.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import { type NewNotification, notificationItem } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
-import { Grievance, GrievanceNotice, GrievanceNoticeCursor, type NoticeCursorItem } from './entities.ts';
+import { Grievance, GrievanceNotice, GrievanceNoticeCursor, type GrievanceNoticeCursorItem } from './entities.ts';
 import { notificationRecord } from './erasure-refs.ts';
-import type { GrievanceItem } from './model.ts';
-import { dequeueWrite, noticeNotification, noticeTiming, openNotice, type QueuedNoticeItem } from './notices.ts';
+import { dequeueWrite, noticeAddress, noticeNotification, noticeTiming, openNotice } from './notices.ts';
+import { GRIEVANCE_NOTICE_SHARDS } from './shards.ts';
 
 /**
  * How far before the cursor a batch reads again: notices released just before the last batch's
@@ -38,14 +38,14 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
   // Never what is not released yet, whatever clock a caller passes: a notice is delivered after its
   // release time or not at all.
   const until = new Date(Math.min(now.getTime(), Date.now()) - t.settleMs).toISOString();
-  const cursor = await getItem<NoticeCursorItem>(GrievanceNoticeCursor.key(), true);
+  const cursor = await GrievanceNoticeCursor.get({}, { consistent: true });
   const from =
     since?.toISOString() ??
     (cursor ? new Date(Date.parse(cursor.deliveredTo) - REREAD_ROUNDS * t.roundMs).toISOString() : '0'); // '0': before any time
   const due = (
     await Promise.all(
       Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, shard) =>
-        queryAll<QueuedNoticeItem>({ pk: grievanceNoticeQueue(shard), skBetween: [from, until] }),
+        GrievanceNotice.queryAll({ key: { shard }, skBetween: [from, until] }),
       ),
     )
   )
@@ -55,10 +55,10 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
     const p = openNotice(q);
     return p ? [{ q, p }] : [];
   });
-  const grievances = await getMany<GrievanceItem>(opened.map(({ p }) => grievanceKey(p.grievanceId)));
+  const grievances = await Grievance.getMany(opened.map(({ p }) => ({ id: p.grievanceId })));
   const recorded: NewNotification[] = [];
-  for (const { q, p } of opened) {
-    const g = grievances.get(keyString(grievanceKey(p.grievanceId)));
+  for (const [i, { q, p }] of opened.entries()) {
+    const g = grievances[i];
     const notice = g ? noticeNotification(p, g) : null;
     const writes =
       q.sealed === undefined
@@ -66,14 +66,14 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
         : notice
           ? [
               Notification.put(notificationItem(notice, new Date(p.notifyAt), p.notificationId), ABSENT),
-              NotificationCounter.add([p.recipientId], { unread: 1 }),
+              NotificationCounter.add({ userId: p.recipientId }, { unread: 1 }),
             ]
           : [];
     if (writes.length === 0) continue; // the grievance is gone: nothing to deliver
     try {
       // The grievance must still exist: else the retention sweep may have erased it, and with it the
       // reference it would erase this notification by.
-      await transact([...writes, ...(notice ? [Grievance.check([p.grievanceId], PRESENT)] : [])]);
+      await transact([...writes, ...(notice ? [Grievance.check({ id: p.grievanceId }, PRESENT)] : [])]);
     } catch (err) {
       if (isConditionFailure(err)) continue; // delivered already, or the grievance is gone
       throw err;
@@ -88,7 +88,7 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
 }
 
 /** Moves the cursor forward, never back. */
-async function advanceCursor(cursor: NoticeCursorItem | undefined, to: string): Promise<void> {
+async function advanceCursor(cursor: GrievanceNoticeCursorItem | undefined, to: string): Promise<void> {
   if (cursor && cursor.deliveredTo >= to) return;
   try {
     await write(
@@ -108,14 +108,13 @@ async function advanceCursor(cursor: NoticeCursorItem | undefined, to: string): 
 async function removeDelivered(now: Date): Promise<void> {
   const before = new Date(now.getTime() - REMOVE_AFTER_MS).toISOString();
   for (let shard = 0; shard < GRIEVANCE_NOTICE_SHARDS; shard++) {
-    const { items } = await queryPage<QueuedNoticeItem>({
-      pk: grievanceNoticeQueue(shard),
-      skBefore: before,
-      limit: REMOVED_PER_RUN,
-    });
+    const { items } = await GrievanceNotice.query(
+      { key: { shard }, skBefore: before },
+      page({ limit: REMOVED_PER_RUN }),
+    );
     // Notices of 0.2.0 are left to their own delivery or migration.
     for (const q of items.filter((i) => i.sealed !== undefined)) {
-      await transact([GrievanceNotice.remove(GrievanceNotice.keyOf(q))]).catch((e) =>
+      await transact([GrievanceNotice.remove(noticeAddress(q))]).catch((e) =>
         isConditionFailure(e) ? undefined : Promise.reject(e),
       );
     }

@@ -2,23 +2,26 @@ import { randomInt } from 'node:crypto';
 import { env } from '../config/env.ts';
 import { PRESENT } from '../db/entity.ts';
 import { newId, newSortableId } from '../db/ids.ts';
-import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeKeyParts } from '../db/keys.ts';
 import { type TransactItem, transact } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { seal, unseal } from './anonymity.ts';
-import { GrievanceNotice as QueuedNotice } from './entities.ts';
+import { type GrievanceItem, GrievanceNotice, type GrievanceNoticeItem } from './entities.ts';
 import { notificationRefWrite } from './erasure-refs.ts';
-import { type GrievanceItem, sealContexts } from './model.ts';
+import { noticeKeyParts } from './legacy-keys.ts';
+import { sealContexts } from './model.ts';
+import { GRIEVANCE_NOTICE_SHARDS } from './shards.ts';
+import type { NoticeKind } from './vocabulary.ts';
 
 /**
- * Who hears of a grievance event: the raiser (kind `grievance`), a tagged person (kind `mention`), or
+ * Who an event tells, and how: the raiser (kind `grievance`), a tagged person (kind `mention`), or
  * a super admin reminded of a deadline (kind `grievance`, its own preview). Each is queued with the
- * event and delivered by a later batch (`notice-delivery.ts`), never written to the recipient's own
- * items at the event's time (docs/data-model.md, Grievances: delivery apart from the event).
+ * event as a `GrievanceNotice` and delivered by a later batch (`notice-delivery.ts`), never written to
+ * the recipient's own items at the event's time (docs/data-model.md, Grievances: delivery apart from
+ * the event).
  */
-export interface GrievanceNotice {
+export interface NoticeRequest {
   recipientId: string;
-  kind: 'grievance' | 'mention';
+  kind: NoticeKind;
   /** A reminder's own text; else the preview is made from the grievance at delivery. */
   preview?: string;
 }
@@ -27,30 +30,11 @@ export interface GrievanceNotice {
 export interface NoticePayload {
   grievanceId: string;
   recipientId: string;
-  kind: GrievanceNotice['kind'];
+  kind: NoticeKind;
   preview?: string;
   /** The notification's id and time, chosen when queued, so that its erasure reference is written then. */
   notificationId: string;
   notifyAt: string;
-}
-
-/**
- * A notice as queued, in the anonymous queue partition: its shard, release time and a random id (the
- * key), the rest sealed. The optional fields are the form of 0.2.0 (event time, grievance and kind in
- * the clear, the recipient sealed alone), read until `0006-grievance-notices-sealed` has converted it.
- */
-export interface QueuedNoticeItem {
-  pk: string;
-  sk: string;
-  entity: 'GrievanceNotice';
-  shard: number;
-  releaseAt: string;
-  id: string;
-  sealed?: string;
-  eventAt?: string;
-  grievanceId?: string;
-  kind?: GrievanceNotice['kind'];
-  recipientSeal?: string;
 }
 
 /**
@@ -77,8 +61,8 @@ export const maxReleaseDelayMs = (t = noticeTiming()) => t.minDelayMs + t.jitter
 /** The person who raised `g`, recovered from its seal; null if the seal does not open (another secret). */
 export const raiserOf = (g: GrievanceItem): string | null => unseal(g.raiserSeal, sealContexts.raiser(g.id));
 
-export const raiserNotice = (raiserId: string): GrievanceNotice => ({ recipientId: raiserId, kind: 'grievance' });
-export const mentionNotice = (recipientId: string): GrievanceNotice => ({ recipientId, kind: 'mention' });
+export const raiserNotice = (raiserId: string): NoticeRequest => ({ recipientId: raiserId, kind: 'grievance' });
+export const mentionNotice = (recipientId: string): NoticeRequest => ({ recipientId, kind: 'mention' });
 
 /**
  * The notification a notice becomes: no actor, no post or comment, nothing that names the grievance
@@ -105,7 +89,7 @@ export function noticeNotification(p: Pick<NoticePayload, 'recipientId' | 'kind'
  * only sealed, and the notification itself is written by a later batch that touches nothing of the
  * grievance, so no transaction holds both a person's item and the grievance's.
  */
-export function queuedNoticeWrites(grievanceId: string, n: GrievanceNotice, eventAt: Date): TransactItem[] {
+export function queuedNoticeWrites(grievanceId: string, n: NoticeRequest, eventAt: Date): TransactItem[] {
   const t = noticeTiming();
   const notifyAt = new Date(eventAt.getTime() + t.minDelayMs + randomInt(t.jitterMs));
   const releaseAt = new Date(Math.ceil(notifyAt.getTime() / t.roundMs) * t.roundMs).toISOString();
@@ -119,7 +103,7 @@ export function queuedNoticeWrites(grievanceId: string, n: GrievanceNotice, even
     notifyAt: notifyAt.toISOString(),
   };
   return [
-    QueuedNotice.put({
+    GrievanceNotice.put({
       shard: randomInt(GRIEVANCE_NOTICE_SHARDS),
       releaseAt,
       id,
@@ -133,7 +117,7 @@ export function queuedNoticeWrites(grievanceId: string, n: GrievanceNotice, even
  * What a queued notice says, whichever its form; null when its seal does not open. A 0.2.0 notice has
  * no notification chosen yet (`notificationId` empty).
  */
-export function openNotice(q: QueuedNoticeItem): NoticePayload | null {
+export function openNotice(q: GrievanceNoticeItem): NoticePayload | null {
   if (q.sealed !== undefined) {
     const text = unseal(q.sealed, sealContexts.notice(q.id));
     return text === null ? null : (JSON.parse(text) as NoticePayload);
@@ -143,18 +127,25 @@ export function openNotice(q: QueuedNoticeItem): NoticePayload | null {
   return { grievanceId: q.grievanceId, recipientId, kind: q.kind, notificationId: '', notifyAt: '' };
 }
 
+/** Where a notice is queued: its shard, time and id (read from its key when it was queued before it stored them). */
+export function noticeAddress(q: GrievanceNoticeItem): { shard: number; releaseAt: string; id: string } {
+  const { shard, releaseAt } =
+    q.shard === undefined || q.releaseAt === undefined
+      ? noticeKeyParts(q, q.id)
+      : { shard: q.shard, releaseAt: q.releaseAt };
+  return { shard, releaseAt, id: q.id };
+}
+
 /** Takes a notice off its queue (conditionally, so that overlapping runs act once). */
-export function dequeueWrite(q: QueuedNoticeItem): TransactItem {
-  // Notices queued before the shard and time were stored name them in their key only.
-  const { shard, releaseAt } = q.releaseAt === undefined ? grievanceNoticeKeyParts(q, q.id) : q;
-  return QueuedNotice.remove([shard, releaseAt, q.id], PRESENT);
+export function dequeueWrite(q: GrievanceNoticeItem): TransactItem {
+  return GrievanceNotice.remove(noticeAddress(q), PRESENT);
 }
 
 /** Commits an event's `items` and queues its notices, in one transaction. */
 export async function transactWithNotices(
   items: TransactItem[],
   grievanceId: string,
-  notices: GrievanceNotice[],
+  notices: NoticeRequest[],
   eventAt: Date,
 ): Promise<void> {
   await transact([...items, ...notices.flatMap((n) => queuedNoticeWrites(grievanceId, n, eventAt))]);

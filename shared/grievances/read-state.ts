@@ -1,10 +1,9 @@
 import { PRESENT } from '../db/entity.ts';
 import { getMany, type Item, isConditionFailure, keyString, type TransactItem, transact } from '../db/table.ts';
 import { personTag, personTags, raiserTags, readTag, readTags, sameTag } from './anonymity.ts';
-import { Grievance, GrievanceRead, GrievanceSeen, GrievanceTotals } from './entities.ts';
+import { Grievance, type GrievanceItem, GrievanceRead, GrievanceSeen, GrievanceTotals } from './entities.ts';
 import { readerRefWrite } from './erasure-refs.ts';
-import type { GrievanceItem } from './model.ts';
-import { totalField } from './totals.ts';
+import { totalOf } from './totals.ts';
 
 /**
  * Read state per person without any item that names the person or links their
@@ -13,33 +12,16 @@ import { totalField } from './totals.ts';
  * they raise a grievance and when they first mark somebody else's read. The raiser's own grievance
  * needs no marker: `raiserTag` on it already says it is theirs.
  */
-export const readMarkerKey = (userId: string, grievanceId: string) => GrievanceRead.key(readTag(userId, grievanceId));
+export const readMarkerKey = (userId: string, grievanceId: string) =>
+  GrievanceRead.key({ readTag: readTag(userId, grievanceId) });
 /**
  * Where a person's marker of the grievance may be: under the grievance secret's current key or an
  * earlier one of its ring (docs/deployment.md, "Rotating the secrets"). Reads try them all.
  */
 export const readMarkerKeys = (userId: string, grievanceId: string) =>
-  readTags(userId, grievanceId).map((t) => GrievanceRead.key(t));
+  readTags(userId, grievanceId).map((readTag) => GrievanceRead.key({ readTag }));
 /** A person's counters: one per key of the ring (a rotation starts a new one); their sum is what counts. */
-const seenKeys = (userId: string) => personTags(userId).map((t) => GrievanceSeen.key(t));
-
-/** A read marker: when the person first opened the grievance; `readTag` is its key's composite. */
-export interface ReadMarkerItem {
-  pk: string;
-  sk: string;
-  entity: 'GrievanceRead';
-  /** Absent on markers written before it was stored (they are read and erased by their key). */
-  readTag: string;
-  readAt: string;
-}
-
-/** A person's counter: how many grievances they raised or first marked read. */
-export interface SeenItem {
-  pk: string;
-  sk: string;
-  entity: 'GrievanceSeen';
-  seen: number;
-}
+const seenKeys = (userId: string) => personTags(userId).map((personTag) => GrievanceSeen.key({ personTag }));
 
 export const isRaiser = (userId: string, g: Pick<GrievanceItem, 'id' | 'raiserTag'>) =>
   sameTag(g.raiserTag, raiserTags(userId, g.id));
@@ -54,7 +36,7 @@ export function isUnread(userId: string, g: GrievanceItem, markers: Map<string, 
  * one less (-1: the retention sweep erased a grievance they had raised or read).
  */
 export const seenWrite = (userId: string, delta: 1 | -1 = 1): TransactItem =>
-  GrievanceSeen.add([personTag(userId)], { seen: delta });
+  GrievanceSeen.add({ personTag: personTag(userId) }, { seen: delta });
 
 /**
  * Marks `g` read for the caller, once: the marker's conditional put, the counter move and the sealed
@@ -68,10 +50,12 @@ export async function markRead(userId: string, g: GrievanceItem): Promise<void> 
     await transact([
       GrievanceRead.create({ readTag: current, readAt: new Date().toISOString() }),
       // Read before the secret was rotated: that marker stands, and counts once.
-      ...earlier.map((t) => GrievanceRead.check([t], { ConditionExpression: 'attribute_not_exists(pk)' })),
+      ...earlier.map((readTag) =>
+        GrievanceRead.check({ readTag }, { ConditionExpression: 'attribute_not_exists(pk)' }),
+      ),
       seenWrite(userId),
       readerRefWrite(g.id, userId),
-      Grievance.check([g.id], PRESENT), // not erased meanwhile (retention.ts)
+      Grievance.check(g, PRESENT), // not erased meanwhile (retention.ts)
     ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err; // already read: the first time stands
@@ -80,10 +64,14 @@ export async function markRead(userId: string, g: GrievanceItem): Promise<void> 
 
 /** Grievances the caller has not opened: two counters, one read. */
 export async function unreadCount(userId: string): Promise<number> {
-  const totals = GrievanceTotals.key();
+  const totalsKey = GrievanceTotals.key({});
   const seen = seenKeys(userId);
-  const found = await getMany([totals, ...seen], true);
-  const all = (found.get(keyString(totals))?.[totalField({})] as number | undefined) ?? 0;
-  const mine = seen.reduce((n, k) => n + ((found.get(keyString(k))?.seen as number | undefined) ?? 0), 0);
+  const found = await getMany([totalsKey, ...seen], true);
+  const totals = found.get(keyString(totalsKey));
+  const all = GrievanceTotals.is(totals) ? totalOf(totals, {}) : 0;
+  const mine = seen.reduce((n, k) => {
+    const counter = found.get(keyString(k));
+    return n + (GrievanceSeen.is(counter) ? counter.seen : 0);
+  }, 0);
   return Math.max(0, all - mine);
 }

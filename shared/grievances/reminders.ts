@@ -1,9 +1,10 @@
-import { GRIEVANCE_INDEX_SHARDS, grievanceHandlingPartition, grievanceKey, roleIndex } from '../db/keys.ts';
-import { getItem, keyString, queryAll, queryPage, retryOnConflict, transact } from '../db/table.ts';
+import { roleIndex } from '../db/keys.ts';
+import { page } from '../db/paging.ts';
+import { queryAll, retryOnConflict, transact } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
 import type { UserItem } from '../people/users.ts';
 import { emailTransport } from '../transports/email.ts';
-import { GrievanceHandlingEntry } from './entities.ts';
+import { Grievance, GrievanceHandlingEntry, type GrievanceHandlingEntryItem, type GrievanceItem } from './entities.ts';
 import {
   applyHandling,
   configuredPeriods,
@@ -11,15 +12,11 @@ import {
   nextReminder,
   REMINDER_LEAD_DAYS,
 } from './handling.ts';
-import {
-  grievanceChangeWrite,
-  type HandlingEntryItem,
-  handlingEntries,
-  handlingEntryWrites,
-} from './handling-index.ts';
-import type { GrievanceItem, ReminderKind } from './model.ts';
-import { type GrievanceNotice, queuedNoticeWrites } from './notices.ts';
+import { entryAddress, grievanceChangeWrite, handlingEntryWrites, isCurrentEntry } from './handling-index.ts';
+import { type NoticeRequest, queuedNoticeWrites } from './notices.ts';
+import { GRIEVANCE_INDEX_SHARDS } from './shards.ts';
 import { statsWrites } from './stats-fields.ts';
+import type { ReminderKind } from './vocabulary.ts';
 
 /** Reminder entries read per shard and run; a longer backlog drains over the next runs. */
 const PER_SHARD = 100;
@@ -38,7 +35,7 @@ const WHAT: Record<ReminderKind, string> = {
  * The bell notification of a reminder, queued like every grievance notice (notices.ts): kind
  * `grievance`, no actor, delivered by a later batch, never in the transaction that names the grievance.
  */
-export function reminderNotice(recipientId: string, kind: ReminderKind, g: GrievanceItem): GrievanceNotice {
+export function reminderNotice(recipientId: string, kind: ReminderKind, g: GrievanceItem): NoticeRequest {
   return { recipientId, kind: 'grievance', preview: `${WHAT[kind]}: ${g.subject}` };
 }
 
@@ -75,11 +72,10 @@ export async function sendDueReminders(now = new Date(), periods: HandlingPeriod
   const runAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const pages = await Promise.all(
     Array.from({ length: GRIEVANCE_INDEX_SHARDS }, (_, shard) =>
-      queryPage<HandlingEntryItem>({
-        pk: grievanceHandlingPartition('REMINDERS', shard),
-        skBefore: now.toISOString(),
-        limit: PER_SHARD,
-      }),
+      GrievanceHandlingEntry.query(
+        { key: { index: 'REMINDERS', shard }, skBefore: now.toISOString() },
+        page({ limit: PER_SHARD }),
+      ),
     ),
   );
   const due = pages.flatMap((p) => p.items);
@@ -92,7 +88,7 @@ export async function sendDueReminders(now = new Date(), periods: HandlingPeriod
 
 /** Sends every reminder of one grievance that is due at `now`; answers how many. */
 async function remindFor(
-  entry: HandlingEntryItem,
+  entry: GrievanceHandlingEntryItem,
   now: Date,
   runAt: Date,
   admins: UserItem[],
@@ -127,18 +123,17 @@ async function remindFor(
  * null when nothing is due. A failed condition (handled or reminded meanwhile) is retried by the caller.
  */
 async function recordNextReminder(
-  entry: HandlingEntryItem,
+  entry: GrievanceHandlingEntryItem,
   now: Date,
   runAt: Date,
   admins: UserItem[],
   periods: HandlingPeriods,
 ) {
-  const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
+  const g = await Grievance.get({ id: entry.grievanceId }, { consistent: true });
   const reminder = g ? nextReminder(g) : null;
   if (!g || !reminder || reminder.at > now.toISOString()) {
     // Nothing (more) is due: drop the entry unless it is the grievance's current one.
-    if (!g || !handlingEntries(g).some((e) => keyString(e) === keyString(entry)))
-      await transact([GrievanceHandlingEntry.remove(GrievanceHandlingEntry.keyOf(entry))]);
+    if (!g || !isCurrentEntry(g, entry)) await transact([GrievanceHandlingEntry.remove(entryAddress(entry))]);
     return null;
   }
   const silent = reminder.kind.endsWith('_soon') && now.toISOString() >= reminder.dueAt;

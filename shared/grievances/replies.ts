@@ -1,30 +1,15 @@
 import { newSortableId } from '../db/ids.ts';
-import { grievanceKey, grievanceRepliesPrefix, grievanceReplyKey } from '../db/keys.ts';
-import {
-  getMany,
-  isConditionFailure,
-  keyString,
-  queryPage,
-  retryOnConflict,
-  type TransactItem,
-  transact,
-} from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { getMany, isConditionFailure, keyString, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { replyAuthorTag, replyAuthorTags, sameTag, seal } from './anonymity.ts';
-import { Grievance, GrievanceReply } from './entities.ts';
+import { Grievance, type GrievanceItem, GrievanceReply, type GrievanceReplyItem } from './entities.ts';
 import { loadGrievance } from './grievances.ts';
 import { applyHandling, configuredPeriods, hasHandling } from './handling.ts';
 import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
 import { authoredText, resolveMentions } from './mentions.ts';
-import {
-  type GrievanceItem,
-  isEntityId,
-  openReplyContent,
-  type ReplyItem,
-  sealContexts,
-  sealReplyContent,
-} from './model.ts';
-import { type GrievanceNotice, mentionNotice, raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
+import { isEntityId, openReplyContent, sealContexts, sealReplyContent } from './model.ts';
+import { mentionNotice, type NoticeRequest, raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
 import { isRaiser } from './read-state.ts';
 import { statsWrites } from './stats-fields.ts';
 import { type ReplyViewOf, replyViews } from './views.ts';
@@ -76,13 +61,22 @@ export async function createReply<AsHandler extends boolean>(
 
 /**
  * A handler's reply may meet a deadline (handling.ts): then the reply count moves in one update with the
- * handling record, conditioned on what was read, with the statistics and index entries it moves.
+ * handling record, conditioned on what was read (the reply count too: a reply committed meanwhile makes
+ * this one re-read), with the statistics and index entries it moves.
  */
 function handlerReplyWrites(g: GrievanceItem, now: Date): TransactItem[] {
   if (!hasHandling(g) || (g.ackAt && g.feedbackAt)) return [replyCountWrite(g.id, 1)];
   const handled = applyHandling(g, g, { kind: 'handler-reply' }, now, configuredPeriods());
   return [
-    grievanceChangeWrite(g, handled.item, { replyCount: 1 }),
+    grievanceChangeWrite(
+      g,
+      { ...handled.item, replyCount: g.replyCount + 1 },
+      {
+        ConditionExpression: '#replies = :replies',
+        ExpressionAttributeNames: { '#replies': 'replyCount' },
+        ExpressionAttributeValues: { ':replies': g.replyCount },
+      },
+    ),
     ...statsWrites(handled.stats),
     ...handlingEntryWrites(g, handled.item),
   ];
@@ -92,7 +86,7 @@ function handlerReplyWrites(g: GrievanceItem, now: Date): TransactItem[] {
  * Who hears of a new reply: each tagged person once (kind mention); the raiser
  * (kind grievance) unless they wrote it or are tagged in it (one notification per reply).
  */
-function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]): GrievanceNotice[] {
+function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]): NoticeRequest[] {
   const notices = mentionIds.map(mentionNotice);
   const raiserId = raiserOf(g);
   if (raiserId && raiserId !== authorId && !mentionIds.includes(raiserId)) notices.push(raiserNotice(raiserId));
@@ -100,11 +94,14 @@ function replyNotices(authorId: string, g: GrievanceItem, mentionIds: string[]):
 }
 
 function replyCountWrite(grievanceId: string, delta: 1 | -1): TransactItem {
-  return Grievance.update([grievanceId], {
-    UpdateExpression: 'ADD replyCount :d',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':d': delta },
-  });
+  return Grievance.update(
+    { id: grievanceId },
+    {
+      UpdateExpression: 'ADD replyCount :d',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':d': delta },
+    },
+  );
 }
 
 /** A reply's grievance and the reply, in one batch read: 404 when either is missing, 403 unless the caller wrote it. */
@@ -112,16 +109,16 @@ async function loadOwnReply(
   callerId: string,
   grievanceId: string,
   replyId: string,
-): Promise<{ g: GrievanceItem; r: ReplyItem; tag: string }> {
+): Promise<{ g: GrievanceItem; r: GrievanceReplyItem; tag: string }> {
   if (!isEntityId(grievanceId)) throw notFound('No such grievance.');
   if (!isEntityId(replyId)) throw notFound('No such reply.');
-  const gKey = grievanceKey(grievanceId);
-  const rKey = grievanceReplyKey(grievanceId, replyId);
+  const gKey = Grievance.key({ id: grievanceId });
+  const rKey = GrievanceReply.key({ grievanceId, id: replyId });
   const found = await getMany([gKey, rKey], true);
-  const g = found.get(keyString(gKey)) as GrievanceItem | undefined;
-  const r = found.get(keyString(rKey)) as ReplyItem | undefined;
-  if (!g) throw notFound('No such grievance.');
-  if (!r) throw notFound('No such reply.');
+  const g = found.get(keyString(gKey));
+  const r = found.get(keyString(rKey));
+  if (!Grievance.is(g)) throw notFound('No such grievance.');
+  if (!GrievanceReply.is(r)) throw notFound('No such reply.');
   // Says nothing about who did write it. The tag as stored (made with whichever key of the ring)
   // is what the edit's condition names.
   if (!sameTag(r.authorTag, replyAuthorTags(callerId, grievanceId, replyId)))
@@ -142,7 +139,7 @@ export async function editReply(callerId: string, grievanceId: string, replyId: 
       const before = openReplyContent(r).mentionIds;
       const newlyTagged = mentionIds.filter((id) => !before.includes(id));
       const now = new Date();
-      const edited: ReplyItem = {
+      const edited: GrievanceReplyItem = {
         ...r,
         sealedContent: sealReplyContent(grievanceId, replyId, { body, mentionIds }),
         editedAt: now.toISOString(),
@@ -150,7 +147,7 @@ export async function editReply(callerId: string, grievanceId: string, replyId: 
       };
       await transactWithNotices(
         [
-          GrievanceReply.update([grievanceId, replyId], {
+          GrievanceReply.update(r, {
             UpdateExpression: 'SET sealedContent = :content, editedAt = :at, rev = :rev',
             ConditionExpression: 'authorTag = :tag AND rev = :before',
             ExpressionAttributeValues: {
@@ -177,10 +174,13 @@ export async function deleteReply(callerId: string, grievanceId: string, replyId
   const { tag } = await loadOwnReply(callerId, grievanceId, replyId);
   try {
     await transact([
-      GrievanceReply.remove([grievanceId, replyId], {
-        ConditionExpression: 'authorTag = :tag',
-        ExpressionAttributeValues: { ':tag': tag },
-      }),
+      GrievanceReply.remove(
+        { grievanceId, id: replyId },
+        {
+          ConditionExpression: 'authorTag = :tag',
+          ExpressionAttributeValues: { ':tag': tag },
+        },
+      ),
       replyCountWrite(grievanceId, -1),
     ]);
   } catch (err) {
@@ -193,18 +193,13 @@ export async function deleteReply(callerId: string, grievanceId: string, replyId
 export async function listReplies<Admin extends boolean>(
   callerId: string,
   grievanceId: string,
-  page: { cursor?: string; limit: number },
+  p: { cursor?: string; limit: number },
   { admin }: { admin: Admin },
 ): Promise<{ items: ReplyViewOf<Admin>[]; nextCursor: string | null }> {
   const [, replies] = await Promise.all([
     loadGrievance(grievanceId),
     isEntityId(grievanceId)
-      ? queryPage<ReplyItem>({
-          ...grievanceRepliesPrefix(grievanceId),
-          forward: true,
-          limit: page.limit,
-          cursor: page.cursor,
-        })
+      ? GrievanceReply.query({ key: { grievanceId }, forward: true }, page(p))
       : Promise.resolve({ items: [], nextCursor: null }),
   ]);
   return { items: await replyViews(replies.items, callerId, { admin }), nextCursor: replies.nextCursor };

@@ -1,42 +1,33 @@
 import { env } from '../config/env.ts';
 import { PRESENT } from '../db/entity.ts';
-import {
-  GRIEVANCE_INDEX_SHARDS,
-  grievanceHandlingPartition,
-  grievanceKey,
-  grievancePartition,
-  grievanceStatusChangeMove,
-} from '../db/keys.ts';
-import {
-  getItem,
-  type Item,
-  isConditionFailure,
-  queryAll,
-  queryPage,
-  retryOnConflict,
-  type TransactItem,
-  transact,
-} from '../db/table.ts';
-import { Notification, NotificationCounter, type NotificationItem } from '../notifications/entities.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure, queryAll, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
+import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import { logger } from '../observability/logger.ts';
 import { readTags } from './anonymity.ts';
 import {
   Grievance,
   GrievanceErasureAudit,
   GrievanceHandlingEntry,
+  type GrievanceHandlingEntryItem,
   GrievanceNotificationRef,
+  type GrievanceNotificationRefItem,
   GrievanceRead,
   GrievanceReaderRef,
+  type GrievanceReaderRefItem,
   GrievanceReply,
   GrievanceStatusChange,
+  type GrievanceStatusChangeItem,
 } from './entities.ts';
-import { type NotificationRefItem, notificationOf, type ReaderRefItem, readerOf } from './erasure-refs.ts';
-import { type HandlingEntryItem, handlingEntryWrites } from './handling-index.ts';
-import { type GrievanceItem, isFinished, type ReplyItem, type StatusChangeItem } from './model.ts';
+import { notificationOf, readerOf } from './erasure-refs.ts';
+import { entryAddress, handlingEntryWrites } from './handling-index.ts';
+import { statusChangeMoveOf } from './legacy-keys.ts';
 import { raiserOf } from './notices.ts';
 import { seenWrite } from './read-state.ts';
+import { GRIEVANCE_INDEX_SHARDS } from './shards.ts';
 import { statsFields, statsWrites } from './stats-fields.ts';
 import { raisedDeltas, totalsWrite } from './totals.ts';
+import { isFinished } from './vocabulary.ts';
 
 /** Finished grievances read per shard and run; a longer backlog is erased by the next runs. */
 const PER_SHARD = 25;
@@ -45,15 +36,6 @@ const MAX_ATTEMPTS = 10;
 const CHUNK = 90;
 
 const DAY_MS = 86_400_000;
-
-/** One sweep run's audit item: how many grievances it erased, and when (never what). */
-export interface ErasureAuditItem {
-  pk: string;
-  sk: string;
-  entity: 'GrievanceErasureAudit';
-  erased: number;
-  runAt: string;
-}
 
 /**
  * The retention sweep (docs/data-model.md, Grievances: retention): erases the grievances finished
@@ -76,11 +58,7 @@ export async function eraseExpiredGrievances(now = new Date(), retentionDays = e
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS).toISOString();
   const pages = await Promise.all(
     Array.from({ length: GRIEVANCE_INDEX_SHARDS }, (_, shard) =>
-      queryPage<HandlingEntryItem>({
-        pk: grievanceHandlingPartition('FINISHED', shard),
-        skBefore: cutoff,
-        limit: PER_SHARD,
-      }),
+      GrievanceHandlingEntry.query({ key: { index: 'FINISHED', shard }, skBefore: cutoff }, page({ limit: PER_SHARD })),
     ),
   );
   let erased = 0;
@@ -88,13 +66,13 @@ export async function eraseExpiredGrievances(now = new Date(), retentionDays = e
   return erased;
 }
 
-async function eraseGrievance(entry: HandlingEntryItem, runAt: string): Promise<boolean> {
+async function eraseGrievance(entry: GrievanceHandlingEntryItem, runAt: string): Promise<boolean> {
   if (!(await deleteGrievanceItem(entry))) return false;
   await clearPartition(entry.grievanceId);
   try {
     const stats = new Map([[runAt.slice(0, 10), new Map([[statsFields.erased, 1]])]]);
     await transact([
-      GrievanceHandlingEntry.remove(GrievanceHandlingEntry.keyOf(entry), PRESENT),
+      GrievanceHandlingEntry.remove(entryAddress(entry), PRESENT),
       ...statsWrites(stats),
       auditWrite(runAt),
     ]);
@@ -106,10 +84,10 @@ async function eraseGrievance(entry: HandlingEntryItem, runAt: string): Promise<
 }
 
 /** Step 1; false when the entry no longer stands for a finished grievance (reopened meanwhile). */
-async function deleteGrievanceItem(entry: HandlingEntryItem): Promise<boolean> {
+async function deleteGrievanceItem(entry: GrievanceHandlingEntryItem): Promise<boolean> {
   return retryOnConflict(
     async () => {
-      const g = await getItem<GrievanceItem>(grievanceKey(entry.grievanceId), true);
+      const g = await Grievance.get({ id: entry.grievanceId }, { consistent: true });
       if (!g) return true; // erased by an earlier run that stopped before step 3
       if (!isFinished(g.status) || g.resolvedAt !== entry.at) {
         // Not this grievance's entry any more: a move rewrites entries in its transaction, so only an
@@ -119,7 +97,7 @@ async function deleteGrievanceItem(entry: HandlingEntryItem): Promise<boolean> {
       const raiserId = raiserOf(g);
       const totals = totalsWrite(new Map([...raisedDeltas(g.status, g.category)].map(([f, d]) => [f, -d])));
       await transact([
-        Grievance.remove([g.id], {
+        Grievance.remove(g, {
           ConditionExpression: '#moves = :moves',
           ExpressionAttributeNames: { '#moves': 'moves' },
           ExpressionAttributeValues: { ':moves': g.moves },
@@ -137,33 +115,33 @@ async function deleteGrievanceItem(entry: HandlingEntryItem): Promise<boolean> {
 
 /** Step 2: everything left in the grievance's partition, and what its references point to. */
 async function clearPartition(grievanceId: string): Promise<void> {
-  const items = await queryAll<Item>({ ...grievancePartition(grievanceId), consistent: true });
+  // Every kind the grievance's partition holds (entities.ts: the grievance's key), read together.
+  const items = await queryAll({ pk: Grievance.key({ id: grievanceId }).pk, consistent: true });
   const plain: TransactItem[] = [];
   for (const item of items) {
-    if (item.entity === 'GrievanceReaderRef') await eraseReader(item as ReaderRefItem);
-    else if (item.entity === 'GrievanceNotificationRef') await eraseNotification(item as NotificationRefItem);
-    else if (item.entity === 'GrievanceReply')
-      plain.push(GrievanceReply.remove(GrievanceReply.keyOf(item as ReplyItem)));
-    else if (item.entity === 'GrievanceStatusChange') plain.push(historyEntryRemoval(item as StatusChangeItem));
-    // Only the kinds above share the partition (keys.ts); a new one must be erased here too.
+    if (GrievanceReaderRef.is(item)) await eraseReader(item);
+    else if (GrievanceNotificationRef.is(item)) await eraseNotification(item);
+    else if (GrievanceReply.is(item)) plain.push(GrievanceReply.remove(item));
+    else if (GrievanceStatusChange.is(item)) plain.push(historyEntryRemoval(item));
+    // Only the kinds above share the partition (entities.ts); a new one must be erased here too.
     else logger.error('grievance erasure: an item of an unknown kind is left', { entity: item.entity });
   }
   for (let i = 0; i < plain.length; i += CHUNK) await transact(plain.slice(i, i + CHUNK));
 }
 
 /** Entries written before they stored their move number carry it in their sort key only. */
-const historyEntryRemoval = (c: StatusChangeItem) =>
-  GrievanceStatusChange.remove([c.grievanceId, c.move ?? grievanceStatusChangeMove(c.sk)]);
+const historyEntryRemoval = (c: GrievanceStatusChangeItem) =>
+  GrievanceStatusChange.remove({ grievanceId: c.grievanceId, move: c.move ?? statusChangeMoveOf(c.sk) });
 
 /** A reader's marker and one off their own counter, with the reference. */
-async function eraseReader(ref: ReaderRefItem): Promise<void> {
-  const deleteRef = GrievanceReaderRef.remove(GrievanceReaderRef.keyOf(ref));
+async function eraseReader(ref: GrievanceReaderRefItem): Promise<void> {
+  const deleteRef = GrievanceReaderRef.remove(ref);
   const readerId = readerOf(ref);
   if (!readerId) return void (await transact([deleteRef]));
   // The marker is under the key of the ring that was current when it was read: one of these.
-  for (const tag of readTags(readerId, ref.grievanceId)) {
+  for (const readTag of readTags(readerId, ref.grievanceId)) {
     try {
-      await transact([deleteRef, GrievanceRead.remove([tag], PRESENT), seenWrite(readerId, -1)]);
+      await transact([deleteRef, GrievanceRead.remove({ readTag }, PRESENT), seenWrite(readerId, -1)]);
       return;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
@@ -173,24 +151,27 @@ async function eraseReader(ref: ReaderRefItem): Promise<void> {
 }
 
 /** A notification about the grievance, one off its recipient's unread counter when unread, with the reference. */
-async function eraseNotification(ref: NotificationRefItem): Promise<void> {
-  const deleteRef = GrievanceNotificationRef.remove(GrievanceNotificationRef.keyOf(ref));
+async function eraseNotification(ref: GrievanceNotificationRefItem): Promise<void> {
+  const deleteRef = GrievanceNotificationRef.remove(ref);
   const target = notificationOf(ref);
   const erased =
     target &&
     (await retryOnConflict(
       async () => {
-        const n = await getItem<NotificationItem>(Notification.key(target.recipientId, target.notificationId), true);
+        const n = await Notification.get(
+          { recipientId: target.recipientId, id: target.notificationId },
+          { consistent: true },
+        );
         if (!n) return false;
         const unread = n.readAt === null || n.readAt === undefined;
         await transact([
           deleteRef,
-          Notification.remove([target.recipientId, target.notificationId], {
+          Notification.remove(n, {
             // Conditioned on the read state seen: a concurrent mark-read moves the counter too.
             ConditionExpression: unread ? 'readAt = :null' : 'attribute_exists(pk) AND readAt <> :null',
             ExpressionAttributeValues: { ':null': null },
           }),
-          ...(unread ? [NotificationCounter.add([target.recipientId], { unread: -1 })] : []),
+          ...(unread ? [NotificationCounter.add({ userId: target.recipientId }, { unread: -1 })] : []),
         ]);
         return true;
       },
@@ -202,4 +183,4 @@ async function eraseNotification(ref: NotificationRefItem): Promise<void> {
 
 /** This run's audit item: how many grievances it erased, and when. */
 const auditWrite = (runAt: string): TransactItem =>
-  GrievanceErasureAudit.add([runAt], { erased: 1 }, { set: { runAt } });
+  GrievanceErasureAudit.add({ runAt }, { erased: 1 }, { set: { runAt } });

@@ -1,6 +1,6 @@
 import type { TransactItem } from '../db/table.ts';
 import { GrievanceStats } from './entities.ts';
-import type { Category, DeadlineOutcome, Status } from './model.ts';
+import type { Category, DeadlineOutcome, Status } from './vocabulary.ts';
 
 /**
  * The handler statistics counters (docs/data-model.md, Grievances: statistics), one item per UTC day:
@@ -13,14 +13,6 @@ import type { Category, DeadlineOutcome, Status } from './model.ts';
  * Counters hold numbers only, never an id or a time of a grievance.
  */
 export type StatsDeltas = Map<string, Map<string, number>>;
-
-/** A day's statistics item: the counters above, by name. */
-export interface StatsItem {
-  pk: string;
-  sk: string;
-  entity: 'GrievanceStats';
-  [counter: string]: number | string;
-}
 
 /**
  * Histogram bins, upper bounds in hours: doubling up to a day, then by day to two weeks, then by weeks
@@ -70,4 +62,4 @@ export function raisedStats(createdAt: string, category: Category, status: Statu
 
 /** One `ADD` per day item, for the caller's transaction. */
 export const statsWrites = (deltas: StatsDeltas): TransactItem[] =>
-  [...deltas].map(([day, fields]) => GrievanceStats.add([day], Object.fromEntries(fields)));
+  [...deltas].map(([day, fields]) => GrievanceStats.add({ day }, Object.fromEntries(fields)));

@@ -1,8 +1,7 @@
-import { grievanceErasureAuditPartition, grievanceStatsKey } from '../db/keys.ts';
-import { getMany, type Item, queryAll } from '../db/table.ts';
 import { invalid } from '../errors.ts';
-import { CATEGORIES, type Category, STATUSES, type Status } from './model.ts';
+import { GrievanceErasureAudit, GrievanceStats, type GrievanceStatsItem } from './entities.ts';
 import { HOUR_BOUNDS, OVER_LAST_BOUND, statsFields } from './stats-fields.ts';
+import { CATEGORIES, type Category, STATUSES, type Status } from './vocabulary.ts';
 
 /** The longest period one request may ask for, in days (one BatchGet key per day). */
 export const MAX_STATS_DAYS = 366;
@@ -53,12 +52,14 @@ function durations(sum: (field: string) => number, prefix: 'ackHours' | 'resolut
  */
 export async function handlerStats(from: string, to: string) {
   const days = periodDays(from, to);
-  const found = await getMany(days.map(grievanceStatsKey));
-  const sum = (field: string) => [...found.values()].reduce((n, item) => n + ((item[field] as number) ?? 0), 0);
+  const found = await GrievanceStats.getMany(days.map((day) => ({ day })));
+  const sum = (field: string) =>
+    found.reduce((n, item) => n + (Number(item?.[field as keyof GrievanceStatsItem]) || 0), 0);
   const audits = (
     await Promise.all(
-      monthsOf(days).map((m) =>
-        queryAll<Item>({ pk: grievanceErasureAuditPartition(m), skBetween: [`${from}T`, `${to}T~`] }),
+      // The partition is the run's month: any time of the month names it.
+      monthsOf(days).map((month) =>
+        GrievanceErasureAudit.queryAll({ key: { runAt: month }, skBetween: [`${from}T`, `${to}T~`] }),
       ),
     )
   ).flat();
@@ -85,7 +86,7 @@ export async function handlerStats(from: string, to: string) {
     },
     erasures: {
       erased: sum(statsFields.erased),
-      runs: audits.map((a) => ({ at: a.runAt as string, erased: a.erased as number })),
+      runs: audits.map((a) => ({ at: a.runAt, erased: a.erased })),
     },
   };
 }

@@ -1,25 +1,18 @@
 import { newSortableId } from '../db/ids.ts';
-import { grievanceStatusChangesPrefix } from '../db/keys.ts';
-import { queryAll, retryOnConflict, type TransactItem } from '../db/table.ts';
+import { retryOnConflict, type TransactItem } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { seal } from './anonymity.ts';
-import { Grievance, GrievanceStatusChange } from './entities.ts';
+import { type GrievanceItem, GrievanceStatusChange } from './entities.ts';
 import { loadGrievance, viewFor } from './grievances.ts';
 import { applyHandling, configuredPeriods } from './handling.ts';
 import { grievanceChangeWrite, handlingEntryWrites } from './handling-index.ts';
 import { authoredText } from './mentions.ts';
-import {
-  type GrievanceItem,
-  isEntityId,
-  isFinished,
-  type Status,
-  type StatusChangeItem,
-  sealContexts,
-} from './model.ts';
+import { isEntityId, sealContexts } from './model.ts';
 import { raiserNotice, raiserOf, transactWithNotices } from './notices.ts';
 import { statsWrites } from './stats-fields.ts';
 import { movedDeltas, totalsWrite } from './totals.ts';
 import { statusChangeViews } from './views.ts';
+import { isFinished, type Status } from './vocabulary.ts';
 
 const MAX_ATTEMPTS = 10;
 
@@ -39,7 +32,7 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
       const g = await loadGrievance(grievanceId);
       const now = new Date();
       const at = now.toISOString();
-      const moved: GrievanceItem = Grievance.item({
+      const moved: GrievanceItem = {
         ...g,
         status: to,
         // Set on the first move to a finished status, kept between finished ones, cleared on reopen.
@@ -48,7 +41,7 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
         statusNoteAt: at,
         updatedAt: at,
         moves: g.moves + 1,
-      });
+      };
       const changeId = newSortableId(now);
       const raiserId = raiserOf(g);
       const totals = totalsWrite(movedDeltas(g.status, to, g.category));
@@ -82,11 +75,7 @@ export async function moveStatus(handlerId: string, grievanceId: string, to: Sta
  */
 export async function listStatusChanges<Admin extends boolean>(grievanceId: string, { admin }: { admin: Admin }) {
   if (!isEntityId(grievanceId)) throw notFound('No such grievance.');
-  const items = await queryAll<StatusChangeItem>({
-    ...grievanceStatusChangesPrefix(grievanceId),
-    forward: false,
-    consistent: true,
-  });
+  const items = await GrievanceStatusChange.queryAll({ key: { grievanceId }, forward: false, consistent: true });
   if (items.length === 0) throw notFound('No such grievance.');
   return statusChangeViews(items, { admin });
 }

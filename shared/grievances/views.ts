@@ -2,17 +2,9 @@ import { type PersonView, personOf } from '../people/person-views.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 
 import { replyAuthorTags, sameTag, unseal } from './anonymity.ts';
-import {
-  ANONYMOUS_NAME,
-  type GrievanceItem,
-  openReplyContent,
-  type ReplyItem,
-  type ReplyRole,
-  type Status,
-  type StatusChangeItem,
-  sealContexts,
-  TEAM_NAME,
-} from './model.ts';
+import type { GrievanceItem, GrievanceReplyItem, GrievanceStatusChangeItem } from './entities.ts';
+import { ANONYMOUS_NAME, openReplyContent, sealContexts, TEAM_NAME } from './model.ts';
+import type { ReplyRole, Status } from './vocabulary.ts';
 
 /** The grievance shapes as answered; admin routes add `author` and `changedBy`. */
 export type Person = PersonView;
@@ -74,7 +66,7 @@ export interface AdminStatusChangeView extends StatusChangeView {
 export type StatusChangeViewOf<Admin extends boolean> = Admin extends true ? AdminStatusChangeView : StatusChangeView;
 
 const personOrNull = (u: UserItem | undefined): PersonView | null => (u ? personOf(u) : null);
-const handlerOf = (r: ReplyItem) =>
+const handlerOf = (r: GrievanceReplyItem) =>
   r.handlerSeal ? unseal(r.handlerSeal, sealContexts.handlerReply(r.grievanceId, r.id)) : null;
 
 /**
@@ -82,7 +74,7 @@ const handlerOf = (r: ReplyItem) =>
  * people drop out), and on admin routes `author` for handler replies only. One batch read of people.
  */
 export async function replyViews<Admin extends boolean>(
-  items: ReplyItem[],
+  items: GrievanceReplyItem[],
   callerId: string,
   { admin }: { admin: Admin },
 ): Promise<ReplyViewOf<Admin>[]> {
@@ -118,7 +110,7 @@ export async function replyViews<Admin extends boolean>(
 
 /** Status changes attributed to the grievance team; admin routes add `changedBy` (null on the raised entry). */
 export async function statusChangeViews<Admin extends boolean>(
-  items: StatusChangeItem[],
+  items: GrievanceStatusChangeItem[],
   { admin }: { admin: Admin },
 ): Promise<StatusChangeViewOf<Admin>[]> {
   const changers = new Map(

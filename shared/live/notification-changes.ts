@@ -1,4 +1,4 @@
-import type { NotificationItem } from '../notifications/entities.ts';
+import { Notification } from '../notifications/entities.ts';
 import { notificationContent } from '../notifications/notifications.ts';
 import { type ChangeMapper, onlyUser } from './change-events.ts';
 
@@ -15,8 +15,8 @@ import { type ChangeMapper, onlyUser } from './change-events.ts';
  *   mapper below emits a single `notification.read` { notificationId: null }.
  */
 export const notificationChanges: ChangeMapper = (change) => {
-  const n = change.newImage as NotificationItem | undefined;
-  if (!n) return [];
+  const n = change.newImage;
+  if (!Notification.is(n)) return [];
   const c = notificationContent(n);
   if (!c || c.anonymous) return [];
   const audience = onlyUser(n.recipientId);

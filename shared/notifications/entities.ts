@@ -1,10 +1,4 @@
-import { entity } from '../db/entity.ts';
-import {
-  notificationCounterKey,
-  notificationKey,
-  notificationsReadAllKey,
-  unreadNotificationsIndex,
-} from '../db/keys.ts';
+import { type EntityFields, type EntityItem, entity, keyOnly, shape } from '../db/entity.ts';
 import type { NotificationKind } from './kinds.ts';
 
 /** The notifications area's entities (docs/data-model.md, Notifications), each declared once. */
@@ -21,68 +15,59 @@ export interface NotificationContent {
 }
 
 /**
- * One form at rest for every kind: the recipient, times and read state in the clear (they key and
- * page the list), everything else in `sealed`. The optional fields are the form of 0.2.0 and earlier
- * (kind, actor, references and preview in the clear; grievance previews in `sealedPreview` under the
- * grievance key; `anon` on grievance notifications), read until `0005-notifications-sealed` has
- * brought every item to this form.
+ * A notification, in its recipient's partition, newest last in sort order (ids are time-sortable); in
+ * the recipient's unread index (gsi2, sparse) until it is read. One form at rest for every kind: the
+ * recipient, times and read state in the clear (they key and page the list), everything else in
+ * `sealed`. The optional fields are the form of 0.2.0 and earlier (kind, actor, references and preview
+ * in the clear; grievance previews in `sealedPreview` under the grievance key; `anon` on grievance
+ * notifications), read until `0005-notifications-sealed` has brought every item to this form.
  */
-export interface NotificationItem {
-  pk: string;
-  sk: string;
-  entity: 'Notification';
-  id: string;
-  recipientId: string;
-  sealed?: string;
-  readAt: string | null;
-  createdAt: string;
-  readAll?: true;
-  kind?: NotificationKind;
-  actorId?: string | null;
-  postId?: string | null;
-  commentId?: string | null;
-  preview?: string;
-  sealedPreview?: string;
-  anon?: true;
-}
-
-/** A notification; in the recipient's unread index (sparse) until it is read. */
-export const Notification = entity<NotificationItem, [recipientId: string, notificationId: string]>({
+export const Notification = entity({
   name: 'Notification',
-  key: notificationKey,
-  keyOf: (n) => [n.recipientId, n.id],
-  indexes: [
-    {
-      index: unreadNotificationsIndex.index,
-      pk: (n) => (n.readAt === null ? unreadNotificationsIndex.pk(n.recipientId) : undefined),
-      sk: (n) => (n.readAt === null ? unreadNotificationsIndex.sk(n.id) : undefined),
-    },
-  ],
+  fields: shape<{
+    id: string;
+    recipientId: string;
+    /** The content (NotificationContent), sealed for this notification. */
+    sealed: string;
+    readAt: string | null;
+    createdAt: string;
+    /** Marked read by "mark all": the change feed emits one event for the marker instead. */
+    readAll?: true;
+    kind?: NotificationKind;
+    actorId?: string | null;
+    postId?: string | null;
+    commentId?: string | null;
+    preview?: string;
+    sealedPreview?: string;
+    anon?: true;
+  }>(),
+  key: { pk: ['NOTIF', 'recipientId'], sk: ['N', 'id'] },
+  indexes: {
+    /** The recipient's unread notifications. */
+    unread: { index: 'gsi2', pk: ['UNREAD', 'recipientId'], sk: ['id'], when: (n) => n.readAt === null },
+  },
+  legacy: ['sealed'],
 });
+export type NotificationItem = EntityItem<typeof Notification>;
+export type NotificationFields = EntityFields<typeof Notification>;
 
-/** A person's unread count, moved with ADD in the transaction of every change of read state. */
-export interface NotificationCounterItem {
-  pk: string;
-  sk: string;
-  entity: 'NotificationCounter';
-  unread: number;
-}
-export const NotificationCounter = entity<NotificationCounterItem, [userId: string]>({
+/**
+ * A person's unread count (by their id, which it does not store), moved with ADD in the transaction of
+ * every change of read state.
+ */
+export const NotificationCounter = entity({
   name: 'NotificationCounter',
-  key: notificationCounterKey,
+  fields: shape<{ unread: number }>(),
+  keyOnly: keyOnly<{ userId: string }>('userId'),
+  key: { pk: ['NOTIF', 'userId'], sk: ['COUNT'] },
+  inPlace: true,
 });
+export type NotificationCounterItem = EntityItem<typeof NotificationCounter>;
 
 /** The "every notification read" marker: rewritten by each mark-all, so the feed emits one event. */
-export interface NotificationReadAllItem {
-  pk: string;
-  sk: string;
-  entity: 'NotificationReadAll';
-  userId: string;
-  actorId: string;
-  readAt: string;
-}
-export const NotificationReadAll = entity<NotificationReadAllItem, [userId: string]>({
+export const NotificationReadAll = entity({
   name: 'NotificationReadAll',
-  key: notificationsReadAllKey,
-  keyOf: (m) => [m.userId],
+  fields: shape<{ userId: string; actorId: string; readAt: string }>(),
+  key: { pk: ['NOTIF', 'userId'], sk: ['READ_ALL'] },
 });
+export type NotificationReadAllItem = EntityItem<typeof NotificationReadAll>;

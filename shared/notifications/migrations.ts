@@ -1,7 +1,7 @@
 import type { Item, TransactItem } from '../db/table.ts';
 import type { Migration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
-import { Notification, type NotificationContent, type NotificationItem } from './entities.ts';
+import { Notification, type NotificationContent } from './entities.ts';
 import { sealedContent } from './notifications.ts';
 
 /** Older stored forms of the notifications area's entities (CHANGELOG.md, 0.2.0). */
@@ -22,7 +22,8 @@ export const notificationLegacyForms: LegacyForm[] = [
  * the item still being in the old form.
  */
 export function notificationSealWrites(item: Item, openGrievancePreview: (n: Item) => string | null): TransactItem[] {
-  const n = item as unknown as NotificationItem;
+  if (!Notification.is(item)) return [];
+  const n = item;
   if (n.sealed !== undefined) return [];
   const content: NotificationContent = {
     kind: n.kind!,
@@ -33,7 +34,7 @@ export function notificationSealWrites(item: Item, openGrievancePreview: (n: Ite
     ...(n.anon ? { anonymous: true as const } : {}),
   };
   return [
-    Notification.update([n.recipientId, n.id], {
+    Notification.update(n, {
       UpdateExpression: 'SET sealed = :sealed REMOVE kind, actorId, postId, commentId, preview, sealedPreview, #anon',
       ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(sealed)',
       ExpressionAttributeNames: { '#anon': 'anon' },

@@ -1,7 +1,6 @@
-import type { Fields } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
-import { notificationsPrefix, unreadNotificationsIndex } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, queryPage, type TransactItem, transact, write } from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
 import { notFound } from '../errors.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
@@ -9,7 +8,7 @@ import {
   Notification,
   type NotificationContent,
   NotificationCounter,
-  type NotificationCounterItem,
+  type NotificationFields,
   type NotificationItem,
   NotificationReadAll,
 } from './entities.ts';
@@ -68,12 +67,15 @@ export function notificationWrites(
 ): { id: string; items: TransactItem[] } {
   return {
     id,
-    items: [Notification.put(notificationItem(n, at, id)), NotificationCounter.add([n.recipientId], { unread: 1 })],
+    items: [
+      Notification.put(notificationItem(n, at, id)),
+      NotificationCounter.add({ userId: n.recipientId }, { unread: 1 }),
+    ],
   };
 }
 
 /** The stored notification: the same attributes whatever its kind, its content sealed. */
-export function notificationItem(n: NewNotification, at: Date, id: string): Fields<NotificationItem> {
+export function notificationItem(n: NewNotification, at: Date, id: string): NotificationFields {
   const content: NotificationContent = {
     kind: n.kind,
     actorId: n.actorId,
@@ -111,8 +113,7 @@ export async function notify(list: NewNotification[]): Promise<string[]> {
 }
 
 export async function listNotifications(userId: string, limit: number) {
-  const { pk, skPrefix } = notificationsPrefix(userId);
-  const { items } = await queryPage<NotificationItem>({ pk, skPrefix, forward: false, limit });
+  const { items } = await Notification.query({ key: { recipientId: userId }, forward: false }, page({ limit }));
   const opened = items.flatMap((n) => {
     const c = notificationContent(n);
     return c ? [{ n, c }] : []; // a seal that does not open (another key) is nobody's to read
@@ -134,27 +135,26 @@ export async function listNotifications(userId: string, limit: number) {
 }
 
 export async function unreadCount(userId: string): Promise<number> {
-  const c = await getItem<NotificationCounterItem>(NotificationCounter.key(userId), true);
+  const c = await NotificationCounter.get({ userId }, { consistent: true });
   return Math.max(0, c?.unread ?? 0);
 }
 
 /**
- * The writes that mark one unread notification read, conditional on it still being unread. Marks made
- * by "mark all" are stamped `readAll`: the change feed then emits one `notification.read` (null) for
- * the marker written after them instead of one event per notification.
+ * The writes that mark one unread notification read (it leaves the unread index), conditional on it
+ * still being unread. Marks made by "mark all" are stamped `readAll`: the change feed then emits one
+ * `notification.read` (null) for the marker written after them instead of one event per notification.
  */
-function markReadWrites(userId: string, id: string, at: string, all = false): TransactItem[] {
+function markReadWrites(n: NotificationItem, at: string, all = false): TransactItem[] {
   return [
-    Notification.update([userId, id], {
-      UpdateExpression: `SET readAt = :at${all ? ', readAll = :all' : ''} REMOVE #upk, #usk`,
-      ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
-      ExpressionAttributeNames: {
-        '#upk': `${unreadNotificationsIndex.index}pk`,
-        '#usk': `${unreadNotificationsIndex.index}sk`,
+    Notification.change(
+      n,
+      { ...n, readAt: at, ...(all ? { readAll: true as const } : {}) },
+      {
+        ConditionExpression: 'attribute_exists(pk) AND readAt = :null',
+        ExpressionAttributeValues: { ':null': null },
       },
-      ExpressionAttributeValues: { ':at': at, ':null': null, ...(all ? { ':all': true } : {}) },
-    }),
-    NotificationCounter.add([userId], { unread: -1 }),
+    ),
+    NotificationCounter.add({ userId: n.recipientId }, { unread: -1 }),
   ];
 }
 
@@ -166,22 +166,15 @@ function markReadWrites(userId: string, id: string, at: string, all = false): Tr
 export async function markRead(userId: string, id: string | undefined): Promise<void> {
   const at = new Date().toISOString();
   if (id !== undefined) {
-    const n = await getItem<NotificationItem>(Notification.key(userId, id), true);
+    const n = await Notification.get({ recipientId: userId, id }, { consistent: true });
     if (!n) throw notFound('No such notification.');
     if (n.readAt) return;
-    await transact(markReadWrites(userId, id, at)).catch((e) =>
-      isConditionFailure(e) ? undefined : Promise.reject(e),
-    );
+    await transact(markReadWrites(n, at)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
     return;
   }
-  const unread = await queryAll<NotificationItem>({
-    index: unreadNotificationsIndex.index,
-    pk: unreadNotificationsIndex.pk(userId),
-  });
+  const unread = await Notification.queryAll({ index: 'unread', key: { recipientId: userId } });
   for (const n of unread) {
-    await transact(markReadWrites(userId, n.id, at, true)).catch((e) =>
-      isConditionFailure(e) ? undefined : Promise.reject(e),
-    );
+    await transact(markReadWrites(n, at, true)).catch((e) => (isConditionFailure(e) ? undefined : Promise.reject(e)));
   }
   await write(NotificationReadAll.put({ userId, actorId: userId, readAt: at }));
 }

@@ -29,7 +29,7 @@ import { listTodaysBirthdaysRoute } from '../../shared/api/routes/birthdays.ts';
 import { listMembersRoute } from '../../shared/api/routes/members.ts';
 import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
-import type { NotificationItem } from '../../shared/notifications/entities.ts';
+import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
 import { batchWrite, rnd } from './support.ts';
 
@@ -255,8 +255,8 @@ export async function companyBench(): Promise<boolean> {
           ExclusiveStartKey: lastKey,
         }),
       );
-      for (const item of page.Items ?? []) {
-        const n = notificationContent(item as NotificationItem);
+      for (const item of (page.Items ?? []).filter(Notification.is)) {
+        const n = notificationContent(item);
         if (n?.kind !== 'birthday') continue;
         const key = `${item.recipientId}|${n.actorId}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);

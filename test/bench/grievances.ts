@@ -6,10 +6,11 @@ import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { db, setDbClient } from '../../shared/db/client.ts';
 import { putMany, transact } from '../../shared/db/table.ts';
+import type { GrievanceItem } from '../../shared/grievances/entities.ts';
 import { getGrievance, listBoard, newGrievanceItem } from '../../shared/grievances/grievances.ts';
-import { CATEGORIES, type GrievanceItem } from '../../shared/grievances/model.ts';
 import { markRead, unreadCount } from '../../shared/grievances/read-state.ts';
 import { raisedDeltas, totalsWrite } from '../../shared/grievances/totals.ts';
+import { CATEGORIES } from '../../shared/grievances/vocabulary.ts';
 import { createTable, Meter, meteredClient } from './support.ts';
 
 /**

@@ -13,8 +13,9 @@ import { type FunctionSettings, routeSettings } from '../../shared/api/function-
 import { routes } from '../../shared/api/routes/index.ts';
 import { CompanyEvent } from '../../shared/calendar/entities.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { directoryRowsKey, grievanceHandlingKey, sessionKey } from '../../shared/db/keys.ts';
+import { directoryRowsKey, sessionKey } from '../../shared/db/keys.ts';
 import { UploadQuota } from '../../shared/feed/entities.ts';
+import { GrievanceHandlingEntry } from '../../shared/grievances/entities.ts';
 import { WebsiteCounts } from '../../shared/office-updates/entities.ts';
 import { api, newMember } from '../support/api.ts';
 
@@ -103,8 +104,8 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     expect(leadingKeyPattern(directoryRowsKey)).toBe('DIRSHARD#*');
     // A fixed partition is granted as it is, not as a prefix.
     expect(leadingKeyPattern(WebsiteCounts)).toBe('WEBSITE');
-    // An argument before any '#' leaves no prefix that covers only this kind of item.
-    expect(() => leadingKeyPattern(grievanceHandlingKey)).toThrow(/no constant prefix/);
+    // A field before any '#' leaves no prefix that covers only this kind of item.
+    expect(() => leadingKeyPattern(GrievanceHandlingEntry)).toThrow(/no constant prefix/);
     expect(
       writableKeys({ access: { table: 'write', writes: [CompanyEvent] }, refreshesSession: true, idempotent: true }),
     ).toEqual(['EVENT#*', 'IDEMPOTENCY#*', 'SESSION#*']);

@@ -6,10 +6,9 @@ import { handler as listNotificationsHandler } from '../../functions/notificatio
 import { lambdaContext } from '../../infra/local/event.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { ANON_ATTRIBUTE, grievanceKey, sessionKey } from '../../shared/db/keys.ts';
-import { getItem } from '../../shared/db/table.ts';
+import { ANON_ATTRIBUTE, sessionKey } from '../../shared/db/keys.ts';
+import { Grievance } from '../../shared/grievances/entities.ts';
 import { raiseGrievance } from '../../shared/grievances/grievances.ts';
-import type { GrievanceItem } from '../../shared/grievances/model.ts';
 import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
 import { maxReleaseDelayMs, noticeTiming } from '../../shared/grievances/notices.ts';
 import { markRead as markGrievanceRead } from '../../shared/grievances/read-state.ts';
@@ -180,7 +179,7 @@ describe('grievances: anonymity at rest', () => {
       const old = new Date(Date.UTC(2010, 2, 1 + Math.floor(Math.random() * 27), 9));
       const erased = await atTime(old, () => raiseGrievance(raiser.id, newInput()));
       await atTime(new Date(old.getTime() + 60_000), async () =>
-        markGrievanceRead(other.id, (await getItem<GrievanceItem>(grievanceKey(erased.id), true))!),
+        markGrievanceRead(other.id, (await Grievance.get({ id: erased.id }, { consistent: true }))!),
       );
       await atTime(new Date(old.getTime() + DAY_MS), () => moveStatus(handler.id, erased.id, 'closed', 'Done'));
       await eraseExpiredGrievances(new Date(), 5000);
@@ -191,7 +190,7 @@ describe('grievances: anonymity at rest', () => {
       const g = await atTime(t, () => raiseGrievance(raiser.id, newInput()));
       const read = new Date(t.getTime() + 30_000);
       await atTime(read, async () =>
-        markGrievanceRead(other.id, (await getItem<GrievanceItem>(grievanceKey(g.id), true))!),
+        markGrievanceRead(other.id, (await Grievance.get({ id: g.id }, { consistent: true }))!),
       );
       const replied = await atTime(new Date(t.getTime() + 60_000), () =>
         createReply(other.id, g.id, `Asking @[${tagged.id}]`, { asHandler: false }),

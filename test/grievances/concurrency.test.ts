@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { grievanceBoardIndex, grievanceTotalsKey } from '../../shared/db/keys.ts';
-import { getItem, queryAll } from '../../shared/db/table.ts';
-import { CATEGORIES, STATUSES } from '../../shared/grievances/model.ts';
-import { totalField } from '../../shared/grievances/totals.ts';
+import { type BoardFilter, boardIndex } from '../../shared/grievances/board.ts';
+import { Grievance, GrievanceTotals } from '../../shared/grievances/entities.ts';
+import { totalOf } from '../../shared/grievances/totals.ts';
+import { CATEGORIES, STATUSES } from '../../shared/grievances/vocabulary.ts';
 import { api, newMember } from '../support/api.ts';
 import { allReplies, changes, detail, move, raise, reply, unread, world } from './helpers.ts';
 
@@ -80,28 +80,25 @@ describe('grievances: concurrency', () => {
     await Promise.all(raised.slice(0, 10).map((g, i) => move(handler, g.id, STATUSES[i % STATUSES.length])));
     // Other test files may raise meanwhile: compare only when the totals did not move during the count.
     for (let attempt = 0; ; attempt++) {
-      const before = await getItem(grievanceTotalsKey(), true);
+      const before = await GrievanceTotals.get({}, { consistent: true });
       const counts = await countBoard();
-      const after = await getItem(grievanceTotalsKey(), true);
+      const after = await GrievanceTotals.get({}, { consistent: true });
       if (JSON.stringify(before) !== JSON.stringify(after) && attempt < 5) continue;
-      for (const [field, n] of counts) expect(after?.[field] ?? 0, field).toBe(n);
+      for (const [filter, n] of counts) expect(after ? totalOf(after, filter) : 0, JSON.stringify(filter)).toBe(n);
       break;
     }
   });
 });
 
 /** Counts every board index partition (a test may count; request paths never do). */
-async function countBoard(): Promise<Map<string, number>> {
-  const filters = [
+async function countBoard(): Promise<Map<BoardFilter, number>> {
+  const filters: BoardFilter[] = [
     {},
     ...STATUSES.map((status) => ({ status })),
     ...CATEGORIES.map((category) => ({ category })),
     ...STATUSES.flatMap((status) => CATEGORIES.map((category) => ({ status, category }))),
   ];
-  const counts = new Map<string, number>();
-  for (const f of filters) {
-    const { index, pk } = grievanceBoardIndex(f);
-    counts.set(totalField(f), (await queryAll({ index, pk })).length);
-  }
+  const counts = new Map<BoardFilter, number>();
+  for (const f of filters) counts.set(f, (await Grievance.queryAll({ index: boardIndex(f), key: f })).length);
   return counts;
 }

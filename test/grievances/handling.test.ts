@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { grievanceKey } from '../../shared/db/keys.ts';
-import { getItem } from '../../shared/db/table.ts';
+import { Grievance, type GrievanceItem } from '../../shared/grievances/entities.ts';
 import { raiseGrievance } from '../../shared/grievances/grievances.ts';
-import type { GrievanceItem } from '../../shared/grievances/model.ts';
 import { sendDueReminders } from '../../shared/grievances/reminders.ts';
 import { createReply } from '../../shared/grievances/replies.ts';
 import { moveStatus } from '../../shared/grievances/status.ts';
@@ -33,7 +31,7 @@ const input = (category = 'other') => ({
   description: 'A description that is long enough to raise.',
   category: category as 'other',
 });
-const stored = (id: string) => getItem<GrievanceItem>(grievanceKey(id), true) as Promise<GrievanceItem>;
+const stored = async (id: string): Promise<GrievanceItem> => (await Grievance.get({ id }, { consistent: true }))!;
 const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 
 afterEach(() => setEmailTransport(undefined));

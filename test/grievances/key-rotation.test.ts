@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyRing } from '../../shared/config/key-ring.ts';
-import { grievanceKey } from '../../shared/db/keys.ts';
-import { getItem, getMany } from '../../shared/db/table.ts';
 import { personTags } from '../../shared/grievances/anonymity.ts';
-import { GrievanceSeen } from '../../shared/grievances/entities.ts';
+import { Grievance, GrievanceSeen } from '../../shared/grievances/entities.ts';
 import { getGrievance, raiseGrievance } from '../../shared/grievances/grievances.ts';
-import type { GrievanceItem } from '../../shared/grievances/model.ts';
 import { raiserOf } from '../../shared/grievances/notices.ts';
 import { isRaiser, markRead } from '../../shared/grievances/read-state.ts';
 
@@ -29,14 +26,14 @@ const input = {
   description: 'A grievance raised around a key rotation.',
   category: 'other' as const,
 };
-const stored = async (id: string) => (await getItem<GrievanceItem>(grievanceKey(id), true))!;
+const stored = async (id: string) => (await Grievance.get({ id }, { consistent: true }))!;
 /** How many grievances the person has seen, over every key of the ring (what the unread count subtracts). */
 async function seen(userId: string): Promise<number> {
-  const found = await getMany(
-    personTags(userId).map((t) => GrievanceSeen.key(t)),
-    true,
+  const found = await GrievanceSeen.getMany(
+    personTags(userId).map((personTag) => ({ personTag })),
+    { consistent: true },
   );
-  return [...found.values()].reduce((n, c) => n + (c.seen as number), 0);
+  return found.reduce((n, c) => n + (c?.seen ?? 0), 0);
 }
 
 describe('rotating the grievance secret', () => {

@@ -2,16 +2,17 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
 import { newId, newSortableId } from '../../shared/db/ids.ts';
-import {
-  GRIEVANCE_NOTICE_SHARDS,
-  grievanceKey,
-  grievanceNoticeKey,
-  grievanceNoticeQueue,
-  grievancePartition,
-  grievanceReaderRefKey,
-} from '../../shared/db/keys.ts';
-import { getItem, type Item, queryAll, transact } from '../../shared/db/table.ts';
+import { queryAll, transact } from '../../shared/db/table.ts';
 import { seal } from '../../shared/grievances/anonymity.ts';
+import {
+  Grievance,
+  type GrievanceItem,
+  GrievanceNotice,
+  GrievanceNotificationRef,
+  GrievanceReaderRef,
+  GrievanceReply,
+  GrievanceStatusChange,
+} from '../../shared/grievances/entities.ts';
 import { notificationOf, readerOf } from '../../shared/grievances/erasure-refs.ts';
 import { HANDLING_FIELDS } from '../../shared/grievances/handling.ts';
 import {
@@ -20,13 +21,9 @@ import {
   readerRefBackfillWrites,
   replayedHandling,
 } from '../../shared/grievances/migrations.ts';
-import {
-  type GrievanceItem,
-  type ReplyItem,
-  type StatusChangeItem,
-  sealContexts,
-} from '../../shared/grievances/model.ts';
-import { openNotice, type QueuedNoticeItem } from '../../shared/grievances/notices.ts';
+import { sealContexts } from '../../shared/grievances/model.ts';
+import { openNotice } from '../../shared/grievances/notices.ts';
+import { GRIEVANCE_NOTICE_SHARDS } from '../../shared/grievances/shards.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationSealWrites } from '../../shared/notifications/migrations.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
@@ -35,13 +32,16 @@ import { move, raise, reply, world } from './helpers.ts';
 
 /** The grievance migrations (shared/grievances/migrations.ts) on grievances the live code wrote. */
 
+/** Every item of the grievance's partition, of every kind. */
+const partitionOf = (grievanceId: string) => queryAll({ pk: Grievance.key({ id: grievanceId }).pk, consistent: true });
+
 async function stored(grievanceId: string) {
-  const partition = await queryAll<Item>({ pk: grievancePartition(grievanceId).pk, consistent: true });
+  const partition = await partitionOf(grievanceId);
   return {
-    g: (await getItem<GrievanceItem>(grievanceKey(grievanceId), true))!,
-    history: partition.filter((i) => i.entity === 'GrievanceStatusChange') as StatusChangeItem[],
-    replies: partition.filter((i) => i.entity === 'GrievanceReply') as ReplyItem[],
-    refs: partition.filter((i) => i.entity === 'GrievanceReaderRef'),
+    g: (await Grievance.get({ id: grievanceId }, { consistent: true }))!,
+    history: partition.filter(GrievanceStatusChange.is),
+    replies: partition.filter(GrievanceReply.is),
+    refs: partition.filter(GrievanceReaderRef.is),
   };
 }
 
@@ -53,9 +53,9 @@ describe('grievance migrations', () => {
     await reply(handler, g.id, 'We are on it.', { admin: true });
     await move(handler, g.id, 'resolved');
     const { g: live, history, replies } = await stored(g.id);
-    const old = { ...live } as Record<string, unknown>;
+    const old: GrievanceItem = { ...live };
     for (const f of HANDLING_FIELDS) delete old[f];
-    const { grievance } = replayedHandling(old as unknown as GrievanceItem, history, replies);
+    const { grievance } = replayedHandling(old, history, replies);
     // The reminders sent and the revision count the live changes; the deadlines and outcomes must agree.
     for (const f of HANDLING_FIELDS.filter((x) => x !== 'remindersSent' && x !== 'handlingRev'))
       expect([f, grievance[f] ?? null]).toEqual([f, live[f] ?? null]);
@@ -78,8 +78,8 @@ describe('grievance migrations', () => {
     await transact(writes);
     const after = await stored(g.id);
     expect(after.refs).toHaveLength(1);
-    expect(after.refs[0].sk.startsWith(grievanceReaderRefKey(g.id, '').sk)).toBe(true);
-    expect(readerOf(after.refs[0] as never)).toBe(other.id);
+    expect(after.refs[0].sk.startsWith('READER#')).toBe(true);
+    expect(readerOf(after.refs[0])).toBe(other.id);
     expect(await readerRefBackfillWrites(after.g)).toEqual([]);
   });
 
@@ -87,9 +87,10 @@ describe('grievance migrations', () => {
     const m = await newMember();
     const id = newSortableId();
     const createdAt = new Date().toISOString();
-    // As 0.2.0 stored a grievance notification.
-    const old = Notification.item({
+    // As 0.2.0 stored a grievance notification: kind, actor and preview in the clear, nothing sealed.
+    const { sealed: _, ...old } = Notification.item({
       id,
+      sealed: '',
       recipientId: m.id,
       kind: 'grievance',
       actorId: null,
@@ -108,8 +109,9 @@ describe('grievance migrations', () => {
     const writes = notificationSealWrites(old, legacyNotificationPreview);
     expect(writes).toHaveLength(1);
     await transact(writes);
-    const after = (await getItem<Item>(Notification.key(m.id, id), true))!;
-    for (const gone of ['kind', 'actorId', 'preview', 'sealedPreview', 'anon']) expect(after[gone]).toBeUndefined();
+    const after = (await Notification.get({ recipientId: m.id, id }, { consistent: true }))!;
+    for (const gone of ['kind', 'actorId', 'preview', 'sealedPreview', 'anon'] as const)
+      expect(after[gone]).toBeUndefined();
     expect(JSON.stringify(after)).not.toContain('grievance');
     expect(await listNotifications(m.id, 10)).toEqual([
       expect.objectContaining({ id, kind: 'grievance', preview: 'An old subject', actor: null, createdAt }),
@@ -123,7 +125,7 @@ describe('grievance migrations', () => {
     const id = newId();
     const eventAt = new Date().toISOString();
     const old = {
-      ...grievanceNoticeKey(2, eventAt, id),
+      ...GrievanceNotice.key({ shard: 2, releaseAt: eventAt, id }),
       entity: 'GrievanceNotice',
       shard: 2,
       eventAt,
@@ -134,16 +136,14 @@ describe('grievance migrations', () => {
       anon: true,
     };
     await db().send(new PutCommand({ TableName: tableName(), Item: old }));
-    const refsBefore = (await queryAll<Item>({ pk: grievancePartition(g.id).pk, consistent: true })).filter(
-      (i) => i.entity === 'GrievanceNotificationRef',
-    );
+    const refsBefore = (await partitionOf(g.id)).filter(GrievanceNotificationRef.is);
 
     const writes = noticeSealWrites(old);
     await transact(writes);
     const queue = (
       await Promise.all(
         Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, s) =>
-          queryAll<QueuedNoticeItem>({ pk: grievanceNoticeQueue(s), consistent: true }),
+          GrievanceNotice.queryAll({ key: { shard: s }, consistent: true }),
         ),
       )
     ).flat();
@@ -153,11 +153,9 @@ describe('grievance migrations', () => {
     expect(JSON.stringify(converted[0])).not.toContain(g.id);
     const payload = openNotice(converted[0])!;
     expect(payload).toMatchObject({ recipientId: raiser.id, kind: 'grievance' });
-    const refs = (await queryAll<Item>({ pk: grievancePartition(g.id).pk, consistent: true })).filter(
-      (i) => i.entity === 'GrievanceNotificationRef',
-    );
+    const refs = (await partitionOf(g.id)).filter(GrievanceNotificationRef.is);
     expect(refs).toHaveLength(refsBefore.length + 1);
-    expect(refs.map((r) => notificationOf(r as never)?.notificationId)).toContain(payload.notificationId);
+    expect(refs.map((r) => notificationOf(r)?.notificationId)).toContain(payload.notificationId);
     expect(noticeSealWrites(converted[0])).toEqual([]);
   });
 });

@@ -4,19 +4,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { newId, newSortableId } from '../../shared/db/ids.ts';
-import { GRIEVANCE_NOTICE_SHARDS, grievanceNoticeKey, grievanceNoticeQueue } from '../../shared/db/keys.ts';
-import { queryAll, transact } from '../../shared/db/table.ts';
+import { transact } from '../../shared/db/table.ts';
 import { seal } from '../../shared/grievances/anonymity.ts';
+import { GrievanceNotice } from '../../shared/grievances/entities.ts';
 import { sealContexts } from '../../shared/grievances/model.ts';
 import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
 import {
   maxReleaseDelayMs,
   noticeTiming,
   openNotice,
-  type QueuedNoticeItem,
   queuedNoticeWrites,
   raiserNotice,
 } from '../../shared/grievances/notices.ts';
+import { GRIEVANCE_NOTICE_SHARDS } from '../../shared/grievances/shards.ts';
 import { listNotifications, unreadCount } from '../../shared/notifications/notifications.ts';
 import { registerPushToken } from '../../shared/push/tokens.ts';
 import { type PushMessage, type PushTransport, setPushTransport } from '../../shared/transports/push.ts';
@@ -43,7 +43,7 @@ const queued = async () =>
   (
     await Promise.all(
       Array.from({ length: GRIEVANCE_NOTICE_SHARDS }, (_, s) =>
-        queryAll<QueuedNoticeItem>({ pk: grievanceNoticeQueue(s), consistent: true }),
+        GrievanceNotice.queryAll({ key: { shard: s }, consistent: true }),
       ),
     )
   )
@@ -64,8 +64,8 @@ describe('grievance notice delivery', () => {
     expect(JSON.stringify(q)).not.toContain(raiser.id);
     expect(q.eventAt).toBeUndefined();
     expect(q.kind).toBeUndefined();
-    expect(Date.parse(q.releaseAt) % t.roundMs).toBe(0);
-    expect(Date.parse(q.releaseAt)).toBeGreaterThanOrEqual(Date.parse(p!.notifyAt));
+    expect(Date.parse(q.releaseAt!) % t.roundMs).toBe(0);
+    expect(Date.parse(q.releaseAt!)).toBeGreaterThanOrEqual(Date.parse(p!.notifyAt));
     expect(Date.parse(p!.notifyAt) - Date.parse(r.createdAt)).toBeGreaterThanOrEqual(t.minDelayMs);
 
     await deliverGrievanceNotices(at(r.createdAt, t.minDelayMs - 300));
@@ -121,7 +121,7 @@ describe('grievance notice delivery', () => {
     await transact(queuedNoticeWrites(gone, raiserNotice(raiser.id), old));
     expect((await queued()).filter(({ p }) => p?.notifyAt.startsWith(old.toISOString().slice(0, 10)))).not.toEqual([]);
     await deliverGrievanceNotices(new Date());
-    expect((await queued()).filter(({ q }) => q.releaseAt < new Date(Date.now() - 86_400_000).toISOString())).toEqual(
+    expect((await queued()).filter(({ q }) => q.releaseAt! < new Date(Date.now() - 86_400_000).toISOString())).toEqual(
       [],
     );
   });
@@ -136,7 +136,7 @@ describe('grievance notice delivery', () => {
       new PutCommand({
         TableName: tableName(),
         Item: {
-          ...grievanceNoticeKey(shard, eventAt, id),
+          ...GrievanceNotice.key({ shard, releaseAt: eventAt, id }),
           entity: 'GrievanceNotice',
           shard,
           eventAt,

@@ -2,23 +2,22 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { env } from '../../shared/config/env.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import {
-  grievanceKey,
-  grievanceSeenKey,
-  grievanceStatsKey,
-  grievanceStatusChangesPrefix,
-  grievanceTotalsKey,
-} from '../../shared/db/keys.ts';
-import { getItem, queryAll } from '../../shared/db/table.ts';
 import { personTag } from '../../shared/grievances/anonymity.ts';
+import {
+  Grievance,
+  GrievanceSeen,
+  GrievanceStats,
+  GrievanceStatusChange,
+  GrievanceTotals,
+} from '../../shared/grievances/entities.ts';
 import { raiseGrievance } from '../../shared/grievances/grievances.ts';
-import type { GrievanceItem } from '../../shared/grievances/model.ts';
-import { STATUSES } from '../../shared/grievances/model.ts';
 import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
 import { markRead as markGrievanceRead } from '../../shared/grievances/read-state.ts';
 import { createReply } from '../../shared/grievances/replies.ts';
 import { eraseExpiredGrievances } from '../../shared/grievances/retention.ts';
 import { moveStatus } from '../../shared/grievances/status.ts';
+import { totalOf } from '../../shared/grievances/totals.ts';
+import { STATUSES } from '../../shared/grievances/vocabulary.ts';
 import { listNotifications, markRead, unreadCount } from '../../shared/notifications/notifications.ts';
 import { api, newMember, uniq } from '../support/api.ts';
 import { atTime, DAY_MS, daysAgo, expectStatus, scanTable, world } from './helpers.ts';
@@ -33,9 +32,10 @@ const input = () => ({
   description: 'A description that is long enough to raise.',
   category: 'other' as const,
 });
-const stored = (id: string) => getItem<GrievanceItem>(grievanceKey(id), true);
+const stored = (id: string) => Grievance.get({ id }, { consistent: true });
 const seen = async (userId: string) =>
-  ((await getItem(grievanceSeenKey(personTag(userId)), true))?.seen as number | undefined) ?? 0;
+  (await GrievanceSeen.get({ personTag: personTag(userId) }, { consistent: true }))?.seen ?? 0;
+const statsOfDay = (day: string) => GrievanceStats.get({ day }, { consistent: true });
 const at = (d: Date, ms: number) => new Date(d.getTime() + ms);
 
 /**
@@ -45,15 +45,18 @@ const at = (d: Date, ms: number) => new Date(d.getTime() + ms);
 async function totalsMatchRecount(): Promise<void> {
   let last = '';
   for (let i = 0; i < 20; i++) {
-    const before = await getItem(grievanceTotalsKey(), true);
-    const grievances = (await scanTable()).filter((x) => x.entity === 'Grievance');
-    const after = await getItem(grievanceTotalsKey(), true);
+    const before = await GrievanceTotals.get({}, { consistent: true });
+    const grievances = (await scanTable()).filter(Grievance.is);
+    const after = await GrievanceTotals.get({}, { consistent: true });
     if (JSON.stringify(before) === JSON.stringify(after)) {
       const recount = {
         all: grievances.length,
-        ...Object.fromEntries(STATUSES.map((s) => [`status_${s}`, grievances.filter((g) => g.status === s).length])),
+        ...Object.fromEntries(STATUSES.map((s) => [s, grievances.filter((g) => g.status === s).length])),
       };
-      const counted = Object.fromEntries(Object.keys(recount).map((k) => [k, (after?.[k] as number) ?? 0]));
+      const counted = {
+        all: after ? totalOf(after, {}) : 0,
+        ...Object.fromEntries(STATUSES.map((s) => [s, after ? totalOf(after, { status: s }) : 0])),
+      };
       if (JSON.stringify(counted) === JSON.stringify(recount)) return;
       last = `${JSON.stringify(counted)} vs ${JSON.stringify(recount)}`;
     }
@@ -111,7 +114,7 @@ describe('grievance retention', () => {
       taggedUnread: await unreadCount(tagged.id),
       raiserSeen: await seen(raiser.id),
       otherSeen: await seen(other.id),
-      raisedDay: await getItem(grievanceStatsKey(g.createdAt.slice(0, 10)), true),
+      raisedDay: await statsOfDay(g.createdAt.slice(0, 10)),
     };
     const erased = await eraseExpiredGrievances(new Date(), 30);
     expect(erased).toBeGreaterThanOrEqual(1);
@@ -140,7 +143,7 @@ describe('grievance retention', () => {
     expect(await seen(other.id)).toBe(before.otherSeen - 1);
     await totalsMatchRecount();
     // Statistics describe what happened: the raise day's counters stay; the erasure is counted and audited.
-    expect(await getItem(grievanceStatsKey(g.createdAt.slice(0, 10)), true)).toEqual(before.raisedDay);
+    expect(await statsOfDay(g.createdAt.slice(0, 10))).toEqual(before.raisedDay);
     const today = new Date().toISOString().slice(0, 10);
     const stats = expectStatus(
       await api('GET', `/admin/grievances/stats?from=${today}&to=${today}`, { token: handler.token }),
@@ -167,7 +170,7 @@ describe('grievance retention', () => {
     await atTime(at(t, DAY_MS), () => moveStatus(handler.id, g.id, 'closed', 'Done'));
     await deliverGrievanceNotices(at(t, DAY_MS + 10_000), t);
     // As the history entries of an earlier version: the move number in the key only.
-    const entries = await queryAll({ ...grievanceStatusChangesPrefix(g.id), consistent: true });
+    const entries = await GrievanceStatusChange.queryAll({ key: { grievanceId: g.id }, consistent: true });
     expect(entries.map((e) => e.move)).toEqual([0, 1]);
     for (const e of entries) {
       await db().send(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STATUSES, type Status } from '../../shared/grievances/model.ts';
+import { STATUSES, type Status } from '../../shared/grievances/vocabulary.ts';
 import { api, uniq } from '../support/api.ts';
 import { changes, detail, expectStatus, move, raise, world } from './helpers.ts';
 

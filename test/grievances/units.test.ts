@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { notificationsPrefix } from '../../shared/db/keys.ts';
-import { queryAll } from '../../shared/db/table.ts';
 import {
   personTag,
   raiserTag,
@@ -10,8 +8,27 @@ import {
   seal,
   unseal,
 } from '../../shared/grievances/anonymity.ts';
+import { boardIndex } from '../../shared/grievances/board.ts';
+import {
+  Grievance,
+  GrievanceErasureAudit,
+  GrievanceHandlingEntry,
+  GrievanceNotice,
+  GrievanceNoticeCursor,
+  GrievanceNotificationRef,
+  GrievanceRead,
+  GrievanceReaderRef,
+  GrievanceReply,
+  GrievanceSeen,
+  GrievanceStats,
+  GrievanceStatusChange,
+  GrievanceTotals,
+} from '../../shared/grievances/entities.ts';
+import { noticeKeyParts, readTagOf, statusChangeMoveOf } from '../../shared/grievances/legacy-keys.ts';
 import { mentionTokens, resolveMentions } from '../../shared/grievances/mentions.ts';
+import { handlingShard } from '../../shared/grievances/shards.ts';
 import { movedDeltas, raisedDeltas, totalField } from '../../shared/grievances/totals.ts';
+import { Notification, NotificationCounter, NotificationReadAll } from '../../shared/notifications/entities.ts';
 import { listNotifications, notify } from '../../shared/notifications/notifications.ts';
 import { admin, api, newMember } from '../support/api.ts';
 
@@ -122,7 +139,7 @@ describe('notifications: one sealed form at rest', () => {
       { recipientId: m.id, kind: 'grievance', actorId: null, preview: 'Secret subject line', anonymous: true },
     ]);
     await notify([{ recipientId: m.id, kind: 'announcement', actorId: null, preview: 'Plain preview' }]);
-    const stored = await queryAll(notificationsPrefix(m.id));
+    const stored = await Notification.queryAll({ key: { recipientId: m.id } });
     expect(stored.length).toBe(2);
     const shapes = stored.map((n) => Object.keys(n).sort().join(','));
     expect(shapes[0]).toBe(shapes[1]);
@@ -135,5 +152,104 @@ describe('notifications: one sealed form at rest', () => {
     const listed = await listNotifications(m.id, 10);
     expect(listed.map((n) => n.preview).sort()).toEqual(['Plain preview', 'Secret subject line']);
     expect(listed.map((n) => n.kind).sort()).toEqual(['announcement', 'grievance']);
+  });
+});
+
+describe('grievance and notification keys as stored', () => {
+  it('the declarations store the keys and index attributes of 0.2.0 (no stored form changes with them)', () => {
+    const g = Grievance.item({
+      id: 'g1',
+      subject: 's',
+      description: 'd',
+      category: 'policy',
+      status: 'in_review',
+      resolvedAt: null,
+      replyCount: 0,
+      statusNote: null,
+      statusNoteAt: null,
+      createdAt: '2026-01-02T03:04:05.000Z',
+      updatedAt: '2026-01-02T03:04:05.000Z',
+      moves: 1,
+      raiserTag: 't',
+      raiserSeal: 's',
+    });
+    const sk = '2026-01-02T03:04:05.000Z#g1';
+    expect(g).toMatchObject({
+      pk: 'GRIEVANCE#g1',
+      sk: 'GRIEVANCE',
+      entity: 'Grievance',
+      anon: true,
+      gsi1pk: 'GRIEVANCES',
+      gsi2pk: 'GRIEVANCES#S#in_review',
+      gsi3pk: 'GRIEVANCES#C#policy',
+      gsi4pk: 'GRIEVANCES#S#in_review#C#policy',
+      gsi1sk: sk,
+      gsi2sk: sk,
+      gsi3sk: sk,
+      gsi4sk: sk,
+    });
+    const keys = [
+      [GrievanceReply.key({ grievanceId: 'g1', id: 'r1' }), 'GRIEVANCE#g1', 'REPLY#r1'],
+      [GrievanceStatusChange.key({ grievanceId: 'g1', move: 12 }), 'GRIEVANCE#g1', 'STATUS#00000012'],
+      [GrievanceReaderRef.key({ grievanceId: 'g1', refId: 'x' }), 'GRIEVANCE#g1', 'READER#x'],
+      [GrievanceNotificationRef.key({ grievanceId: 'g1', refId: 'x' }), 'GRIEVANCE#g1', 'NOTIFIED#x'],
+      [GrievanceTotals.key({}), 'GRIEVANCE_TOTALS', 'TOTALS'],
+      [GrievanceRead.key({ readTag: 'rt' }), 'GRIEVANCE_READ#rt', 'READ'],
+      [GrievanceSeen.key({ personTag: 'pt' }), 'GRIEVANCE_SEEN#pt', 'COUNT'],
+      [
+        GrievanceNotice.key({ shard: 3, releaseAt: '2026-01-02T03:05:00.000Z', id: 'n1' }),
+        'GRIEVANCE_NOTICES#3',
+        '2026-01-02T03:05:00.000Z#n1',
+      ],
+      [GrievanceNoticeCursor.key({}), 'GRIEVANCE_NOTICES_CURSOR', 'CURSOR'],
+      [
+        GrievanceHandlingEntry.key({ index: 'DEADLINES', shard: 2, at: '2026-01-09', grievanceId: 'g1' }),
+        'GRIEVANCE_DEADLINES#2',
+        '2026-01-09#g1',
+      ],
+      [GrievanceStats.key({ day: '2026-01-02' }), 'GRIEVANCE_STATS#2026-01-02', 'STATS'],
+      [
+        GrievanceErasureAudit.key({ runAt: '2026-01-02T03:00:00.000Z' }),
+        'GRIEVANCE_ERASURES#2026-01',
+        '2026-01-02T03:00:00.000Z',
+      ],
+      [Notification.key({ recipientId: 'u1', id: 'n1' }), 'NOTIF#u1', 'N#n1'],
+      [NotificationCounter.key({ userId: 'u1' }), 'NOTIF#u1', 'COUNT'],
+      [NotificationReadAll.key({ userId: 'u1' }), 'NOTIF#u1', 'READ_ALL'],
+    ] as const;
+    for (const [key, pk, sk] of keys) expect(key).toEqual({ pk, sk });
+    // Key composites kept out of the item: a counter's tag, a day's date, an entry's shard.
+    expect(GrievanceHandlingEntry.item({ index: 'FINISHED', shard: 1, at: 'a', grievanceId: 'g1' })).toEqual({
+      pk: 'GRIEVANCE_FINISHED#1',
+      sk: 'a#g1',
+      entity: 'GrievanceHandlingEntry',
+      anon: true,
+      index: 'FINISHED',
+      at: 'a',
+      grievanceId: 'g1',
+    });
+    // Unread notifications are in the recipient's unread index, read ones are not.
+    const unread = { id: 'n1', recipientId: 'u1', sealed: 'x', readAt: null, createdAt: 'c' };
+    expect(Notification.item(unread)).toMatchObject({ gsi2pk: 'UNREAD#u1', gsi2sk: 'n1' });
+    expect(Notification.item({ ...unread, readAt: 'r' })).not.toHaveProperty('gsi2pk');
+  });
+
+  it('reads key composites back from the keys of items written before they stored them', () => {
+    expect(statusChangeMoveOf(GrievanceStatusChange.key({ grievanceId: 'g1', move: 12 }).sk)).toBe(12);
+    expect(readTagOf(GrievanceRead.key({ readTag: 'a.b-c_d' }).pk)).toBe('a.b-c_d');
+    const notice = { shard: 3, releaseAt: '2026-01-02T03:05:00.000Z', id: '0123456789abcdefghijkl' };
+    expect(noticeKeyParts(GrievanceNotice.key(notice), notice.id)).toEqual({
+      shard: notice.shard,
+      releaseAt: notice.releaseAt,
+    });
+  });
+
+  it('picks the board index of a filter, and the shard of a grievance from its id alone', () => {
+    expect(boardIndex({})).toBe('all');
+    expect(boardIndex({ status: 'open' })).toBe('byStatus');
+    expect(boardIndex({ category: 'other' })).toBe('byCategory');
+    expect(boardIndex({ status: 'open', category: 'other' })).toBe('byBoth');
+    expect(handlingShard('g1')).toBe(handlingShard('g1'));
+    expect(new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map(handlingShard)).size).toBe(4);
   });
 });

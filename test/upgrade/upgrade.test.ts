@@ -10,10 +10,11 @@ import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { builtEntities } from '../../shared/db/entity.ts';
 import type { Item } from '../../shared/db/table.ts';
+import { Grievance } from '../../shared/grievances/entities.ts';
 import { hasHandling } from '../../shared/grievances/handling.ts';
-import { type GrievanceItem, isFinished } from '../../shared/grievances/model.ts';
 import { statsFields } from '../../shared/grievances/stats-fields.ts';
 import { totalField } from '../../shared/grievances/totals.ts';
+import { isFinished } from '../../shared/grievances/vocabulary.ts';
 import { legacyForms, migrations } from '../../shared/migrations/index.ts';
 import { migrationStates, runMigrations } from '../../shared/migrations/runner.ts';
 import { storedFormWrites } from '../../shared/migrations/stored-form.ts';
@@ -122,7 +123,7 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
 
   it('gives every unfinished grievance its deadlines, and exact totals and statistics', async () => {
     const items = await scanAll();
-    const grievances = items.filter((i) => i.entity === 'Grievance') as GrievanceItem[];
+    const grievances = items.filter(Grievance.is);
     expect(grievances.length).toBeGreaterThan(0);
     expect(grievances.every(hasHandling)).toBe(true);
     const unfinished = grievances.filter((g) => !isFinished(g.status)).map((g) => g.id);

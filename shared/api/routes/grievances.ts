@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CATEGORIES, REPLY_ROLES, STATUSES } from '../../grievances/model.ts';
+import { CATEGORIES, REPLY_ROLES, STATUSES } from '../../grievances/vocabulary.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Count, isoDateTime, Mention, nonBlank, nullableIso, Person, page } from '../schemas/common.ts';

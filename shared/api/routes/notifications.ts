@@ -1,5 +1,9 @@
 import * as z from 'zod';
-import { notificationCounterKey, notificationKey, notificationsReadAllKey } from '../../db/keys.ts';
+import {
+  NotificationCounter,
+  Notification as NotificationEntity,
+  NotificationReadAll,
+} from '../../notifications/entities.ts';
 import { NOTIFICATION_KINDS } from '../../notifications/kinds.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
@@ -56,7 +60,7 @@ export const readNotificationsRoute = defineRoute({
   bodyOptional: true,
   status: 204,
   errors: [400, 404],
-  access: { table: 'write', writes: [notificationKey, notificationCounterKey, notificationsReadAllKey] },
+  access: { table: 'write', writes: [NotificationEntity, NotificationCounter, NotificationReadAll] },
 });
 
 export const notificationRoutes = [listNotificationsRoute, unreadNotificationCountRoute, readNotificationsRoute];
