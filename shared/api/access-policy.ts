@@ -1,6 +1,7 @@
+import { Session } from '../auth/entities.ts';
 import type { SecretName } from '../config/secrets.ts';
 import { isLiteral } from '../db/key-template.ts';
-import { idempotencyRecordKey, type Key, sessionKey } from '../db/keys.ts';
+import { idempotencyRecordKey, type Key } from '../db/keys.ts';
 import { INDEXES } from '../db/table-definition.ts';
 import type { AnyRoute, RouteAccess } from './route-def.ts';
 
@@ -107,8 +108,8 @@ export function leadingKeyPattern(target: WriteTarget): string {
   return `${pk.slice(0, cut + 1)}*`;
 }
 
-/** Session items (`shared/db/keys.ts`): the daily refresh of the caller's session. */
-export const SESSION_KEYS = leadingKeyPattern(sessionKey);
+/** Session items (`shared/auth/entities.ts`): the daily refresh of the caller's session. */
+export const SESSION_KEYS = leadingKeyPattern(Session);
 /** The `Idempotency-Key` records (shared/http/idempotency.ts) every idempotent route writes. */
 export const IDEMPOTENCY_KEYS = leadingKeyPattern(idempotencyRecordKey);
 

@@ -1,8 +1,5 @@
 import {
   commentKey,
-  directoryPostsKey,
-  directoryRowsKey,
-  facetKey,
   feedScoreDayKey,
   feedScoreKey,
   followKey,
@@ -11,12 +8,10 @@ import {
   postKey,
   postListKey,
   postUploadKey,
-  teamKey,
-  teamMemberKey,
-  userKey,
   websiteCountsKey,
   websiteEntryKey,
 } from '../db/keys.ts';
+import { DirectoryFacet, DirectoryShard, DirectoryShardPosts, Team, TeamMember, User } from '../people/entities.ts';
 import { PushToken } from '../push/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 
@@ -40,7 +35,7 @@ export const PUSHES: Writes = [PushToken];
  * the same transaction: the directory row, the facet counters, the team's and the manager's counts
  * and the team membership.
  */
-export const CHANGES_PEOPLE: Writes = [userKey, directoryRowsKey, facetKey, teamKey, teamMemberKey];
+export const CHANGES_PEOPLE: Writes = [User, DirectoryShard, DirectoryFacet, Team, TeamMember];
 
 /**
  * The feed's writes, one list for all its writing functions rather than one per route: a post's
@@ -58,8 +53,8 @@ export const FEED_WRITES: Writes = [
   postUploadKey,
   feedScoreKey,
   feedScoreDayKey,
-  userKey,
-  directoryPostsKey,
+  User,
+  DirectoryShardPosts,
   websiteCountsKey,
   ...NOTIFIES,
   ...PUSHES,

@@ -1,5 +1,6 @@
-import { contributorsIndex, featuredIndex, feedScoreDayPk, leaderboardIndex } from '../db/keys.ts';
+import { contributorsIndex, feedScoreDayPk, leaderboardIndex } from '../db/keys.ts';
 import { queryAll, queryPage } from '../db/table.ts';
+import { User } from '../people/entities.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { dayOf, scoreOf } from './scores.ts';
 
@@ -156,7 +157,7 @@ const contributorOf = (u: UserItem, featured: boolean): Contributor => ({
 
 /** Featured people in the order they were featured, then the most posts (at least one), no one twice. */
 export async function contributors(limit: number): Promise<Contributor[]> {
-  const pinned = await queryAll<UserItem>({ index: featuredIndex.index, pk: featuredIndex.pk });
+  const pinned = await User.queryAll({ index: 'featured', key: {} });
   const out: Contributor[] = pinned
     .filter((u) => listed(u) && u.isFeatured)
     .slice(0, limit)

@@ -1,8 +1,9 @@
-import { grievancePartition, grievanceReaderRefKey, grievanceStatusChangeMove, membersIndex } from '../db/keys.ts';
+import { grievancePartition, grievanceReaderRefKey, grievanceStatusChangeMove } from '../db/keys.ts';
 import { getMany, type Item, keyString, queryAll, type TransactItem } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import type { Migration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
+import { User } from '../people/entities.ts';
 import { unseal } from './anonymity.ts';
 import { Grievance, GrievanceNotice, GrievanceTotals } from './entities.ts';
 import { type ReaderRefItem, readerOf, readerRefWrite } from './erasure-refs.ts';
@@ -165,7 +166,7 @@ export async function readerRefBackfillWrites(item: Item): Promise<TransactItem[
     consistent: true,
   });
   const known = new Set(refs.map(readerOf).filter((id): id is string => !!id));
-  const people = await queryAll<{ id: string }>({ index: membersIndex.index, pk: membersIndex.pk });
+  const people = await User.queryAll({ index: 'members', key: {} });
   const candidates = people.map((p) => p.id).filter((id) => !known.has(id));
   const markers = await getMany(
     candidates.flatMap((id) => readMarkerKeys(id, g.id)),
