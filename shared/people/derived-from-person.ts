@@ -13,7 +13,7 @@ import {
   type UserFields,
   type UserItem,
 } from './entities.ts';
-import { isListed, nameKey, postsAttribute, rowAttribute, shardOf } from './listing.ts';
+import { isListed, postsAttribute, rowAttribute, shardOf } from './listing.ts';
 
 /**
  * What the people area derives from a person, and the writes that keep it in step. Every change of a
@@ -25,7 +25,6 @@ import { isListed, nameKey, postsAttribute, rowAttribute, shardOf } from './list
  * - the team's `memberCount` and the manager's `reportCount`, and the team membership item.
  */
 
-export { isListed, nameKey, postsAttribute, rowAttribute, shardOf };
 /** The numeric sort key of the posts index (`User`): moved with ADD together with `postCount` (post-count.ts). */
 export const POSTS_SORT_ATTRIBUTE = indexKeys(POSTS_INDEX).sk;
 
