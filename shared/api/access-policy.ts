@@ -1,9 +1,10 @@
+import { Session } from '../auth/entities.ts';
 import type { SecretName } from '../config/secrets.ts';
 import { IdempotencyRecord } from '../db/idempotency-record.ts';
 import { isLiteral } from '../db/key-template.ts';
-import { type Key, sessionKey } from '../db/keys.ts';
+
 import { INDEXES } from '../db/table-definition.ts';
-import type { AnyRoute, RouteAccess } from './route-def.ts';
+import type { AnyRoute, RouteAccess, WriteTarget } from './route-def.ts';
 
 /**
  * What a function may touch, derived once from its `access` declaration: the CDK construct turns
@@ -71,45 +72,26 @@ export const SNS_ACTIONS = [
 export const SES_ACTIONS = ['ses:SendEmail', 'ses:SendRawEmail'];
 
 /**
- * What a narrowed write grant is derived from: an entity declaration (its key template), or a key
- * builder of `shared/db/keys.ts` while entities still move to templates.
- */
-export type KeyBuilder = (...args: any[]) => Key;
-export type WriteTarget = NonNullable<RouteAccess['writes']>[number];
-
-/** Stands in for every key argument: where it first appears in a partition key, the variable part starts. */
-const ANY_ARGUMENT = '\u0000';
-
-/**
- * The `dynamodb:LeadingKeys` pattern covering every partition key an entity (or key builder) makes:
- * its constant head up to the last `#` before the first field (`MEETING#*`), or the key itself when no
- * field reaches the partition key (`WEBSITE`). Read from the declaration's template, so a changed key
- * changes the grant with it. A partition key whose first segment is a field has no such prefix: it
- * cannot be granted this way (the caller must leave the function table-wide).
+ * The `dynamodb:LeadingKeys` pattern covering every partition key an entity makes: its constant head
+ * up to the last `#` before the first field (`MEETING#*`), or the key itself when no field reaches
+ * the partition key (`WEBSITE`). Read from the declaration's template, so a changed key changes the
+ * grant with it. A partition key whose first segment is a field has no such prefix: it cannot be
+ * granted this way (the caller must leave the function table-wide).
  */
 export function leadingKeyPattern(target: WriteTarget): string {
-  if (typeof target !== 'function') {
-    const template = target.keyTemplate.pk;
-    const head: string[] = [];
-    for (const segment of template) {
-      if (!isLiteral(segment)) {
-        if (head.length === 0) throw new Error(`${target.name}: the partition key has no constant prefix to grant`);
-        return `${head.join('#')}#*`;
-      }
-      head.push(segment);
+  const head: string[] = [];
+  for (const segment of target.keyTemplate.pk) {
+    if (!isLiteral(segment)) {
+      if (head.length === 0) throw new Error(`${target.name}: the partition key has no constant prefix to grant`);
+      return `${head.join('#')}#*`;
     }
-    return head.join('#');
+    head.push(segment);
   }
-  const { pk } = target(...Array.from({ length: target.length }, () => ANY_ARGUMENT));
-  const variable = pk.indexOf(ANY_ARGUMENT);
-  if (variable < 0) return pk;
-  const cut = pk.lastIndexOf('#', variable);
-  if (cut < 0) throw new Error(`the partition key ${JSON.stringify(pk)} has no constant prefix to grant`);
-  return `${pk.slice(0, cut + 1)}*`;
+  return head.join('#');
 }
 
-/** Session items (`shared/db/keys.ts`): the daily refresh of the caller's session. */
-export const SESSION_KEYS = leadingKeyPattern(sessionKey);
+/** Session items (`shared/auth/entities.ts`): the daily refresh of the caller's session. */
+export const SESSION_KEYS = leadingKeyPattern(Session);
 /** The `Idempotency-Key` records (shared/http/idempotency.ts) every idempotent route writes. */
 export const IDEMPOTENCY_KEYS = leadingKeyPattern(IdempotencyRecord);
 

@@ -1,5 +1,9 @@
 import type * as z from 'zod';
-import type { Key } from '../db/keys.ts';
+/** A kind of item a function writes: an entity declaration, by its partition key's template. */
+export interface WriteTarget {
+  readonly name: string;
+  readonly keyTemplate: { pk: readonly unknown[] };
+}
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 /** public: no session; session: any signed-in person; super_admin: role read fresh on every request. */
@@ -10,16 +14,13 @@ export interface RouteAccess {
   /** DynamoDB actions on the table and its indexes (reads are always granted: every route resolves a session). */
   table?: 'read' | 'write';
   /**
-   * With `table: 'write'`: every kind of item the function writes, by its key builder in
-   * `shared/db/keys.ts` (its own and what it writes for other areas: notifications, counters), so
+   * With `table: 'write'`: every kind of item the function writes, by its entity declaration (its
+   * own and what it writes for other areas: notifications, counters), so
    * the role may Put/Update/Delete only under those partition-key prefixes (`dynamodb:LeadingKeys`).
    * The session refresh and the idempotency record are added from the route's declaration. Absent:
    * the function may write anywhere in the table (README, "Least privilege on the table", says why).
    */
-  writes?: readonly (
-    | ((...args: any[]) => Key)
-    | { readonly name: string; readonly keyTemplate: { pk: readonly unknown[] } }
-  )[];
+  writes?: readonly WriteTarget[];
   /** Scans the table: the migrations runner only (shared/migrations/runner.ts); never a request path. */
   scan?: boolean;
   /** Bucket key prefixes and what the function does with them. */

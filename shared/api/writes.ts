@@ -1,7 +1,7 @@
-import { directoryPostsKey, directoryRowsKey, facetKey, teamKey, teamMemberKey, userKey } from '../db/keys.ts';
 import { Comment, FeedScore, FeedScoreDay, Follow, Post, PostListEntry, PostUpload } from '../feed/entities.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import { WebsiteCounts, WebsiteEntry } from '../office-updates/entities.ts';
+import { DirectoryFacet, DirectoryShard, DirectoryShardPosts, Team, TeamMember, User } from '../people/entities.ts';
 import { PushToken } from '../push/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 
@@ -25,7 +25,7 @@ export const PUSHES: Writes = [PushToken];
  * the same transaction: the directory row, the facet counters, the team's and the manager's counts
  * and the team membership.
  */
-export const CHANGES_PEOPLE: Writes = [userKey, directoryRowsKey, facetKey, teamKey, teamMemberKey];
+export const CHANGES_PEOPLE: Writes = [User, DirectoryShard, DirectoryFacet, Team, TeamMember];
 
 /**
  * The feed's writes, one list for all its writing functions rather than one per route: a post's
@@ -43,8 +43,8 @@ export const FEED_WRITES: Writes = [
   PostUpload,
   FeedScore,
   FeedScoreDay,
-  userKey,
-  directoryPostsKey,
+  User,
+  DirectoryShardPosts,
   WebsiteCounts,
   ...NOTIFIES,
   ...PUSHES,

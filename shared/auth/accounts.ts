@@ -1,17 +1,9 @@
-import { userKey } from '../db/keys.ts';
-import { getItem, getMany, keyString, write } from '../db/table.ts';
+import { getMany, keyString, write } from '../db/table.ts';
 import { invalid, unauthenticated } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
-import { getUser, type UserItem } from '../people/users.ts';
-import {
-  Credentials,
-  type CredentialsItem,
-  EmailClaim,
-  type EmailClaimItem,
-  ResetToken,
-  type ResetTokenItem,
-  type SessionItem,
-} from './entities.ts';
+import { User, type UserItem } from '../people/entities.ts';
+import { getUser } from '../people/users.ts';
+import { Credentials, EmailClaim, ResetToken, type SessionItem } from './entities.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions } from './sessions.ts';
 import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } from './throttle.ts';
@@ -48,14 +40,19 @@ export async function signIn(
   const address = email.trim().toLowerCase();
   const throttle = signInThrottle(address);
   await takeAttempt(throttle, receivedAt, 'Too many failed sign-in attempts.');
-  const owner = await getItem<EmailClaimItem>(EmailClaim.key(address), true);
+  const owner = await EmailClaim.get({ email: address }, { consistent: true });
   // An unknown address reads a person who cannot exist, in the same batch read a known one makes, and
   // compares against a decoy hash of the same scrypt cost: both paths make the same requests and the
   // same key derivation, so neither their number nor their time tells which addresses exist.
   const userId = owner?.userId ?? NOBODY;
-  const found = await getMany<Record<string, any>>([userKey(userId), Credentials.key(userId)]);
-  const user = owner ? (found.get(keyString(userKey(userId))) as UserItem | undefined) : undefined;
-  const creds = owner ? (found.get(keyString(Credentials.key(userId))) as CredentialsItem | undefined) : undefined;
+  // One batch read of the person's partition (profile and credentials): untyped, each item told by its entity.
+  const profileKey = User.key({ id: userId });
+  const credentialsKey = Credentials.key({ userId });
+  const found = await getMany([profileKey, credentialsKey]);
+  const profile = found.get(keyString(profileKey));
+  const stored = found.get(keyString(credentialsKey));
+  const user = owner && User.is(profile) ? profile : undefined;
+  const creds = owner && Credentials.is(stored) ? stored : undefined;
   const ok = await verifyPassword(password, creds?.passwordHash);
   if (!ok || !user) throw unauthenticated(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
   if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
@@ -83,7 +80,7 @@ export async function changePassword(
 ): Promise<{ token: string | null; user: UserItem }> {
   const throttle = passwordCheckThrottle(caller.userId);
   await takeAttempt(throttle, opts.receivedAt, 'Too many wrong passwords.');
-  const creds = await getItem<CredentialsItem>(Credentials.key(caller.userId), true);
+  const creds = await Credentials.get({ userId: caller.userId }, { consistent: true });
   if (!(await verifyPassword(current, creds?.passwordHash)))
     throw invalid('The current password is not correct.', 'INVALID_PASSWORD');
   await forgiveAttempts(throttle);
@@ -101,10 +98,10 @@ export async function changePassword(
 /** Reset links: no e-mail provider is wired, so tokens are only ever created by operators (none today). */
 export async function resetPassword(token: string, next: string): Promise<void> {
   const tokenHash = hashToken(token);
-  const item = await getItem<ResetTokenItem>(ResetToken.key(tokenHash), true);
+  const item = await ResetToken.get({ tokenHash }, { consistent: true });
   if (!item || Date.parse(item.expiresAt) <= Date.now())
     throw invalid('This reset link is not valid or has expired.', 'INVALID_TOKEN');
-  await write(ResetToken.remove([tokenHash]));
+  await write(ResetToken.remove({ tokenHash }));
   await setPassword(item.userId, next);
   await endSessions(item.userId);
 }

@@ -1,78 +1,60 @@
-import { entity } from '../db/entity.ts';
-import {
-  credentialsKey,
-  emailKey,
-  passwordCheckThrottleKey,
-  resetTokenKey,
-  sessionKey,
-  sessionsIndex,
-  signInThrottleKey,
-} from '../db/keys.ts';
+import { type EntityItem, entity, shape } from '../db/entity.ts';
 
 /** The accounts area's entities (docs/data-model.md, Accounts and sessions), each declared once. */
 
-export interface SessionItem {
-  pk: string;
-  sk: string;
-  entity: 'Session';
-  /**
-   * The SHA-256 of the token, which the key is built from (stored so the key derives from the item;
-   * the partition key holds it already). Sessions written before it was stored lack it: reads never need it.
-   */
-  tokenHash: string;
-  id: string;
-  userId: string;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string;
-  userAgent: string | null;
-  /** Set when ended by deactivation: the token then answers the deactivated message. */
-  revoked?: 'deactivated';
-  ttl: number;
-}
-/** A session, addressed by its token's hash; gsi1 lists a person's sessions by creation. */
-export const Session = entity<SessionItem, [tokenHash: string]>({
+const lowerCase = (value: string) => value.toLowerCase();
+
+/**
+ * A session, addressed by the SHA-256 of its token (the token itself is never stored); gsi1 lists a
+ * person's sessions by creation.
+ */
+export const Session = entity({
   name: 'Session',
-  key: sessionKey,
-  keyOf: (s) => [s.tokenHash],
-  indexes: [
-    {
-      index: sessionsIndex.index,
-      pk: (s) => sessionsIndex.pk(s.userId),
-      sk: (s) => sessionsIndex.sk(s.createdAt, s.id),
-    },
-  ],
+  fields: shape<{
+    /**
+     * The SHA-256 of the token, which the key is built from (stored so the key derives from the item;
+     * the partition key holds it already).
+     */
+    tokenHash: string;
+    id: string;
+    userId: string;
+    createdAt: string;
+    updatedAt: string;
+    expiresAt: string;
+    userAgent: string | null;
+    /** Set when ended by deactivation: the token then answers the deactivated message. */
+    revoked?: 'deactivated';
+    ttl: number;
+  }>(),
+  key: { pk: ['SESSION', 'tokenHash'], sk: ['SESSION'] },
+  indexes: { byPerson: { index: 'gsi1', pk: ['SESSIONS', 'userId'], sk: ['createdAt', 'id'] } },
+  // Sessions written before it was stored lack it (migration 0001 stores it): reads never need it.
+  legacy: ['tokenHash'],
 });
+export type SessionItem = EntityItem<typeof Session>;
 
 /** The password hash, apart from the profile so profile reads never carry it. */
-export interface CredentialsItem {
-  pk: string;
-  sk: string;
-  entity: 'Credentials';
-  userId: string;
-  passwordHash: string;
-  /** Who set it (the change feed's attribution of member.updated). */
-  actorId?: string;
-}
-export const Credentials = entity<CredentialsItem, [userId: string]>({
+export const Credentials = entity({
   name: 'Credentials',
-  key: credentialsKey,
-  keyOf: (c) => [c.userId],
+  fields: shape<{
+    userId: string;
+    passwordHash: string;
+    /** Who set it (the change feed's attribution of member.updated). */
+    actorId?: string;
+  }>(),
+  key: { pk: ['USER', 'userId'], sk: ['CREDENTIALS'] },
+  legacy: ['userId'],
 });
+export type CredentialsItem = EntityItem<typeof Credentials>;
 
 /** The claim on an e-mail address (lower-case): uniqueness, and the sign-in lookup of its person. */
-export interface EmailClaimItem {
-  pk: string;
-  sk: string;
-  entity: 'EmailClaim';
-  email: string;
-  userId: string;
-}
-export const EmailClaim = entity<EmailClaimItem, [email: string]>({
+export const EmailClaim = entity({
   name: 'EmailClaim',
-  key: emailKey,
-  keyOf: (c) => [c.email],
+  fields: shape<{ email: string; userId: string }>(),
+  key: { pk: ['EMAIL', { field: 'email', as: lowerCase }], sk: ['EMAIL'] },
+  legacy: ['email'],
 });
+export type EmailClaimItem = EntityItem<typeof EmailClaim>;
 
 /**
  * One throttling window of password evaluations (shared/auth/throttle.ts): `taken` counts every
@@ -86,41 +68,25 @@ export interface ThrottleWindow {
   ttl: number;
 }
 /** Sign-ins per e-mail address (lower-case), whoever tries them. */
-export interface SignInThrottleItem extends ThrottleWindow {
-  pk: string;
-  sk: string;
-  entity: 'SignInThrottle';
-  email: string;
-}
-export const SignInThrottle = entity<SignInThrottleItem, [email: string]>({
+export const SignInThrottle = entity({
   name: 'SignInThrottle',
-  key: signInThrottleKey,
-  keyOf: (t) => [t.email],
+  fields: shape<ThrottleWindow & { email: string }>(),
+  key: { pk: ['SIGNIN', { field: 'email', as: lowerCase }], sk: ['THROTTLE'] },
 });
+export type SignInThrottleItem = EntityItem<typeof SignInThrottle>;
 /** Checks of a signed-in person's current password (change-password). */
-export interface PasswordCheckThrottleItem extends ThrottleWindow {
-  pk: string;
-  sk: string;
-  entity: 'PasswordCheckThrottle';
-  userId: string;
-}
-export const PasswordCheckThrottle = entity<PasswordCheckThrottleItem, [userId: string]>({
+export const PasswordCheckThrottle = entity({
   name: 'PasswordCheckThrottle',
-  key: passwordCheckThrottleKey,
-  keyOf: (t) => [t.userId],
+  fields: shape<ThrottleWindow & { userId: string }>(),
+  key: { pk: ['PWCHECK', 'userId'], sk: ['THROTTLE'] },
 });
+export type PasswordCheckThrottleItem = EntityItem<typeof PasswordCheckThrottle>;
 
 /** A password-reset token, addressed by its hash (created by operators only; see accounts.ts). */
-export interface ResetTokenItem {
-  pk: string;
-  sk: string;
-  entity: 'ResetToken';
-  tokenHash: string;
-  userId: string;
-  expiresAt: string;
-}
-export const ResetToken = entity<ResetTokenItem, [tokenHash: string]>({
+export const ResetToken = entity({
   name: 'ResetToken',
-  key: resetTokenKey,
-  keyOf: (t) => [t.tokenHash],
+  fields: shape<{ tokenHash: string; userId: string; expiresAt: string }>(),
+  key: { pk: ['RESET', 'tokenHash'], sk: ['RESET'] },
+  legacy: ['tokenHash'],
 });
+export type ResetTokenItem = EntityItem<typeof ResetToken>;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { PRESENT } from '../db/entity.ts';
+import { type EntityFields, PRESENT } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
-import { sessionKey, sessionsIndex } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, write } from '../db/table.ts';
+import { isConditionFailure, write } from '../db/table.ts';
 import { notFound, unauthenticated } from '../errors.ts';
-import { getUser, type UserItem } from '../people/users.ts';
+import type { UserItem } from '../people/entities.ts';
+import { getUser } from '../people/users.ts';
 import { Session, type SessionItem } from './entities.ts';
 import { hashToken, newToken } from './tokens.ts';
 
@@ -34,7 +34,8 @@ const ignoreEnded = (err: unknown) => {
 };
 
 /** The token hash a stored session is keyed by (from its key: sessions written before `tokenHash` was stored lack the field). */
-const tokenHashOf = (s: Pick<SessionItem, 'pk'>) => s.pk.slice(sessionKey('').pk.length);
+const tokenHashOf = (s: Pick<SessionItem, 'pk' | 'tokenHash'>) =>
+  s.tokenHash ?? s.pk.slice(Session.key({ tokenHash: '' }).pk.length);
 
 const ttlFor = (expiresAt: Date) => Math.floor(expiresAt.getTime() / 1000) + 7 * 24 * 3600;
 
@@ -47,7 +48,7 @@ export async function createSession(
   const now = new Date();
   const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
   const id = newId();
-  const session = Session.item({
+  const fields: EntityFields<typeof Session> = {
     tokenHash,
     id,
     userId,
@@ -56,9 +57,9 @@ export async function createSession(
     expiresAt: expires.toISOString(),
     userAgent: userAgent ? userAgent.slice(0, 400) : null,
     ttl: ttlFor(expires),
-  });
-  await write(Session.put(session));
-  return { token, session };
+  };
+  await write(Session.put(fields));
+  return { token, session: Session.item(fields) };
 }
 
 /**
@@ -69,7 +70,7 @@ export async function createSession(
 export async function authenticate(token: string, { refresh }: { refresh: boolean }): Promise<Caller> {
   if (!token || token.length > 200) throw unauthenticated();
   const tokenHash = hashToken(token);
-  const session = await getItem<SessionItem>(Session.key(tokenHash), true);
+  const session = await Session.get({ tokenHash }, { consistent: true });
   if (!session) throw unauthenticated();
   if (session.revoked === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   const now = new Date();
@@ -84,12 +85,15 @@ export async function authenticate(token: string, { refresh }: { refresh: boolea
     session.expiresAt = expires.toISOString();
     session.ttl = ttlFor(expires);
     await write(
-      Session.update([tokenHash], {
-        UpdateExpression: 'SET updatedAt = :u, expiresAt = :e, #ttl = :t',
-        ...PRESENT,
-        ExpressionAttributeNames: { '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
-      }),
+      Session.update(
+        { tokenHash },
+        {
+          UpdateExpression: 'SET updatedAt = :u, expiresAt = :e, #ttl = :t',
+          ...PRESENT,
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
+        },
+      ),
     ).catch(ignoreEnded);
   }
   return {
@@ -107,16 +111,16 @@ export async function authenticate(token: string, { refresh }: { refresh: boolea
 /** Every live (unexpired, not revoked) session of a person, oldest first. Bounded by their devices. */
 export async function listSessions(userId: string): Promise<SessionItem[]> {
   const now = Date.now();
-  const all = await queryAll<SessionItem>({ index: sessionsIndex.index, pk: sessionsIndex.pk(userId) });
+  const all = await allSessions(userId);
   return all.filter((s) => !s.revoked && Date.parse(s.expiresAt) > now);
 }
 
 async function allSessions(userId: string): Promise<SessionItem[]> {
-  return queryAll<SessionItem>({ index: sessionsIndex.index, pk: sessionsIndex.pk(userId) });
+  return Session.queryAll({ index: 'byPerson', key: { userId } });
 }
 
 export async function endSession(tokenHash: string): Promise<void> {
-  await write(Session.remove([tokenHash]));
+  await write(Session.remove({ tokenHash }));
 }
 
 /**
@@ -133,7 +137,7 @@ export async function revokeSession(userId: string, target: { id?: string; token
     target.id !== undefined ? s.id === target.id : sessionHandle(s) === target.token,
   );
   if (!found) throw notFound('No such session.', 'SESSION_NOT_FOUND');
-  await write(Session.remove([tokenHashOf(found)]));
+  await write(Session.remove({ tokenHash: tokenHashOf(found) }));
   return found;
 }
 
@@ -142,7 +146,7 @@ export async function endSessions(userId: string, keepTokenHash?: string): Promi
   for (const s of await allSessions(userId)) {
     const tokenHash = tokenHashOf(s);
     if (tokenHash === keepTokenHash) continue;
-    await write(Session.remove([tokenHash]));
+    await write(Session.remove({ tokenHash }));
   }
 }
 
@@ -151,11 +155,14 @@ export async function revokeForDeactivation(userId: string): Promise<void> {
   for (const s of await allSessions(userId)) {
     if (s.revoked) continue;
     await write(
-      Session.update([tokenHashOf(s)], {
-        UpdateExpression: 'SET revoked = :r',
-        ...PRESENT,
-        ExpressionAttributeValues: { ':r': 'deactivated' },
-      }),
+      Session.update(
+        { tokenHash: tokenHashOf(s) },
+        {
+          UpdateExpression: 'SET revoked = :r',
+          ...PRESENT,
+          ExpressionAttributeValues: { ':r': 'deactivated' },
+        },
+      ),
     ).catch(ignoreEnded);
   }
 }

@@ -1,6 +1,5 @@
 import { type Condition, PRESENT, type UpdateParts } from '../db/entity.ts';
-import type { Key } from '../db/keys.ts';
-import { getItem, isConditionFailure, type TransactItem, write } from '../db/table.ts';
+import { isConditionFailure, type TransactItem, write } from '../db/table.ts';
 import { tooMany } from '../errors.ts';
 import { PasswordCheckThrottle, SignInThrottle, type ThrottleWindow } from './entities.ts';
 
@@ -15,7 +14,8 @@ export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
  * it is full do not extend it, so nobody can lock a person out for longer than one window at a time.
  */
 export interface Throttle {
-  key: Key;
+  /** The window as stored (consistent read). */
+  read: () => Promise<ThrottleWindow | undefined>;
   /** Opens a window (the whole item). */
   open: (window: ThrottleWindow, condition: Condition) => TransactItem;
   update: (parts: UpdateParts) => TransactItem;
@@ -23,16 +23,16 @@ export interface Throttle {
 
 /** Sign-in attempts for one (lower-case) e-mail address. */
 export const signInThrottle = (email: string): Throttle => ({
-  key: SignInThrottle.key(email),
+  read: () => SignInThrottle.get({ email }, { consistent: true }),
   open: (window, condition) => SignInThrottle.put({ ...window, email }, condition),
-  update: (parts) => SignInThrottle.update([email], parts),
+  update: (parts) => SignInThrottle.update({ email }, parts),
 });
 
 /** Checks of one signed-in person's current password. */
 export const passwordCheckThrottle = (userId: string): Throttle => ({
-  key: PasswordCheckThrottle.key(userId),
+  read: () => PasswordCheckThrottle.get({ userId }, { consistent: true }),
   open: (window, condition) => PasswordCheckThrottle.put({ ...window, userId }, condition),
-  update: (parts) => PasswordCheckThrottle.update([userId], parts),
+  update: (parts) => PasswordCheckThrottle.update({ userId }, parts),
 });
 
 const minutes = (ms: number) => {
@@ -89,7 +89,7 @@ export async function takeAttempt(throttle: Throttle, receivedAt: number, refusa
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
-    const live = await getItem<ThrottleWindow>(throttle.key, true);
+    const live = await throttle.read();
     if (live && live.windowStart > cutoff) {
       // Read the clock again: another request may have opened the window after this one began.
       const wait = Math.min(live.windowStart + THROTTLE_WINDOW_MS - Date.now(), THROTTLE_WINDOW_MS);

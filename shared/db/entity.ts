@@ -14,12 +14,13 @@ import { ANON_ATTRIBUTE, type IndexName, indexKeys, type Key } from './table-def
 import { updateExpression, withCondition } from './update-expression.ts';
 
 /**
- * Every item kind of the table, declared once (after ElectroDB's entity model, without its weight in
- * every bundle): an entity names its `entity` attribute, its key (built in `keys.ts`), the index
- * attributes derived from its item (sparse ones answer `undefined` while the item is out of the index)
- * and, through its type parameter, the item's shape. Its builders are the only makers of a write entry,
- * so the stored key, `entity` and index attributes cannot drift from the declaration.
- * `docs/data-model.md` lists every declared entity (checked by test/foundation/data-model.test.ts).
+ * Every item kind of the table, declared once (after ElectroDB's and dynamodb-toolbox's entity models,
+ * without their weight in every bundle): an entity names its stored `entity` attribute, its fields (a
+ * type only), its key and index templates as data (key-template.ts) and the fields older items may
+ * lack; its item type is derived from it (`EntityItem<typeof X>`). Its builders are the only makers of
+ * a write entry and its reads the way items are read, so the stored key, `entity` and index attributes
+ * cannot drift from the declaration. `docs/data-model.md` lists every declared entity (checked by
+ * test/foundation/data-model.test.ts).
  */
 
 /** A condition on the item a write addresses. */
@@ -46,87 +47,8 @@ export const ABSENT: Condition = { ConditionExpression: 'attribute_not_exists(pk
 /** Only an item that exists (a reference that must not dangle). */
 export const PRESENT = { ConditionExpression: 'attribute_exists(pk)' } as const;
 
-/**
- * One index an entity's items appear in: its partition and sort key for an item. A sparse index answers
- * `undefined` for the partition key of an item that is not in it (the sort key may stay).
- */
-export interface EntityIndex<T> {
-  index: IndexName;
-  pk: (item: T) => string | undefined /** Absent when something else moves the sort key (a counter kept with ADD). */;
-  sk?: (item: T) => string | number | undefined;
-}
-
-/** Attributes the entity builders add: everything except what the item's own fields say. */
-type Derived = 'pk' | 'sk' | 'entity';
-// Key remapping keeps the named fields of item types that also carry an index signature (UserItem).
-export type Fields<T> = { [P in keyof T as P extends Derived ? never : P]: T[P] };
-
-/** The numeric fields of an item type: what `add` may move. */
+/** The numeric fields of an item's fields: what `add` may move. */
 type NumericField<T> = { [P in keyof T]-?: NonNullable<T[P]> extends number ? P : never }[keyof T] & string;
-
-/**
- * An item kind only ever written in place (a counter moved with ADD, a marker set with SET): its key
- * and item type, nothing to derive from a whole item. `docs/data-model.md` lists it like any entity.
- */
-export interface UpdatedEntityDefinition<T extends { entity: string }, A extends unknown[]> {
-  name: T['entity'];
-  /** The key, from `keys.ts`. */
-  key: (...args: A) => Key;
-  /** Grievance items: kept out of the change feed (see keys.ts, ANON_ATTRIBUTE). */
-  anon?: boolean;
-}
-
-/** An item kind written whole: the key arguments are fields of the item, and so are its index attributes. */
-export interface EntityDefinition<T extends { entity: string }, A extends unknown[]>
-  extends UpdatedEntityDefinition<T, A> {
-  /** The key arguments of an item (stored on it, as ElectroDB stores an entity's key composites). */
-  keyOf: (item: Fields<T>) => A;
-  indexes?: EntityIndex<Fields<T>>[];
-}
-
-export interface UpdatedEntity<T extends { entity: string }, A extends unknown[]> {
-  name: T['entity'];
-  key: (...args: A) => Key;
-  /** Updates the item at these key arguments (creating it, as UpdateItem does, unless a condition stops it). */
-  update: (key: A, parts: UpdateParts) => TransactItem;
-  /**
-   * Updates a stored item of this entity at its own key, as read: a migration's way to an item written
-   * before its key composites were stored on it (shared/migrations/).
-   */
-  updateStored: (stored: Key, parts: UpdateParts) => TransactItem;
-  /**
-   * Adds to numeric fields (ADD: no read, no lost update, each created at 0 by its first change), in one
-   * write however many move. The item is stamped with its `entity` (and `anon`), as every item carries
-   * them; `set`: plain attributes written alongside. `mustExist`: only an existing item.
-   */
-  add: (
-    key: A,
-    deltas: { [F in NumericField<T>]?: number },
-    options?: { mustExist?: boolean; set?: Record<string, unknown> },
-  ) => TransactItem;
-  /** Checks a condition on the item at these key arguments, without writing it. */
-  check: (key: A, condition: Condition & { ConditionExpression: string }) => TransactItem;
-  /** Deletes the item at these key arguments, under an optional condition. */
-  remove: (key: A, condition?: Condition) => TransactItem;
-}
-
-export interface Entity<T extends { entity: string }, A extends unknown[]> extends UpdatedEntity<T, A> {
-  /** The key arguments an item is stored under. */
-  keyOf: (item: Fields<T>) => A;
-  /** Every index attribute of the item; `undefined` = to be removed (the item left a sparse index). */
-  indexAttributes: (item: Fields<T>) => Record<string, string | number | undefined>;
-  /**
-   * What an update that changes the item in place writes besides its own fields, for the item as it
-   * will be: the index attributes to SET, and those to REMOVE (the sparse indexes it is not in).
-   */
-  indexChanges: (item: Fields<T>) => { set: Record<string, string | number>; remove: string[] };
-  /** The item as stored: its fields, key, `entity` and the index attributes it is in. */
-  item: (fields: Fields<T>) => T;
-  /** Writes the whole item (stored form), under an optional condition. */
-  put: (fields: Fields<T>, condition?: Condition) => TransactItem;
-  /** Writes the item only if it does not exist yet. */
-  create: (fields: Fields<T>) => TransactItem;
-}
 
 /**
  * An anon entity's update also sets `anon`, so that an update which creates its item (UpdateItem
@@ -146,29 +68,23 @@ function withAnonStamp(parts: UpdateParts): UpdateParts {
   };
 }
 
-/** Every entity declared, by name (read by the data-model test; nothing at run time depends on it). */
-export const declaredEntities = new Map<string, UpdatedEntityDefinition<any, any>>();
 /**
- * The built entities, by name: what the stored-form migration (shared/migrations/stored-form.ts) brings
- * each stored item to. Filled as the declaring modules load.
+ * The writes of an item kind at a key it is given: in place (update, add), checks and deletes. Every
+ * entity has them; one written whole also has `put`, `create` and `change`.
  */
-export const builtEntities = new Map<string, UpdatedEntity<any, any> | Entity<any, any>>();
-
-function updatedEntity<T extends { entity: string }, A extends unknown[]>(
-  def: UpdatedEntityDefinition<T, A>,
-): UpdatedEntity<T, A> {
-  declaredEntities.set(def.name, def);
+function inPlaceWrites(name: string, anon: boolean | undefined) {
+  const stamped = (parts: UpdateParts) => (anon ? withAnonStamp(parts) : parts);
   return {
-    name: def.name,
-    key: def.key,
-    update: (key, parts) => updateEntry(def.key(...key), def.anon ? withAnonStamp(parts) : parts),
-    updateStored: (stored, parts) =>
-      updateEntry({ pk: stored.pk, sk: stored.sk }, def.anon ? withAnonStamp(parts) : parts),
-    add: (key, deltas, { mustExist = false, set = {} } = {}) => {
-      const stamps = { entity: def.name, ...(def.anon ? { [ANON_ATTRIBUTE]: true } : {}), ...set };
+    update: (key: Key, parts: UpdateParts) => updateEntry(key, stamped(parts)),
+    add: (
+      key: Key,
+      deltas: Record<string, number>,
+      { mustExist = false, set = {} }: { mustExist?: boolean; set?: Record<string, unknown> } = {},
+    ) => {
+      const stamps = { entity: name, ...(anon ? { [ANON_ATTRIBUTE]: true } : {}), ...set };
       const names: Record<string, string> = {};
       const values: Record<string, unknown> = {};
-      const adds = Object.entries(deltas as Record<string, number>).map(([field, delta], i) => {
+      const adds = Object.entries(deltas).map(([field, delta], i) => {
         names[`#a${i}`] = field;
         values[`:a${i}`] = delta;
         return `#a${i} :a${i}`;
@@ -178,92 +94,16 @@ function updatedEntity<T extends { entity: string }, A extends unknown[]>(
         values[`:s${i}`] = value;
         return `#s${i} = :s${i}`;
       });
-      return updateEntry(def.key(...key), {
+      return updateEntry(key, {
         UpdateExpression: `ADD ${adds.join(', ')} SET ${sets.join(', ')}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ...(mustExist ? PRESENT : {}),
       });
     },
-    check: (key, condition) => checkEntry(def.key(...key), condition),
-    remove: (key, condition) => deleteEntry(def.key(...key), condition),
+    check: (key: Key, condition: Condition & { ConditionExpression: string }) => checkEntry(key, condition),
+    remove: (key: Key, condition?: Condition) => deleteEntry(key, condition),
   };
-}
-
-/**
- * An item kind declared with templates (`fields` given), or, in the older form being retired, written
- * whole (`keyOf` given) or only in place (no `keyOf`: update, add, check, remove).
- */
-export function entity<
-  const N extends string,
-  F extends object,
-  K extends object,
-  const PK extends readonly KeySegment<NoInfer<F & K>>[],
-  const SK extends readonly KeySegment<NoInfer<F & K>>[],
-  const I extends string = never,
-  const L extends FieldName<F> = never,
->(
-  def: Declaration<N, F, K, PK, SK, I, L>,
-): DeclaredEntity<N, StoredItem<N, F, L>, Simplify<F & K>, KeyInput<F & K, PK, SK>, I>;
-export function entity<T extends { entity: string }, A extends unknown[]>(def: EntityDefinition<T, A>): Entity<T, A>;
-export function entity<T extends { entity: string }, A extends unknown[]>(
-  def: UpdatedEntityDefinition<T, A>,
-): UpdatedEntity<T, A>;
-export function entity<T extends { entity: string }, A extends unknown[]>(
-  def: EntityDefinition<T, A> | UpdatedEntityDefinition<T, A>,
-): Entity<T, A> | UpdatedEntity<T, A>;
-export function entity(def: any): any {
-  if ('fields' in def) return declaredEntity(def);
-  return templatelessEntity(def);
-}
-
-function templatelessEntity<T extends { entity: string }, A extends unknown[]>(
-  def: EntityDefinition<T, A> | UpdatedEntityDefinition<T, A>,
-): Entity<T, A> | UpdatedEntity<T, A> {
-  const inPlace = updatedEntity(def);
-  if (!('keyOf' in def)) {
-    builtEntities.set(def.name, inPlace);
-    return inPlace;
-  }
-  const indexAttributes = (fields: Fields<T>) => {
-    const out: Record<string, string | number | undefined> = {};
-    for (const ix of def.indexes ?? []) {
-      const names = indexKeys(ix.index);
-      out[names.pk] = ix.pk(fields);
-      if (ix.sk) out[names.sk] = ix.sk(fields);
-    }
-    return out;
-  };
-  const item = (fields: Fields<T>): T => {
-    const stored: Record<string, unknown> = { ...fields };
-    for (const [name, value] of Object.entries(indexAttributes(fields))) {
-      if (value === undefined) delete stored[name];
-      else stored[name] = value;
-    }
-    return {
-      ...stored,
-      ...def.key(...def.keyOf(fields)),
-      entity: def.name,
-      ...(def.anon ? { [ANON_ATTRIBUTE]: true } : {}),
-    } as unknown as T;
-  };
-  const built: Entity<T, A> = {
-    ...inPlace,
-    keyOf: def.keyOf,
-    indexAttributes,
-    indexChanges: (fields) => {
-      const entries = Object.entries(indexAttributes(fields));
-      return {
-        set: Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as Record<string, string | number>,
-        remove: entries.filter(([, value]) => value === undefined).map(([name]) => name),
-      };
-    },
-    item,
-    put: (fields, condition) => putEntry(item(fields), condition),
-    create: (fields) => putEntry(item(fields), ABSENT),
-  };
-  builtEntities.set(def.name, built);
-  return built;
 }
 
 // ---------------------------------------------------------------- declarations with templates
@@ -391,16 +231,27 @@ export type EntityFields<E> = E extends DeclaredEntity<any, any, infer W, any, a
 /** The fields that address one item of the entity. */
 export type EntityKey<E> = E extends DeclaredEntity<any, any, any, infer KI, any> ? KI : never;
 
+/** Any declared entity, whatever its types (what the stored-form migration handles). */
+export type AnyEntity = DeclaredEntity<string, Item, any, any, string>;
+
 /** What the data-model test and the stored-form migration read of a declaration. */
 export interface DeclarationRecord {
   name: string;
   key: { pk: Template<any>; sk: Template<any> };
   indexes: Record<string, IndexDeclaration<any>>;
-  keyOnly: boolean;
-  inPlace: boolean;
+  /**
+   * Whether a stored item rebuilds whole from its fields (shared/migrations/stored-form.ts): not when
+   * its key uses a value it does not store, nor when it is only ever written in place.
+   */
+  rebuilds: boolean;
   anon: boolean;
+  /** The built entity. */
+  entity: AnyEntity;
 }
-/** Declarations in the template form, by name. */
+/**
+ * Every entity declared, by name, filled as the declaring modules load: what the stored-form migration
+ * brings each stored item to, and what the data-model test reads.
+ */
 export const declarations = new Map<string, DeclarationRecord>();
 
 /**
@@ -409,7 +260,8 @@ export const declarations = new Map<string, DeclarationRecord>();
  */
 const ENVELOPE_FIELDS = new Set(['pk', 'sk', 'entity']);
 
-function declaredEntity<
+/** Declares an item kind: see the top of this module and docs/data-model.md. */
+export function entity<
   const N extends string,
   F extends object,
   K extends object,
@@ -429,7 +281,8 @@ function declaredEntity<
     pk: String(render(def.key.pk, fields, true)),
     sk: String(render(def.key.sk, fields, true)),
   });
-  const inPlace = updatedEntity<any, [Record<string, unknown>]>({ name: def.name, key: keyOf, anon: def.anon });
+  const inPlace = inPlaceWrites(def.name, def.anon);
+  const at = (key: unknown) => keyOf(key as Record<string, unknown>);
   const indexAttributes = (fields: Record<string, unknown>) => {
     const out: Record<string, string | number | undefined> = {};
     for (const ix of Object.values(indexes)) {
@@ -498,11 +351,11 @@ function declaredEntity<
     item: (fields) => item(fields as Record<string, unknown>),
     put: (fields, condition) => putEntry(item(fields as Record<string, unknown>), condition),
     create: (fields) => putEntry(item(fields as Record<string, unknown>), ABSENT),
-    update: (key, parts) => inPlace.update([key as Record<string, unknown>], parts),
-    updateStored: inPlace.updateStored,
-    add: (key, deltas, options) => inPlace.add([key as Record<string, unknown>], deltas as never, options),
-    check: (key, condition) => inPlace.check([key as Record<string, unknown>], condition),
-    remove: (key, condition) => inPlace.remove([key as Record<string, unknown>], condition),
+    update: (key, parts) => inPlace.update(at(key), parts),
+    updateStored: (stored, parts) => inPlace.update({ pk: stored.pk, sk: stored.sk }, parts),
+    add: (key, deltas, options) => inPlace.add(at(key), deltas as Record<string, number>, options),
+    check: (key, condition) => inPlace.check(at(key), condition),
+    remove: (key, condition) => inPlace.remove(at(key), condition),
     change: (before, after, condition = {}) => {
       const was = before as Record<string, unknown>;
       const next = after as Record<string, unknown>;
@@ -521,7 +374,7 @@ function declaredEntity<
         else if (value !== was[name]) set[name] = value;
       }
       const parts = changeParts(def.name, set, [...new Set(remove)], condition);
-      return inPlace.update([next], parts);
+      return inPlace.update(at(next), parts);
     },
     indexAttributes: (fields) => indexAttributes(fields as Record<string, unknown>),
     get: async (key, options) => {
@@ -545,11 +398,10 @@ function declaredEntity<
     name: def.name,
     key: def.key,
     indexes,
-    keyOnly: !!def.keyOnly,
-    inPlace: !!def.inPlace,
+    rebuilds: !def.keyOnly && !def.inPlace,
     anon: !!def.anon,
+    entity: built as unknown as AnyEntity,
   });
-  builtEntities.set(def.name, def.keyOnly || def.inPlace ? inPlace : (built as never));
   return built;
 }
 

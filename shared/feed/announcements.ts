@@ -1,9 +1,9 @@
 import type { UpdateParts } from '../db/entity.ts';
-import { membersIndex } from '../db/keys.ts';
-import { isConditionFailure, queryPage, write } from '../db/table.ts';
+import { page as pageOf } from '../db/paging.ts';
+import { isConditionFailure, write } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
-import type { UserItem } from '../people/users.ts';
+import { User } from '../people/entities.ts';
 import { deliverPush } from '../push/delivery.ts';
 import { AnnouncementNotice, type AnnouncementNoticeItem, Post, type PostItem } from './entities.ts';
 import { recordNoticePage } from './notice-pages.ts';
@@ -49,19 +49,20 @@ export async function sendAnnouncementPage(
   preview: string,
   pageSize = NOTIFICATIONS_PER_TRANSACTION,
 ): Promise<AnnouncementNoticeItem> {
-  const page = await queryPage<UserItem>({
-    index: membersIndex.index,
-    pk: membersIndex.pk,
-    // sk `<joinedAt>#<id>`; '$' follows '#', so `< cutoff$` keeps joinedAt <= cutoff.
-    skBefore: `${notice.cutoff}$`,
-    filter: {
-      FilterExpression: '#status <> :deactivated AND id <> :author',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':deactivated': 'deactivated', ':author': post.authorId },
+  const page = await User.query(
+    {
+      index: 'members',
+      key: {},
+      // sk `<joinedAt>#<id>`; '$' follows '#', so `< cutoff$` keeps joinedAt <= cutoff.
+      skBefore: `${notice.cutoff}$`,
+      filter: {
+        FilterExpression: '#status <> :deactivated AND id <> :author',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':deactivated': 'deactivated', ':author': post.authorId },
+      },
     },
-    limit: pageSize,
-    cursor: notice.cursor ?? undefined,
-  });
+    pageOf({ limit: pageSize, cursor: notice.cursor ?? undefined }),
+  );
   const notes: NewNotification[] = page.items.map((u) => ({
     recipientId: u.id,
     kind: 'announcement',

@@ -1,6 +1,6 @@
-import { featuredIndex } from '../db/keys.ts';
 import { page } from '../db/paging.ts';
-import { type Item, queryAll } from '../db/table.ts';
+import type { Item } from '../db/table.ts';
+import { User } from '../people/entities.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { FeedScore, FeedScoreDay, type FeedScoreItem } from './entities.ts';
 import { scoreOf } from './score-formula.ts';
@@ -156,7 +156,7 @@ const contributorOf = (u: UserItem, featured: boolean): Contributor => ({
 
 /** Featured people in the order they were featured, then the most posts (at least one), no one twice. */
 export async function contributors(limit: number): Promise<Contributor[]> {
-  const pinned = await queryAll<UserItem>({ index: featuredIndex.index, pk: featuredIndex.pk });
+  const pinned = await User.queryAll({ index: 'featured', key: {} });
   const out: Contributor[] = pinned
     .filter((u) => listed(u) && u.isFeatured)
     .slice(0, limit)

@@ -3,7 +3,7 @@ import { newSortableId } from '../db/ids.ts';
 import { type Item, isConditionFailure, retryOnConflict, type TransactItem, transact, write } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../office-updates/website.ts';
-import { Person } from '../people/entities.ts';
+import { User } from '../people/entities.ts';
 import { postCountWrites } from '../people/post-count.ts';
 import { getUsers } from '../people/users.ts';
 import { Post, type PostItem, PostListEntry, PostStats } from './entities.ts';
@@ -100,11 +100,14 @@ function checkRecipient(authorId: string, recipientId: string, users: Awaited<Re
 }
 
 const recipientCheck = (recipientId: string): TransactItem =>
-  Person.check([recipientId], {
-    ConditionExpression: 'attribute_exists(pk) AND #s <> :d',
-    ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':d': 'deactivated' },
-  });
+  User.check(
+    { id: recipientId },
+    {
+      ConditionExpression: 'attribute_exists(pk) AND #s <> :d',
+      ExpressionAttributeNames: { '#s': 'status' },
+      ExpressionAttributeValues: { ':d': 'deactivated' },
+    },
+  );
 
 const newStats = (p: PostItem) => ({
   postId: p.id,

@@ -1,8 +1,8 @@
-import { membersIndex } from '../db/keys.ts';
 import { getMany, type Item, keyString, queryAll, type TransactItem } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
-import type { Migration } from '../migrations/migration.ts';
+import type { DataMigration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
+import { User } from '../people/entities.ts';
 import { unseal } from './anonymity.ts';
 import {
   Grievance,
@@ -150,7 +150,7 @@ export async function handlingBackfillWrites(item: Item): Promise<TransactItem[]
 }
 
 /** Grievances raised before their handling record existed get it (CHANGELOG.md, 0.2.0). */
-export const grievanceHandlingMigration: Migration = {
+export const grievanceHandlingMigration: DataMigration = {
   id: '0002-grievance-handling-records',
   description:
     'Grievances raised before deadlines existed: handling record replayed from their history, deadline and reminder entries, statistics',
@@ -172,7 +172,7 @@ export async function readerRefBackfillWrites(item: Item): Promise<TransactItem[
   const g = item;
   const refs = await GrievanceReaderRef.queryAll({ key: { grievanceId: g.id }, consistent: true });
   const known = new Set(refs.map(readerOf).filter((id): id is string => !!id));
-  const people = await queryAll<{ id: string }>({ index: membersIndex.index, pk: membersIndex.pk });
+  const people = await User.queryAll({ index: 'members', key: {} });
   const candidates = people.map((p) => p.id).filter((id) => !known.has(id));
   const markers = await getMany(
     candidates.flatMap((id) => readMarkerKeys(id, g.id)),
@@ -185,7 +185,7 @@ export async function readerRefBackfillWrites(item: Item): Promise<TransactItem[
 }
 
 /** Read markers from before reader references get theirs, so retention erases them (CHANGELOG.md, 0.2.0). */
-export const grievanceReaderRefMigration: Migration = {
+export const grievanceReaderRefMigration: DataMigration = {
   id: '0003-grievance-reader-refs',
   description: 'Read markers written before reader references: a sealed reference each, so retention erases them',
   entities: ['Grievance'],
@@ -240,7 +240,7 @@ export function totalsRenameWrites(item: Item): TransactItem[] {
 }
 
 /** The board totals' counters renamed since 0.1.0 (CHANGELOG.md, 0.2.0). */
-export const grievanceTotalsNamesMigration: Migration = {
+export const grievanceTotalsNamesMigration: DataMigration = {
   id: '0004-grievance-totals-names',
   description: 'Board totals under their current names (s_/c_/sc_ became status_/category_/status_…_category_)',
   entities: ['GrievanceTotals'],
@@ -272,7 +272,7 @@ export function noticeSealWrites(item: Item): TransactItem[] {
   return [remove, ...queuedNoticeWrites(p.grievanceId, { recipientId: p.recipientId, kind: p.kind }, new Date())];
 }
 
-export const grievanceNoticeSealMigration: Migration = {
+export const grievanceNoticeSealMigration: DataMigration = {
   id: '0006-grievance-notices-sealed',
   description: 'Queued grievance notices with their grievance and kind sealed, released at rounded times',
   entities: ['GrievanceNotice'],

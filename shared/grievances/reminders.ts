@@ -1,8 +1,7 @@
-import { roleIndex } from '../db/keys.ts';
 import { page } from '../db/paging.ts';
-import { queryAll, retryOnConflict, transact } from '../db/table.ts';
+import { retryOnConflict, transact } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
-import type { UserItem } from '../people/users.ts';
+import { User, type UserItem } from '../people/entities.ts';
 import { emailTransport } from '../transports/email.ts';
 import { Grievance, GrievanceHandlingEntry, type GrievanceHandlingEntryItem, type GrievanceItem } from './entities.ts';
 import {
@@ -54,9 +53,7 @@ function reminderEmail(to: string, kind: ReminderKind, g: GrievanceItem, dueAt: 
 }
 
 const activeSuperAdmins = async () =>
-  (await queryAll<UserItem>({ index: roleIndex.index, pk: roleIndex.pk('super_admin') })).filter(
-    (u) => u.status !== 'deactivated',
-  );
+  (await User.queryAll({ index: 'byRole', key: { role: 'super_admin' } })).filter((u) => u.status !== 'deactivated');
 
 /**
  * The reminder sweep (docs/data-model.md, Grievances: handling): one Query per shard of the reminder

@@ -25,7 +25,10 @@ export function toRecord(person: Pick<UserItem, 'id' | 'name'>, date: string, it
   };
 }
 
-export async function checkIn(person: UserItem, now = new Date()) {
+/** Who checks in or out: the record needs their id, the answer their name. */
+type Attendee = Pick<UserItem, 'id' | 'name'>;
+
+export async function checkIn(person: Attendee, now = new Date()) {
   const date = companyDate(now);
   const item = AttendanceRecord.item({
     employeeId: person.id,
@@ -43,7 +46,7 @@ export async function checkIn(person: UserItem, now = new Date()) {
   return toRecord(person, date, item);
 }
 
-export async function checkOut(person: UserItem, now = new Date()) {
+export async function checkOut(person: Attendee, now = new Date()) {
   const date = companyDate(now);
   const at = now.toISOString();
   try {

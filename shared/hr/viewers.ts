@@ -1,6 +1,4 @@
-import { membersIndex } from '../db/keys.ts';
-import { queryAll } from '../db/table.ts';
-import type { UserItem } from '../people/users.ts';
+import { User, type UserItem } from '../people/entities.ts';
 
 /**
  * Who may see everybody's attendance and whose leave requests are routed where: super
@@ -16,9 +14,9 @@ export const canViewAll = (u: Pick<UserItem, 'role' | 'reportCount'>) =>
  * size, which is what the answers that use it list (today's attendance, the employee and manager lists).
  */
 export async function activePeople(): Promise<UserItem[]> {
-  const people = await queryAll<UserItem>({
-    index: membersIndex.index,
-    pk: membersIndex.pk,
+  const people = await User.queryAll({
+    index: 'members',
+    key: {},
     filter: {
       FilterExpression: '#status = :active',
       ExpressionAttributeNames: { '#status': 'status' },

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { ANON_ATTRIBUTE } from '../db/keys.ts';
+import { ANON_ATTRIBUTE } from '../db/table-definition.ts';
 import { logger } from '../observability/logger.ts';
 import type { ChangeEventDraft, ChangeMapper, ItemChange } from './change-events.ts';
 import { appendRecords } from './event-log.ts';

@@ -10,7 +10,7 @@ import {
 } from '../grievances/migrations.ts';
 import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
 import { peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
-import type { Migration } from './migration.ts';
+import type { DataMigration } from './migration.ts';
 import { type LegacyForm, storedFormMigration } from './stored-form.ts';
 // Every declaring module, so that the stored-form migration knows every entity of this release.
 import '../auth/entities.ts';
@@ -42,7 +42,7 @@ export const legacyForms: readonly LegacyForm[] = [
  * back"). Ids are never reused or renumbered; a release only appends. Once a migration is done on every
  * deployment, the code that reads the form it removed may go (the contract step), never before.
  */
-export const migrations: readonly Migration[] = [
+export const migrations: readonly DataMigration[] = [
   storedFormMigration('0001-stored-forms', legacyForms),
   grievanceHandlingMigration,
   grievanceReaderRefMigration,

@@ -8,7 +8,7 @@ import type { Item, TransactItem } from '../db/table.ts';
  * carry conditions on what was read, so a request that changed the item meanwhile wins and the item is
  * read again.
  */
-export interface Migration {
+export interface DataMigration {
   /** Sortable and never reused: `NNNN-what-it-does`. Migrations run in this order. */
   id: string;
   description: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
 import { type EntityFields, type EntityItem, entity, shape } from '../db/entity.ts';
 import { type Item, putMany } from '../db/table.ts';
-import type { Migration } from './migration.ts';
+import type { DataMigration } from './migration.ts';
 import { migrationStates, runMigrations, setPaused } from './runner.ts';
 
 /** A table of its own: the walk, its pages and its counts are this test's alone. */
@@ -24,7 +24,7 @@ const Probe = entity({
 });
 type ProbeItem = EntityItem<typeof Probe>;
 
-const doubling: Migration = {
+const doubling: DataMigration = {
   id: '0001-probe-double',
   description: 'probes store their double',
   entities: ['MigrationProbe'],
@@ -83,14 +83,14 @@ describe('the migrations runner', () => {
   it('changes nothing on a second run, nor when run again from scratch', async () => {
     const again = await runMigrations([doubling], { budgetMs: 60_000 });
     expect(again.states[0]).toMatchObject({ status: 'done', changed: COUNT });
-    const fresh: Migration = { ...doubling, id: '0002-probe-double-again' };
+    const fresh: DataMigration = { ...doubling, id: '0002-probe-double-again' };
     const rerun = await runMigrations([fresh], { budgetMs: 60_000 });
     expect(rerun.states[0]).toMatchObject({ status: 'done', changed: 0 });
   });
 
   it('leaves a paused migration, and the ones after it, until it is resumed', async () => {
-    const held: Migration = { ...doubling, id: '0003-held' };
-    const later: Migration = { ...doubling, id: '0004-later' };
+    const held: DataMigration = { ...doubling, id: '0003-held' };
+    const later: DataMigration = { ...doubling, id: '0004-later' };
     await setPaused(held, true);
     const paused = await runMigrations([held, later], { budgetMs: 60_000 });
     expect(paused.complete).toBe(false);

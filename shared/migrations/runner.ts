@@ -3,8 +3,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
 import { getItem, isConditionFailure, transact, write } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
-import { Migration as MigrationEntity, type MigrationStateItem, type MigrationStatus } from './entities.ts';
-import type { Migration } from './migration.ts';
+import { Migration, type MigrationStateItem, type MigrationStatus } from './entities.ts';
+import type { DataMigration } from './migration.ts';
 
 /**
  * Runs the migrations of stored items (migration.ts) in order, like GitLab's batched background
@@ -41,8 +41,8 @@ export interface MigrationState {
 }
 
 /** Every migration of this release with its recorded state (pending when never started). */
-export async function migrationStates(migrations: readonly Migration[]): Promise<MigrationState[]> {
-  const stored = new Map((await MigrationEntity.queryAll({ key: {}, consistent: true })).map((s) => [s.id, s]));
+export async function migrationStates(migrations: readonly DataMigration[]): Promise<MigrationState[]> {
+  const stored = new Map((await Migration.queryAll({ key: {}, consistent: true })).map((s) => [s.id, s]));
   return migrations.map((m) => {
     const s = stored.get(m.id);
     return {
@@ -60,10 +60,10 @@ export async function migrationStates(migrations: readonly Migration[]): Promise
 }
 
 /** Pauses or resumes one migration (an operator's call; the runner reads it before every page). */
-export async function setPaused(migration: Migration, paused: boolean): Promise<void> {
+export async function setPaused(migration: DataMigration, paused: boolean): Promise<void> {
   const now = new Date().toISOString();
   await write(
-    MigrationEntity.update(
+    Migration.update(
       { id: migration.id },
       {
         UpdateExpression:
@@ -71,7 +71,7 @@ export async function setPaused(migration: Migration, paused: boolean): Promise<
           'changed = if_not_exists(changed, :zero), #status = if_not_exists(#status, :pending), id = :id, #entity = :entity',
         ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
         ExpressionAttributeValues: {
-          ':entity': MigrationEntity.name,
+          ':entity': Migration.name,
           ':paused': paused,
           ':now': now,
           ':d': migration.description,
@@ -91,7 +91,7 @@ export async function setPaused(migration: Migration, paused: boolean): Promise<
  * says whether every migration is done.
  */
 export async function runMigrations(
-  migrations: readonly Migration[],
+  migrations: readonly DataMigration[],
   { budgetMs, maxPages = Number.POSITIVE_INFINITY, signal }: RunOptions,
 ): Promise<{ complete: boolean; states: MigrationState[] }> {
   const owner = randomUUID();
@@ -105,7 +105,7 @@ export async function runMigrations(
       logger.info('migration not run', { migration: m.id, reason: lease });
       break;
     }
-    let state = (await MigrationEntity.get({ id: m.id }, { consistent: true }))!;
+    let state = (await Migration.get({ id: m.id }, { consistent: true }))!;
     try {
       while (Date.now() < deadline && pages < maxPages && !signal?.aborted) {
         const page = await db().send(
@@ -153,7 +153,7 @@ export async function runMigrations(
  * again (a migration may need several transactions for one item), until it answers none. A request that
  * changed the item meanwhile makes its writes' conditions fail: the item is read again and retried.
  */
-async function migrateItem(m: Migration, read: Record<string, unknown>): Promise<number> {
+async function migrateItem(m: DataMigration, read: Record<string, unknown>): Promise<number> {
   let item: Record<string, unknown> | undefined = read;
   let changed = 0;
   for (let attempt = 0; item && attempt < 10; attempt++) {
@@ -187,11 +187,15 @@ const entityFilter = (entities: string[]) => {
 };
 
 /** Takes the migration for this run, unless it is done, paused, or another runner holds it. */
-async function takeLease(m: Migration, owner: string, deadline: number): Promise<'taken' | 'done' | 'paused' | 'held'> {
+async function takeLease(
+  m: DataMigration,
+  owner: string,
+  deadline: number,
+): Promise<'taken' | 'done' | 'paused' | 'held'> {
   const now = new Date();
   try {
     const after = await write(
-      MigrationEntity.update(
+      Migration.update(
         { id: m.id },
         {
           UpdateExpression:
@@ -203,7 +207,7 @@ async function takeLease(m: Migration, owner: string, deadline: number): Promise
             'AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR attribute_type(leaseUntil, :null))',
           ExpressionAttributeNames: { '#status': 'status', '#entity': 'entity' },
           ExpressionAttributeValues: {
-            ':entity': MigrationEntity.name,
+            ':entity': Migration.name,
             ':owner': owner,
             ':until': new Date(deadline + LEASE_GRACE_MS).toISOString(),
             ':now': now.toISOString(),
@@ -222,7 +226,7 @@ async function takeLease(m: Migration, owner: string, deadline: number): Promise
     return 'taken';
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const s = await MigrationEntity.get({ id: m.id }, { consistent: true });
+    const s = await Migration.get({ id: m.id }, { consistent: true });
     if (s?.status === 'done') return 'done';
     return s?.paused ? 'paused' : 'held';
   }
@@ -230,13 +234,13 @@ async function takeLease(m: Migration, owner: string, deadline: number): Promise
 
 /** Records a finished page: its position and counts, under the lease (a runner that lost it stops). */
 async function recordPage(
-  m: Migration,
+  m: DataMigration,
   owner: string,
   page: { cursor: Record<string, unknown> | null; scanned: number; changed: number; done: boolean },
 ): Promise<MigrationStateItem> {
   const now = new Date().toISOString();
   const attrs = await write(
-    MigrationEntity.update(
+    Migration.update(
       { id: m.id },
       {
         UpdateExpression:
@@ -259,14 +263,14 @@ async function recordPage(
       },
     ),
   );
-  if (!MigrationEntity.is(attrs)) throw new Error(`migration ${m.id}: its state vanished`);
+  if (!Migration.is(attrs)) throw new Error(`migration ${m.id}: its state vanished`);
   return attrs;
 }
 
-async function releaseLease(m: Migration, owner: string): Promise<void> {
+async function releaseLease(m: DataMigration, owner: string): Promise<void> {
   try {
     await write(
-      MigrationEntity.update(
+      Migration.update(
         { id: m.id },
         {
           UpdateExpression: 'SET leaseOwner = :null, leaseUntil = :null',
@@ -281,10 +285,10 @@ async function releaseLease(m: Migration, owner: string): Promise<void> {
   }
 }
 
-async function recordFailure(m: Migration, owner: string, error: Error): Promise<void> {
+async function recordFailure(m: DataMigration, owner: string, error: Error): Promise<void> {
   try {
     await write(
-      MigrationEntity.update(
+      Migration.update(
         { id: m.id },
         {
           UpdateExpression:

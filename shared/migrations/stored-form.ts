@@ -1,8 +1,8 @@
-import { builtEntities, type Entity, type UpdatedEntity } from '../db/entity.ts';
-import { ANON_ATTRIBUTE } from '../db/keys.ts';
+import { declarations } from '../db/entity.ts';
 import type { Item, TransactItem } from '../db/table.ts';
+import { ANON_ATTRIBUTE } from '../db/table-definition.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
-import type { Migration } from './migration.ts';
+import type { DataMigration } from './migration.ts';
 
 /**
  * An older stored form of an entity (expand and contract, docs/data-model.md): how to recognise an item
@@ -20,9 +20,6 @@ export interface LegacyForm {
   change: string;
 }
 
-type AnyEntity = UpdatedEntity<any, any> | Entity<any, any>;
-const isWholeEntity = (e: AnyEntity): e is Entity<any, any> => 'item' in e;
-
 /** The attributes that say what an item is, not what it holds: kept out of an item's fields. */
 const ENVELOPE = new Set(['pk', 'sk', 'entity', ANON_ATTRIBUTE]);
 
@@ -36,13 +33,13 @@ const ENVELOPE = new Set(['pk', 'sk', 'entity', ANON_ATTRIBUTE]);
 export function storedFormWrites(item: Item, legacy: readonly LegacyForm[]): TransactItem[] {
   const form = legacy.find((l) => l.matches(item));
   const name = form?.entity ?? (item.entity as string | undefined);
-  const e = name ? builtEntities.get(name) : undefined;
-  if (!e) return []; // not an item kind of this release (a newer release's): left as it is
+  const declared = name ? declarations.get(name) : undefined;
+  if (!declared) return []; // not an item kind of this release (a newer release's): left as it is
   const fields: Item = { ...item, ...(form?.fields?.(item) ?? {}) };
   for (const k of ENVELOPE) delete fields[k];
   let wanted: Item;
-  if (isWholeEntity(e)) {
-    wanted = e.item(fields);
+  if (declared.rebuilds) {
+    wanted = declared.entity.item(fields);
     if (wanted.pk !== item.pk || wanted.sk !== item.sk)
       throw new Error(`${name}: the item ${item.pk}/${item.sk} does not rebuild its own key`);
   } else {
@@ -63,11 +60,11 @@ export function storedFormWrites(item: Item, legacy: readonly LegacyForm[]): Tra
   const names = Object.fromEntries(read.map(([k], i) => [`#c${i}`, k]));
   const values = Object.fromEntries(read.map(([, v], i) => [`:c${i}`, v]));
   const condition = ['attribute_exists(pk)', ...read.map((_, i) => `#c${i} = :c${i}`)].join(' AND ');
-  return [e.updateStored({ pk: item.pk, sk: item.sk }, withCondition(update, condition, names, values))];
+  return [declared.entity.updateStored({ pk: item.pk, sk: item.sk }, withCondition(update, condition, names, values))];
 }
 
 /** The migration that brings every item of every declared entity to its current form. */
-export function storedFormMigration(id: string, legacy: readonly LegacyForm[]): Migration {
+export function storedFormMigration(id: string, legacy: readonly LegacyForm[]): DataMigration {
   return {
     id,
     description:

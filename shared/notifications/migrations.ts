@@ -1,5 +1,5 @@
 import type { Item, TransactItem } from '../db/table.ts';
-import type { Migration } from '../migrations/migration.ts';
+import type { DataMigration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
 import { Notification, type NotificationContent } from './entities.ts';
 import { sealedContent } from './notifications.ts';
@@ -43,7 +43,7 @@ export function notificationSealWrites(item: Item, openGrievancePreview: (n: Ite
   ];
 }
 
-export const notificationSealMigration = (openGrievancePreview: (n: Item) => string | null): Migration => ({
+export const notificationSealMigration = (openGrievancePreview: (n: Item) => string | null): DataMigration => ({
   id: '0005-notifications-sealed',
   description: 'Every notification in one form: its kind, actor, references and preview sealed',
   entities: ['Notification'],

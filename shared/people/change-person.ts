@@ -1,9 +1,8 @@
-import { teamKey } from '../db/keys.ts';
-import { getItem, retryOnConflict, transact } from '../db/table.ts';
+import { retryOnConflict, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { personWrites } from './derived-from-person.ts';
-import type { TeamItem } from './profile.ts';
-import { getUser, type UserItem } from './users.ts';
+import { Team, type UserItem } from './entities.ts';
+import { getUser } from './users.ts';
 
 /** Deep enough for any real organisation; keeps the transaction (one check per link) well under 100 items. */
 const MAX_CHAIN = 40;
@@ -33,7 +32,7 @@ async function managerChain(personId: string, managerId: string): Promise<Map<st
 
 /** The team exists and is not deleted (`deletingAt`), or 400 as for a team that does not exist. */
 export async function assertTeamOpen(teamId: string): Promise<void> {
-  const team = await getItem<TeamItem & { deletingAt?: string }>(teamKey(teamId), true);
+  const team = await Team.get({ id: teamId }, { consistent: true });
   if (!team || team.deletingAt) throw invalid(['teamId: no such team']);
 }
 

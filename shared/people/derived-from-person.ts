@@ -1,4 +1,3 @@
-import { DIRECTORY_SHARDS, directoryByPostsIndex } from '../db/keys.ts';
 import type { Item, TransactItem } from '../db/table.ts';
 import { indexKeys } from '../db/table-definition.ts';
 import { updateExpression } from '../db/update-expression.ts';
@@ -7,13 +6,14 @@ import {
   DirectoryShard,
   DirectoryShardPosts,
   type FacetKind,
-  isListed,
-  nameKey,
-  Person,
+  POSTS_INDEX,
   Team,
   TeamMember,
+  User,
+  type UserFields,
+  type UserItem,
 } from './entities.ts';
-import type { UserItem } from './users.ts';
+import { isListed, postsAttribute, rowAttribute, shardOf } from './listing.ts';
 
 /**
  * What the people area derives from a person, and the writes that keep it in step. Every change of a
@@ -25,23 +25,8 @@ import type { UserItem } from './users.ts';
  * - the team's `memberCount` and the manager's `reportCount`, and the team membership item.
  */
 
-export { isListed, nameKey };
-/** A person's shard follows from their id alone (FNV-1a), so writers need no lookup. */
-export function shardOf(userId: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < userId.length; i++) {
-    h ^= userId.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) % DIRECTORY_SHARDS;
-}
-
-/** The attribute of a shard item holding one person's directory row (`DIRSHARD#<nn>` / `ROWS`). */
-export const rowAttribute = (userId: string) => `row_${userId}` as const;
-/** The attribute of a shard item holding one person's post count (`DIRSHARD#<nn>` / `POSTS`). */
-export const postsAttribute = (userId: string) => `posts_${userId}` as const;
-/** The numeric sort key of the posts index (`Person`): moved with ADD together with `postCount` (post-count.ts). */
-export const POSTS_SORT_ATTRIBUTE = indexKeys(directoryByPostsIndex.index).sk;
+/** The numeric sort key of the posts index (`User`): moved with ADD together with `postCount` (post-count.ts). */
+export const POSTS_SORT_ATTRIBUTE = indexKeys(POSTS_INDEX).sk;
 
 /** A person as the directory projection holds them: what `q`, the filters and the sorts need. */
 export interface DirectoryRow {
@@ -63,7 +48,7 @@ export interface DirectoryRow {
 const ROW_FIELDS = ['name', 'title', 'location', 'bio', 'skills', 'teamId', 'status', 'joinedAt'] as const;
 type RowFields = Omit<DirectoryRow, 'id'>;
 
-const rowOf = (u: UserItem): RowFields => ({
+const rowOf = (u: UserFields): RowFields => ({
   name: u.name,
   title: u.title ?? '',
   location: u.location ?? '',
@@ -74,7 +59,7 @@ const rowOf = (u: UserItem): RowFields => ({
   joinedAt: u.joinedAt,
 });
 const encodeRow = (row: RowFields): unknown[] => ROW_FIELDS.map((field) => row[field]);
-const storedRow = (u: UserItem) => encodeRow(rowOf(u));
+const storedRow = (u: UserFields) => encodeRow(rowOf(u));
 
 /** The rows of one shard item. */
 export function rowsOf(shard: Record<string, unknown> | undefined): DirectoryRow[] {
@@ -96,7 +81,7 @@ interface Facet {
 }
 
 /** The facet values a listed person contributes (none when deactivated), de-duplicated case-insensitively. */
-function facetsOf(u: UserItem | undefined): Map<string, Facet> {
+function facetsOf(u: UserFields | undefined): Map<string, Facet> {
   const out = new Map<string, Facet>();
   if (!u || !isListed(u)) return out;
   const add = (kind: FacetKind, value: string) => {
@@ -114,12 +99,15 @@ function facetsOf(u: UserItem | undefined): Map<string, Facet> {
 /** One more person holding a facet (the first spelling stays the one shown), or one fewer. */
 const facetWrite = (f: Facet, delta: number): TransactItem =>
   delta > 0
-    ? DirectoryFacet.update([f.kind, f.lower], {
-        UpdateExpression: 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k',
-        ExpressionAttributeNames: { '#p': 'people', '#v': 'value', '#k': 'kind' },
-        ExpressionAttributeValues: { ':d': delta, ':v': f.value, ':e': DirectoryFacet.name, ':k': f.kind },
-      })
-    : DirectoryFacet.add([f.kind, f.lower], { people: delta });
+    ? DirectoryFacet.update(
+        { kind: f.kind, value: f.lower },
+        {
+          UpdateExpression: 'ADD #p :d SET #v = if_not_exists(#v, :v), entity = :e, #k = :k',
+          ExpressionAttributeNames: { '#p': 'people', '#v': 'value', '#k': 'kind' },
+          ExpressionAttributeValues: { ':d': delta, ':v': f.value, ':e': DirectoryFacet.name, ':k': f.kind },
+        },
+      )
+    : DirectoryFacet.add({ kind: f.kind, value: f.lower }, { people: delta });
 
 /** The condition on a person whose `rev` was read as `rev` (items written before revisions have none). */
 export function revCondition(rev: number | undefined): { expression: string; values: Record<string, unknown> } {
@@ -132,7 +120,7 @@ export function revCondition(rev: number | undefined): { expression: string; val
 const teamExists = 'attribute_exists(pk) AND attribute_not_exists(deletingAt)';
 
 /** Where a reference's counter lives: a team's `memberCount`, a manager's `reportCount`. */
-type Counted = typeof Team | typeof Person;
+type Counted = typeof Team | typeof User;
 
 /** Conditional counter moves (field → delta, zeros left out), or only the condition when nothing moves. */
 function counterOrCheck(
@@ -144,13 +132,16 @@ function counterOrCheck(
 ): TransactItem {
   const withValues = Object.keys(values).length ? { ExpressionAttributeValues: values } : {};
   const moves = Object.entries(deltas).filter(([, d]) => d !== 0);
-  if (moves.length === 0) return target.check([id], { ConditionExpression: condition, ...withValues });
-  return target.update([id], {
-    UpdateExpression: `ADD ${moves.map((_, i) => `#f${i} :d${i}`).join(', ')}`,
-    ConditionExpression: condition,
-    ExpressionAttributeNames: Object.fromEntries(moves.map(([f], i) => [`#f${i}`, f])),
-    ExpressionAttributeValues: { ...Object.fromEntries(moves.map(([, d], i) => [`:d${i}`, d])), ...values },
-  });
+  if (moves.length === 0) return target.check({ id }, { ConditionExpression: condition, ...withValues });
+  return target.update(
+    { id },
+    {
+      UpdateExpression: `ADD ${moves.map((_, i) => `#f${i} :d${i}`).join(', ')}`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: Object.fromEntries(moves.map(([f], i) => [`#f${i}`, f])),
+      ExpressionAttributeValues: { ...Object.fromEntries(moves.map(([, d], i) => [`:d${i}`, d])), ...values },
+    },
+  );
 }
 
 /**
@@ -204,7 +195,11 @@ export interface PersonWriteOptions {
  * their existence as conditions (a team being deleted counts as gone), so a transaction that fails on
  * one means "read again": the caller re-validates and answers 400 if the reference is really gone.
  */
-export function derivedWrites(before: UserItem | undefined, after: UserItem, opts: PersonWriteOptions): TransactItem[] {
+export function derivedWrites(
+  before: UserFields | undefined,
+  after: UserFields,
+  opts: PersonWriteOptions,
+): TransactItem[] {
   const items: TransactItem[] = [];
   const id = after.id;
   const wasListed = !!before && isListed(before);
@@ -215,9 +210,9 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
   const shard = shardOf(id);
   const stamp = { shard, entity: DirectoryShard.name };
   if (listed && (!wasListed || rowChanged)) {
-    items.push(DirectoryShard.update([shard], updateExpression({ [rowAttribute(id)]: storedRow(after), ...stamp })));
+    items.push(DirectoryShard.update({ shard }, updateExpression({ [rowAttribute(id)]: storedRow(after), ...stamp })));
   } else if (!listed && wasListed) {
-    items.push(DirectoryShard.update([shard], updateExpression(stamp, [rowAttribute(id)])));
+    items.push(DirectoryShard.update({ shard }, updateExpression(stamp, [rowAttribute(id)])));
   }
 
   // Facet counters.
@@ -247,7 +242,7 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
     ),
   );
   if (oldTeam !== newTeam) {
-    if (oldTeam) items.push(TeamMember.remove([oldTeam, id]));
+    if (oldTeam) items.push(TeamMember.remove({ teamId: oldTeam, userId: id }));
     if (newTeam) items.push(TeamMember.put({ teamId: newTeam, userId: id, actorId: opts.actorId ?? undefined }));
   }
 
@@ -258,53 +253,37 @@ export function derivedWrites(before: UserItem | undefined, after: UserItem, opt
       .map(([personId, rev]) => [personId, revCondition(rev)]),
   );
   const managers = { oldRef: before?.managerId ?? null, newRef: after.managerId ?? null, wasListed, listed };
-  items.push(...referenceWrites('reportCount', Person, managers, 'attribute_exists(pk)', chain));
+  items.push(...referenceWrites('reportCount', User, managers, 'attribute_exists(pk)', chain));
   return items;
-}
-
-/** Every attribute of the profile item `after` sets or removes relative to `before` (index attributes included). */
-function attributeChanges(
-  before: UserItem,
-  after: Record<string, unknown>,
-): { set: Record<string, unknown>; remove: string[] } {
-  const set: Record<string, unknown> = {};
-  const remove: string[] = [];
-  for (const [k, v] of Object.entries(after)) {
-    if (k === 'pk' || k === 'sk') continue;
-    if (v === undefined) {
-      if (before[k] !== undefined) remove.push(k);
-    } else if (JSON.stringify(v) !== JSON.stringify(before[k])) {
-      set[k] = v;
-    }
-  }
-  return { set, remove };
 }
 
 /**
  * The change of a person as one transaction's items: the profile item (conditioned on the revision
- * read, so concurrent changes never interleave) and everything derived from it. Empty when nothing
- * changes.
+ * read, so concurrent changes never interleave), changed in place with its index attributes
+ * (`User.change`), and everything derived from it. Empty when nothing changes.
  */
-export function personWrites(before: UserItem, after: UserItem, opts: PersonWriteOptions): TransactItem[] {
-  const next = { ...after, ...Person.indexAttributes(after) };
-  const { set, remove } = attributeChanges(before, next);
-  if (Object.keys(set).length === 0 && remove.length === 0) return [];
-  const rev = revCondition(before.rev);
-  const update = updateExpression(
-    {
-      ...set,
-      rev: (before.rev ?? 0) + 1,
-      updatedAt: new Date().toISOString(),
-      ...(opts.actorId ? { actorId: opts.actorId } : {}),
-    },
-    remove,
+export function personWrites(before: UserItem, after: UserFields, opts: PersonWriteOptions): TransactItem[] {
+  const next: Record<string, unknown> = { ...after, ...User.indexAttributes(after) };
+  const was: Record<string, unknown> = before;
+  const unchanged = Object.entries(next).every(
+    ([k, v]) => k === 'pk' || k === 'sk' || JSON.stringify(v) === JSON.stringify(was[k]),
   );
+  if (unchanged) return [];
+  const rev = revCondition(before.rev);
   return [
-    Person.update([before.id], {
-      ...update,
-      ConditionExpression: rev.expression,
-      ExpressionAttributeValues: { ...(update.ExpressionAttributeValues ?? {}), ...rev.values },
-    }),
+    User.change(
+      before,
+      {
+        ...after,
+        rev: (before.rev ?? 0) + 1,
+        updatedAt: new Date().toISOString(),
+        ...(opts.actorId ? { actorId: opts.actorId } : {}),
+      },
+      {
+        ConditionExpression: rev.expression,
+        ...(Object.keys(rev.values).length ? { ExpressionAttributeValues: rev.values } : {}),
+      },
+    ),
     ...derivedWrites(before, after, opts),
   ];
 }
@@ -314,7 +293,7 @@ export function personWrites(before: UserItem, after: UserItem, opts: PersonWrit
  * shard rows and post counts, facet counters, team memberships): what `personWrites` would have
  * written for them one by one. For bulk loads (the directory bench) and rebuilds.
  */
-export function projectionItems(users: UserItem[]): Item[] {
+export function projectionItems(users: UserFields[]): Item[] {
   const rows = new Map<number, Record<string, unknown[]>>();
   const posts = new Map<number, Record<string, number>>();
   const of = <V>(shards: Map<number, Record<string, V>>, shard: number) =>
@@ -322,7 +301,7 @@ export function projectionItems(users: UserItem[]): Item[] {
   const facets = new Map<string, Facet & { people: number }>();
   const items: Item[] = [];
   for (const u of users) {
-    items.push({ ...Person.item(u), rev: u.rev ?? 0 });
+    items.push(User.item({ ...u, rev: u.rev ?? 0 }));
     of(posts, shardOf(u.id))[postsAttribute(u.id)] = u.postCount ?? 0;
     if (u.teamId) items.push(TeamMember.item({ teamId: u.teamId, userId: u.id }));
     if (!isListed(u)) continue;
@@ -340,7 +319,10 @@ export function projectionItems(users: UserItem[]): Item[] {
 }
 
 /** The profile item of a new person with its directory attributes, and the writes derived from it. */
-export function newPersonWrites(user: UserItem, opts: PersonWriteOptions): { item: UserItem; derived: TransactItem[] } {
-  const item: UserItem = { ...Person.item(user), rev: 0 };
+export function newPersonWrites(
+  user: UserFields,
+  opts: PersonWriteOptions,
+): { item: UserItem; derived: TransactItem[] } {
+  const item = User.item({ ...user, rev: 0 });
   return { item, derived: derivedWrites(undefined, item, opts) };
 }

@@ -1,20 +1,19 @@
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
+import { page } from '../db/paging.ts';
+import { getMany, keyString } from '../db/table.ts';
+import { type DirectoryRow, rowsOf } from './derived-from-person.ts';
 import {
-  DIRECTORY_PARTITION,
-  DIRECTORY_SHARDS,
-  directoryByJoinedIndex,
-  directoryByNameIndex,
-  directoryByPostsIndex,
-  directoryPostsKey,
-  directoryRowsKey,
-  FACETS_PARTITION,
-  facetsPrefix,
-  teamKey,
-} from '../db/keys.ts';
-import { getMany, keyString, queryAll, queryPage } from '../db/table.ts';
-import { type DirectoryRow, nameKey, postsAttribute, rowsOf, shardOf } from './derived-from-person.ts';
-import type { TeamItem } from './profile.ts';
-import { getUsers, type UserItem } from './users.ts';
+  DirectoryFacet,
+  DirectoryShard,
+  DirectoryShardPosts,
+  type FacetKind,
+  Team,
+  type TeamItem,
+  User,
+  type UserItem,
+} from './entities.ts';
+import { DIRECTORY_SHARDS, nameKey, postsAttribute, shardOf } from './listing.ts';
+import { getUsers } from './users.ts';
 
 /**
  * `GET /people` and the lists next to it. Two access paths, both without Scan (costs in
@@ -45,9 +44,9 @@ export interface DirectoryPage {
 }
 
 const sortIndexes = {
-  name: { index: directoryByNameIndex.index, forward: true },
-  recent: { index: directoryByJoinedIndex.index, forward: false },
-  posts: { index: directoryByPostsIndex.index, forward: false },
+  name: { index: 'byName', forward: true },
+  recent: { index: 'byJoined', forward: false },
+  posts: { index: 'byPosts', forward: false },
 } as const;
 
 const hasFilter = (q: DirectoryQuery) => Boolean(q.q?.trim() || q.skill || q.role || q.location || q.team || q.status);
@@ -55,14 +54,9 @@ const hasFilter = (q: DirectoryQuery) => Boolean(q.q?.trim() || q.skill || q.rol
 export async function listDirectory(query: DirectoryQuery): Promise<DirectoryPage> {
   if (hasFilter(query)) return searchProjection(query);
   const { index, forward } = sortIndexes[query.sort];
-  const page = await queryPage<UserItem>({
-    index,
-    pk: DIRECTORY_PARTITION,
-    forward,
-    limit: query.limit,
-    cursor: query.cursor,
-  });
-  return { users: page.items, nextCursor: page.nextCursor };
+  // The directory's partition (a listed person's), the whole index in its order.
+  const found = await User.query({ index, key: {}, forward }, page({ limit: query.limit, cursor: query.cursor }));
+  return { users: found.items, nextCursor: found.nextCursor };
 }
 
 /** A row with what its sort needs; the cursor carries the last one of a page. */
@@ -107,17 +101,24 @@ async function readProjection(
   withPosts: boolean,
   teamId?: string,
 ): Promise<{ rows: DirectoryRow[]; posts: (id: string) => number; team?: TeamItem }> {
-  const shards = Array.from({ length: DIRECTORY_SHARDS }, (_, i) => i);
-  const keys = [
-    ...shards.map(directoryRowsKey),
-    ...(withPosts ? shards.map(directoryPostsKey) : []),
-    ...(teamId ? [teamKey(teamId)] : []),
-  ];
-  const found = await getMany(keys);
-  const rows = shards.flatMap((s) => rowsOf(found.get(keyString(directoryRowsKey(s)))));
-  const posts = (id: string) => Number(found.get(keyString(directoryPostsKey(shardOf(id))))?.[postsAttribute(id)] ?? 0);
-  const team = teamId ? (found.get(keyString(teamKey(teamId))) as TeamItem | undefined) : undefined;
-  return { rows, posts, team };
+  const shards = Array.from({ length: DIRECTORY_SHARDS }, (_, shard) => shard);
+  const rowsKey = (shard: number) => DirectoryShard.key({ shard });
+  const postsKey = (shard: number) => DirectoryShardPosts.key({ shard });
+  const teamKey = teamId ? Team.key({ id: teamId }) : undefined;
+  // One batch read of three entities' items (untyped), each told by its entity. A posts item of the
+  // 0.1.0 form (stored as `DirectoryShard`, renamed by migration 0001) counts as well.
+  const found = await getMany([
+    ...shards.map(rowsKey),
+    ...(withPosts ? shards.map(postsKey) : []),
+    ...(teamKey ? [teamKey] : []),
+  ]);
+  const rows = shards.flatMap((shard) => {
+    const item = found.get(keyString(rowsKey(shard)));
+    return DirectoryShard.is(item) ? rowsOf(item) : [];
+  });
+  const posts = (id: string) => Number(found.get(keyString(postsKey(shardOf(id))))?.[postsAttribute(id)] ?? 0);
+  const stored = teamKey ? found.get(keyString(teamKey)) : undefined;
+  return { rows, posts, team: Team.is(stored) ? stored : undefined };
 }
 
 async function searchProjection(query: DirectoryQuery): Promise<DirectoryPage> {
@@ -144,10 +145,9 @@ async function searchProjection(query: DirectoryQuery): Promise<DirectoryPage> {
 }
 
 /** Distinct values held by listed people, de-duplicated case-insensitively, sorted (one Query). */
-async function facetValues(kind?: 'skill' | 'title' | 'location'): Promise<{ kind: string; value: string }[]> {
-  const items = await queryAll<{ kind: string; value: string }>({
-    pk: FACETS_PARTITION,
-    ...(kind ? { skPrefix: facetsPrefix(kind).skPrefix } : {}),
+async function facetValues(kind?: FacetKind): Promise<{ kind: string; value: string }[]> {
+  const items = await DirectoryFacet.queryAll({
+    key: kind ? { kind } : {},
     filter: {
       FilterExpression: '#p > :zero',
       ExpressionAttributeNames: { '#p': 'people' },
@@ -173,7 +173,7 @@ export async function directoryFacets(): Promise<{ skills: string[]; titles: str
  * reports show as roots rather than dangling.
  */
 export async function orgChart() {
-  const people = await queryAll<UserItem>({ index: directoryByNameIndex.index, pk: DIRECTORY_PARTITION });
+  const people = await User.queryAll({ index: 'byName', key: {} });
   const listed = new Set(people.map((u) => u.id));
   return people.map((u) => ({
     id: u.id,

@@ -1,36 +1,75 @@
-import { birthdaysEntry } from '../calendar/birthday-index.ts';
-import { entity } from '../db/entity.ts';
-import {
-  birthdaysIndex,
-  DIRECTORY_PARTITION,
-  directoryByJoinedIndex,
-  directoryByNameIndex,
-  directoryByPostsIndex,
-  directoryPostsKey,
-  directoryRowsKey,
-  facetKey,
-  featuredIndex,
-  membersIndex,
-  roleIndex,
-  teamKey,
-  teamMemberKey,
-  teamNameKey,
-  teamsIndex,
-  userKey,
-} from '../db/keys.ts';
-import type { TeamItem } from './profile.ts';
-import type { UserItem } from './users.ts';
+import type * as z from 'zod';
+import type { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from '../api/schemas/common.ts';
+import { birthdayMonthDay } from '../calendar/birthday-index.ts';
+import { type EntityFields, type EntityItem, entity, shape } from '../db/entity.ts';
+import { isListed, nameKey, paddedShard } from './listing.ts';
 
 /** The people area's entities (docs/data-model.md, People), each declared once. */
 
-/** Listed in the directory, the org chart and the facets, and counted in team sizes and report counts. */
-export const isListed = (u: Pick<UserItem, 'status'>) => u.status !== 'deactivated';
+/** A project on a person's work timeline, as stored. */
+export interface ProjectItem {
+  id: string;
+  name: string;
+  description: string;
+  contribution: string;
+  role: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  status: 'in_progress' | 'completed' | 'on_hold';
+  tags: string[];
+  contributions: string[];
+  link: string;
+}
 
-/** The name as the directory sorts it: accents folded, case ignored. */
-export const nameKey = (name: string) => name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+/** The links and favourites of a profile, each a plain string attribute. */
+export type LinkField = (typeof LINK_FIELDS)[number];
+export type FavouriteField = (typeof FAVOURITE_FIELDS)[number];
 
-const listed = (u: Pick<UserItem, 'status'>) => (isListed(u) ? DIRECTORY_PARTITION : undefined);
-const featured = (u: Pick<UserItem, 'isFeatured' | 'featuredAt'>) => !!(u.isFeatured && u.featuredAt);
+type PersonFields = {
+  id: string;
+  email: string;
+  name: string;
+  role: z.infer<typeof Role>;
+  status: z.infer<typeof AccountStatus>;
+  image: string | null;
+  title: string;
+  location: string;
+  bio: string;
+  currentWork: string;
+  department: z.infer<typeof Department>;
+  teamId: string | null;
+  managerId: string | null;
+  skills: string[];
+  learningInterests: string[];
+  hobbies: string[];
+  interests: string[];
+  projects: ProjectItem[];
+  joinedAt: string;
+  joinedOn: string | null;
+  dateOfBirth: string | null;
+  isFeatured: boolean;
+  featuredNote: string;
+  featuredAt: string | null;
+  reportCount: number;
+  postCount: number;
+  lastSeenAt: string | null;
+  /** Bumped by every write that moves what the directory derives from the person (optimistic concurrency). */
+  rev?: number;
+  /** Who made the latest change (the change feed's attribution). */
+  actorId?: string;
+  /** When the person last changed (absent until the first change after creation: `joinedAt` then). */
+  updatedAt?: string;
+} & Record<LinkField | FavouriteField, string>;
+
+/**
+ * The directory's partition while the person is listed. Only the partition keys leave the directory's
+ * three indexes when a person is deactivated (their sort keys stay, as they always did: the posts sort
+ * key keeps moving with ADD), so this is a derived segment rather than a `when`.
+ */
+const listedIn = (u: { status?: string }) => (isListed({ status: u.status ?? '' }) ? 'DIRECTORY' : undefined);
+
+/** The directory's posts index: its numeric sort key is moved with ADD with `postCount` (post-count.ts). */
+export const POSTS_INDEX = 'gsi6';
 
 /**
  * A person's profile (also their account record) and every index it is in: members, role, featured
@@ -39,140 +78,141 @@ const featured = (u: Pick<UserItem, 'isFeatured' | 'featuredAt'>) => !!(u.isFeat
  * posts sort key (gsi6sk) is the person's `postCount`: written with the whole item, then moved with ADD
  * together with `postCount` (`postCountWrites`), so a change of the person never rewrites it.
  */
-export const Person = entity<UserItem, [userId: string]>({
+export const User = entity({
   name: 'User',
-  key: userKey,
-  keyOf: (u) => [u.id],
-  indexes: [
-    { index: membersIndex.index, pk: () => membersIndex.pk, sk: (u) => membersIndex.sk(u.joinedAt, u.id) },
-    { index: roleIndex.index, pk: (u) => roleIndex.pk(u.role), sk: (u) => roleIndex.sk(u.id) },
-    {
-      index: featuredIndex.index,
-      pk: (u) => (featured(u) ? featuredIndex.pk : undefined),
-      sk: (u) => (featured(u) ? featuredIndex.sk(u.featuredAt as string, u.id) : undefined),
+  fields: shape<PersonFields>(),
+  key: { pk: ['USER', 'id'], sk: ['PROFILE'] },
+  indexes: {
+    /** Every member by joining time. */
+    members: { index: 'gsi1', pk: ['MEMBERS'], sk: ['joinedAt', 'id'] },
+    /** People by role ("is there a super admin", "the last active super admin"). */
+    byRole: { index: 'gsi2', pk: ['ROLE', 'role'], sk: ['id'] },
+    /** People pinned to Top Contributors, in the order they were featured. */
+    featured: {
+      index: 'gsi3',
+      pk: ['FEATURED'],
+      sk: ['featuredAt', 'id'],
+      when: (u) => !!(u.isFeatured && u.featuredAt),
     },
-    {
-      index: birthdaysIndex.index,
-      pk: (u) => birthdaysEntry(u.id, u.dateOfBirth)?.pk,
-      sk: (u) => birthdaysEntry(u.id, u.dateOfBirth)?.sk,
+    /** Birthdays by month-day (shared/calendar/birthday-index.ts; query with `bornOn(monthDay)`). */
+    birthdays: {
+      index: 'gsi5',
+      pk: ['BIRTHDAYS', { field: 'dateOfBirth', as: (d: string) => birthdayMonthDay(d) ?? '' }],
+      sk: ['id'],
+      when: (u) => birthdayMonthDay(u.dateOfBirth) !== undefined,
     },
-    { index: directoryByNameIndex.index, pk: listed, sk: (u) => directoryByNameIndex.sk(nameKey(u.name), u.id) },
-    { index: directoryByPostsIndex.index, pk: listed, sk: (u) => u.postCount ?? 0 },
-    { index: directoryByJoinedIndex.index, pk: listed, sk: (u) => directoryByJoinedIndex.sk(u.joinedAt) },
-  ],
+    /** The directory by name (accents folded, case ignored). */
+    byName: { index: 'gsi4', pk: [listedIn], sk: [{ field: 'name', as: nameKey }, 'id'] },
+    /** The directory by post count (numeric): moved with ADD (post-count.ts). */
+    byPosts: { index: POSTS_INDEX, pk: [listedIn], sk: [(u) => u.postCount ?? 0] },
+    /** The directory by joining time (numeric, epoch ms). */
+    byJoined: { index: 'gsi7', pk: [listedIn], sk: [(u) => Date.parse(u.joinedAt)] },
+  },
 });
+export type UserItem = EntityItem<typeof User>;
+/** What a whole write of a person takes. */
+export type UserFields = EntityFields<typeof User>;
 
-/** Who is on a team (every status), kept with the person's `teamId`. */
-export interface TeamMemberItem {
-  pk: string;
-  sk: string;
-  entity: 'TeamMember';
-  teamId: string;
-  userId: string;
-  actorId?: string;
-}
-export const TeamMember = entity<TeamMemberItem, [teamId: string, userId: string]>({
+/** Who is on a team (every status), kept with the person's `teamId`: team deletion unassigns them from here. */
+export const TeamMember = entity({
   name: 'TeamMember',
-  key: teamMemberKey,
-  keyOf: (m) => [m.teamId, m.userId],
+  fields: shape<{ teamId: string; userId: string; actorId?: string }>(),
+  key: { pk: ['TEAM', 'teamId'], sk: ['MEMBER', 'userId'] },
 });
+export type TeamMemberItem = EntityItem<typeof TeamMember>;
 
-/** A team as stored: its name also lower-cased, the key of its name claim and of the teams list's order. */
-export interface StoredTeam extends TeamItem {
-  pk: string;
-  sk: string;
-  entity: 'Team';
-  nameLower: string;
-  createdAt: string;
-  actorId: string;
-  /**
-   * Membership items of the team (`TeamMember`, people of every status whose `teamId` names it), moved
-   * with ADD in the transaction of every membership change: what a deletion unassigns.
-   */
-  memberships?: number;
-  /** Every membership change adds one (never goes back): how migration 0007 knows its count held. */
-  membershipMoves?: number;
-  /** `memberships` holds the count (set at creation, or by migration 0007 for teams created before). */
-  membershipsCounted?: boolean;
-  /** The deletion's background clearing (team-deletion.ts): people unassigned so far, last page's time. */
-  cleared?: number;
-  clearingAt?: string;
-}
+export type TeamColor = 'blue' | 'emerald' | 'violet' | 'amber' | 'rose' | 'cyan' | 'orange' | 'slate';
+
 /**
- * A team, listed by name on gsi1. A deleted team keeps its item, marked `deletingAt`, until the
+ * A team, listed by name on gsi1 (the list is small and unpaged); its name also lower-cased, the key of
+ * its name claim and of the list's order. A deleted team keeps its item, marked `deletingAt`, until the
  * background clearing has unassigned its people; every read treats it as no team.
  */
-export const Team = entity<StoredTeam, [teamId: string]>({
+export const Team = entity({
   name: 'Team',
-  key: teamKey,
-  keyOf: (t) => [t.id],
-  indexes: [{ index: teamsIndex.index, pk: () => teamsIndex.pk, sk: (t) => teamsIndex.sk(t.nameLower, t.id) }],
+  fields: shape<{
+    id: string;
+    name: string;
+    nameLower: string;
+    color: TeamColor;
+    /** Listed people on the team, moved by every change of a person (derived-from-person.ts). */
+    memberCount?: number;
+    createdAt: string;
+    actorId: string;
+    /**
+     * Membership items of the team (`TeamMember`, people of every status whose `teamId` names it), moved
+     * with ADD in the transaction of every membership change: what a deletion unassigns.
+     */
+    memberships?: number;
+    /** Every membership change adds one (never goes back): how migration 0007 knows its count held. */
+    membershipMoves?: number;
+    /** `memberships` holds the count (set at creation, or by migration 0007 for teams created before). */
+    membershipsCounted?: boolean;
+    /**
+     * Set by the team's deletion: from then on the team is no team to every read (`teamsOf`, the
+     * directory's team filter, the teams list) and takes no new members, while the background clearing
+     * (team-deletion.ts) unassigns its people; then the item goes.
+     */
+    deletingAt?: string;
+    /** The deletion's background clearing (team-deletion.ts): people unassigned so far, last page's time. */
+    cleared?: number;
+    clearingAt?: string;
+  }>(),
+  key: { pk: ['TEAM', 'id'], sk: ['TEAM'] },
+  indexes: { byName: { index: 'gsi1', pk: ['TEAMS'], sk: ['nameLower', 'id'] } },
 });
+export type TeamItem = EntityItem<typeof Team>;
 
 /** The claim of a team name (case-insensitively unique), written and removed with the team's name. */
-export interface TeamNameItem {
-  pk: string;
-  sk: string;
-  entity: 'TeamName';
-  /** The claimed name, lower-cased: the claim's key. */
-  nameLower: string;
-  teamId: string;
-  actorId: string;
-}
-export const TeamName = entity<TeamNameItem, [nameLower: string]>({
+export const TeamName = entity({
   name: 'TeamName',
-  key: teamNameKey,
-  keyOf: (c) => [c.nameLower],
+  fields: shape<{
+    /** The claimed name, lower-cased: the claim's key. */
+    nameLower: string;
+    teamId: string;
+    actorId: string;
+  }>(),
+  key: { pk: ['TEAMNAME', 'nameLower'], sk: ['TEAMNAME'] },
+  // Claims written before they stored their name lack it (migration 0001 stores it from the key).
+  legacy: ['nameLower'],
 });
+export type TeamNameItem = EntityItem<typeof TeamName>;
+
+const shardSegment = { field: 'shard', as: (shard: number) => paddedShard(shard) } as const;
 
 /**
  * One shard of the directory projection: a compact row (`row_<userId>`, see derived-from-person.ts) per
  * listed person whose id falls in the shard. Rows are set and removed in place, one person at a time.
  */
-export interface DirectoryShardItem {
-  pk: string;
-  sk: string;
-  entity: 'DirectoryShard';
-  /** The shard's number: its key. */
-  shard: number;
-  [row: `row_${string}`]: unknown[];
-}
-export const DirectoryShard = entity<DirectoryShardItem, [shard: number]>({
+export const DirectoryShard = entity({
   name: 'DirectoryShard',
-  key: directoryRowsKey,
-  keyOf: (s) => [s.shard],
+  fields: shape<{ shard: number } & { [row: `row_${string}`]: unknown[] }>(),
+  key: { pk: ['DIRSHARD', shardSegment], sk: ['ROWS'] },
+  // Shards written before they stored their number lack it (migration 0001 stores it from the key).
+  legacy: ['shard'],
 });
+export type DirectoryShardItem = EntityItem<typeof DirectoryShard>;
 
-/** The post counts (`posts_<userId>`) of a directory shard's people, moved with ADD by `postCountWrites`. */
-export interface DirectoryShardPostsItem {
-  pk: string;
-  sk: string;
-  entity: 'DirectoryShardPosts';
-  /** The shard's number: its key. */
-  shard: number;
-  [count: `posts_${string}`]: number;
-}
-export const DirectoryShardPosts = entity<DirectoryShardPostsItem, [shard: number]>({
+/**
+ * The post counts (`posts_<userId>`) of a directory shard's people, moved with ADD by `postCountWrites`
+ * (which does not store the shard's number: items it created lack `shard` until migration 0001).
+ */
+export const DirectoryShardPosts = entity({
   name: 'DirectoryShardPosts',
-  key: directoryPostsKey,
-  keyOf: (s) => [s.shard],
+  fields: shape<{ shard: number } & { [count: `posts_${string}`]: number }>(),
+  key: { pk: ['DIRSHARD', shardSegment], sk: ['POSTS'] },
+  legacy: ['shard'],
 });
+export type DirectoryShardPostsItem = EntityItem<typeof DirectoryShardPosts>;
 
 export type FacetKind = 'skill' | 'title' | 'location';
 /**
  * A distinct skill, title or location of listed people, with how many hold it (`people`, moved with ADD).
  * Its key is the lower-cased value: the first spelling seen is the one shown.
  */
-export interface DirectoryFacetItem {
-  pk: string;
-  sk: string;
-  entity: 'DirectoryFacet';
-  kind: FacetKind;
-  value: string;
-  people: number;
-}
-export const DirectoryFacet = entity<DirectoryFacetItem, [kind: FacetKind, valueLower: string]>({
+export const DirectoryFacet = entity({
   name: 'DirectoryFacet',
-  key: facetKey,
-  keyOf: (f) => [f.kind, f.value.toLowerCase()],
+  fields: shape<{ kind: FacetKind; value: string; people: number }>(),
+  key: { pk: ['FACETS'], sk: ['kind', { field: 'value', as: (v: string) => v.toLowerCase() }] },
 });
+export type DirectoryFacetItem = EntityItem<typeof DirectoryFacet>;

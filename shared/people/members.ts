@@ -3,13 +3,12 @@ import { Credentials, EmailClaim } from '../auth/entities.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { endSessions, revokeForDeactivation } from '../auth/sessions.ts';
 import { newId } from '../db/ids.ts';
-import { membersIndex, roleIndex, teamKey, userKey } from '../db/keys.ts';
-import { failedConditions, isConditionFailure, queryAll, type TransactItem, transact } from '../db/table.ts';
+import { failedConditions, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
 import { newPersonWrites } from './derived-from-person.ts';
-import { Person } from './entities.ts';
-import { blankProfile, getUser, getUsers, type UserItem } from './users.ts';
+import { Team, User, type UserFields, type UserItem } from './entities.ts';
+import { blankProfile, getUser, getUsers } from './users.ts';
 
 export interface NewMember {
   name: string;
@@ -17,9 +16,9 @@ export interface NewMember {
   password: string;
   title?: string;
   managerId?: string | null;
-  department?: UserItem['department'];
+  department?: UserFields['department'];
   teamId?: string | null;
-  role?: UserItem['role'];
+  role?: UserFields['role'];
 }
 
 /**
@@ -29,15 +28,12 @@ export interface NewMember {
  */
 export async function createMember(
   input: NewMember,
-  extra: Partial<UserItem> = {},
+  extra: Partial<UserFields> = {},
   actorId: string | null = null,
 ): Promise<UserItem> {
   const id = newId();
   const email = input.email.trim().toLowerCase();
-  const user = {
-    pk: '',
-    sk: '',
-    entity: 'User',
+  const user: UserFields = {
     ...blankProfile(),
     id,
     email,
@@ -51,12 +47,12 @@ export async function createMember(
     joinedAt: new Date().toISOString(),
     ...(actorId ? { actorId } : {}),
     ...extra,
-  } as UserItem;
-  const { item, derived } = newPersonWrites({ ...user, ...userKey(id) }, { actorId });
+  };
+  const { item, derived } = newPersonWrites(user, { actorId });
   const items: TransactItem[] = [
     // First: a failed condition 0 is the e-mail address taken (409).
     EmailClaim.create({ email, userId: id }),
-    Person.create(item),
+    User.create(item),
     Credentials.put({
       userId: id,
       passwordHash: await hashPassword(input.password),
@@ -71,8 +67,9 @@ export async function createMember(
     const failed = failedConditions(err);
     const failedKeys = new Set(failed.map((i) => pkOf(items[i])));
     if (failed.includes(0)) throw conflict('This e-mail address is already in use.');
-    if (user.managerId && failedKeys.has(userKey(user.managerId).pk)) throw invalid(['managerId: no such person']);
-    if (user.teamId && failedKeys.has(teamKey(user.teamId).pk)) throw invalid(['teamId: no such team']);
+    if (user.managerId && failedKeys.has(User.key({ id: user.managerId }).pk))
+      throw invalid(['managerId: no such person']);
+    if (user.teamId && failedKeys.has(Team.key({ id: user.teamId }).pk)) throw invalid(['teamId: no such team']);
     throw err;
   }
   return item;
@@ -93,7 +90,7 @@ export async function requireUser(userId: string): Promise<UserItem> {
 
 /** Every account (an unpaged admin list, bounded by the company's size), newest first. */
 export async function listMembers(): Promise<{ users: UserItem[]; managers: Map<string, UserItem> }> {
-  const users = await queryAll<UserItem>({ index: membersIndex.index, pk: membersIndex.pk, forward: false });
+  const users = await User.queryAll({ index: 'members', key: {}, forward: false });
   const byId = new Map(users.map((u) => [u.id, u]));
   const missing = users.map((u) => u.managerId).filter((m): m is string => !!m && !byId.has(m));
   const managers = new Map([...byId, ...(await getUsers(missing))]);
@@ -128,9 +125,9 @@ export async function setStatus(actorId: string, userId: string, status: 'active
   return user;
 }
 
-export async function setRole(actorId: string, userId: string, role: UserItem['role']): Promise<UserItem> {
+export async function setRole(actorId: string, userId: string, role: UserFields['role']): Promise<UserItem> {
   if (actorId === userId && role === 'member') {
-    const admins = await queryAll<UserItem>({ index: roleIndex.index, pk: roleIndex.pk('super_admin') });
+    const admins = await User.queryAll({ index: 'byRole', key: { role: 'super_admin' } });
     if (!admins.some((a) => a.id !== userId && a.status === 'active')) {
       throw invalid('You are the last active super admin: promote somebody else first.');
     }

@@ -1,8 +1,6 @@
-import { teamMembersPrefix } from '../db/keys.ts';
-import { queryAll } from '../db/table.ts';
-import type { Migration } from '../migrations/migration.ts';
+import type { DataMigration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
-import { type StoredTeam, Team, type TeamMemberItem } from './entities.ts';
+import { Team, TeamMember } from './entities.ts';
 
 /** Older stored forms of the people area's entities (CHANGELOG.md, 0.2.0). */
 const shardOf = (pk: string) => Number(pk.slice('DIRSHARD#'.length));
@@ -38,25 +36,29 @@ export const peopleLegacyForms: LegacyForm[] = [
  * (consistently) and sets the count, conditioned on `membershipMoves` being what it was read as before
  * the count (it only ever grows), so a membership change in between makes the runner read and count again.
  */
-export const teamMembershipsMigration: Migration = {
+export const teamMembershipsMigration: DataMigration = {
   id: '0007-team-memberships',
   description: 'teams count their membership items (memberships), what a deletion unassigns',
   entities: ['Team'],
   pageSize: 20,
   async migrate(item) {
-    const team = item as StoredTeam;
+    if (!Team.is(item)) return [];
+    const team = item;
     if (team.membershipsCounted) return [];
-    const members = await queryAll<TeamMemberItem>({ ...teamMembersPrefix(team.id), consistent: true });
+    const members = await TeamMember.queryAll({ key: { teamId: team.id }, consistent: true });
     const held =
       team.membershipMoves === undefined
         ? { expression: 'attribute_not_exists(membershipMoves)', values: {} }
         : { expression: 'membershipMoves = :moves', values: { ':moves': team.membershipMoves } };
     return [
-      Team.update([team.id], {
-        UpdateExpression: 'SET memberships = :n, membershipsCounted = :t',
-        ConditionExpression: `attribute_exists(pk) AND ${held.expression}`,
-        ExpressionAttributeValues: { ':n': members.length, ':t': true, ...held.values },
-      }),
+      Team.update(
+        { id: team.id },
+        {
+          UpdateExpression: 'SET memberships = :n, membershipsCounted = :t',
+          ConditionExpression: `attribute_exists(pk) AND ${held.expression}`,
+          ExpressionAttributeValues: { ':n': members.length, ':t': true, ...held.values },
+        },
+      ),
     ];
   },
 };

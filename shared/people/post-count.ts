@@ -1,6 +1,7 @@
 import type { TransactItem } from '../db/table.ts';
-import { POSTS_SORT_ATTRIBUTE, postsAttribute, shardOf } from './derived-from-person.ts';
-import { DirectoryShardPosts, Person } from './entities.ts';
+import { POSTS_SORT_ATTRIBUTE } from './derived-from-person.ts';
+import { DirectoryShardPosts, User } from './entities.ts';
+import { postsAttribute, shardOf } from './listing.ts';
 
 /**
  * The writes that move a person's `postCount` (shown on profiles and the directory, and the
@@ -11,12 +12,15 @@ import { DirectoryShardPosts, Person } from './entities.ts';
  */
 export function postCountWrites(userId: string, delta: number): TransactItem[] {
   return [
-    Person.update([userId], {
-      UpdateExpression: 'ADD postCount :d, #sort :d',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#sort': POSTS_SORT_ATTRIBUTE },
-      ExpressionAttributeValues: { ':d': delta },
-    }),
-    DirectoryShardPosts.add([shardOf(userId)], { [postsAttribute(userId)]: delta }),
+    User.update(
+      { id: userId },
+      {
+        UpdateExpression: 'ADD postCount :d, #sort :d',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#sort': POSTS_SORT_ATTRIBUTE },
+        ExpressionAttributeValues: { ':d': delta },
+      },
+    ),
+    DirectoryShardPosts.add({ shard: shardOf(userId) }, { [postsAttribute(userId)]: delta }),
   ];
 }

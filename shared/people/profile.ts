@@ -1,27 +1,13 @@
 import type * as z from 'zod';
 import { FAVOURITE_FIELDS, LINK_FIELDS, type Profile } from '../api/schemas/common.ts';
-import { teamKey } from '../db/keys.ts';
-import { getMany } from '../db/table.ts';
 import { presencesOf } from '../presence/view.ts';
 import { shownLink } from '../util/links.ts';
-import { getUsers, type UserItem } from './users.ts';
+import { Team, type TeamColor, type TeamItem, type UserItem } from './entities.ts';
+import { getUsers } from './users.ts';
 
 export interface Viewer {
   userId: string;
   role: 'member' | 'super_admin';
-}
-
-export interface TeamItem {
-  id: string;
-  name: string;
-  color: 'blue' | 'emerald' | 'violet' | 'amber' | 'rose' | 'cyan' | 'orange' | 'slate';
-  memberCount?: number;
-  /**
-   * Set by the team's deletion: from then on the team is no team to every read (`teamsOf`, the
-   * directory's team filter, the teams list) and takes no new members, while the background clearing
-   * (team-deletion.ts) unassigns its people; then the item goes.
-   */
-  deletingAt?: string;
 }
 
 /** A complete profile: title, bio, location, at least one skill, and an avatar. */
@@ -32,13 +18,13 @@ export const isComplete = (u: UserItem) =>
  * The teams these people are on, read fresh (one batch read) so a rename shows on the next read. A
  * deleted team (marked, its people not all cleared yet) or a missing one is no team: `team: null`.
  */
-async function teamsOf(
-  users: UserItem[],
-): Promise<Map<string, { id: string; name: string; color: TeamItem['color'] }>> {
+async function teamsOf(users: UserItem[]): Promise<Map<string, { id: string; name: string; color: TeamColor }>> {
   const ids = [...new Set(users.map((u) => u.teamId).filter((x): x is string => !!x))];
-  const teams = await getMany<TeamItem>(ids.map(teamKey));
+  const teams = await Team.getMany(ids.map((id) => ({ id })));
   return new Map(
-    [...teams.values()].filter((t) => !t.deletingAt).map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]),
+    teams
+      .filter((t): t is TeamItem => !!t && !t.deletingAt)
+      .map((t) => [t.id, { id: t.id, name: t.name, color: t.color }]),
   );
 }
 
@@ -81,8 +67,8 @@ export async function toProfiles(users: UserItem[], viewer: Viewer): Promise<z.i
     const manager = u.managerId ? managers.get(u.managerId) : undefined;
     const seesPrivate = viewer.userId === u.id || viewer.role === 'super_admin';
     const links = Object.fromEntries([
-      ...LINK_FIELDS.map((k) => [k, shownLink(u[k] as string | undefined)]),
-      ...FAVOURITE_FIELDS.map((k) => [k, (u[k] as string) ?? '']),
+      ...LINK_FIELDS.map((k) => [k, shownLink(u[k])]),
+      ...FAVOURITE_FIELDS.map((k) => [k, u[k] ?? '']),
     ]);
     return {
       ...entryFields(u, teams, presence),

@@ -1,12 +1,12 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { teamKey, teamMembersPrefix, teamsIndex } from '../db/keys.ts';
-import { getItem, isConditionFailure, queryAll, queryPage, write } from '../db/table.ts';
+import { page } from '../db/paging.ts';
+import { isConditionFailure, write } from '../db/table.ts';
 import { DomainError } from '../errors.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import { logger } from '../observability/logger.ts';
 import { inPool } from '../util/in-pool.ts';
 import { changePerson } from './change-person.ts';
-import { type StoredTeam, Team, TeamMember, type TeamMemberItem } from './entities.ts';
+import { Team, TeamMember } from './entities.ts';
 
 /**
  * Unassigning a deleted team's people: O(members) transactions, so `DELETE /teams/{id}` only marks
@@ -45,27 +45,30 @@ export interface ClearingOptions {
 export async function clearDeletedTeam(teamId: string, opts: ClearingOptions = {}): Promise<boolean> {
   const pageSize = opts.pageSize ?? CLEARING_PAGE;
   for (;;) {
-    const team = await getItem<StoredTeam>(teamKey(teamId), true);
+    const team = await Team.get({ id: teamId }, { consistent: true });
     if (!team?.deletingAt) return true; // done already (or never deleted)
     if (opts.stop?.()) return false;
-    const page = await queryPage<TeamMemberItem>({ ...teamMembersPrefix(teamId), limit: pageSize, consistent: true });
-    if (page.items.length === 0) {
+    const members = await TeamMember.query({ key: { teamId }, consistent: true }, page({ limit: pageSize }));
+    if (members.items.length === 0) {
       // Nobody can join a marked team, so no membership item can appear after this read.
-      await write(Team.remove([teamId], { ConditionExpression: 'attribute_exists(deletingAt)' })).catch((err) =>
+      await write(Team.remove({ id: teamId }, { ConditionExpression: 'attribute_exists(deletingAt)' })).catch((err) =>
         isConditionFailure(err) ? undefined : Promise.reject(err),
       );
       return true;
     }
     let cleared = 0;
-    await inPool(page.items, CONCURRENCY, async (m) => {
+    await inPool(members.items, CONCURRENCY, async (m) => {
       if (await unassign(teamId, m.userId, team.actorId)) cleared++;
     });
     await write(
-      Team.update([teamId], {
-        UpdateExpression: 'SET clearingAt = :now ADD cleared :n',
-        ConditionExpression: 'attribute_exists(deletingAt)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':n': cleared },
-      }),
+      Team.update(
+        { id: teamId },
+        {
+          UpdateExpression: 'SET clearingAt = :now ADD cleared :n',
+          ConditionExpression: 'attribute_exists(deletingAt)',
+          ExpressionAttributeValues: { ':now': new Date().toISOString(), ':n': cleared },
+        },
+      ),
     ).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
   }
 }
@@ -87,7 +90,7 @@ async function unassign(teamId: string, userId: string, actorId: string): Promis
     named = false;
   }
   // Their membership item went with the change; one of a person who no longer names the team goes alone.
-  if (!named) await write(TeamMember.remove([teamId, userId]));
+  if (!named) await write(TeamMember.remove({ teamId, userId }));
   return named;
 }
 
@@ -124,9 +127,9 @@ export async function resumeTeamDeletions(
 ): Promise<number> {
   const now = opts.now ?? new Date();
   const staleMs = opts.staleMs ?? CLEARING_STALE_MS;
-  const deleting = await queryAll<StoredTeam>({
-    index: teamsIndex.index,
-    pk: teamsIndex.pk,
+  const deleting = await Team.queryAll({
+    index: 'byName',
+    key: {},
     filter: { FilterExpression: 'attribute_exists(deletingAt)' },
   });
   let resumed = 0;
@@ -135,16 +138,19 @@ export async function resumeTeamDeletions(
     if (now.getTime() - Date.parse(last) < staleMs) continue;
     try {
       await write(
-        Team.update([team.id], {
-          UpdateExpression: 'SET clearingAt = :now',
-          ConditionExpression: team.clearingAt
-            ? 'attribute_exists(deletingAt) AND clearingAt = :last'
-            : 'attribute_exists(deletingAt) AND attribute_not_exists(clearingAt)',
-          ExpressionAttributeValues: {
-            ':now': now.toISOString(),
-            ...(team.clearingAt ? { ':last': team.clearingAt } : {}),
+        Team.update(
+          { id: team.id },
+          {
+            UpdateExpression: 'SET clearingAt = :now',
+            ConditionExpression: team.clearingAt
+              ? 'attribute_exists(deletingAt) AND clearingAt = :last'
+              : 'attribute_exists(deletingAt) AND attribute_not_exists(clearingAt)',
+            ExpressionAttributeValues: {
+              ':now': now.toISOString(),
+              ...(team.clearingAt ? { ':last': team.clearingAt } : {}),
+            },
           },
-        }),
+        ),
       );
     } catch (err) {
       if (isConditionFailure(err)) continue; // taken over by another sweep, or finished meanwhile

@@ -1,33 +1,28 @@
 import { newId } from '../db/ids.ts';
-import { teamKey, teamMembersPrefix, teamsIndex } from '../db/keys.ts';
-import {
-  failedConditions,
-  getItem,
-  isConditionFailure,
-  queryAll,
-  retryOnConflict,
-  type TransactItem,
-  transact,
-} from '../db/table.ts';
+import { failedConditions, isConditionFailure, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
-import { type StoredTeam, Team, type TeamMemberItem, TeamName } from './entities.ts';
-import type { TeamItem } from './profile.ts';
+import { Team, type TeamColor, type TeamItem, TeamMember, TeamName } from './entities.ts';
 
 /**
  * Teams: names unique case-insensitively (a name claim item written in the
  * same transaction as the team), default colour slate, `memberCount` = listed people on the team,
  * moved by every change of a person (derived-from-person.ts).
  */
-export type TeamColor = TeamItem['color'];
+export type { TeamColor };
 
 const nameTaken = () => conflict('A team with this name already exists.');
 const noSuchTeam = () => notFound('No such team.');
 
-export const toTeam = (t: TeamItem) => ({ id: t.id, name: t.name, color: t.color, memberCount: t.memberCount ?? 0 });
+export const toTeam = (t: Pick<TeamItem, 'id' | 'name' | 'color' | 'memberCount'>) => ({
+  id: t.id,
+  name: t.name,
+  color: t.color,
+  memberCount: t.memberCount ?? 0,
+});
 
 /** Every team by name (one Query; the list is small and unpaged by spec); a deleted team (marked, its people still being cleared) is left out. */
 export async function listTeams(): Promise<TeamItem[]> {
-  const teams = await queryAll<StoredTeam>({ index: teamsIndex.index, pk: teamsIndex.pk });
+  const teams = await Team.queryAll({ index: 'byName', key: {} });
   return teams.filter((t) => !t.deletingAt);
 }
 
@@ -59,8 +54,8 @@ export async function createTeam(actorId: string, input: { name: string; color?:
   return team;
 }
 
-async function openTeam(teamId: string): Promise<StoredTeam> {
-  const team = await getItem<StoredTeam>(teamKey(teamId), true);
+async function openTeam(teamId: string): Promise<TeamItem> {
+  const team = await Team.get({ id: teamId }, { consistent: true });
   if (!team || team.deletingAt) throw noSuchTeam();
   return team;
 }
@@ -80,22 +75,14 @@ export async function updateTeam(
       if (name === team.name && color === team.color) return team;
       const next = Team.item({ ...team, ...nameAttributes(name), color, actorId });
       const items: TransactItem[] = [
-        Team.update([teamId], {
-          UpdateExpression: 'SET #n = :n, nameLower = :l, #sk = :sk, color = :c, actorId = :a',
+        // Name, colour and the list's sort key (gsi1sk) move in place.
+        Team.change(team, next, {
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletingAt) AND nameLower = :old',
-          ExpressionAttributeNames: { '#n': 'name', '#sk': `${teamsIndex.index}sk` },
-          ExpressionAttributeValues: {
-            ':n': name,
-            ':l': next.nameLower,
-            ':sk': Team.indexAttributes(next)[`${teamsIndex.index}sk`],
-            ':c': color,
-            ':a': actorId,
-            ':old': team.nameLower,
-          },
+          ExpressionAttributeValues: { ':old': team.nameLower },
         }),
       ];
       if (next.nameLower !== team.nameLower) {
-        items.push(claim(next.nameLower, teamId, actorId), TeamName.remove([team.nameLower]));
+        items.push(claim(next.nameLower, teamId, actorId), TeamName.remove({ nameLower: team.nameLower }));
       }
       try {
         await transact(items);
@@ -121,7 +108,7 @@ export async function updateTeam(
 export async function deleteTeam(actorId: string, teamId: string): Promise<{ id: string; unassigned: number }> {
   return retryOnConflict(
     async () => {
-      const team = await getItem<StoredTeam>(teamKey(teamId), true);
+      const team = await Team.get({ id: teamId }, { consistent: true });
       if (!team || team.deletingAt) throw noSuchTeam();
       const unassigned = team.membershipsCounted ? (team.memberships ?? 0) : await countMemberships(teamId);
       const held =
@@ -129,15 +116,21 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
           ? { expression: 'attribute_not_exists(membershipMoves)', values: {} }
           : { expression: 'membershipMoves = :moves', values: { ':moves': team.membershipMoves } };
       await transact([
-        Team.update([teamId], {
-          UpdateExpression: 'SET deletingAt = :now, actorId = :a',
-          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deletingAt) AND ${held.expression}`,
-          ExpressionAttributeValues: { ':now': new Date().toISOString(), ':a': actorId, ...held.values },
-        }),
-        TeamName.remove([team.nameLower], {
-          ConditionExpression: 'attribute_not_exists(pk) OR teamId = :id',
-          ExpressionAttributeValues: { ':id': teamId },
-        }),
+        Team.update(
+          { id: teamId },
+          {
+            UpdateExpression: 'SET deletingAt = :now, actorId = :a',
+            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deletingAt) AND ${held.expression}`,
+            ExpressionAttributeValues: { ':now': new Date().toISOString(), ':a': actorId, ...held.values },
+          },
+        ),
+        TeamName.remove(
+          { nameLower: team.nameLower },
+          {
+            ConditionExpression: 'attribute_not_exists(pk) OR teamId = :id',
+            ExpressionAttributeValues: { ':id': teamId },
+          },
+        ),
       ]);
       return { id: teamId, unassigned };
     },
@@ -147,5 +140,5 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
 
 /** The team's membership items, counted (only for a team whose counter predates `memberships`). */
 async function countMemberships(teamId: string): Promise<number> {
-  return (await queryAll<TeamMemberItem>({ ...teamMembersPrefix(teamId), consistent: true })).length;
+  return (await TeamMember.queryAll({ key: { teamId }, consistent: true })).length;
 }

@@ -1,6 +1,4 @@
-import type { SessionItem } from '../auth/entities.ts';
-import { sessionKey } from '../db/keys.ts';
-import { getMany, keyString } from '../db/table.ts';
+import { Session, type SessionItem } from '../auth/entities.ts';
 import { PUSH_KINDS } from '../notifications/kinds.ts';
 import { logger } from '../observability/logger.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
@@ -46,13 +44,15 @@ async function liveRegistrations(recipients: string[]): Promise<Map<string, Push
     Promise.all(recipients.map(async (id) => [id, await activePushTokens(id)] as const)),
   ]);
   const all = tokens.flatMap(([, list]) => list);
-  const sessions = await getMany<SessionItem>(
-    all.flatMap((t) => (t.sessionTokenHash ? [sessionKey(t.sessionTokenHash)] : [])),
-    true,
+  const withSession = all.filter((t) => t.sessionTokenHash);
+  const found = await Session.getMany(
+    withSession.map((t) => ({ tokenHash: t.sessionTokenHash! })),
+    { consistent: true },
   );
+  const sessions = new Map(withSession.map((t, i) => [t, found[i]]));
   const live = new Map<string, PushTokenItem[]>();
   for (const t of all) {
-    const session = t.sessionTokenHash ? sessions.get(keyString(sessionKey(t.sessionTokenHash))) : undefined;
+    const session = sessions.get(t);
     if (deliverable(t, owners.get(t.userId), session)) live.set(t.userId, [...(live.get(t.userId) ?? []), t]);
     else
       await removeStaleRegistration(t).catch((error) =>

@@ -15,9 +15,9 @@ import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
-import { Team } from '../../shared/people/entities.ts';
+import { Team, type UserFields } from '../../shared/people/entities.ts';
 import { toDirectoryEntries } from '../../shared/people/profile.ts';
-import { blankProfile, type UserItem } from '../../shared/people/users.ts';
+import { blankProfile } from '../../shared/people/users.ts';
 import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
 
 /** The bound stated in docs/data-model.md for `q` and filtered pages (projection path). */
@@ -54,13 +54,10 @@ const WORDS =
 const pick = <T>(list: T[], i: number) => list[i % list.length];
 
 /** A believable person: 3 to 8 skills, a one-sentence bio, a team, a post count; 1 % deactivated, 4 % pending (the first active, the second pending). */
-function person(i: number, teams: string[]): UserItem {
+function person(i: number, teams: string[]): UserFields {
   const id = randomUUID();
   const roll = rnd(100);
   return {
-    pk: '',
-    sk: '',
-    entity: 'User',
     ...blankProfile(),
     id,
     email: `bench-${i}@example.com`,
@@ -74,7 +71,7 @@ function person(i: number, teams: string[]): UserItem {
     teamId: pick(teams, rnd(1000)),
     postCount: rnd(60),
     joinedAt: new Date(Date.UTC(2015, 0, 1) + rnd(3_000_000) * 100_000).toISOString(),
-  } as UserItem;
+  };
 }
 
 async function seed(doc: DynamoDBDocumentClient, table: string, size: number) {

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { setDbClient } from '../../shared/db/client.ts';
-import type { Fields } from '../../shared/db/entity.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import type { Item } from '../../shared/db/table.ts';
 import {
@@ -29,8 +28,8 @@ import { listPosts, type PostFilters } from '../../shared/feed/list-posts.ts';
 import type { Viewer } from '../../shared/feed/people.ts';
 import { postLists } from '../../shared/feed/post-lists.ts';
 import { newPostItems } from '../../shared/feed/posts.ts';
-import { Person } from '../../shared/people/entities.ts';
-import { blankProfile, type UserItem } from '../../shared/people/users.ts';
+import { User } from '../../shared/people/entities.ts';
+import { blankProfile } from '../../shared/people/users.ts';
 import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
 
 /** The larger size defaults to 1,000 posts (seeding 10,000 through DynamoDB Local takes minutes): FEED_BENCH_POSTS=10000. */
@@ -48,7 +47,7 @@ function seedItems(size: number, viewer: string, authors: string[]) {
   const items: Item[] = [];
   for (const id of [viewer, ...authors]) {
     items.push(
-      Person.item({
+      User.item({
         ...blankProfile(),
         id,
         email: `${id}@example.com`,
@@ -56,7 +55,7 @@ function seedItems(size: number, viewer: string, authors: string[]) {
         role: 'member',
         status: 'active',
         joinedAt: new Date().toISOString(),
-      } as Fields<UserItem>),
+      }),
     );
   }
   for (const id of authors.slice(0, FOLLOWED))

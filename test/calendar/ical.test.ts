@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildICalendar, escapeText, foldLine } from '../../shared/calendar/ical.ts';
-import type { MeetingItem } from '../../shared/calendar/meetings/entities.ts';
 import { meetingCalendar } from '../../shared/calendar/meetings/invitations.ts';
-import type { UserItem } from '../../shared/people/users.ts';
 
 const unfold = (ics: string) => ics.replace(/\r\n /g, '');
 const lines = (ics: string) => unfold(ics).split('\r\n');
@@ -18,9 +16,9 @@ const meeting = {
   meetLink: 'https://meet.example.com/room',
   externalEmails: ['guest@external.example.org'],
   version: 3,
-} as MeetingItem;
-const organizer = { id: 'o', name: 'Olga Organizer', email: 'olga@example.com' } as UserItem;
-const participant = { id: 'p', name: 'Pat, Participant', email: 'pat@example.com' } as UserItem;
+};
+const organizer = { id: 'o', name: 'Olga Organizer', email: 'olga@example.com' };
+const participant = { id: 'p', name: 'Pat, Participant', email: 'pat@example.com' };
 
 describe('iCalendar', () => {
   it('writes an invitation (METHOD:REQUEST) with UTC times, a stable UID and the invitees', () => {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { birthdaysEntry, celebratedMonthDays, celebratesOn } from '../../shared/calendar/birthday-index.ts';
-import type { Fields } from '../../shared/db/entity.ts';
-import { Person } from '../../shared/people/entities.ts';
-import type { UserItem } from '../../shared/people/users.ts';
+import { birthdayMonthDay, bornOn, celebratedMonthDays, celebratesOn } from '../../shared/calendar/birthday-index.ts';
+import { User } from '../../shared/people/entities.ts';
+import { blankProfile } from '../../shared/people/users.ts';
 
 const sampleUser = {
+  ...blankProfile(),
+  email: 'a@example.com',
   name: 'A',
-  role: 'member',
-  status: 'active',
+  role: 'member' as const,
+  status: 'active' as const,
   joinedAt: '2020-01-01T00:00:00.000Z',
   isFeatured: false,
 };
@@ -84,13 +85,14 @@ describe('birthdays by month-day', () => {
   });
 
   it('gives the index attributes a profile writer sets, and removes them without a date', () => {
-    expect(birthdaysEntry('u1', '1990-07-04')).toEqual({ pk: 'BIRTHDAYS#07-04', sk: 'u1' });
-    const profile = (dateOfBirth: string | null) =>
-      Person.indexAttributes({ ...sampleUser, id: 'u1', dateOfBirth } as Fields<UserItem>);
+    expect(birthdayMonthDay('1990-07-04')).toBe('07-04');
+    const profile = (dateOfBirth: string | null) => User.indexAttributes({ ...sampleUser, id: 'u1', dateOfBirth });
     expect(profile('1990-07-04')).toMatchObject({ gsi5pk: 'BIRTHDAYS#07-04', gsi5sk: 'u1' });
+    // A query of the index names its month-day through a date on it (29 February too).
+    expect(profile(bornOn('02-29'))).toMatchObject({ gsi5pk: 'BIRTHDAYS#02-29' });
     // Present with an undefined value: the profile writer removes the attribute (sparse index).
     for (const none of [null, '']) {
-      expect(birthdaysEntry('u1', none)).toBeUndefined();
+      expect(birthdayMonthDay(none)).toBeUndefined();
       const attributes = profile(none);
       expect(Object.keys(attributes)).toEqual(expect.arrayContaining(['gsi5pk', 'gsi5sk']));
       expect([attributes.gsi5pk, attributes.gsi5sk]).toEqual([undefined, undefined]);

@@ -1,13 +1,12 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { membersIndex } from '../../shared/db/keys.ts';
-import { queryAll, write } from '../../shared/db/table.ts';
+import { write } from '../../shared/db/table.ts';
 import { claimAnnouncement, sendAnnouncementPage } from '../../shared/feed/announcements.ts';
 import { AnnouncementNotice, Post } from '../../shared/feed/entities.ts';
 import { fanOut } from '../../shared/feed/fan-out.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
-import type { UserItem } from '../../shared/people/users.ts';
+import { User } from '../../shared/people/entities.ts';
 import { newMember, uniq } from '../support/api.ts';
 import { createPost } from './helpers.ts';
 
@@ -51,9 +50,9 @@ describe('announcement fan-out (resumable, page by page)', () => {
     const done = (await AnnouncementNotice.get({ postId: p.id }, { consistent: true }))!;
     expect(done.doneAt).toBeTruthy();
 
-    const audience = (
-      await queryAll<UserItem>({ index: membersIndex.index, pk: membersIndex.pk, skBefore: `${done.cutoff}$` })
-    ).filter((u) => u.status !== 'deactivated' && u.id !== boss.id);
+    const audience = (await User.queryAll({ index: 'members', key: {}, skBefore: `${done.cutoff}$` })).filter(
+      (u) => u.status !== 'deactivated' && u.id !== boss.id,
+    );
     expect(audience.length).toBeGreaterThan(5);
     expect(done.sent).toBe(audience.length);
     // Everybody on a small company; otherwise the first page, its boundary and the last person.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Session, type SessionItem } from '../../shared/auth/entities.ts';
+import { Session } from '../../shared/auth/entities.ts';
 import { authenticate, createSession, DEACTIVATED_MESSAGE } from '../../shared/auth/sessions.ts';
 import { THROTTLE_LIMIT } from '../../shared/auth/throttle.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
-import { getItem, write } from '../../shared/db/table.ts';
+import { write } from '../../shared/db/table.ts';
 import { DomainError } from '../../shared/errors.ts';
 import { admin, api, newMember, PASSWORD, uniq } from '../support/api.ts';
 
@@ -42,7 +42,7 @@ describe('sign-in throttling', () => {
 describe('sessions', () => {
   it('stores only the hash of the token', async () => {
     const m = await newMember();
-    const item = await getItem<SessionItem>(Session.key(hashToken(m.token)), true);
+    const item = await Session.get({ tokenHash: hashToken(m.token) }, { consistent: true });
     expect(item).toBeDefined();
     expect(JSON.stringify(item)).not.toContain(m.token);
     expect(Buffer.from(m.token, 'base64url').length).toBeGreaterThanOrEqual(32);
@@ -51,10 +51,13 @@ describe('sessions', () => {
   it('checks expiry on every read, whatever TTL has not yet removed', async () => {
     const m = await newMember();
     await write(
-      Session.update([hashToken(m.token)], {
-        UpdateExpression: 'SET expiresAt = :e',
-        ExpressionAttributeValues: { ':e': new Date(Date.now() - 1000).toISOString() },
-      }),
+      Session.update(
+        { tokenHash: hashToken(m.token) },
+        {
+          UpdateExpression: 'SET expiresAt = :e',
+          ExpressionAttributeValues: { ':e': new Date(Date.now() - 1000).toISOString() },
+        },
+      ),
     );
     expect((await api('GET', '/users/me/profile', { token: m.token })).status).toBe(401);
   });
@@ -62,33 +65,37 @@ describe('sessions', () => {
   it('extends a session used more than a day after its last refresh', async () => {
     const m = await newMember();
     const tokenHash = hashToken(m.token);
-    const key = Session.key(tokenHash);
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
     const soon = new Date(Date.now() + 3600_000).toISOString();
     await write(
-      Session.update([tokenHash], {
-        UpdateExpression: 'SET updatedAt = :u, expiresAt = :e',
-        ExpressionAttributeValues: { ':u': twoDaysAgo, ':e': soon },
-      }),
+      Session.update(
+        { tokenHash },
+        {
+          UpdateExpression: 'SET updatedAt = :u, expiresAt = :e',
+          ExpressionAttributeValues: { ':u': twoDaysAgo, ':e': soon },
+        },
+      ),
     );
     expect((await api('GET', '/users/me/profile', { token: m.token })).status).toBe(200);
-    const after = await getItem<SessionItem>(key, true);
+    const after = await Session.get({ tokenHash }, { consistent: true });
     expect(Date.parse(after!.expiresAt)).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
   });
 
   it('does not refresh on anonymous (grievance) requests', async () => {
     const m = await newMember();
     const tokenHash = hashToken(m.token);
-    const key = Session.key(tokenHash);
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
     await write(
-      Session.update([tokenHash], {
-        UpdateExpression: 'SET updatedAt = :u',
-        ExpressionAttributeValues: { ':u': twoDaysAgo },
-      }),
+      Session.update(
+        { tokenHash },
+        {
+          UpdateExpression: 'SET updatedAt = :u',
+          ExpressionAttributeValues: { ':u': twoDaysAgo },
+        },
+      ),
     );
     await authenticate(m.token, { refresh: false });
-    expect((await getItem<SessionItem>(key, true))!.updatedAt).toBe(twoDaysAgo);
+    expect((await Session.get({ tokenHash }, { consistent: true }))!.updatedAt).toBe(twoDaysAgo);
   });
 
   it('keeps a deactivated person out with the deactivated message, also after reactivation', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SignInThrottle } from '../../shared/auth/entities.ts';
 import { THROTTLE_LIMIT, THROTTLE_WINDOW_MS } from '../../shared/auth/throttle.ts';
-import { getItem, write } from '../../shared/db/table.ts';
+import { write } from '../../shared/db/table.ts';
 import { type ApiResponse, api, newMember, PASSWORD } from '../support/api.ts';
 
 // The throttling rule (README, "Security"): at most five password evaluations per address, or per
@@ -49,16 +49,19 @@ describe('sign-in throttling bounds password evaluations, however the attempts a
   it('keeps the window fixed from its first attempt: refused attempts do not extend it, and it ends', async () => {
     const m = await newMember();
     await Promise.all(Array.from({ length: THROTTLE_LIMIT + 3 }, () => signInRaw(m.email, 'wrong-password-x')));
-    const key = SignInThrottle.key(m.email);
-    const opened = (await getItem<{ windowStart: number }>(key, true))!.windowStart;
+    const window = () => SignInThrottle.get({ email: m.email }, { consistent: true });
+    const opened = (await window())!.windowStart;
     expectThrottled(await signInRaw(m.email, 'wrong-password-x'));
-    expect((await getItem<{ windowStart: number }>(key, true))!.windowStart).toBe(opened);
+    expect((await window())!.windowStart).toBe(opened);
     // Fifteen minutes later (the window moved back rather than the clock forward) the person gets in.
     await write(
-      SignInThrottle.update([m.email], {
-        UpdateExpression: 'SET windowStart = :w',
-        ExpressionAttributeValues: { ':w': opened - THROTTLE_WINDOW_MS },
-      }),
+      SignInThrottle.update(
+        { email: m.email },
+        {
+          UpdateExpression: 'SET windowStart = :w',
+          ExpressionAttributeValues: { ':w': opened - THROTTLE_WINDOW_MS },
+        },
+      ),
     );
     expect((await signInRaw(m.email, PASSWORD)).status).toBe(200);
   });

@@ -1,31 +1,45 @@
 import { globSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { declarations, declaredEntities } from '../../shared/db/entity.ts';
+import { declarations } from '../../shared/db/entity.ts';
 import { describe as describeTemplate, isLiteral } from '../../shared/db/key-template.ts';
-import * as keys from '../../shared/db/keys.ts';
 
 /**
- * `docs/data-model.md` is the map of the table: it must name every declared entity and every key
- * prefix `shared/db/keys.ts` builds, and nothing that no longer exists.
+ * `docs/data-model.md` is the map of the table: it must name every declared entity where it is
+ * declared, with the key its templates build and the indexes it declares, and every key prefix the
+ * templates build, and nothing that no longer exists. Everything here is read from the declarations.
  */
 const doc = readFileSync('docs/data-model.md', 'utf8');
-const keysSource = readFileSync('shared/db/keys.ts', 'utf8');
 
 /** `USER`, `POSTS`, `AUTHOR`…: the upper-case words followed by `#` in these literal texts. */
 const prefixesIn = (literals: string[]) =>
   new Set(literals.flatMap((text) => [...text.matchAll(/(?<![A-Za-z_])([A-Z][A-Z_]+)#/g)].map((m) => m[1])));
 
-/** Imports every module that declares an entity, whoever imports it, and names them. */
-async function loadDeclarations(): Promise<string[]> {
+/** Imports every module that declares an entity, whoever imports it: the stored name → its module. */
+async function loadDeclarations(): Promise<Map<string, string>> {
   const declaring = globSync('shared/**/*.ts').filter(
-    (file) => !file.endsWith('.test.ts') && /= entity[<(]/.test(readFileSync(file, 'utf8')),
+    (file) => !file.endsWith('.test.ts') && /= entity\(/.test(readFileSync(file, 'utf8')),
   );
-  for (const file of declaring) await import(/* @vite-ignore */ `../../${file}`);
-  return declaring;
+  const where = new Map<string, string>();
+  for (const file of declaring) {
+    const exports = (await import(/* @vite-ignore */ `../../${file}`)) as Record<string, { name?: unknown }>;
+    for (const value of Object.values(exports))
+      if (typeof value?.name === 'string' && declarations.has(value.name)) where.set(value.name, file);
+  }
+  return where;
+}
+
+/** The entity table's rows: stored name → its cells. */
+function documentedRows(): Map<string, string[]> {
+  const table = doc.slice(doc.indexOf('| Entity '), doc.indexOf('\n\n', doc.indexOf('| Entity ')));
+  const rows = table
+    .split('\n')
+    .slice(2)
+    .map((row) => row.split('|').map((cell) => cell.trim()));
+  return new Map(rows.map((cells) => [cells[1].replaceAll('`', ''), cells]));
 }
 
 describe('docs/data-model.md against the declarations', () => {
-  it('lists every key prefix the declarations (and keys.ts) build, and no other', async () => {
+  it('lists every key prefix the declarations build, and no other', async () => {
     await loadDeclarations();
     const inTemplates = [...declarations.values()].flatMap((d) =>
       [d.key.pk, d.key.sk, ...Object.values(d.indexes).flatMap((ix) => [ix.pk, ix.sk ?? []])].flatMap((template) =>
@@ -36,54 +50,25 @@ describe('docs/data-model.md against the declarations', () => {
           .map((word) => `${word}#`),
       ),
     );
-    const inKeys = prefixesIn([...[...keysSource.matchAll(/`[^`]*`|'[^']*'/g)].map((m) => m[0]), ...inTemplates]);
+    const built = prefixesIn(inTemplates);
     const inDoc = prefixesIn([...doc.matchAll(/`[^`\n]+`/g)].map((m) => m[0]));
-    expect(inKeys.size).toBeGreaterThan(40);
-    expect([...inKeys].filter((p) => !inDoc.has(p)).sort()).toEqual([]);
-    expect([...inDoc].filter((p) => !inKeys.has(p)).sort()).toEqual([]);
+    expect(built.size).toBeGreaterThan(40);
+    expect([...built].filter((p) => !inDoc.has(p)).sort()).toEqual([]);
+    expect([...inDoc].filter((p) => !built.has(p)).sort()).toEqual([]);
   });
 
-  it('lists every declared entity, with its key, and no other', async () => {
-    // Every module that declares an entity, whoever imports it.
-    const declaring = await loadDeclarations();
-    expect(declaring).toContain('shared/feed/entities.ts');
-    const table = doc.slice(doc.indexOf('| Entity '), doc.indexOf('\n\n', doc.indexOf('| Entity ')));
-    const rows = table
-      .split('\n')
-      .slice(2)
-      .map((row) => row.split('|').map((cell) => cell.trim()));
-    const documented = new Map(rows.map((cells) => [cells[1].replaceAll('`', ''), cells[3]]));
-    expect(declaredEntities.size).toBeGreaterThanOrEqual(8);
-    expect([...documented.keys()].sort()).toEqual([...declaredEntities.keys()].sort());
-    for (const [name, def] of declaredEntities) {
-      const declared = declarations.get(name);
-      if (declared) {
-        // Declared with templates: the documented key is exactly theirs, and the indexes are named.
-        expect(documented.get(name), name).toBe(
-          `\`${describeTemplate(declared.key.pk)}\` / \`${describeTemplate(declared.key.sk)}\``,
-        );
-        const indexesCell = rows.find((cells) => cells[1].replaceAll('`', '') === name)![4];
-        for (const ix of Object.values(declared.indexes)) expect(indexesCell, name).toContain(ix.index);
-        if (Object.keys(declared.indexes).length === 0) expect(indexesCell.startsWith('—'), name).toBe(true);
-        continue;
-      }
-      // The documented key is the declared one with its arguments as placeholders.
-      const args = Array.from({ length: def.key.length }, (_, i) => `«${i}»`);
-      const key = def.key(...args);
-      const pattern = (text: string) => text.replace(/«\d»/g, '<>');
-      const shown = documented.get(name)!.replace(/<[^>]*>/g, '<>');
-      expect(shown, name).toBe(`\`${pattern(key.pk)}\` / \`${pattern(key.sk)}\``);
+  it('lists every declared entity where it is declared, with its key and indexes, and no other', async () => {
+    const where = await loadDeclarations();
+    expect(where.get('Post')).toBe('shared/feed/entities.ts');
+    const rows = documentedRows();
+    expect([...rows.keys()].sort()).toEqual([...declarations.keys()].sort());
+    for (const [name, declared] of declarations) {
+      const [, , declaredIn, key, indexes] = rows.get(name)!;
+      expect(declaredIn, name).toBe(`\`${where.get(name)}\``);
+      // The key cell is the templates rendered: literals as they are, fields as `<field>`.
+      expect(key, name).toBe(`\`${describeTemplate(declared.key.pk)}\` / \`${describeTemplate(declared.key.sk)}\``);
+      for (const ix of Object.values(declared.indexes)) expect(indexes, name).toContain(ix.index);
+      if (Object.keys(declared.indexes).length === 0) expect(indexes.startsWith('—'), name).toBe(true);
     }
-  });
-
-  it('has an entity for every item key keys.ts builds: no item kind is written without a declaration', async () => {
-    await loadDeclarations();
-    const declaredKeys = new Set([...declaredEntities.values()].map((def) => def.key));
-    // Entities declared with templates build their keys themselves: keys.ts must not build one again.
-    expect(Object.keys(keys).filter((name) => declarations.has(name))).toEqual([]);
-    const itemKeys = Object.entries(keys).filter(
-      ([name, value]) => name.endsWith('Key') && typeof value === 'function',
-    );
-    expect(itemKeys.filter(([, build]) => !declaredKeys.has(build as never)).map(([name]) => name)).toEqual([]);
   });
 });

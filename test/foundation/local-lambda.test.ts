@@ -11,12 +11,13 @@ import {
 } from '../../shared/api/access-policy.ts';
 import { type FunctionSettings, routeSettings } from '../../shared/api/function-settings.ts';
 import { routes } from '../../shared/api/routes/index.ts';
+import { Session } from '../../shared/auth/entities.ts';
 import { CompanyEvent } from '../../shared/calendar/entities.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { directoryRowsKey, sessionKey } from '../../shared/db/keys.ts';
 import { UploadQuota } from '../../shared/feed/entities.ts';
 import { GrievanceHandlingEntry } from '../../shared/grievances/entities.ts';
 import { WebsiteCounts } from '../../shared/office-updates/entities.ts';
+import { DirectoryShard } from '../../shared/people/entities.ts';
 import { api, newMember } from '../support/api.ts';
 
 /**
@@ -60,14 +61,16 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
   });
 
   it('allows a read-only session route to update session items only (the daily refresh)', async () => {
-    expect(await run(reader, { op: 'update-session', key: `${sessionKey('probe').pk}` })).toEqual({ ok: true });
+    expect(await run(reader, { op: 'update-session', key: `${Session.key({ tokenHash: 'probe' }).pk}` })).toEqual({
+      ok: true,
+    });
     expect(await run(reader, { op: 'update-user', key: 'USER#probe' })).toMatchObject({
       ok: false,
       name: 'AccessDeniedException',
     });
     // Grievance routes (anonymous) write nothing keyed by the caller: not even the refresh.
     const anonymous = probe({ name: 'anonymous', refreshesSession: false });
-    expect(await run(anonymous, { op: 'update-session', key: sessionKey('probe').pk })).toMatchObject({
+    expect(await run(anonymous, { op: 'update-session', key: Session.key({ tokenHash: 'probe' }).pk })).toMatchObject({
       ok: false,
       name: 'AccessDeniedException',
     });
@@ -77,7 +80,9 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     const events = probe({ name: 'events-writer', access: { table: 'write', writes: [CompanyEvent] } });
     expect(await run(events, { op: 'put-item', key: CompanyEvent.key({ id: 'probe' }).pk })).toEqual({ ok: true });
     // A session route's own refresh is part of its grant; another area's partition is not.
-    expect(await run(events, { op: 'update-session', key: sessionKey('probe').pk })).toEqual({ ok: true });
+    expect(await run(events, { op: 'update-session', key: Session.key({ tokenHash: 'probe' }).pk })).toEqual({
+      ok: true,
+    });
     expect(await run(events, { op: 'put-item', key: 'MEETING#probe' })).toMatchObject({
       ok: false,
       name: 'AccessDeniedException',
@@ -101,7 +106,7 @@ describe('local access guard (the deployed IAM policy, enforced)', () => {
     expect(leadingKeyPattern(CompanyEvent)).toBe('EVENT#*');
     // The constant head ends at the last '#' before the first argument, whatever follows it.
     expect(leadingKeyPattern(UploadQuota)).toBe('UPLOADQUOTA#*');
-    expect(leadingKeyPattern(directoryRowsKey)).toBe('DIRSHARD#*');
+    expect(leadingKeyPattern(DirectoryShard)).toBe('DIRSHARD#*');
     // A fixed partition is granted as it is, not as a prefix.
     expect(leadingKeyPattern(WebsiteCounts)).toBe('WEBSITE');
     // A field before any '#' leaves no prefix that covers only this kind of item.
@@ -197,7 +202,7 @@ describe('session refresh on a read-only route', () => {
     const profile = routes.find((r) => r.method === 'GET' && r.path === '/api/v1/users/me/profile')!;
     expect(profile.access?.table, 'a read-only route').not.toBe('write');
     const { hashToken } = await import('../../shared/auth/tokens.ts');
-    const key = sessionKey(hashToken(m.token));
+    const key = Session.key({ tokenHash: hashToken(m.token) });
     const old = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString();
     await db().send(
       new UpdateCommand({

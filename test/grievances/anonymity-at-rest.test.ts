@@ -4,9 +4,10 @@ import { handler as createReplyHandler } from '../../functions/grievances/create
 import { handler as raiseHandler } from '../../functions/grievances/raise-grievance.ts';
 import { handler as listNotificationsHandler } from '../../functions/notifications/list-notifications.ts';
 import { lambdaContext } from '../../infra/local/event.ts';
+import { Session } from '../../shared/auth/entities.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { ANON_ATTRIBUTE, sessionKey } from '../../shared/db/keys.ts';
+import { ANON_ATTRIBUTE } from '../../shared/db/table-definition.ts';
 import { Grievance } from '../../shared/grievances/entities.ts';
 import { raiseGrievance } from '../../shared/grievances/grievances.ts';
 import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
@@ -262,7 +263,7 @@ describe('grievances: anonymity at rest', () => {
 
   it('a grievance request touches nothing keyed or stamped by the caller (no session refresh); other routes do', async () => {
     const m = await newMember();
-    const session = sessionKey(hashToken(m.token));
+    const session = Session.key({ tokenHash: hashToken(m.token) });
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600e3).toISOString();
     await db().send(
       new UpdateCommand({

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkIn, checkOut } from '../../shared/hr/attendance.ts';
 import { PresentCounter } from '../../shared/hr/entities.ts';
-import type { UserItem } from '../../shared/people/users.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
 import { refusalStatus } from '../support/refusal.ts';
 
 /** A person as the attendance domain needs them (id and name); days far from today keep counters private to a test. */
-const person = () => ({ id: `attendee-${uniq()}`, name: `Attendee ${uniq()}` }) as UserItem;
+const person = () => ({ id: `attendee-${uniq()}`, name: `Attendee ${uniq()}` });
 const present = async (date: string) => (await PresentCounter.get({ date }, { consistent: true }))?.present ?? 0;
 const zone = process.env.COMPANY_TIMEZONE;
 afterEach(() => {

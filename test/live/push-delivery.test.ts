@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Session } from '../../shared/auth/entities.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import type { EntityFields } from '../../shared/db/entity.ts';
-import { sessionKey } from '../../shared/db/keys.ts';
 import { getItem, write } from '../../shared/db/table.ts';
 import { notify } from '../../shared/notifications/notifications.ts';
 import { deliverPush } from '../../shared/push/delivery.ts';
@@ -226,7 +226,7 @@ describe('push outlives no access: only registrations of a live session of an ac
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: sessionKey(hashToken(expiring.token)),
+        Key: Session.key({ tokenHash: hashToken(expiring.token) }),
         UpdateExpression: 'SET expiresAt = :past',
         ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
       }),

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { Meeting } from '../../shared/calendar/meetings/entities.ts';
 import { db, tableName } from '../../shared/db/client.ts';
-import { userKey } from '../../shared/db/keys.ts';
+import { User } from '../../shared/people/entities.ts';
 import { hasAllowedScheme, linkScheme } from '../../shared/util/links.ts';
 import { api, newMember, uniq } from '../support/api.ts';
 
@@ -79,7 +79,7 @@ describe('link fields refuse script schemes', () => {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: userKey(p.id),
+        Key: User.key({ id: p.id }),
         UpdateExpression: 'SET video = :v, microblog = :m',
         ExpressionAttributeValues: { ':v': 'javascript:alert(1)', ':m': '@alice' },
       }),

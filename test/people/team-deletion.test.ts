@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { db } from '../../shared/db/client.ts';
-import { teamKey, teamMembersPrefix, userKey } from '../../shared/db/keys.ts';
-import { getItem, getMany, putMany, queryAll, write } from '../../shared/db/table.ts';
-import { Person, type StoredTeam, Team, TeamMember } from '../../shared/people/entities.ts';
+import { putMany, write } from '../../shared/db/table.ts';
+import { Team, type TeamItem, TeamMember, User } from '../../shared/people/entities.ts';
 import { teamMembershipsMigration } from '../../shared/people/migrations.ts';
 import { clearDeletedTeam, resumeTeamDeletions, teamDeletionFanOut } from '../../shared/people/team-deletion.ts';
 import { createTeam, deleteTeam } from '../../shared/people/teams.ts';
-import { blankProfile, type UserItem } from '../../shared/people/users.ts';
+import { blankProfile } from '../../shared/people/users.ts';
 import { admin, api, uniq } from '../support/api.ts';
 import { directory, expectStatus, newTeam, person, teamById } from './helpers.ts';
 
@@ -25,7 +24,7 @@ import { directory, expectStatus, newTeam, person, teamById } from './helpers.ts
 async function bulkMembers(teamId: string, n: number): Promise<string[]> {
   const now = new Date().toISOString();
   const users = Array.from({ length: n }, (_, i) =>
-    Person.item({
+    User.item({
       ...blankProfile(),
       id: randomUUID(),
       name: `Bulk ${i} ${uniq()}`,
@@ -34,17 +33,25 @@ async function bulkMembers(teamId: string, n: number): Promise<string[]> {
       status: 'deactivated',
       teamId,
       joinedAt: now,
-    } as UserItem),
+    }),
   );
   await putMany(users.flatMap((u) => [{ ...u, rev: 0 }, TeamMember.item({ teamId, userId: u.id })]));
-  await write(Team.add([teamId], { memberships: n, membershipMoves: n }));
+  await write(Team.add({ id: teamId }, { memberships: n, membershipMoves: n }));
   return users.map((u) => u.id);
 }
 
-const stored = async (ids: string[]) => [...(await getMany<UserItem>(ids.map(userKey), true)).values()];
+const stored = async (ids: string[]) =>
+  (
+    await User.getMany(
+      ids.map((id) => ({ id })),
+      { consistent: true },
+    )
+  ).filter((u) => u !== undefined);
 const namingTeam = async (ids: string[], teamId: string) =>
   (await stored(ids)).filter((u) => u.teamId === teamId).map((u) => u.id);
-const memberships = async (teamId: string) => queryAll({ ...teamMembersPrefix(teamId), consistent: true });
+/** The team as stored (a marked one too). */
+const storedTeam = (id: string) => Team.get({ id }, { consistent: true });
+const memberships = async (teamId: string) => TeamMember.queryAll({ key: { teamId }, consistent: true });
 
 async function until(what: string, check: () => Promise<boolean>, ms = 60_000) {
   const end = Date.now() + ms;
@@ -101,7 +108,7 @@ describe('team deletion: O(1) request, background clearing', () => {
     expect((await api('DELETE', `/teams/${team.id}`, { token: a.token })).status).toBe(404);
 
     // The runtime's team-deletion consumer (reached by the mark's stream record) completes it.
-    await until('the clearing', async () => !(await getItem(teamKey(team.id), true)));
+    await until('the clearing', async () => !(await storedTeam(team.id)));
     expect(await namingTeam([active.id, pending.id, ...bulk], team.id)).toEqual([]);
     expect(await memberships(team.id)).toEqual([]);
     expect((await api('GET', `/people/${active.id}`, { token: a.token })).body.team).toBeNull();
@@ -113,12 +120,12 @@ describe('team deletion: O(1) request, background clearing', () => {
     const bulk = await bulkMembers(team.id, 23);
     // A person who left the team without their membership item going (it must go all the same).
     const [orphan] = await bulkMembers(team.id, 1);
-    await putMany([{ ...(await getItem<UserItem>(userKey(orphan), true))!, teamId: null }]);
+    await putMany([{ ...(await User.get({ id: orphan }, { consistent: true }))!, teamId: null }]);
 
     // Marked as an earlier release marked it (its in-request clearing interrupted): no MODIFY record
     // adds the mark here, so the runtime's consumer leaves this deletion to the runs of this test.
-    const marked: StoredTeam = {
-      ...(await getItem<StoredTeam>(teamKey(team.id), true))!,
+    const marked: TeamItem = {
+      ...(await storedTeam(team.id))!,
       deletingAt: new Date().toISOString(),
     };
     await putMany([marked]);
@@ -130,7 +137,7 @@ describe('team deletion: O(1) request, background clearing', () => {
     const left = await namingTeam(bulk, team.id);
     expect(left.length).toBeGreaterThanOrEqual(23 - 10);
     expect(left.length).toBeLessThan(23);
-    const progress = (await getItem<StoredTeam>(teamKey(team.id), true))!;
+    const progress = (await storedTeam(team.id))!;
     expect(progress.cleared).toBe(23 - left.length);
     expect(progress.clearingAt).toBeTruthy();
     // What is left to do is recorded by the membership items still there (the orphan's, unless reached).
@@ -156,7 +163,7 @@ describe('team deletion: O(1) request, background clearing', () => {
       teamDeletionFanOut([record]),
     ]);
     expect(r1 + r2).toBeGreaterThanOrEqual(1); // this one (others of the run may be taken over too)
-    expect(await getItem(teamKey(team.id), true)).toBeUndefined();
+    expect(await storedTeam(team.id)).toBeUndefined();
     expect(await namingTeam(bulk, team.id)).toEqual([]);
     expect(await memberships(team.id)).toEqual([]);
     for (const u of await stored(bulk)) expect(u.rev).toBe(1); // unassigned exactly once
@@ -174,24 +181,27 @@ describe('team deletion: O(1) request, background clearing', () => {
     );
     const other = await newTeam();
     expectStatus(await api('PATCH', '/users/me/profile', { token: p2.token, body: { teamId: other.id } }), 200, 'move');
-    let t = (await getItem<StoredTeam>(teamKey(team.id), true))!;
+    let t = (await storedTeam(team.id))!;
     expect(t).toMatchObject({ memberCount: 1, memberships: 2, membershipsCounted: true });
-    expect((await getItem<StoredTeam>(teamKey(other.id), true))?.memberships).toBe(1);
+    expect((await storedTeam(other.id))?.memberships).toBe(1);
 
     // A team as an earlier release stored it: no counter; the code's moves since then are partial.
     await write(
-      Team.update([team.id], {
-        UpdateExpression: 'REMOVE memberships, membershipsCounted, membershipMoves',
-      }),
+      Team.update(
+        { id: team.id },
+        {
+          UpdateExpression: 'REMOVE memberships, membershipsCounted, membershipMoves',
+        },
+      ),
     );
     expectStatus(await api('PATCH', '/users/me/profile', { token: p1.token, body: { teamId: null } }), 200, 'leave');
-    t = (await getItem<StoredTeam>(teamKey(team.id), true))!;
+    t = (await storedTeam(team.id))!;
     expect(t.memberships).toBe(-1);
     const writes = await teamMembershipsMigration.migrate(t);
     expect(writes).toHaveLength(1);
     const { transact } = await import('../../shared/db/table.ts');
     await transact(writes);
-    t = (await getItem<StoredTeam>(teamKey(team.id), true))!;
+    t = (await storedTeam(team.id))!;
     expect(t).toMatchObject({ memberships: 1, membershipsCounted: true }); // the deactivated person
     expect(await teamMembershipsMigration.migrate(t)).toEqual([]);
     expectStatus(await api('DELETE', `/teams/${team.id}`, { token: a.token }), 200, 'delete');

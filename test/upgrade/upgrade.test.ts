@@ -8,7 +8,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { routes } from '../../shared/api/routes/index.ts';
-import { builtEntities } from '../../shared/db/entity.ts';
+import { declarations } from '../../shared/db/entity.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Grievance } from '../../shared/grievances/entities.ts';
 import { hasHandling } from '../../shared/grievances/handling.ts';
@@ -107,7 +107,7 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     const items = await scanAll();
     const stale = items.filter((i) => storedFormWrites(i, legacyForms).length > 0).map((i) => `${i.pk}/${i.sk}`);
     expect(stale).toEqual([]);
-    const undeclared = items.filter((i) => !builtEntities.has(i.entity)).map((i) => `${i.entity} ${i.pk}/${i.sk}`);
+    const undeclared = items.filter((i) => !declarations.has(i.entity)).map((i) => `${i.entity} ${i.pk}/${i.sk}`);
     expect(undeclared).toEqual([]);
     // Every notification in the one sealed form, and no queued notice with its grievance in the clear.
     const notifications = items.filter((i) => i.entity === 'Notification');

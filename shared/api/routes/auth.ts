@@ -5,7 +5,7 @@ import { isoDateTime, password, SessionUser } from '../schemas/common.ts';
 
 const A = `${API_PREFIX}/auth`;
 
-export const Session = z
+export const SessionView = z
   .object({
     id: z.string(),
     token: z.string().describe('An opaque revocation handle for revoke-session; never a credential'),
@@ -70,7 +70,7 @@ export const getSessionRoute = defineRoute({
     disableRefresh: boolParam().describe('Accepted for better-auth clients; without effect'),
   }),
   status: 200,
-  response: z.object({ session: Session, user: SessionUser }),
+  response: z.object({ session: SessionView, user: SessionUser }),
   access: { table: 'write' },
 });
 
@@ -150,7 +150,7 @@ export const listSessionsRouteRoute = defineRoute({
   auth: 'session',
   summary: "The caller's live sessions; `current` marks this one.",
   status: 200,
-  response: z.array(Session),
+  response: z.array(SessionView),
   access: { table: 'write' },
 });
 

@@ -1,11 +1,12 @@
 import * as z from 'zod';
-import { teamKey, teamNameKey } from '../../db/keys.ts';
+import { Team, TeamName } from '../../people/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nonBlank, TeamColor } from '../schemas/common.ts';
 
 const T = `${API_PREFIX}/teams`;
 
-export const Team = z
+/** A team as answers show it. */
+export const TeamView = z
   .object({ id: z.string(), name: z.string(), color: TeamColor, memberCount: z.number().int() })
   .meta({ id: 'Team' });
 export const TeamRemoved = z.object({ id: z.string(), unassigned: z.number().int() }).meta({ id: 'TeamRemoved' });
@@ -18,7 +19,7 @@ export const listTeamsRoute = defineRoute({
   auth: 'session',
   summary: 'Every team with its member count (active and pending people), by name; unpaged.',
   status: 200,
-  response: z.array(Team),
+  response: z.array(TeamView),
 });
 
 export const createTeamRoute = defineRoute({
@@ -31,9 +32,9 @@ export const createTeamRoute = defineRoute({
   body: z.strictObject({ name: nonBlank(1, 60), color: TeamColor.optional() }),
   idempotent: true,
   status: 201,
-  response: Team,
+  response: TeamView,
   errors: [400, 409],
-  access: { table: 'write', writes: [teamKey, teamNameKey] },
+  access: { table: 'write', writes: [Team, TeamName] },
 });
 
 export const updateTeamRoute = defineRoute({
@@ -45,9 +46,9 @@ export const updateTeamRoute = defineRoute({
   summary: 'Renames and/or recolours a team.',
   body: z.strictObject({ name: nonBlank(1, 60).optional(), color: TeamColor.optional() }),
   status: 200,
-  response: Team,
+  response: TeamView,
   errors: [400, 404, 409],
-  access: { table: 'write', writes: [teamKey, teamNameKey] },
+  access: { table: 'write', writes: [Team, TeamName] },
 });
 
 export const deleteTeamRoute = defineRoute({
@@ -62,7 +63,7 @@ export const deleteTeamRoute = defineRoute({
   response: TeamRemoved,
   errors: [404],
   // One transaction: the team's mark and its name claim (the people are cleared by the team-deletion consumer).
-  access: { table: 'write', writes: [teamKey, teamNameKey] },
+  access: { table: 'write', writes: [Team, TeamName] },
 });
 
 export const teamRoutes = [listTeamsRoute, createTeamRoute, updateTeamRoute, deleteTeamRoute];

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { membersIndex } from '../../db/keys.ts';
-import { isConditionFailure, queryPage, type TransactItem, transact, write } from '../../db/table.ts';
+import { page as pageOf } from '../../db/paging.ts';
+import { isConditionFailure, type TransactItem, transact, write } from '../../db/table.ts';
 import { toItemChange } from '../../live/change-feed.ts';
 import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
+import { User } from '../../people/entities.ts';
 import { getUser, type UserItem } from '../../people/users.ts';
 import { inPool } from '../../util/in-pool.ts';
 import { type AnnouncementItem, BirthdayAnnouncement } from '../entities.ts';
@@ -89,18 +90,19 @@ export interface Audience {
 /** Every active member, from the members index (sk `<joinedAt>#<id>`; '$' follows '#', so `< cutoff$` keeps joinedAt <= cutoff). */
 export const activeMembers: Audience = {
   async page({ cutoff, excludeId, cursor, limit }) {
-    const page = await queryPage<UserItem>({
-      index: membersIndex.index,
-      pk: membersIndex.pk,
-      skBefore: `${cutoff}$`,
-      filter: {
-        FilterExpression: '#status = :active AND id <> :person',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':active': 'active', ':person': excludeId },
+    const page = await User.query(
+      {
+        index: 'members',
+        key: {},
+        skBefore: `${cutoff}$`,
+        filter: {
+          FilterExpression: '#status = :active AND id <> :person',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':active': 'active', ':person': excludeId },
+        },
       },
-      limit,
-      cursor: cursor ?? undefined,
-    });
+      pageOf({ limit, cursor: cursor ?? undefined }),
+    );
     return { ids: page.items.map((u) => u.id), nextCursor: page.nextCursor };
   },
 };

@@ -1,7 +1,5 @@
-import { birthdaysIndex } from '../../db/keys.ts';
-import { queryAll } from '../../db/table.ts';
-import type { UserItem } from '../../people/users.ts';
-import { celebratedMonthDays, celebratesOn } from '../birthday-index.ts';
+import { User, type UserItem } from '../../people/entities.ts';
+import { bornOn, celebratedMonthDays, celebratesOn } from '../birthday-index.ts';
 
 /**
  * The people who celebrate on a company day, deactivated people left out: one Query of
@@ -10,9 +8,9 @@ import { celebratedMonthDays, celebratesOn } from '../birthday-index.ts';
 export async function birthdayPeople(today: string): Promise<UserItem[]> {
   const found = await Promise.all(
     celebratedMonthDays(today).map((monthDay) =>
-      queryAll<UserItem>({
-        index: birthdaysIndex.index,
-        pk: birthdaysIndex.pk(monthDay),
+      User.queryAll({
+        index: 'birthdays',
+        key: { dateOfBirth: bornOn(monthDay) },
         filter: {
           FilterExpression: '#status <> :deactivated',
           ExpressionAttributeNames: { '#status': 'status' },

@@ -35,11 +35,18 @@ export interface Invitees {
 export const calendarUid = (meetingId: string) => `meeting-${meetingId}@workplace`;
 
 /** The iCalendar file of a meeting message; attendees are everyone invited at this version. */
+/** What an invitation shows of a meeting and its people. */
+type InvitedMeeting = Pick<
+  MeetingItem,
+  'id' | 'version' | 'startUtc' | 'endUtc' | 'topic' | 'description' | 'meetLink' | 'externalEmails'
+>;
+type Invitee = Pick<UserItem, 'name' | 'email'>;
+
 export function meetingCalendar(
   kind: MeetingMessage,
-  m: MeetingItem,
-  organizer: UserItem,
-  participants: UserItem[],
+  m: InvitedMeeting,
+  organizer: Invitee,
+  participants: Invitee[],
   at = new Date(),
 ): string {
   return buildICalendar({

@@ -3,8 +3,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { httpEvent, testRoute, throughMiddleware } from '../../../test/support/lambda-event.ts';
 import type { AnyRoute } from '../../api/route-def.ts';
+import { Session } from '../../auth/entities.ts';
 import { hashToken } from '../../auth/tokens.ts';
-import { sessionKey, userKey } from '../../db/keys.ts';
+import { User } from '../../people/entities.ts';
 import { session } from './session.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -12,17 +13,27 @@ const TOKEN = 'a-session-token';
 const DAY = 24 * 3600_000;
 
 function store({ role = 'member', expiresInMs = DAY, updatedAgoMs = 0 } = {}) {
-  ddb.on(GetCommand, { Key: sessionKey(hashToken(TOKEN)) }).resolves({
+  const sessionKey = Session.key({ tokenHash: hashToken(TOKEN) });
+  ddb.on(GetCommand, { Key: sessionKey }).resolves({
     Item: {
-      ...sessionKey(hashToken(TOKEN)),
+      ...sessionKey,
+      entity: 'Session',
       id: 's1',
       userId: 'u1',
       updatedAt: new Date(Date.now() - updatedAgoMs).toISOString(),
       expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
     },
   });
-  ddb.on(GetCommand, { Key: userKey('u1') }).resolves({
-    Item: { ...userKey('u1'), id: 'u1', role, status: 'active', name: 'U', email: 'u@example.com' },
+  ddb.on(GetCommand, { Key: User.key({ id: 'u1' }) }).resolves({
+    Item: {
+      ...User.key({ id: 'u1' }),
+      entity: 'User',
+      id: 'u1',
+      role,
+      status: 'active',
+      name: 'U',
+      email: 'u@example.com',
+    },
   });
 }
 
