@@ -33,7 +33,7 @@ export interface AnswerSealing {
 /**
  * Powertools' idempotency persistence on the single table. Unlike its DynamoDBPersistenceLayer with a
  * sort key (one static partition for every record: a hot key as the company grows), each record has
- * its own partition, `IDEMPOTENCY#<key tag>` (keys.ts), and expires through the table's `ttl`.
+ * its own partition, `IDEMPOTENCY#<key tag>` (idempotency-record.ts), and expires through the table's `ttl`.
  * Records of anonymous (grievance) routes carry `anon: true`, so like every grievance item they never
  * reach the change-feed consumer, and their answers are sealed. docs/data-model.md, section Idempotency.
  */

@@ -1,7 +1,7 @@
 /**
  * The single table's shape, shared by the CDK stack and the local runtime (which creates or updates
  * the table at start from this same definition). Every key attribute is a string; the key patterns
- * stored in them are built only in `keys.ts`.
+ * stored in them are declared only by the entities (entity.ts, each area's `entities.ts`).
  */
 export const KEY = { pk: 'pk', sk: 'sk' } as const;
 export type Key = { pk: string; sk: string };
@@ -14,7 +14,7 @@ export type Key = { pk: string; sk: string };
 export const ANON_ATTRIBUTE = 'anon';
 
 /**
- * Overloaded global secondary indexes; `keys.ts` says what each entity puts in them. gsi1..gsi5 sort
+ * Overloaded global secondary indexes; each entity declares what it puts in them. gsi1..gsi5 sort
  * by strings; gsi6 and gsi7 sort by numbers, so a counter kept with `ADD` (post counts, scores) can be
  * its own sort key and stay ordered without a second write.
  */

@@ -18,8 +18,8 @@ import { throttled } from './unavailable.ts';
 
 /**
  * The table module's small vocabulary over the document client. Domain code writes through the
- * entities' builders (entity.ts) run by `write` or `transact`, and reads with the keys of `keys.ts`;
- * nothing else talks to DynamoDB directly.
+ * entities' builders (entity.ts) run by `write` or `transact`, and reads through the entities' typed
+ * reads, which run these; nothing else talks to DynamoDB directly.
  */
 export type Item = Record<string, any>;
 type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
