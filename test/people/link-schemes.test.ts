@@ -110,7 +110,7 @@ describe('link fields refuse script schemes', () => {
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: Meeting.key(m.body.id),
+        Key: Meeting.key({ id: m.body.id }),
         UpdateExpression: 'SET meetLink = :v',
         ExpressionAttributeValues: { ':v': 'javascript:alert(1)' },
       }),
