@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import { secretKeys } from '../config/secrets.ts';
 import { invalid } from '../errors.ts';
 
@@ -10,20 +10,27 @@ import { invalid } from '../errors.ts';
  * sealed with the current key and opened with whichever key of the ring authenticates it, so cursors a
  * client holds keep working until the previous key leaves the ring (docs/deployment.md, "Rotating the
  * secrets").
+ *
+ * The nonce is synthetic (an HMAC of the sealed text under a key of its own), so the same position of
+ * the same list always seals to the same cursor: a page that did not change answers the same bytes,
+ * and so the same strong ETag (the public list's caching, shared/office-updates/public-view.ts). A
+ * nonce repeats only for the same text, which then seals to the same cursor: nothing new is revealed.
  */
 type Sealed = { s: string; k: Record<string, unknown> };
 
 const derivedKeys = new Map<string, Buffer>();
-/** The AES keys of the ring, current first (each a pure function of its secret key: memoised). */
-const keys = () =>
-  secretKeys('cursor').map((k) => {
-    let key = derivedKeys.get(k);
-    if (!key) {
-      key = createHash('sha256').update(`cursor:${k}`).digest();
-      derivedKeys.set(k, key);
-    }
-    return key;
-  });
+/** A key derived from a secret key for one use (each a pure function of the secret: memoised). */
+const derived = (use: 'cursor' | 'cursor-nonce', secret: string) => {
+  const name = `${use}:${secret}`;
+  let key = derivedKeys.get(name);
+  if (!key) {
+    key = createHash('sha256').update(name).digest();
+    derivedKeys.set(name, key);
+  }
+  return key;
+};
+/** The AES keys of the ring, current first. */
+const keys = () => secretKeys('cursor').map((k) => derived('cursor', k));
 
 /** The sealed payload, if this key authenticates it. */
 function open(raw: Buffer, key: Buffer): Buffer | null {
@@ -38,9 +45,10 @@ function open(raw: Buffer, key: Buffer): Buffer | null {
 
 export function encodeCursor(scope: string, lastKey: Record<string, unknown> | undefined): string | null {
   if (!lastKey) return null;
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keys()[0], iv);
   const plain = Buffer.from(JSON.stringify({ s: scope, k: lastKey } satisfies Sealed));
+  const current = secretKeys('cursor')[0];
+  const iv = createHmac('sha256', derived('cursor-nonce', current)).update(plain).digest().subarray(0, 12);
+  const cipher = createCipheriv('aes-256-gcm', derived('cursor', current), iv);
   const body = Buffer.concat([cipher.update(plain), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
 }

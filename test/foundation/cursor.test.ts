@@ -9,10 +9,14 @@ describe('cursors', () => {
   it('round-trips a key within its scope', () => {
     const c = encodeCursor('scope-a', key)!;
     expect(c).toMatch(/^[A-Za-z0-9_-]+$/);
-    // Sealed, not encoded: a fresh IV each time, and the key's text ('#' is not base64url, so finding
-    // it could only mean the key was copied in the clear, never an accident of the random bytes).
-    expect(encodeCursor('scope-a', key)).not.toBe(c);
+    // Sealed, not encoded: the key's text is not in it ('#' is not base64url, so finding it could only
+    // mean the key was copied in the clear, never an accident of the sealed bytes).
     expect(c).not.toContain(key.pk);
+    // The same position of the same list seals to the same cursor (a page that did not change keeps
+    // its bytes and its ETag); another position or another list to another one.
+    expect(encodeCursor('scope-a', key)).toBe(c);
+    expect(encodeCursor('scope-a', { ...key, sk: 'N#0002' })).not.toBe(c);
+    expect(encodeCursor('scope-b', key)).not.toBe(c);
     expect(decodeCursor('scope-a', c)).toEqual(key);
   });
 

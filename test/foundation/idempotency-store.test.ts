@@ -76,6 +76,7 @@ describe('TableIdempotencyStore', () => {
     ddb.on(GetCommand).resolves({
       Item: {
         ...update.Key,
+        entity: 'IdempotencyRecord',
         status: 'COMPLETED',
         payloadHash: update.ExpressionAttributeValues![':payloadHash'],
         response: stored,
@@ -102,7 +103,13 @@ describe('TableIdempotencyStore', () => {
       .rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }))
       .on(GetCommand)
       .resolves({
-        Item: { pk: 'IDEMPOTENCY#tag-of-caller-and-key', sk: 'IDEMPOTENCY', status: 'COMPLETED', payloadHash: 'other' },
+        Item: {
+          pk: 'IDEMPOTENCY#tag-of-caller-and-key',
+          sk: 'IDEMPOTENCY',
+          entity: 'IdempotencyRecord',
+          status: 'COMPLETED',
+          payloadHash: 'other',
+        },
       });
     const store = storeFor(false);
     await expect(store.saveInProgress(request, 5000)).rejects.toBeInstanceOf(IdempotencyItemAlreadyExistsError);
