@@ -46,6 +46,12 @@ export const BUDGETS = {
    * the sizes are still reported. What a cold start costs is judged by the ratio below.
    */
   maxCodeBytes: 1024 * 1024,
+  /**
+   * The median function's code: at most 2 % above the 535.5 KB measured before the entity
+   * declarations took their templates and typed reads (issue 25, at commit b96f078, 142 functions),
+   * so declaring entities as data does not grow every bundle.
+   */
+  maxMedianCodeBytes: Math.floor(535.5 * 1024 * 1.02),
   /** Median route cold import / floor cold import (CPU time). */
   initRatio: 1.5,
 };
@@ -194,9 +200,12 @@ export async function benchColdStarts(options: { log?: (line: string) => void } 
   const code = sizes.map((s) => s.codeBytes);
   const largest = [...sizes].sort((a, b) => b.codeBytes - a.codeBytes)[0];
   const medianBytes = median(code);
-  // Reported, no longer a budget (see BUDGETS).
   log(`median code ${kb(medianBytes)} over ${sizes.length} functions`);
   const checks = [
+    {
+      ok: medianBytes <= BUDGETS.maxMedianCodeBytes,
+      line: `median code ${kb(medianBytes)} (budget ≤ ${kb(BUDGETS.maxMedianCodeBytes)})`,
+    },
     {
       ok: largest.codeBytes <= BUDGETS.maxCodeBytes,
       line: `largest ${largest.name} ${kb(largest.codeBytes)} (budget ≤ ${kb(BUDGETS.maxCodeBytes)})`,
