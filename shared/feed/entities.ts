@@ -1,6 +1,5 @@
 import { type EntityItem, entity, shape } from '../db/entity.ts';
-import type { DocumentRef, PageProgress, PollItem, Reaction, RecognitionCategory } from './model.ts';
-import type { RenditionName } from './renditions.ts';
+import type { DocumentRef, PageProgress, PollItem, Reaction, RecognitionCategory, RenditionName } from './model.ts';
 import { type ScoreTotals, scoreOf } from './score-formula.ts';
 
 /**

@@ -15,6 +15,10 @@ export const RECOGNITION_CATEGORIES = [
 export type RecognitionCategory = (typeof RECOGNITION_CATEGORIES)[number];
 export type PostType = 'announcement' | 'recognition' | 'poll';
 
+/** The image renditions a post file is stored in, by their width (renditions.ts makes them). */
+export const RENDITION_SIZES = { w1200: 1200, w400: 400 } as const;
+export type RenditionName = keyof typeof RENDITION_SIZES;
+
 /**
  * The progress a fan-out records with each page of notifications it sends (notice-pages.ts): pages so
  * far, how many were told, and when it finished; a redelivery goes on from the last recorded page.

@@ -1,3 +1,5 @@
+import { RENDITION_SIZES, type RenditionName } from './model.ts';
+
 /**
  * Image work for post uploads (sharp: from node_modules locally, from a layer in Lambda). Renditions
  * are WebP re-encodings without metadata (no EXIF location leaves through the website), oriented,
@@ -10,9 +12,6 @@
  */
 let sharpModule: Promise<typeof import('sharp')['default']> | undefined;
 const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
-
-export const RENDITION_SIZES = { w1200: 1200, w400: 400 } as const;
-export type RenditionName = keyof typeof RENDITION_SIZES;
 
 export interface ImageInfo {
   format: 'jpeg' | 'png' | 'webp' | 'gif';

@@ -15,7 +15,8 @@ import { showsInline } from '../storage/media-headers.ts';
 import { bytesAreOfType, HEAD_BYTES, sniffMediaType } from '../storage/media-type.ts';
 import { pendingKeyOf } from '../storage/pending-uploads.ts';
 import { PostUpload, type PostUploadItem, type UploadKind } from './entities.ts';
-import { inspectImage, makeRenditions, type RenditionName } from './renditions.ts';
+import type { RenditionName } from './model.ts';
+import { inspectImage, makeRenditions } from './renditions.ts';
 import { quotaExceeded, takeUploadQuota } from './upload-quota.ts';
 
 /**

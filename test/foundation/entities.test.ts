@@ -1,4 +1,5 @@
 import { existsSync, globSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { declarations } from '../../shared/db/entity.ts';
 
@@ -42,6 +43,21 @@ describe('entity declarations', () => {
     expect(
       sources('{shared,functions,infra,test}/**/*.ts').filter((f) => importsKeys.test(readFileSync(f, 'utf8'))),
     ).toEqual([]);
+  });
+
+  it('import from their own area only leaf modules (which import nothing of the area): never its domain files', () => {
+    const ownImports = (file: string) =>
+      [...readFileSync(file, 'utf8').matchAll(/^import [^;]*? from '\.\/([^']+)';/gm)].map(
+        (m) => `${dirname(file)}/${m[1]}`,
+      );
+    const declaring = sources('shared/**/entities.ts');
+    expect(declaring.length).toBeGreaterThan(10);
+    const notLeaves = declaring.flatMap((file) =>
+      ownImports(file).flatMap((leaf) =>
+        ownImports(leaf).length ? [`${file} imports ${leaf}, which imports ${ownImports(leaf)}`] : [],
+      ),
+    );
+    expect(notLeaves).toEqual([]);
   });
 
   it('derive the item types: no hand-written item interface declares the key attributes', () => {
