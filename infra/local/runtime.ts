@@ -156,7 +156,6 @@ export async function startLocalRuntime(
   });
   await gateway.listen(opts.port);
   stops.unshift(() => host.stop());
-  stops.unshift(() => gateway.close());
   const baseUrl = `http://127.0.0.1:${opts.port}`;
   log(
     `API: ${baseUrl}/api/v1 (${routes.length} routes; reference at ${baseUrl}/api/v1/docs; outbox at ${baseUrl}/_local/outbox)`,
@@ -184,6 +183,11 @@ export async function startLocalRuntime(
     stops.unshift(() => scheduler.stop());
     if (schedules.length) log(`schedules: ${schedules.map((s) => s.name).join(', ')}`);
   }
+
+  // The port is given up first: a stop that waits on the poller or a migration page must not leave the
+  // port answering for a runtime that is going away (a next start on the same port would fail to bind
+  // while a client still reached the old one).
+  stops.unshift(() => gateway.close());
 
   return {
     baseUrl,

@@ -202,6 +202,15 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     expect(complete).toBe(true);
     expect(states.map((s) => [s.id, s.changed])).toEqual(migrations.map((m) => [m.id, 0]));
   }, 120_000);
+
+  it('gives up its port as soon as it starts stopping, before it waits on anything', async () => {
+    // A next `npm start` on the same port must not find this one still answering while it stops
+    // (the conformance runner starts one right after another; infra/local/runtime.ts).
+    const stopping = stop();
+    stop = async () => {};
+    await expect(fetch(`${base}/health`)).rejects.toThrow();
+    await stopping;
+  }, 60_000);
 });
 
 /** Loads the fixture's items; the sessions it handed out are extended, as the test checks their form, not their age. */
