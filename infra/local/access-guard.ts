@@ -183,11 +183,13 @@ export function requestsOf(service: AwsService, commandName: string, input: Reco
         case 'CompleteMultipartUpload':
           return [object('s3:PutObject', input.Bucket, input.Key)];
         case 'DeleteObject':
-          return [object('s3:DeleteObject', input.Bucket, input.Key)];
+          return [object(input.VersionId ? 's3:DeleteObjectVersion' : 's3:DeleteObject', input.Bucket, input.Key)];
         case 'DeleteObjects':
-          return (input.Delete?.Objects ?? []).map((o: { Key: string }) =>
-            object('s3:DeleteObject', input.Bucket, o.Key),
+          return (input.Delete?.Objects ?? []).map((o: { Key: string; VersionId?: string }) =>
+            object(o.VersionId ? 's3:DeleteObjectVersion' : 's3:DeleteObject', input.Bucket, o.Key),
           );
+        case 'ListObjectVersions':
+          return [{ action: 's3:ListBucketVersions', resource: { kind: 'bucket', bucket: input.Bucket } }];
         case 'CopyObject': {
           const source = decodeURIComponent(String(input.CopySource ?? '')).replace(/^\//, '');
           const slash = source.indexOf('/');

@@ -61,7 +61,12 @@ export const TABLE_WRITE_ACTIONS = [
   'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
 ];
-export const BUCKET_ACTIONS = { read: 's3:GetObject', write: 's3:PutObject', delete: 's3:DeleteObject' } as const;
+export const BUCKET_ACTIONS = {
+  read: ['s3:GetObject'],
+  write: ['s3:PutObject'],
+  delete: ['s3:DeleteObject'],
+  erase: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
+} as const;
 export const SNS_ACTIONS = [
   'sns:Publish',
   'sns:CreatePlatformEndpoint',
@@ -190,7 +195,7 @@ export function accessStatements(declaration: FunctionAccess): AccessStatement[]
   (access.bucket ?? []).forEach((grant, i) => {
     statements.push({
       sid: `Bucket${i}`,
-      actions: [...new Set(grant.actions.map((a) => BUCKET_ACTIONS[a]))],
+      actions: [...new Set(grant.actions.flatMap((a) => BUCKET_ACTIONS[a]))],
       resources: [{ kind: 'objects', prefix: grant.prefix }],
     });
   });
@@ -198,6 +203,14 @@ export function accessStatements(declaration: FunctionAccess): AccessStatement[]
     // Without s3:ListBucket, S3 answers a read of a missing object with 403 AccessDenied rather
     // than 404 NoSuchKey (GetObject API reference); readers tell "no such file" from a failure.
     statements.push({ sid: 'BucketList', actions: ['s3:ListBucket'], resources: [{ kind: 'bucket' }] });
+  }
+  if (access.bucket?.some((grant) => grant.actions.includes('erase'))) {
+    // Erasing every version of an object starts from listing them (s3:ListBucketVersions, on the bucket).
+    statements.push({
+      sid: 'BucketVersions',
+      actions: ['s3:ListBucketVersions', 's3:ListBucket'],
+      resources: [{ kind: 'bucket' }],
+    });
   }
   if (access.sns) {
     statements.push(

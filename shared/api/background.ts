@@ -1,8 +1,10 @@
 import { announcementFilters } from '../calendar/birthdays/announce.ts';
 import { BirthdayAnnouncement } from '../calendar/entities.ts';
+import { PersonErasure } from '../data-rights/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
+import { User } from '../people/entities.ts';
 import { teamDeletionFilters } from '../people/team-deletion.ts';
 import { Presence } from '../presence/entities.ts';
 import type { RouteAccess } from './route-def.ts';
@@ -154,6 +156,36 @@ export const schedules: Schedule[] = [
     handler: 'functions/schedules/resume-team-deletions.ts',
     everySeconds: 300,
     access: { table: 'write', writes: CHANGES_PEOPLE },
+    timeout: 300,
+  },
+  // Works people's data exports and erasures, step by step, resuming where the last run stopped
+  // (shared/data-rights/work.ts; README, "People's data: export and erasure"). It walks the table
+  // (Scan), rewrites what carries an erased person anywhere in it, and erases objects' every version.
+  {
+    name: 'data-rights-work',
+    handler: 'functions/schedules/work-data-rights.ts',
+    everySeconds: 60,
+    localEverySeconds: 2,
+    access: {
+      table: 'write',
+      scan: true,
+      bucket: [
+        { prefix: 'exports/', actions: ['read', 'write', 'erase'] },
+        { prefix: 'posts/', actions: ['erase'] },
+        { prefix: 'pending-uploads/', actions: ['erase'] },
+        { prefix: 'avatars/', actions: ['erase'] },
+      ],
+      publicMedia: true,
+    },
+    timeout: 900,
+    memory: 1024,
+  },
+  // Starts the erasure of people deactivated longer than PEOPLE_RETENTION_DAYS, when set (shared/data-rights/retention.ts).
+  {
+    name: 'people-retention',
+    handler: 'functions/schedules/apply-people-retention.ts',
+    dailyAt: '02:30',
+    access: { table: 'write', writes: [PersonErasure, User] },
     timeout: 300,
   },
   // Erases grievances finished longer than GRIEVANCE_RETENTION_DAYS ago, when set (shared/grievances/retention.ts).

@@ -23,8 +23,11 @@ export interface RouteAccess {
   writes?: readonly WriteTarget[];
   /** Scans the table: the migrations runner only (shared/migrations/runner.ts); never a request path. */
   scan?: boolean;
-  /** Bucket key prefixes and what the function does with them. */
-  bucket?: { prefix: string; actions: ('read' | 'write' | 'delete')[] }[];
+  /**
+   * Bucket key prefixes and what the function does with them. `erase` removes every version of an
+   * object (the bucket is versioned): data rights' erasure only.
+   */
+  bucket?: { prefix: string; actions: ('read' | 'write' | 'delete' | 'erase')[] }[];
   sns?: boolean;
   ses?: boolean;
   /**

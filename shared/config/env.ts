@@ -124,6 +124,15 @@ export const env = {
     const raw = process.env.GRIEVANCE_RETENTION_DAYS;
     return raw === undefined || raw === '' ? undefined : wholeDays('GRIEVANCE_RETENTION_DAYS', 0, 30);
   },
+  /**
+   * Days after a person's deactivation before the people retention erases them (shared/data-rights/
+   * retention.ts); undefined (unset) never erases by itself. At least 30 when set: a shorter value is a
+   * configuration error, not a silent clamp.
+   */
+  get peopleRetentionDays(): number | undefined {
+    const raw = process.env.PEOPLE_RETENTION_DAYS;
+    return raw === undefined || raw === '' ? undefined : wholeDays('PEOPLE_RETENTION_DAYS', 0, 30);
+  },
   get serviceVersion() {
     return read('SERVICE_VERSION', '0.0.0');
   },

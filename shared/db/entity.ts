@@ -192,6 +192,13 @@ export interface DeclaredEntity<N extends string, T extends Item, W, KI, I exten
   update: (key: KI, parts: UpdateParts) => TransactItem;
   /** Updates a stored item at its own key, as read (a migration's way to items of older forms). */
   updateStored: (stored: Key, parts: UpdateParts) => TransactItem;
+  /** A delete at a stored item's key (data rights, shared/data-rights/rewrite.ts, which read it whole). */
+  removeStored: (stored: Key, condition?: Condition) => TransactItem;
+  /**
+   * A whole stored item written as given, key included: data rights' rewrite of an item whose key its
+   * fields do not rebuild (a key-only or in-place kind), moved to a key with one value replaced.
+   */
+  putStored: (stored: Item, condition?: Condition) => TransactItem;
   add: (
     key: KI,
     deltas: { [F in NumericField<W>]?: number },
@@ -353,6 +360,8 @@ export function entity<
     create: (fields) => putEntry(item(fields as Record<string, unknown>), ABSENT),
     update: (key, parts) => inPlace.update(at(key), parts),
     updateStored: (stored, parts) => inPlace.update({ pk: stored.pk, sk: stored.sk }, parts),
+    removeStored: (stored, condition) => deleteEntry({ pk: stored.pk, sk: stored.sk }, condition),
+    putStored: (stored, condition) => putEntry({ ...stored, entity: def.name }, condition),
     add: (key, deltas, options) => inPlace.add(at(key), deltas as Record<string, number>, options),
     check: (key, condition) => inPlace.check(at(key), condition),
     remove: (key, condition) => inPlace.remove(at(key), condition),

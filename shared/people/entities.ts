@@ -59,6 +59,15 @@ type PersonFields = {
   actorId?: string;
   /** When the person last changed (absent until the first change after creation: `joinedAt` then). */
   updatedAt?: string;
+  /**
+   * When the person was last deactivated (the people retention's clock, shared/data-rights/retention.ts).
+   * Absent on people deactivated before 0.3.0: the retention sweep starts their clock when it first meets them.
+   */
+  deactivatedAt?: string;
+  /** A legal hold: neither the retention nor a super admin may erase the person while it is set. */
+  legalHold?: boolean;
+  /** The erasure under way (shared/data-rights/erasure.ts): the person can no longer be reactivated. */
+  erasureId?: string;
 } & Record<LinkField | FavouriteField, string>;
 
 /**

@@ -120,7 +120,15 @@ export function toAdminMember(u: UserItem, manager: UserItem | undefined) {
  */
 export async function setStatus(actorId: string, userId: string, status: 'active' | 'deactivated'): Promise<UserItem> {
   if (actorId === userId && status === 'deactivated') throw invalid('You cannot deactivate your own account.');
-  const user = await changePerson(userId, (u) => ({ ...u, status }), { actorId });
+  const user = await changePerson(
+    userId,
+    (u) => {
+      if (u.erasureId) throw conflict('This account is being erased and cannot change any more.');
+      if (u.status === status) return u;
+      return { ...u, status, deactivatedAt: status === 'deactivated' ? new Date().toISOString() : undefined };
+    },
+    { actorId },
+  );
   if (status === 'deactivated') await revokeForDeactivation(userId);
   return user;
 }

@@ -2,6 +2,7 @@ import type { AnyRoute } from '../route-def.ts';
 import { attendanceRoutes } from './attendance.ts';
 import { authRoutes } from './auth.ts';
 import { birthdayRoutes } from './birthdays.ts';
+import { dataRightsRoutes } from './data-rights.ts';
 import { eventRoutes } from './events.ts';
 import { feedRoutes } from './feed.ts';
 import { fileRoutes } from './files.ts';
@@ -28,6 +29,7 @@ export const routes: AnyRoute[] = [
   ...authRoutes,
   ...grievanceRoutes,
   ...memberRoutes,
+  ...dataRightsRoutes,
   ...profileRoutes,
   ...teamRoutes,
   ...fileRoutes,

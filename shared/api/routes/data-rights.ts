@@ -1,0 +1,115 @@
+import * as z from 'zod';
+import { DataExport, DataExportClaim, PersonErasure } from '../../data-rights/entities.ts';
+import { User } from '../../people/entities.ts';
+import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { DataExportView, ErasureView, LegalHold } from '../schemas/data-rights.ts';
+
+/**
+ * People's data rights (README, "People's data: export and erasure"): a copy of a person's data and
+ * their erasure after they left. The requests only record a job; the data-rights worker does the work
+ * (shared/api/background.ts).
+ */
+const M = `${API_PREFIX}/admin/members`;
+const EXPORT_BUCKET = [{ prefix: 'exports/', actions: ['read' as const] }];
+
+export const exportMemberDataRoute = defineRoute({
+  name: 'export-member-data',
+  area: 'members',
+  method: 'POST',
+  path: `${M}/{userId}/data-export`,
+  auth: 'super_admin',
+  summary:
+    "Starts a copy of a person's data (deactivated people included; the person is told by e-mail), or answers the one still running.",
+  status: 201,
+  response: DataExportView,
+  errors: [404],
+  access: { table: 'write', writes: [DataExport, DataExportClaim], bucket: EXPORT_BUCKET, ses: true },
+});
+
+export const getMemberDataExportRoute = defineRoute({
+  name: 'get-member-data-export',
+  area: 'members',
+  method: 'GET',
+  path: `${M}/{userId}/data-export/{exportId}`,
+  auth: 'super_admin',
+  summary: "An export's progress and, once ready, a short-lived signed link to its JSON document.",
+  status: 200,
+  response: DataExportView,
+  errors: [404],
+  access: { bucket: EXPORT_BUCKET },
+});
+
+export const exportMyDataRoute = defineRoute({
+  name: 'export-my-data',
+  area: 'profiles',
+  method: 'POST',
+  path: `${API_PREFIX}/users/me/data-export`,
+  auth: 'session',
+  summary: "Starts a copy of the caller's own data, or answers the one still running.",
+  status: 201,
+  response: DataExportView,
+  access: { table: 'write', writes: [DataExport, DataExportClaim], bucket: EXPORT_BUCKET },
+});
+
+export const getMyDataExportRoute = defineRoute({
+  name: 'get-my-data-export',
+  area: 'profiles',
+  method: 'GET',
+  path: `${API_PREFIX}/users/me/data-export/{exportId}`,
+  auth: 'session',
+  summary: "The caller's export: progress and, once ready, a short-lived signed link to its JSON document.",
+  status: 200,
+  response: DataExportView,
+  errors: [404],
+  access: { bucket: EXPORT_BUCKET },
+});
+
+export const eraseMemberRoute = defineRoute({
+  name: 'erase-member',
+  area: 'members',
+  method: 'DELETE',
+  path: `${M}/{userId}`,
+  auth: 'super_admin',
+  summary:
+    'Erases a deactivated person now (in the background): 409 unless deactivated or while under a legal hold. Answers the erasure; asking again answers the same one.',
+  status: 200,
+  response: ErasureView,
+  errors: [404, 409],
+  access: { table: 'write', writes: [PersonErasure, User] },
+});
+
+export const getErasureRoute = defineRoute({
+  name: 'get-erasure',
+  area: 'members',
+  method: 'GET',
+  path: `${API_PREFIX}/admin/erasures/{erasureId}`,
+  auth: 'super_admin',
+  summary: 'An erasure: its progress, and once done its audit record (counts and times, no personal data).',
+  status: 200,
+  response: ErasureView,
+  errors: [404],
+});
+
+export const setLegalHoldRoute = defineRoute({
+  name: 'set-member-legal-hold',
+  area: 'members',
+  method: 'PUT',
+  path: `${M}/{userId}/legal-hold`,
+  auth: 'super_admin',
+  summary: 'Sets or lifts a legal hold: while set, neither the retention nor a super admin can erase the person.',
+  body: z.strictObject({ legalHold: z.boolean() }),
+  status: 200,
+  response: LegalHold,
+  errors: [400, 404, 409],
+  access: { table: 'write', writes: [User] },
+});
+
+export const dataRightsRoutes = [
+  exportMemberDataRoute,
+  getMemberDataExportRoute,
+  exportMyDataRoute,
+  getMyDataExportRoute,
+  eraseMemberRoute,
+  getErasureRoute,
+  setLegalHoldRoute,
+];

@@ -1,0 +1,110 @@
+import { type EntityItem, entity, shape } from '../db/entity.ts';
+import type { WalkProgress } from './walk-progress.ts';
+
+/**
+ * People's data rights (docs/data-model.md, Data rights; README, "People's data: export and erasure"):
+ * a copy of a person's data and their erasure after they left, each a job walked in the background.
+ */
+
+export type ExportStatus = 'running' | 'ready' | 'failed' | 'expired';
+
+/**
+ * A copy of one person's data: the job that collects it (walk progress, counts per section) and, once
+ * it is assembled, its document in the bucket until `expiresAt`. The item stays as the export's audit
+ * record (who asked, when, what it held); while the export is open (running, or ready and not yet
+ * expired) it is on the open-exports index the worker reads.
+ */
+export const DataExport = entity({
+  name: 'DataExport',
+  fields: shape<{
+    id: string;
+    /** Whose data. */
+    userId: string;
+    /** Who asked: the person, or a super admin. */
+    requestedBy: string;
+    requestedAt: string;
+    status: ExportStatus;
+    walk: WalkProgress;
+    /** Items collected per section of the document. */
+    counts: Record<string, number>;
+    /** Parts written to the bucket so far (one per page of the walk that found something). */
+    parts: number;
+    readyAt: string | null;
+    /** When the document is erased (set when it is ready). */
+    expiresAt: string | null;
+    error?: string;
+    /** The worker holding the job until then (work.ts). */
+    leaseUntil?: string;
+  }>(),
+  key: { pk: ['DATAEXPORT', 'id'], sk: ['EXPORT'] },
+  indexes: {
+    /** Exports still to collect or to erase, oldest first. */
+    open: {
+      index: 'gsi1',
+      pk: ['DATARIGHTS_OPEN'],
+      sk: ['requestedAt', 'id'],
+      when: (e) => e.status === 'running' || e.status === 'ready',
+    },
+  },
+});
+export type DataExportItem = EntityItem<typeof DataExport>;
+
+/**
+ * The latest export of a person (what `POST …/data-export` answers while one is still running), keyed by
+ * the person: erased with them.
+ */
+export const DataExportClaim = entity({
+  name: 'DataExportClaim',
+  fields: shape<{ userId: string; exportId: string; at: string }>(),
+  key: { pk: ['DATAEXPORT_OF', 'userId'], sk: ['LATEST'] },
+});
+export type DataExportClaimItem = EntityItem<typeof DataExportClaim>;
+
+export type ErasureStatus = 'running' | 'done' | 'failed';
+
+/**
+ * The erasure of one person who left: while it runs, whom it erases (id, e-mail and the fresh opaque id
+ * their kept posts and votes move to); when done, only its audit record: when, by what (`retention` or a
+ * super admin's request), and counts, with no personal data.
+ */
+export const PersonErasure = entity({
+  name: 'PersonErasure',
+  fields: shape<{
+    id: string;
+    /** Removed when the erasure is done. */
+    userId?: string;
+    email?: string;
+    name?: string;
+    dateOfBirth?: string | null;
+    /** The opaque id that replaces the person on what others keep (posts, comments, reactions, votes). */
+    pseudonym?: string;
+    /** `retention`, or `super_admin` (the admin is named in `requestedBy`). */
+    reason: 'retention' | 'super_admin';
+    requestedBy: string | null;
+    startedAt: string;
+    finishedAt: string | null;
+    status: ErasureStatus;
+    walk: WalkProgress;
+    /** What was done, by kind of item: `<Entity>.deleted` / `<Entity>.kept` and `objects.deleted`. */
+    counts: Record<string, number>;
+    /**
+     * Set when the table and the bucket are done: from then on the change log's events written since the
+     * erasure began are rewritten too (the change feed turns the erasure's own writes into events a little
+     * later, so the last pass waits until then).
+     */
+    liveAfter?: string;
+    error?: string;
+    leaseUntil?: string;
+  }>(),
+  key: { pk: ['ERASURE', 'id'], sk: ['ERASURE'] },
+  indexes: {
+    /** Erasures still running, oldest first. */
+    running: {
+      index: 'gsi2',
+      pk: ['ERASURES_RUNNING'],
+      sk: ['startedAt', 'id'],
+      when: (e) => e.status === 'running',
+    },
+  },
+});
+export type PersonErasureItem = EntityItem<typeof PersonErasure>;

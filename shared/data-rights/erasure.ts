@@ -1,0 +1,390 @@
+import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
+import { getItem, type Item, isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
+import { conflict, notFound } from '../errors.ts';
+import { PresentCounter } from '../hr/entities.ts';
+import { LIVE_MAX_REPLICAS, LiveEvent, LiveReplica } from '../live/entities.ts';
+import { Notification } from '../notifications/entities.ts';
+import { notificationContent, sealedContent } from '../notifications/notifications.ts';
+import { AVATARS_PREFIX, avatarOwnerTag } from '../people/avatars.ts';
+import { changePerson } from '../people/change-person.ts';
+import { Team, User } from '../people/entities.ts';
+import { getUser } from '../people/users.ts';
+import { eraseObjects } from '../storage/erase-objects.ts';
+import { PersonErasure, type PersonErasureItem } from './entities.ts';
+import { exportPrefix } from './export-document.ts';
+import { leaseHeld, renewLease } from './lease.ts';
+import { fieldsOf, removeAttributes, removeItem, rewriteItem } from './rewrite.ts';
+import { ruleOf } from './rules.ts';
+import { carries, replaceEverywhere, scanPage } from './table-walk.ts';
+import { walkStart } from './walk-progress.ts';
+
+/**
+ * Erasure of a person who left (README, "People's data: export and erasure"): the request (or the
+ * retention sweep) records the job and marks the person; the background worker (work.ts) walks the
+ * table page by page (table-walk.ts), applying each kind's rule (rules.ts) to every item that carries
+ * the person, then erases their avatar's every version, and ends by keeping only the audit record.
+ * Each page's writes are conditioned on the items as read and the page's progress is recorded after
+ * them, so a stopped run is completed by the next from the last recorded page (a page done twice finds
+ * nothing left that carries the person).
+ */
+
+/** Whom an erasure erases, while it runs. */
+interface Subject {
+  userId: string;
+  email: string;
+  name: string;
+  pseudonym: string;
+}
+
+/** The name others' notifications about the person show instead of theirs. */
+export const FORMER_MEMBER = 'Former member';
+
+/** What `DELETE /admin/members/{userId}` and `GET /admin/erasures/{id}` answer. */
+export function erasureView(e: PersonErasureItem) {
+  return {
+    id: e.id,
+    status: e.status,
+    reason: e.reason,
+    startedAt: e.startedAt,
+    finishedAt: e.finishedAt,
+    progress: { pages: e.walk.pages, scanned: e.walk.scanned },
+    counts: e.counts,
+  };
+}
+
+/**
+ * Starts erasing a deactivated person (`requestedBy` a super admin, or null for the retention). 404 for
+ * nobody, 409 unless deactivated or while a legal hold is set; a person already being erased answers
+ * their erasure. The job and the person's mark are one transaction conditioned on what was read.
+ */
+export async function startErasure(
+  userId: string,
+  requestedBy: string | null,
+  now = new Date(),
+): Promise<PersonErasureItem> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const user = await getUser(userId, true);
+    if (!user) throw notFound('No such person.');
+    if (user.erasureId) {
+      const running = await PersonErasure.get({ id: user.erasureId }, { consistent: true });
+      if (running) return running;
+    }
+    if (user.status !== 'deactivated') throw conflict('Only a deactivated account can be erased: deactivate it first.');
+    if (user.legalHold) throw conflict('This account is under a legal hold: lift the hold before erasing it.');
+    const job = PersonErasure.item({
+      id: newId(),
+      userId,
+      email: user.email,
+      name: user.name,
+      dateOfBirth: user.dateOfBirth,
+      pseudonym: randomUUID(),
+      reason: requestedBy ? 'super_admin' : 'retention',
+      requestedBy,
+      startedAt: now.toISOString(),
+      finishedAt: null,
+      status: 'running',
+      walk: walkStart(),
+      counts: {},
+    });
+    try {
+      await transact([PersonErasure.create(job), markErasing(user.id, job.id, user.rev ?? 0)]);
+      return job;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  throw conflict('The account changed while this request ran. Try again.');
+}
+
+/** The person's mark: no reactivation, no second erasure, and no hold set after the erasure began. */
+const markErasing = (userId: string, erasureId: string, rev: number): TransactItem =>
+  User.update(
+    { id: userId },
+    {
+      UpdateExpression: 'SET erasureId = :e',
+      ConditionExpression:
+        '#status = :deactivated AND attribute_not_exists(erasureId) AND (attribute_not_exists(legalHold) OR legalHold = :false) AND (attribute_not_exists(rev) OR rev = :rev)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':e': erasureId, ':deactivated': 'deactivated', ':false': false, ':rev': rev },
+    },
+  );
+
+/** What erasing one stored item takes: its writes (one transaction) and the object prefixes to erase. */
+interface ItemErasure {
+  writes: TransactItem[];
+  objects: string[];
+  /** The count it adds to (`<Entity>.deleted` or `<Entity>.kept`). */
+  outcome: 'deleted' | 'kept';
+}
+
+/**
+ * What erasure does with one stored item, or null when it does not carry the person. Others'
+ * notifications carry them only inside their seal (the actor, a name in the preview): opened here.
+ */
+export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | null> {
+  const kind = item.entity as string;
+  const rule = ruleOf(kind);
+  if (rule.erase === 'untouched') return null;
+  const needles = { userId: s.userId, email: s.email };
+  if (Notification.is(item)) return notificationErasure(item, s);
+  if (!carries(item, needles)) return null;
+  const kept = (fields: Item = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym)): ItemErasure => ({
+    writes: rewriteItem(item, fields, (k) => k.split(s.userId).join(s.pseudonym)),
+    objects: [],
+    outcome: 'kept',
+  });
+  const deleted = (more: TransactItem[] = [], objects: string[] = []): ItemErasure => ({
+    writes: [removeItem(item), ...more],
+    objects,
+    outcome: 'deleted',
+  });
+  if (rule.erase === 'delete') return deleted();
+  if (rule.erase === 'pseudonymise') return kept();
+  switch (kind) {
+    case 'User':
+      if (item.id === s.userId) return deleted();
+      return { writes: [], objects: [], outcome: 'kept' }; // others' profiles: applyPersonChange (changePerson)
+    case 'TeamMember': {
+      if (item.userId !== s.userId) return kept();
+      const team = await Team.get({ id: item.teamId }, { consistent: true });
+      return deleted(team ? [Team.add({ id: item.teamId }, { memberships: -1, membershipMoves: 1 })] : []);
+    }
+    case 'DirectoryShard':
+    case 'DirectoryShardPosts': {
+      // Their row or post count, named by their id (shared/people/derived-from-person.ts).
+      const named = Object.keys(item).filter((k) => k.includes(s.userId));
+      return { writes: [removeAttributes(item, named)], objects: [], outcome: 'kept' };
+    }
+    case 'Post': {
+      if (item.authorId !== s.userId) return kept();
+      // Their uploads go (PostUpload below): the post keeps its text, attributed to nobody.
+      const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
+      return kept({ ...fields, images: [], videos: [], documents: [] });
+    }
+    case 'PostUpload': {
+      if (item.ownerId !== s.userId) return kept();
+      return deleted([], [`posts/${item.id}/`, `pending-uploads/posts/${item.id}/`]);
+    }
+    case 'BirthdayWish':
+      return item.recipientId === s.userId ? deleted() : kept();
+    case 'LeaveRequest':
+      return item.employeeId === s.userId ? deleted() : kept();
+    case 'AttendanceRecord': {
+      if (item.employeeId !== s.userId) return kept();
+      // An open day counts them present: the counter moves with the record.
+      return deleted(item.checkOut === null ? [PresentCounter.add({ date: item.date }, { present: -1 })] : []);
+    }
+    case 'DataExport': {
+      // Their copies go; the record stays as the audit of who exported when, under the opaque id.
+      const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
+      const open = item.status === 'running' || item.status === 'ready';
+      return {
+        writes: rewriteItem(item, open ? { ...fields, status: 'expired' } : fields, (k) => k),
+        objects: [exportPrefix(item.id as string)],
+        outcome: 'kept',
+      };
+    }
+    default:
+      throw new Error(`data rights: no special erasure for ${kind}`);
+  }
+}
+
+/**
+ * A notification to the person goes; one to somebody else that names them (as its actor, or by name
+ * in its preview: a birthday, a wish) is sealed again without them: actor null, as the specification
+ * answers for a deleted account, and "Former member" for their name.
+ */
+function notificationErasure(item: Item & { recipientId: string; id: string }, s: Subject): ItemErasure | null {
+  if (item.recipientId === s.userId) return { writes: [removeItem(item)], objects: [], outcome: 'deleted' };
+  const content = notificationContent(item as never);
+  const names = (text: string) => text.includes(s.userId) || (!!s.name && text.includes(s.name));
+  const inClear = carries(fieldsOf(item), { userId: s.userId, email: s.email });
+  if (!content || (content.actorId !== s.userId && !names(content.preview) && !inClear)) return null;
+  const cleaned = {
+    ...content,
+    actorId: content.actorId === s.userId ? null : content.actorId,
+    preview: (s.name ? content.preview.split(s.name).join(FORMER_MEMBER) : content.preview)
+      .split(s.userId)
+      .join(s.pseudonym),
+  };
+  const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
+  return {
+    writes: rewriteItem(item, { ...fields, sealed: sealedContent(item.recipientId, item.id, cleaned) }, (k) => k),
+    objects: [],
+    outcome: 'kept',
+  };
+}
+
+/** Another person's profile naming the erased one (their manager, their last editor): changed as a person. */
+async function applyPersonChange(item: Item, s: Subject): Promise<void> {
+  await changePerson(
+    item.id as string,
+    (u) => {
+      const replaced = replaceEverywhere(u, s.userId, s.pseudonym);
+      return { ...replaced, managerId: u.managerId === s.userId ? null : replaced.managerId };
+    },
+    { actorId: null },
+  );
+}
+
+/** The subject of a running erasure, or null once it is done. */
+const subjectOf = (e: PersonErasureItem): Subject | null =>
+  e.userId && e.pseudonym
+    ? { userId: e.userId, email: e.email ?? '', name: e.name ?? '', pseudonym: e.pseudonym }
+    : null;
+
+/**
+ * One step of an erasure: a page of the table, or (the table done) the bucket, or (the change feed
+ * settled) the change log's latest events and the end. Answers the job as recorded after the step, or
+ * null when this run should leave it (another worker holds it, or the change feed has not settled yet:
+ * the lease then runs out and a later run goes on).
+ */
+export async function erasureStep(
+  job: PersonErasureItem,
+  lease: string,
+  now = Date.now(),
+): Promise<PersonErasureItem | null> {
+  const s = subjectOf(job);
+  if (!s || job.status !== 'running') return job;
+  const counts: Record<string, number> = {};
+  const count = (key: string, n = 1) => {
+    counts[key] = (counts[key] ?? 0) + n;
+  };
+  let walk = job.walk;
+  if (!walk.tableDone) {
+    const page = await scanPage(walk.cursor);
+    for (const item of page.items) {
+      if (PersonErasure.is(item) && item.id === job.id) continue;
+      await eraseOne(item, s, count);
+    }
+    walk = {
+      ...walk,
+      cursor: page.next,
+      pages: walk.pages + 1,
+      scanned: walk.scanned + page.items.length,
+      tableDone: page.next === null,
+    };
+  } else if (!walk.objectsDone) {
+    // Every version of every avatar they had (keys by their tag, and the first layout's by their id).
+    count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${avatarOwnerTag(s.userId)}_`));
+    count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${s.userId}_`));
+    walk = { ...walk, objectsDone: true };
+    return recordStep(job, lease, walk, counts, { liveAfter: new Date(now + LIVE_SETTLE_MS).toISOString() });
+  } else {
+    // The change log's events since the erasure began, once the feed has caught up with its writes.
+    if (job.liveAfter && now < Date.parse(job.liveAfter)) return null;
+    for (const item of await eventsSince(job.startedAt)) await eraseOne(item, s, count);
+    return finishErasure(job, lease, counts);
+  }
+  return recordStep(job, lease, walk, counts);
+}
+
+/** Erases one item (retrying when it changed since read), adding to the counts. */
+async function eraseOne(first: Item, s: Subject, count: (key: string, n?: number) => void): Promise<void> {
+  let item: Item | undefined = first;
+  for (let attempt = 0; item && attempt < 4; attempt++) {
+    if (item.entity === 'User' && item.id !== s.userId) {
+      if (!carries(item, { userId: s.userId, email: s.email })) return;
+      await applyPersonChange(item, s);
+      count('User.kept');
+      return;
+    }
+    const plan = await erasureOf(item, s);
+    if (!plan) return;
+    try {
+      if (plan.writes.length) await transact(plan.writes);
+      for (const prefix of plan.objects) count('objects.deleted', await eraseObjects(prefix));
+      count(`${item.entity}.${plan.outcome}`);
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      item = await readAgain(item);
+    }
+  }
+  if (item) throw new Error(`data rights: ${String(item.entity)} ${item.pk}/${item.sk} kept changing`);
+}
+
+const readAgain = (item: Item): Promise<Item | undefined> => getItem({ pk: item.pk, sk: item.sk }, true);
+
+/** Records a step's progress and counts, if the lease is still ours. */
+async function recordStep(
+  job: PersonErasureItem,
+  lease: string,
+  walk: PersonErasureItem['walk'],
+  counts: Record<string, number>,
+  more: Partial<PersonErasureItem> = {},
+): Promise<PersonErasureItem | null> {
+  const next = { ...job, walk, counts: addCounts(job.counts, counts), leaseUntil: renewLease(lease), ...more };
+  try {
+    await write(PersonErasure.change(job, next, leaseHeld(lease)));
+    return next;
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
+}
+
+/** The erasure's end: the person's details leave the job, which stays as the audit record. */
+async function finishErasure(
+  job: PersonErasureItem,
+  lease: string,
+  counts: Record<string, number>,
+): Promise<PersonErasureItem | null> {
+  const done: PersonErasureItem = {
+    ...job,
+    counts: addCounts(job.counts, counts),
+    liveAfter: undefined,
+    userId: undefined,
+    email: undefined,
+    name: undefined,
+    dateOfBirth: undefined,
+    pseudonym: undefined,
+    leaseUntil: undefined,
+    status: 'done',
+    finishedAt: new Date().toISOString(),
+  };
+  try {
+    await write(PersonErasure.change(job, done, leaseHeld(lease)));
+    return done;
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
+}
+
+/** An erasure, as its route reads it. */
+export async function readErasure(id: string): Promise<PersonErasureItem> {
+  const e = await PersonErasure.get({ id }, { consistent: true });
+  if (!e) throw notFound('No such erasure.');
+  return e;
+}
+
+const addCounts = (a: Record<string, number>, b: Record<string, number>) => {
+  const out = { ...a };
+  for (const [k, n] of Object.entries(b)) out[k] = (out[k] ?? 0) + n;
+  return out;
+};
+
+/** How long the change feed is given to turn the erasure's writes into events (seconds, normally). */
+export const LIVE_SETTLE_MS = 60_000;
+
+/**
+ * The change log's items that may name the person since the erasure began: the events written since
+ * (one Query of the log's partition, filtered by time) and every replica's inline copy of the newest.
+ */
+async function eventsSince(startedAt: string): Promise<Item[]> {
+  const events = await LiveEvent.queryAll({
+    key: {},
+    filter: {
+      FilterExpression: '#at >= :since',
+      ExpressionAttributeNames: { '#at': 'at' },
+      ExpressionAttributeValues: { ':since': startedAt },
+    },
+  });
+  const replicas = await LiveReplica.getMany(
+    Array.from({ length: LIVE_MAX_REPLICAS }, (_, replica) => ({ replica })),
+    { consistent: true },
+  );
+  return [...events, ...replicas.filter((r) => r !== undefined)];
+}

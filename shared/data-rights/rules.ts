@@ -1,0 +1,125 @@
+import * as authEntities from '../auth/entities.ts';
+import * as calendarEntities from '../calendar/entities.ts';
+import * as meetingEntities from '../calendar/meetings/entities.ts';
+import { declarations } from '../db/entity.ts';
+import { IdempotencyRecord } from '../db/idempotency-record.ts';
+import * as feedEntities from '../feed/entities.ts';
+import * as grievanceEntities from '../grievances/entities.ts';
+import * as hrEntities from '../hr/entities.ts';
+import * as liveEntities from '../live/entities.ts';
+import * as migrationEntities from '../migrations/entities.ts';
+import * as notificationEntities from '../notifications/entities.ts';
+import * as officeEntities from '../office-updates/entities.ts';
+import * as peopleEntities from '../people/entities.ts';
+import * as presenceEntities from '../presence/entities.ts';
+import * as pushEntities from '../push/entities.ts';
+import * as dataRightsEntities from './entities.ts';
+
+/**
+ * What people's data rights do with each kind of item that carries a person (docs/data-model.md, Data
+ * rights; README, "People's data: export and erasure"): the section of the export it goes to (none:
+ * operational records, derived copies, counters), and what erasure does with it:
+ * - `delete`: the person's own data (profile, sessions, credentials, notifications to them, presence,
+ *   attendance, leave they asked for, follows, bookmarks, push registrations, uploads);
+ * - `pseudonymise`: what others keep (posts, comments, reactions, votes, wishes they sent, decisions they
+ *   made, events, the change log): every occurrence of their id becomes the erasure's fresh opaque id,
+ *   so counters keep counting and lists keep their entries, attributed to nobody;
+ * - `special`: decided item by item in erasure.ts (a deleted item whose counter moves with it, a
+ *   notification naming them only inside its seal, a post losing their uploads);
+ * - `untouched`: never carries a person's plain id (the grievance channel's items hold tags and seals
+ *   only and are left to the grievance retention; the migrations' records; the jobs of data rights).
+ * Every declared entity has a rule (a test checks it), so a new kind of item cannot be forgotten.
+ */
+export type ErasureRule = 'delete' | 'pseudonymise' | 'special' | 'untouched';
+
+export interface DataRule {
+  section?: string;
+  erase: ErasureRule;
+}
+
+const grievanceKinds = Object.fromEntries(
+  Object.values(grievanceEntities)
+    .filter((e): e is typeof grievanceEntities.Grievance => typeof e === 'object' && e !== null && 'keyTemplate' in e)
+    .map((e) => [e.name, { erase: 'untouched' } as DataRule]),
+);
+
+export const dataRules: Record<string, DataRule> = {
+  ...grievanceKinds,
+  // People and accounts.
+  [peopleEntities.User.name]: { section: 'profile', erase: 'special' },
+  [peopleEntities.TeamMember.name]: { section: 'teams', erase: 'special' },
+  [peopleEntities.Team.name]: { erase: 'pseudonymise' },
+  [peopleEntities.TeamName.name]: { erase: 'pseudonymise' },
+  [peopleEntities.DirectoryShard.name]: { erase: 'special' },
+  [peopleEntities.DirectoryShardPosts.name]: { erase: 'special' },
+  [peopleEntities.DirectoryFacet.name]: { erase: 'pseudonymise' },
+  [authEntities.Session.name]: { section: 'sessions', erase: 'delete' },
+  [authEntities.Credentials.name]: { section: 'account', erase: 'delete' },
+  [authEntities.EmailClaim.name]: { erase: 'delete' },
+  [authEntities.SignInThrottle.name]: { erase: 'delete' },
+  [authEntities.PasswordCheckThrottle.name]: { erase: 'delete' },
+  [authEntities.ResetToken.name]: { erase: 'delete' },
+  // Feed.
+  [feedEntities.Post.name]: { section: 'posts', erase: 'special' },
+  [feedEntities.PostStats.name]: { erase: 'pseudonymise' },
+  [feedEntities.PollClosedNotice.name]: { erase: 'pseudonymise' },
+  [feedEntities.AnnouncementNotice.name]: { erase: 'pseudonymise' },
+  [feedEntities.PostReaction.name]: { section: 'reactions', erase: 'pseudonymise' },
+  [feedEntities.PollVote.name]: { section: 'pollVotes', erase: 'pseudonymise' },
+  [feedEntities.Comment.name]: { section: 'comments', erase: 'pseudonymise' },
+  [feedEntities.ReplyNotice.name]: { erase: 'pseudonymise' },
+  [feedEntities.CommentVote.name]: { section: 'commentVotes', erase: 'pseudonymise' },
+  [feedEntities.Bookmark.name]: { section: 'bookmarks', erase: 'delete' },
+  [feedEntities.Follow.name]: { section: 'follows', erase: 'delete' },
+  [feedEntities.PostListEntry.name]: { erase: 'pseudonymise' },
+  [feedEntities.PostUpload.name]: { section: 'uploads', erase: 'special' },
+  [feedEntities.FeedScore.name]: { section: 'feedScore', erase: 'pseudonymise' },
+  [feedEntities.FeedScoreDay.name]: { erase: 'pseudonymise' },
+  [feedEntities.UploadQuota.name]: { erase: 'delete' },
+  [officeEntities.WebsiteEntry.name]: { erase: 'pseudonymise' },
+  [officeEntities.WebsiteCounts.name]: { erase: 'pseudonymise' },
+  // Calendar.
+  [calendarEntities.CompanyEvent.name]: { section: 'events', erase: 'pseudonymise' },
+  [calendarEntities.BirthdayWish.name]: { section: 'birthdayWishes', erase: 'special' },
+  [calendarEntities.WishCounter.name]: { erase: 'delete' },
+  [calendarEntities.BirthdayAnnouncement.name]: { erase: 'delete' },
+  [meetingEntities.Meeting.name]: { section: 'meetings', erase: 'pseudonymise' },
+  [meetingEntities.MeetingSeat.name]: { section: 'meetings', erase: 'pseudonymise' },
+  [meetingEntities.MeetingMailQuota.name]: { erase: 'delete' },
+  // HR.
+  [hrEntities.LeaveRequest.name]: { section: 'leave', erase: 'special' },
+  [hrEntities.LeaveSeen.name]: { erase: 'delete' },
+  [hrEntities.AttendanceRecord.name]: { section: 'attendance', erase: 'special' },
+  [hrEntities.PresentCounter.name]: { erase: 'pseudonymise' },
+  // Presence, notifications, push.
+  [presenceEntities.Presence.name]: { section: 'presence', erase: 'delete' },
+  [presenceEntities.PresenceConnection.name]: { section: 'presence', erase: 'delete' },
+  [notificationEntities.Notification.name]: { section: 'notifications', erase: 'special' },
+  [notificationEntities.NotificationCounter.name]: { erase: 'delete' },
+  [notificationEntities.NotificationReadAll.name]: { erase: 'delete' },
+  [pushEntities.PushToken.name]: { section: 'pushRegistrations', erase: 'delete' },
+  [pushEntities.NotificationPrefs.name]: { section: 'notificationSettings', erase: 'delete' },
+  // The change log keeps its events (replays stay whole) under the opaque id; stream leases are the person's.
+  [liveEntities.LiveHead.name]: { erase: 'pseudonymise' },
+  [liveEntities.LiveReplica.name]: { erase: 'pseudonymise' },
+  [liveEntities.LiveEvent.name]: { erase: 'pseudonymise' },
+  [liveEntities.LiveRecord.name]: { erase: 'pseudonymise' },
+  [liveEntities.StreamLeases.name]: { erase: 'delete' },
+  // Replayable answers of the person's requests: they expire within a day, erasure does not wait.
+  [IdempotencyRecord.name]: { erase: 'delete' },
+  [migrationEntities.Migration.name]: { erase: 'untouched' },
+  // Data rights' own records: an export's audit record keeps who and when under the opaque id.
+  [dataRightsEntities.DataExport.name]: { section: 'exports', erase: 'special' },
+  [dataRightsEntities.DataExportClaim.name]: { erase: 'delete' },
+  [dataRightsEntities.PersonErasure.name]: { erase: 'untouched' },
+};
+
+/** The rule of a stored item's kind; throws for a kind without one (a test keeps every declaration covered). */
+export function ruleOf(entityName: string): DataRule {
+  const rule = dataRules[entityName];
+  if (!rule) throw new Error(`data rights: no rule for ${entityName} (shared/data-rights/rules.ts)`);
+  return rule;
+}
+
+/** Declared entities without a rule (the rules' test expects none). */
+export const kindsWithoutRule = () => [...declarations.keys()].filter((name) => !(name in dataRules));

@@ -1,0 +1,19 @@
+/**
+ * Where a data-rights job is in its walk of the table (table-walk.ts): the Scan position to go on from
+ * (null before the first page), pages and items read, and whether the table is done; then the bucket.
+ */
+export interface WalkProgress {
+  cursor: Record<string, unknown> | null;
+  pages: number;
+  scanned: number;
+  tableDone: boolean;
+  objectsDone: boolean;
+}
+
+export const walkStart = (): WalkProgress => ({
+  cursor: null,
+  pages: 0,
+  scanned: 0,
+  tableDone: false,
+  objectsDone: false,
+});
