@@ -175,6 +175,8 @@ export const schedules: Schedule[] = [
         { prefix: 'pending-uploads/', actions: ['erase'] },
         { prefix: 'avatars/', actions: ['erase'] },
       ],
+      // An erased person's push registrations take their platform endpoints with them.
+      sns: true,
       publicMedia: true,
     },
     timeout: 900,

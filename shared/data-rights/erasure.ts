@@ -4,12 +4,14 @@ import { getItem, type Item, isConditionFailure, type TransactItem, transact, wr
 import { conflict, notFound } from '../errors.ts';
 import { PresentCounter } from '../hr/entities.ts';
 import { LIVE_MAX_REPLICAS, LiveEvent, LiveReplica } from '../live/entities.ts';
-import { Notification } from '../notifications/entities.ts';
+import { Notification, type NotificationItem } from '../notifications/entities.ts';
 import { notificationContent, sealedContent } from '../notifications/notifications.ts';
 import { AVATARS_PREFIX, avatarOwnerTag } from '../people/avatars.ts';
 import { changePerson } from '../people/change-person.ts';
 import { Team, User } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
+import { PushToken } from '../push/entities.ts';
+import { forgetEndpointOf } from '../push/tokens.ts';
 import { eraseObjects } from '../storage/erase-objects.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
 import { exportPrefix } from './export-document.ts';
@@ -116,6 +118,8 @@ interface ItemErasure {
   objects: string[];
   /** The count it adds to (`<Entity>.deleted` or `<Entity>.kept`). */
   outcome: 'deleted' | 'kept';
+  /** What goes outside the table once the writes are done (a push endpoint). */
+  after?: () => Promise<void>;
 }
 
 /**
@@ -129,7 +133,7 @@ export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | n
   const needles = { userId: s.userId, email: s.email };
   if (Notification.is(item)) return notificationErasure(item, s);
   if (!carries(item, needles)) return null;
-  const kept = (fields: Item = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym)): ItemErasure => ({
+  const kept = (fields: Item = pseudonymised(item, s)): ItemErasure => ({
     writes: rewriteItem(item, fields, (k) => k.split(s.userId).join(s.pseudonym)),
     objects: [],
     outcome: 'kept',
@@ -159,12 +163,17 @@ export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | n
     case 'Post': {
       if (item.authorId !== s.userId) return kept();
       // Their uploads go (PostUpload below): the post keeps its text, attributed to nobody.
-      const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
-      return kept({ ...fields, images: [], videos: [], documents: [] });
+      return kept({ ...pseudonymised(item, s), images: [], videos: [], documents: [] });
     }
     case 'PostUpload': {
       if (item.ownerId !== s.userId) return kept();
       return deleted([], [`posts/${item.id}/`, `pending-uploads/posts/${item.id}/`]);
+    }
+    case 'PushToken': {
+      // The platform endpoint (deployed: an SNS endpoint holding the device's token) goes with it.
+      if (!PushToken.is(item)) return deleted();
+      const registration = item;
+      return { ...deleted(), after: () => forgetEndpointOf(registration) };
     }
     case 'BirthdayWish':
       return item.recipientId === s.userId ? deleted() : kept();
@@ -177,7 +186,7 @@ export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | n
     }
     case 'DataExport': {
       // Their copies go; the record stays as the audit of who exported when, under the opaque id.
-      const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
+      const fields = pseudonymised(item, s);
       const open = item.status === 'running' || item.status === 'ready';
       return {
         writes: rewriteItem(item, open ? { ...fields, status: 'expired' } : fields, (k) => k),
@@ -195,9 +204,9 @@ export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | n
  * in its preview: a birthday, a wish) is sealed again without them: actor null, as the specification
  * answers for a deleted account, and "Former member" for their name.
  */
-function notificationErasure(item: Item & { recipientId: string; id: string }, s: Subject): ItemErasure | null {
+function notificationErasure(item: NotificationItem, s: Subject): ItemErasure | null {
   if (item.recipientId === s.userId) return { writes: [removeItem(item)], objects: [], outcome: 'deleted' };
-  const content = notificationContent(item as never);
+  const content = notificationContent(item);
   const names = (text: string) => text.includes(s.userId) || (!!s.name && text.includes(s.name));
   const inClear = carries(fieldsOf(item), { userId: s.userId, email: s.email });
   if (!content || (content.actorId !== s.userId && !names(content.preview) && !inClear)) return null;
@@ -208,12 +217,18 @@ function notificationErasure(item: Item & { recipientId: string; id: string }, s
       .split(s.userId)
       .join(s.pseudonym),
   };
-  const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
+  const fields = pseudonymised(item, s);
   return {
     writes: rewriteItem(item, { ...fields, sealed: sealedContent(item.recipientId, item.id, cleaned) }, (k) => k),
     objects: [],
     outcome: 'kept',
   };
+}
+
+/** An item's fields with the person's id, and their e-mail address (any case), replaced by the opaque id. */
+function pseudonymised(item: Item, s: Subject): Item {
+  const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
+  return s.email ? replaceEverywhere(fields, s.email, s.pseudonym, { ignoreCase: true }) : fields;
 }
 
 /** Another person's profile naming the erased one (their manager, their last editor): changed as a person. */
@@ -295,6 +310,7 @@ async function eraseOne(first: Item, s: Subject, count: (key: string, n?: number
     try {
       if (plan.writes.length) await transact(plan.writes);
       for (const prefix of plan.objects) count('objects.deleted', await eraseObjects(prefix));
+      await plan.after?.();
       count(`${item.entity}.${plan.outcome}`);
       return;
     } catch (err) {

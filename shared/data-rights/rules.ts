@@ -4,7 +4,8 @@ import * as meetingEntities from '../calendar/meetings/entities.ts';
 import { declarations } from '../db/entity.ts';
 import { IdempotencyRecord } from '../db/idempotency-record.ts';
 import * as feedEntities from '../feed/entities.ts';
-import * as grievanceEntities from '../grievances/entities.ts';
+// Loaded for their declarations (the anon kinds below).
+import '../grievances/entities.ts';
 import * as hrEntities from '../hr/entities.ts';
 import * as liveEntities from '../live/entities.ts';
 import * as migrationEntities from '../migrations/entities.ts';
@@ -37,14 +38,12 @@ export interface DataRule {
   erase: ErasureRule;
 }
 
-const grievanceKinds = Object.fromEntries(
-  Object.values(grievanceEntities)
-    .filter((e): e is typeof grievanceEntities.Grievance => typeof e === 'object' && e !== null && 'keyTemplate' in e)
-    .map((e) => [e.name, { erase: 'untouched' } as DataRule]),
-);
+/** The grievance channel's kinds (declared `anon`): holding tags and seals only, left to the grievance retention. */
+const grievanceKinds = (): Record<string, DataRule> =>
+  Object.fromEntries([...declarations.values()].filter((d) => d.anon).map((d) => [d.name, { erase: 'untouched' }]));
 
 export const dataRules: Record<string, DataRule> = {
-  ...grievanceKinds,
+  ...grievanceKinds(),
   // People and accounts.
   [peopleEntities.User.name]: { section: 'profile', erase: 'special' },
   [peopleEntities.TeamMember.name]: { section: 'teams', erase: 'special' },
@@ -97,7 +96,7 @@ export const dataRules: Record<string, DataRule> = {
   [notificationEntities.Notification.name]: { section: 'notifications', erase: 'special' },
   [notificationEntities.NotificationCounter.name]: { erase: 'delete' },
   [notificationEntities.NotificationReadAll.name]: { erase: 'delete' },
-  [pushEntities.PushToken.name]: { section: 'pushRegistrations', erase: 'delete' },
+  [pushEntities.PushToken.name]: { section: 'pushRegistrations', erase: 'special' },
   [pushEntities.NotificationPrefs.name]: { section: 'notificationSettings', erase: 'delete' },
   // The change log keeps its events (replays stay whole) under the opaque id; stream leases are the person's.
   [liveEntities.LiveHead.name]: { erase: 'pseudonymise' },

@@ -49,9 +49,10 @@ export function carries(value: unknown, needles: Needles): boolean {
 }
 
 /** The value with every occurrence of `from` replaced by `to`, in strings, list and set members and map keys. */
-export function replaceEverywhere<T>(value: T, from: string, to: string): T {
+export function replaceEverywhere<T>(value: T, from: string, to: string, opts: { ignoreCase?: boolean } = {}): T {
+  const pattern = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), opts.ignoreCase ? 'gi' : 'g');
   const visit = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.split(from).join(to);
+    if (typeof v === 'string') return v.replace(pattern, () => to);
     if (Array.isArray(v)) return v.map(visit);
     if (v instanceof Set) return new Set([...v].map(visit));
     if (v instanceof Uint8Array) return v;

@@ -86,6 +86,9 @@ export async function removeStaleRegistration(t: PushTokenItem): Promise<void> {
   await forgetEndpoint(targetOf(t));
 }
 
+/** Deletes a removed registration's platform endpoint (data rights' erasure removes the item itself). */
+export const forgetEndpointOf = (t: PushTokenItem): Promise<void> => forgetEndpoint(targetOf(t));
+
 async function forgetEndpoint(target: PushTarget): Promise<void> {
   await pushTransport()
     .unregister(target)

@@ -48,11 +48,12 @@ export const setMemberStatusRoute = defineRoute({
   method: 'PATCH',
   path: `${M}/{userId}/status`,
   auth: 'super_admin',
-  summary: 'Activates or deactivates; deactivating revokes every session of the person.',
+  summary:
+    'Activates or deactivates; deactivating revokes every session of the person. 409 while the person is being erased.',
   body: z.strictObject({ status: z.enum(['active', 'deactivated']) }),
   status: 200,
   response: Profile,
-  errors: [400, 404],
+  errors: [400, 404, 409],
   access: { table: 'write' },
 });
 
