@@ -18,7 +18,7 @@ import { operatorAlarm } from '../constructs/alarms.ts';
 import { cfnText } from '../constructs/naming.ts';
 import { ServiceFunction, type ServiceFunctionProps } from '../constructs/route-function.ts';
 import { pascal } from './area-routes-stack.ts';
-import type { DeployConfig } from './config.ts';
+import { type DeployConfig, PEOPLE_RETENTION_SCHEDULE, peopleRetentionEnvironment } from './config.ts';
 import { layersFor, tableStreamArn } from './data-stack.ts';
 import type { SharedData } from './shared-data.ts';
 
@@ -204,6 +204,10 @@ export class BackgroundStack extends Stack {
     for (const schedule of props.schedules) {
       const expression = scheduleExpression(schedule, config.companyTimezone);
       const fn = service(schedule.name, schedule.handler, `Schedule ${schedule.name}`, schedule, {
+        environment:
+          schedule.name === PEOPLE_RETENTION_SCHEDULE
+            ? peopleRetentionEnvironment(config.peopleRetentionDays)
+            : undefined,
         statements: [
           {
             statement: new PolicyStatement({

@@ -61,6 +61,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * |                               |                    | to the feedback deadline                            |
  * | `workplace:grievanceRetentionDays` | unset (off)   | GRIEVANCE_RETENTION_DAYS: finished grievances older |
  * |                               |                    | than this are erased (at least 30)                  |
+ * | `workplace:peopleRetentionDays` | unset (off)     | PEOPLE_RETENTION_DAYS of the people-retention       |
+ * |                               |                    | schedule only: people deactivated longer than this  |
+ * |                               |                    | are erased (at least 30; README, "People's data:    |
+ * |                               |                    | export and erasure")                                |
  *
  * SERVICE_VERSION is package.json's version.
  */
@@ -106,6 +110,8 @@ export interface DeployConfig {
   mediaSigning?: { publicKey: string; secret: string };
   /** The grievance channel's deadlines and retention, in days (README, "Running the grievance channel"). */
   grievances: { ackDays: number; feedbackDays: number; retentionDays?: number };
+  /** Days after deactivation a person is erased; absent: never by time (README, "People's data: export and erasure"). */
+  peopleRetentionDays?: number;
 }
 
 /** The grievance routes (functions/grievances/) and the grievance sweeps (functions/schedules/*grievance*). */
@@ -117,6 +123,13 @@ export const grievanceEnvironment = (g: DeployConfig['grievances']): Record<stri
   GRIEVANCE_FEEDBACK_DAYS: String(g.feedbackDays),
   ...(g.retentionDays === undefined ? {} : { GRIEVANCE_RETENTION_DAYS: String(g.retentionDays) }),
 });
+
+/** The schedule that starts the erasure of people deactivated too long ago (shared/api/background.ts). */
+export const PEOPLE_RETENTION_SCHEDULE = 'people-retention';
+
+/** The environment that carries `peopleRetentionDays` to that schedule's function, and to no other. */
+export const peopleRetentionEnvironment = (days: number | undefined): Record<string, string> =>
+  days === undefined ? {} : { PEOPLE_RETENTION_DAYS: String(days) };
 
 /** The SSM parameter the edge stack writes for the media signer: `{"baseUrl","keyPairId"}`. */
 export const mediaSigningParameterName = (prefix: string) => `/${prefix}/media-signing`;
@@ -217,6 +230,9 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
       retentionDays:
         ctx(scope, 'grievanceRetentionDays') === undefined ? undefined : count(scope, 'grievanceRetentionDays', 30, 30),
     },
+    // Off unless set; at least 30 days, as the service itself requires (shared/config/env.ts).
+    peopleRetentionDays:
+      ctx(scope, 'peopleRetentionDays') === undefined ? undefined : count(scope, 'peopleRetentionDays', 30, 30),
     ...overrides,
   };
   // Lambda keeps at least 100 executions of the account unreserved (deployment fails otherwise); the

@@ -18,6 +18,7 @@ import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { EXPORT_KEEP_DAYS, EXPORTS_PREFIX } from '../../shared/data-rights/export-document.ts';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { PENDING_UPLOADS_EXPIRE_DAYS, PENDING_UPLOADS_PREFIX } from '../../shared/storage/pending-uploads.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
@@ -86,6 +87,14 @@ export const CONCURRENCY_ALARM_SHARE = 0.8;
 
 /** Days an overwritten or deleted media object stays restorable (a noncurrent version). */
 export const MEDIA_NONCURRENT_DAYS = 30;
+/**
+ * A person's data export outlives its keeping period by a day at most: the worker erases each one
+ * EXPORT_KEEP_DAYS after it is ready (shared/data-rights/export.ts); the bucket expires what a stopped
+ * worker left (README, "People's data: export and erasure").
+ */
+export const EXPORTS_EXPIRE_DAYS = EXPORT_KEEP_DAYS + 1;
+/** An export's overwritten or deleted versions are not kept for recovery: they are a person's data. */
+export const EXPORTS_NONCURRENT_DAYS = 1;
 
 /**
  * The bucket key prefixes the public Office Updates feed links to (shared/office-updates/public-view.ts):
@@ -202,6 +211,14 @@ export class DataStack extends Stack {
           id: 'expire-pending-uploads',
           prefix: PENDING_UPLOADS_PREFIX,
           expiration: Duration.days(PENDING_UPLOADS_EXPIRE_DAYS),
+        },
+        // People's data exports: a backstop behind the worker's own erasure, and none of their old
+        // versions kept for MEDIA_NONCURRENT_DAYS (where rules overlap, S3 applies the shorter period).
+        {
+          id: 'expire-data-exports',
+          prefix: EXPORTS_PREFIX,
+          expiration: Duration.days(EXPORTS_EXPIRE_DAYS),
+          noncurrentVersionExpiration: Duration.days(EXPORTS_NONCURRENT_DAYS),
         },
       ],
     });

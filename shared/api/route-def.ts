@@ -21,7 +21,7 @@ export interface RouteAccess {
    * the function may write anywhere in the table (README, "Least privilege on the table", says why).
    */
   writes?: readonly WriteTarget[];
-  /** Scans the table: the migrations runner only (shared/migrations/runner.ts); never a request path. */
+  /** Scans the table: the migrations runner and the data-rights worker (shared/data-rights/table-walk.ts); never a request path. */
   scan?: boolean;
   /**
    * Bucket key prefixes and what the function does with them. `erase` removes every version of an

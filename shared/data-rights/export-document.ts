@@ -8,8 +8,10 @@ import { fieldsOf } from './rewrite.ts';
  */
 export const EXPORT_FORMAT = 'workplace-person-data/1';
 
+/** Every export's objects, under one prefix: the bucket's lifecycle backstop (infra/stacks/data-stack.ts) and the worker's grant. */
+export const EXPORTS_PREFIX = 'exports/';
 /** Where an export's objects live: its pages while it runs, then its document. */
-export const exportPrefix = (exportId: string) => `exports/${exportId}/`;
+export const exportPrefix = (exportId: string) => `${EXPORTS_PREFIX}${exportId}/`;
 export const partKey = (exportId: string, n: number) =>
   `${exportPrefix(exportId)}parts/${String(n).padStart(6, '0')}.json`;
 export const documentKey = (exportId: string) => `${exportPrefix(exportId)}data.json`;

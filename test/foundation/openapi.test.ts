@@ -33,6 +33,28 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths).some((p) => p.includes('realtime'))).toBe(false);
   });
 
+  it("describes people's data rights: the seven operations, and what export and erasure keep and cannot reach", () => {
+    const doc = openapiDocument();
+    const operations = [
+      ['post', '/api/v1/admin/members/{userId}/data-export'],
+      ['get', '/api/v1/admin/members/{userId}/data-export/{exportId}'],
+      ['post', '/api/v1/users/me/data-export'],
+      ['get', '/api/v1/users/me/data-export/{exportId}'],
+      ['delete', '/api/v1/admin/members/{userId}'],
+      ['get', '/api/v1/admin/erasures/{erasureId}'],
+      ['put', '/api/v1/admin/members/{userId}/legal-hold'],
+    ];
+    for (const [method, path] of operations)
+      expect(doc.paths[path]?.[method]?.summary, `${method} ${path}`).toBeTruthy();
+    const { DataExport, Erasure } = doc.components.schemas;
+    expect(DataExport.description).toMatch(/workplace-person-data\/1/);
+    expect(DataExport.description).toMatch(/grievance channel is not included/);
+    expect(Erasure.description).toMatch(/opaque id/);
+    expect(Erasure.description).toMatch(/35 days.*24 hours/);
+    const members = doc.tags.find((t: { name: string }) => t.name === 'members');
+    expect(members.description).toMatch(/exports.*erasure/);
+  });
+
   it('documents HEAD, without bodies, on exactly the routes that answer it (the cacheable public GETs)', () => {
     const doc = openapiDocument();
     const withHead = routes.filter((r) => routeMethods(r).includes('HEAD'));

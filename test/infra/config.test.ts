@@ -28,6 +28,14 @@ describe('deployment settings from context', () => {
     expect(() => config({ 'workplace:grievanceAckDays': '0' })).toThrow(/grievanceAckDays/);
   });
 
+  it('takes the people retention from context: off unless set, and at least 30 days (README, "People\'s data")', () => {
+    expect(config({}).peopleRetentionDays).toBeUndefined();
+    expect(config({ 'workplace:peopleRetentionDays': '30' }).peopleRetentionDays).toBe(30);
+    expect(config({ 'workplace:peopleRetentionDays': 400 }).peopleRetentionDays).toBe(400);
+    expect(() => config({ 'workplace:peopleRetentionDays': '29' })).toThrow(/peopleRetentionDays=29/);
+    expect(() => config({ 'workplace:peopleRetentionDays': '45.5' })).toThrow(/peopleRetentionDays/);
+  });
+
   it('loads source maps at run time only when workplace:sourceMaps is true (they slow every cold start)', () => {
     expect(config({}).sourceMaps).toBe(false);
     expect(config({ 'workplace:sourceMaps': 'false' }).sourceMaps).toBe(false);

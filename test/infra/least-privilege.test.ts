@@ -5,7 +5,7 @@ import {
   TABLE_WRITE_ACTIONS,
   writableKeys,
 } from '../../shared/api/access-policy.ts';
-import { streamConsumers } from '../../shared/api/background.ts';
+import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { createEventRoute } from '../../shared/api/routes/events.ts';
 import { createMeetingRoute } from '../../shared/api/routes/meetings.ts';
@@ -17,7 +17,7 @@ import { type Resource, resourcesOf, type Synthesized, synthesize } from './synt
  * each area's still do. The count is exact: a new one fails this test, and so does narrowing one
  * until the count here and in the README is lowered with it.
  */
-const TABLE_WIDE_WRITERS_LIMIT = 31;
+const TABLE_WIDE_WRITERS_LIMIT = 32;
 /** IAM's limit on a role's inline policies (their total size, whitespace not counted). */
 const INLINE_POLICY_MAX_CHARS = 10_240;
 
@@ -93,5 +93,50 @@ describe('least privilege on the table', () => {
         .reduce((a: number, b: number) => a + b, 0);
       expect(size, name).toBeLessThanOrEqual(INLINE_POLICY_MAX_CHARS);
     }
+  });
+});
+
+describe("people's data rights", () => {
+  const worker = () => schedules.find((x) => x.name === 'data-rights-work')!;
+  /** The S3 statements of a role, with their resources as text. */
+  const s3Statements = (role: Resource) =>
+    statementsOf(role)
+      .filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')))
+      .map((st) => ({ actions: actionsOf(st), resources: JSON.stringify(st.Resource) }));
+  const ERASED = ['exports/', 'posts/', 'pending-uploads/', 'avatars/'];
+
+  it('lets the data-rights worker scan the table and erase every version, under the prefixes it erases only', () => {
+    const role = roleOf(worker().handler);
+    expect(statementsOf(role).some((st) => actionsOf(st).includes('dynamodb:Scan'))).toBe(true);
+    const s3 = s3Statements(role);
+    // Listing versions is a bucket action (no key prefix in its resource).
+    const listing = s3.filter((st) => st.actions.includes('s3:ListBucketVersions'));
+    expect(listing).toHaveLength(1);
+    expect(listing[0].resources).not.toContain('/*');
+    // Every object grant names one of the erased prefixes, and every one of them may delete versions.
+    const objects = s3.filter((st) => st.actions.some((a) => a.endsWith('Object') || a.endsWith('ObjectVersion')));
+    const prefixes = objects.map((st) => ERASED.find((p) => st.resources.includes(`/${p}*`)));
+    expect(prefixes.sort()).toEqual([...ERASED].sort());
+    for (const st of objects) expect(st.actions, st.resources).toContain('s3:DeleteObjectVersion');
+    // Its own exports only it reads and writes; of the others' objects it may only erase.
+    for (const st of objects.filter((x) => !x.resources.includes('/exports/*')))
+      expect(st.actions.sort(), st.resources).toEqual(['s3:DeleteObject', 's3:DeleteObjectVersion']);
+  });
+
+  it('gives no other role the version erasure', () => {
+    const erasers = roles()
+      .filter(([, role]) =>
+        s3Statements(role).some((st) =>
+          st.actions.some((a) => a === 's3:DeleteObjectVersion' || a === 's3:ListBucketVersions'),
+        ),
+      )
+      .map(([, role]) => role.Properties?.Description);
+    expect(erasers).toEqual([`Runs ${worker().handler}`]);
+  });
+
+  it('leaves PEOPLE_RETENTION_DAYS out of every function when workplace:peopleRetentionDays is unset', () => {
+    for (const [stack, template] of s.templates)
+      for (const [id, fn] of resourcesOf(template, 'AWS::Lambda::Function'))
+        expect(fn.Properties?.Environment?.Variables?.PEOPLE_RETENTION_DAYS, `${stack}/${id}`).toBeUndefined();
   });
 });

@@ -1,7 +1,15 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEPLOY_HOOK_SERVICE_TIMEOUT } from '../../infra/stacks/background-stack.ts';
-import { CONCURRENCY_ALARM_SHARE, MEDIA_NONCURRENT_DAYS } from '../../infra/stacks/data-stack.ts';
+import { PEOPLE_RETENTION_SCHEDULE } from '../../infra/stacks/config.ts';
+import {
+  CONCURRENCY_ALARM_SHARE,
+  EXPORTS_EXPIRE_DAYS,
+  EXPORTS_NONCURRENT_DAYS,
+  MEDIA_NONCURRENT_DAYS,
+} from '../../infra/stacks/data-stack.ts';
+import { schedules } from '../../shared/api/background.ts';
+import { EXPORT_KEEP_DAYS } from '../../shared/data-rights/export-document.ts';
 import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
 /** Alarms that reach someone on the numbers that matter (item 3), and recovery (item 5). */
@@ -96,6 +104,21 @@ describe('alarms reach someone', () => {
   });
 });
 
+describe("people's data retention", () => {
+  it('gives PEOPLE_RETENTION_DAYS to the people-retention schedule only, when workplace:peopleRetentionDays is set', () => {
+    const retention = schedules.find((x) => x.name === PEOPLE_RETENTION_SCHEDULE)!;
+    const functions = [...s.templates.values()].flatMap((template) => resourcesOf(template, 'AWS::Lambda::Function'));
+    const carrying = functions.filter(([, fn]) => fn.Properties?.Environment?.Variables?.PEOPLE_RETENTION_DAYS);
+    expect(carrying).toHaveLength(1);
+    const [[, fn]] = carrying;
+    expect(fn.Properties!.Environment.Variables.PEOPLE_RETENTION_DAYS).toBe(
+      FULL_CONTEXT['workplace:peopleRetentionDays'],
+    );
+    expect(fn.Properties!.Description).toBe(`Schedule ${retention.name}`);
+    expect(fn.Metadata?.['aws:asset:path']).toContain(retention.handler.replace(/\.ts$/, ''));
+  });
+});
+
 describe('recovery', () => {
   it("keeps the media bucket's versions, and lets old ones go", () => {
     const [[, bucket]] = resourcesOf(t('Data'), 'AWS::S3::Bucket');
@@ -109,6 +132,23 @@ describe('recovery', () => {
         }),
       ]),
     );
+  });
+
+  it("expires people's data exports a day after the worker erases them, and keeps none of their old versions", () => {
+    const [[, bucket]] = resourcesOf(t('Data'), 'AWS::S3::Bucket');
+    const rules = bucket.Properties!.LifecycleConfiguration.Rules as any[];
+    expect(rules.filter((r) => r.Prefix === 'exports/')).toEqual([
+      {
+        Id: 'expire-data-exports',
+        Status: 'Enabled',
+        Prefix: 'exports/',
+        ExpirationInDays: EXPORTS_EXPIRE_DAYS,
+        NoncurrentVersionExpiration: { NoncurrentDays: EXPORTS_NONCURRENT_DAYS },
+      },
+    ]);
+    // A backstop behind the worker (shared/data-rights/export.ts erases each export EXPORT_KEEP_DAYS after it is ready).
+    expect(EXPORTS_EXPIRE_DAYS).toBe(EXPORT_KEEP_DAYS + 1);
+    expect(EXPORTS_NONCURRENT_DAYS).toBe(1);
   });
 
   it('gives the deploy hook a service timeout, so a crash does not hold the stack for an hour', () => {

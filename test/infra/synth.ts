@@ -28,6 +28,7 @@ export const FULL_CONTEXT = {
   'workplace:alarmEmail': 'oncall@example.org',
   'workplace:adminEmail': 'admin@workplace.example.org',
   'workplace:companyTimezone': 'Europe/Berlin',
+  'workplace:peopleRetentionDays': '400',
 };
 
 /**

@@ -55,8 +55,9 @@ export const areaDescriptions: Record<string, string> = {
   system: 'Health check and this description of the API.',
   auth: 'Sign-in, sessions and passwords.',
   grievances: 'The anonymous grievance channel: grievances, replies and the board.',
-  members: 'Accounts of the company: invitations, roles and deactivation (super admins).',
-  profiles: "People's profiles and the directory.",
+  members:
+    "Accounts of the company: invitations, roles and deactivation; people's data exports, erasure of people who left and legal holds (super admins).",
+  profiles: "People's profiles and the directory, and a copy of one's own data (export).",
   teams: 'Teams and their members.',
   files: 'Uploaded files and images.',
   notifications: "The caller's notifications.",

@@ -16,7 +16,11 @@ export const DataExportView = z
       .nullable()
       .describe('While ready: a signed link to the JSON document, valid for 15 minutes (ask again for a new one).'),
   })
-  .meta({ id: 'DataExport' });
+  .meta({
+    id: 'DataExport',
+    description:
+      "A copy of one person's data: a JSON document (format `workplace-person-data/1`) with one section per kind of data, every item the person owns or that is about them, secrets left out, and media as signed links valid 7 days. What the person wrote in the anonymous grievance channel is not included and cannot be: the document says so. The document is erased 7 days after it is ready; this record stays as the audit of who exported whose data, when, and how many items per section. A super admin's export of somebody else tells that person by e-mail.",
+  });
 
 /** An erasure as its routes answer it: no personal data, ever. */
 export const ErasureView = z
@@ -29,6 +33,13 @@ export const ErasureView = z
     progress: z.object({ pages: z.number().int(), scanned: z.number().int() }),
     counts: z.record(z.string(), z.number().int()).describe('What was done, by kind of item.'),
   })
-  .meta({ id: 'Erasure' });
+  .meta({
+    id: 'Erasure',
+    description:
+      'The erasure of a person who left. Deleted: profile fields, date of birth, every version of their avatar and uploads, sessions, credentials, push registrations, notifications to them, attendance, leave they asked for, presence, bookmarks, follows. Kept for the others, under one fresh opaque id per erased person: their posts, comments and replies (author shown as `actor` null, "Former member"), reactions and votes (counters stay exact), leave decisions they made (without their name). Their grievance-channel items hold no plain id and are left to the grievance retention. Not reached at once: point-in-time recovery backups (35 days), the table\'s stream (24 hours), logs (their retention), e-mail already sent. Once done, this record is the audit: counts and times, no personal data.',
+  });
 
-export const LegalHold = z.object({ userId: z.string(), legalHold: z.boolean() }).meta({ id: 'LegalHold' });
+export const LegalHold = z.object({ userId: z.string(), legalHold: z.boolean() }).meta({
+  id: 'LegalHold',
+  description: 'While a legal hold is set, neither the people retention nor a super admin can erase the person.',
+});
