@@ -1,5 +1,7 @@
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../shared/db/table.ts';
+import { bucketName, s3 } from '../../shared/storage/client.ts';
 import {
   checkCounters,
   findTraces,
@@ -90,6 +92,29 @@ describe('the data-rights harness', () => {
     const keys = (await storedObjects()).objects.map((o) => o.key);
     expect(keys).toContain(ids.avatarPath.replace('/api/v1/files/', ''));
     expect(keys.filter((k) => k.startsWith(`posts/${upload}/`)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("finds a needle in an object's key, user metadata and body", async () => {
+    const { id, email } = seeded.subject;
+    const Key = `probes/${id}.txt`;
+    await s3().send(
+      new PutObjectCommand({
+        Bucket: bucketName(),
+        Key,
+        Body: `written for ${email.toUpperCase()}`,
+        Metadata: { owner: id },
+      }),
+    );
+    try {
+      const found = (await findTraces([id, email], { items: [] })).traces.filter((t) => t.where.startsWith(Key));
+      expect(found.map((t) => `${t.needle === id ? 'id' : 'email'} ${t.path}`).sort()).toEqual([
+        'email body',
+        'id key',
+        'id metadata.owner',
+      ]);
+    } finally {
+      await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key }));
+    }
   });
 
   it('finds nothing of a needle stored nowhere', async () => {

@@ -1,10 +1,5 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import {
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  ListObjectVersionsCommand,
-} from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsV2Command, ListObjectVersionsCommand } from '@aws-sdk/client-s3';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { routes } from '../../shared/api/routes/index.ts';
 import { WishCounter } from '../../shared/calendar/entities.ts';
@@ -379,9 +374,10 @@ export interface StoredObject {
 /**
  * Every object version in the bucket (BUCKET_NAME at the time of the call), and whether the store
  * listed versions at all. The local S3 emulator (s3rver, infra/local/s3.ts) keeps no versions: it
- * answers `?versions` with its plain object listing, which the SDK reads as no versions. So when the
- * version listing is empty or refused, the current objects are listed instead (`versioned: false`):
- * there, every object has exactly one version, and that listing is complete.
+ * refuses `ListObjectVersions` (405 MethodNotAllowed). So when the version listing is refused, or does
+ * not cover the current objects, the current objects are listed instead (`versioned: false`): there,
+ * every object has exactly one version, and that listing is complete. Against real S3 (a versioned
+ * bucket, infra/stacks/data-stack.ts) the versions are listed, delete markers included.
  */
 export async function storedObjects(): Promise<{ objects: StoredObject[]; versioned: boolean }> {
   const Bucket = bucketName();
@@ -479,8 +475,7 @@ export async function findTraces(
       .catch(() => undefined);
     // A delete marker has no body; a version listed a moment ago may have gone meanwhile.
     if (!got) continue;
-    const head = await s3().send(new HeadObjectCommand({ Bucket, Key: o.key, VersionId: o.versionId }));
-    for (const [name, value] of Object.entries(head.Metadata ?? {}))
+    for (const [name, value] of Object.entries(got.Metadata ?? {}))
       for (const needle of found(`${name}=${value}`, wanted)) traces.push({ needle, where, path: `metadata.${name}` });
     const body = Buffer.from((await got.Body?.transformToByteArray()) ?? []);
     // Latin-1 keeps every byte (an ASCII needle in binary media); UTF-8 finds needles beyond ASCII.
