@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
-import { routes } from '../../shared/api/routes/index.ts';
 import { declarations } from '../../shared/db/entity.ts';
-import type { Item } from '../../shared/db/table.ts';
 import { Grievance } from '../../shared/grievances/entities.ts';
 import { hasHandling } from '../../shared/grievances/handling.ts';
 import { statsFields } from '../../shared/grievances/stats-fields.ts';
@@ -18,6 +15,7 @@ import { isFinished } from '../../shared/grievances/vocabulary.ts';
 import { legacyForms, migrations } from '../../shared/migrations/index.ts';
 import { migrationStates, runMigrations } from '../../shared/migrations/runner.ts';
 import { storedFormWrites } from '../../shared/migrations/stored-form.ts';
+import { checkCounters, readRoutesWithout5xx, scanTable } from '../support/person-data.ts';
 import { appendToRuntimeLog } from '../support/runtime-log.ts';
 import { type UpgradeFixture, upgradeFixtures } from './fixture.ts';
 
@@ -61,7 +59,7 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     const port = await freePort();
     const runtime = await startLocalRuntime({ port, dataDir, withSchedules: false, log: appendToRuntimeLog });
     stop = runtime.stop;
-    base = `${runtime.baseUrl}/api/v1`;
+    base = runtime.baseUrl;
     // The runtime brings the table up to date by itself, in the background (infra/local/runtime.ts).
     const until = Date.now() + 150_000;
     states = await migrationStates(migrations);
@@ -79,32 +77,19 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
   });
 
   const get = async (path: string, token: string) => {
-    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${base}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
     return {
       status: res.status,
       body: (res.headers.get('content-type')?.includes('json') ? await res.json() : null) as any,
     };
   };
-  const scanAll = async (): Promise<Item[]> => {
-    const items: Item[] = [];
-    let start: Record<string, any> | undefined;
-    do {
-      const page = await ddb().send(
-        new ScanCommand({ TableName: table, ExclusiveStartKey: start, ConsistentRead: true }),
-      );
-      items.push(...(page.Items ?? []).map((i) => unmarshall(i)));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  };
-
   it('brings the stored items up to date by itself when the service starts', async () => {
     expect(states.map((s) => [s.id, s.status])).toEqual(migrations.map((m) => [m.id, 'done']));
     expect(states.reduce((n, s) => n + s.changed, 0)).toBeGreaterThan(0);
   });
 
   it('leaves every item in its entity current form', async () => {
-    const items = await scanAll();
+    const items = await scanTable();
     const stale = items.filter((i) => storedFormWrites(i, legacyForms).length > 0).map((i) => `${i.pk}/${i.sk}`);
     expect(stale).toEqual([]);
     const undeclared = items.filter((i) => !declarations.has(i.entity)).map((i) => `${i.entity} ${i.pk}/${i.sk}`);
@@ -122,7 +107,7 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
   });
 
   it('gives every unfinished grievance its deadlines, and exact totals and statistics', async () => {
-    const items = await scanAll();
+    const items = await scanTable();
     const grievances = items.filter(Grievance.is);
     expect(grievances.length).toBeGreaterThan(0);
     expect(grievances.every(hasHandling)).toBe(true);
@@ -156,40 +141,14 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
   });
 
   it('keeps every counter equal to what it counts', async () => {
-    const items = await scanAll();
-    const unread = new Map<string, number>();
-    for (const n of items.filter((i) => i.entity === 'Notification' && !i.readAt))
-      unread.set(n.pk, (unread.get(n.pk) ?? 0) + 1);
-    for (const c of items.filter((i) => i.entity === 'NotificationCounter'))
-      expect([c.pk, c.unread]).toEqual([c.pk, unread.get(c.pk) ?? 0]);
-    for (const s of items.filter((i) => i.entity === 'PostStats')) {
-      const reactions = items.filter((i) => i.entity === 'PostReaction' && i.pk === s.pk).length;
-      expect([s.pk, s.reactionTotal]).toEqual([s.pk, reactions]);
-    }
+    expect(await checkCounters()).toEqual([]);
   });
 
   it('answers every read route without a 5xx, with ids taken from the stored items', async () => {
-    const items = await scanAll();
-    const ids = idsByParameter(items, fixture.objects);
-    const failures: string[] = [];
-    const calls = routes
-      .filter((r) => r.method === 'GET' && !r.streaming)
-      .flatMap((route) => fill(route.path, ids) ?? [])
-      .flatMap((path) => (['admin', 'member'] as const).map((who) => ({ who, url: path.replace(/^\/api\/v1/, '') })));
-    // A few at a time: each function's first call is a cold start.
-    const queue = [...calls];
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        for (let c = queue.shift(); c; c = queue.shift()) {
-          const res = await fetch(`${base}${c.url}`, {
-            headers: { authorization: `Bearer ${fixture.sessions[c.who].token}` },
-          });
-          await res.arrayBuffer();
-          if (res.status >= 500) failures.push(`${c.who} GET ${c.url}: ${res.status}`);
-        }
-      }),
+    const { called, failures } = await readRoutesWithout5xx(
+      { admin: fixture.sessions.admin.token, member: fixture.sessions.member.token },
+      { baseUrl: base, objectKeys: fixture.objects.map((o) => o.key) },
     );
-    const called = calls.length;
     expect(failures).toEqual([]);
     expect(called).toBeGreaterThan(100);
   }, 400_000);
@@ -208,7 +167,7 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     // (the conformance runner starts one right after another; infra/local/runtime.ts).
     const stopping = stop();
     stop = async () => {};
-    await expect(fetch(`${base}/health`)).rejects.toThrow();
+    await expect(fetch(`${base}/api/v1/health`)).rejects.toThrow();
     await stopping;
   }, 60_000);
 });
@@ -235,46 +194,4 @@ async function load(client: DynamoDBClient, table: string, fixture: UpgradeFixtu
       request = out.UnprocessedItems;
     }
   }
-}
-
-/** Candidate values of each path parameter, by its name (`{key}` by the collection it follows). */
-function idsByParameter(items: Item[], objects: UpgradeFixture['objects']): Map<string, string[]> {
-  const of = (entity: string, field = 'id') =>
-    [...new Set(items.filter((i) => i.entity === entity).map((i) => String(i[field])))].slice(0, 2);
-  const keysUnder = (prefix: string) =>
-    objects
-      .filter((o) => o.key.startsWith(prefix))
-      .map((o) => o.key.slice(prefix.length))
-      .slice(0, 2);
-  return new Map<string, string[]>([
-    ['postId', of('Post')],
-    ['commentId', of('Comment')],
-    ['grievanceId', of('Grievance')],
-    ['replyId', of('GrievanceReply')],
-    ['eventId', of('CompanyEvent')],
-    ['meetingId', of('Meeting')],
-    ['teamId', of('Team')],
-    ['userId', of('User')],
-    ['requestId', of('LeaveRequest')],
-    ['wishId', of('BirthdayWish')],
-    ['avatars/key', keysUnder('avatars/')],
-    ['posts/key', keysUnder('posts/')],
-  ]);
-}
-
-/** The route's path with each parameter filled, or null when a parameter has no known values. */
-function fill(path: string, ids: Map<string, string[]>): string[] | null {
-  const parts = path.split('/');
-  let paths = [''];
-  for (let i = 1; i < parts.length; i++) {
-    const m = /^\{(\w+)\+?\}$/.exec(parts[i]);
-    if (!m) {
-      paths = paths.map((p) => `${p}/${parts[i]}`);
-      continue;
-    }
-    const values = ids.get(m[1]) ?? ids.get(`${parts[i - 1]}/${m[1]}`);
-    if (!values?.length) return null;
-    paths = paths.flatMap((p) => values.map((v) => `${p}/${encodeURIComponent(v)}`));
-  }
-  return paths;
 }
