@@ -133,6 +133,14 @@ export const env = {
     const raw = process.env.PEOPLE_RETENTION_DAYS;
     return raw === undefined || raw === '' ? undefined : wholeDays('PEOPLE_RETENTION_DAYS', 0, 30);
   },
+  /**
+   * Seconds an erasure gives the change feed to turn its own writes into events before its last pass
+   * over the change log (shared/data-rights/erasure.ts); tests shorten it.
+   */
+  get dataRightsSettleSeconds(): number {
+    const n = Number(read('DATA_RIGHTS_SETTLE_SECONDS', '300'));
+    return Number.isFinite(n) && n >= 0 ? n : 300;
+  },
   get serviceVersion() {
     return read('SERVICE_VERSION', '0.0.0');
   },

@@ -93,6 +93,8 @@ export const PersonErasure = entity({
      * later, so the last pass waits until then).
      */
     liveAfter?: string;
+    /** The change log's position when the erasure began: its last pass reads the events after it. */
+    liveFrom?: { epoch: string; seq: number };
     error?: string;
     leaseUntil?: string;
   }>(),

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
 import { getItem, type Item, isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { PresentCounter } from '../hr/entities.ts';
 import { LIVE_MAX_REPLICAS, LiveEvent, LiveReplica } from '../live/entities.ts';
+import { eventRange, readHead } from '../live/event-log.ts';
 import { Notification, type NotificationItem } from '../notifications/entities.ts';
 import { notificationContent, sealedContent } from '../notifications/notifications.ts';
 import { AVATARS_PREFIX, avatarOwnerTag } from '../people/avatars.ts';
@@ -74,6 +76,7 @@ export async function startErasure(
     }
     if (user.status !== 'deactivated') throw conflict('Only a deactivated account can be erased: deactivate it first.');
     if (user.legalHold) throw conflict('This account is under a legal hold: lift the hold before erasing it.');
+    const head = await readHead(true);
     const job = PersonErasure.item({
       id: newId(),
       userId,
@@ -88,6 +91,7 @@ export async function startErasure(
       status: 'running',
       walk: walkStart(),
       counts: {},
+      liveFrom: { epoch: head.epoch, seq: head.seq },
     });
     try {
       await transact([PersonErasure.create(job), markErasing(user.id, job.id, user.rev ?? 0)]);
@@ -147,7 +151,9 @@ export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | n
   if (rule.erase === 'pseudonymise') return kept();
   switch (kind) {
     case 'User':
-      if (item.id === s.userId) return deleted();
+      // Their own profile goes after the walk (erasureStep): others' profiles naming them as manager
+      // are changed as people meanwhile, which moves the manager's report count on it.
+      if (item.id === s.userId) return null;
       return { writes: [], objects: [], outcome: 'kept' }; // others' profiles: applyPersonChange (changePerson)
     case 'TeamMember': {
       if (item.userId !== s.userId) return kept();
@@ -281,24 +287,47 @@ export async function erasureStep(
       tableDone: page.next === null,
     };
   } else if (!walk.objectsDone) {
+    const profile = await User.get({ id: s.userId }, { consistent: true });
+    if (profile) await eraseOne(profile, s, count, { own: true });
     // Every version of every avatar they had (keys by their tag, and the first layout's by their id).
     count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${avatarOwnerTag(s.userId)}_`));
     count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${s.userId}_`));
     walk = { ...walk, objectsDone: true };
-    return recordStep(job, lease, walk, counts, { liveAfter: new Date(now + LIVE_SETTLE_MS).toISOString() });
+    // Parked until then: its lease runs until the feed has settled, so no run takes it sooner.
+    const liveAfter = new Date(now + env.dataRightsSettleSeconds * 1000).toISOString();
+    const parked = await recordStep(job, lease, walk, counts, { liveAfter });
+    if (parked)
+      await write(PersonErasure.change(parked, { ...parked, leaseUntil: liveAfter }, leaseHeld(parked.leaseUntil!)));
+    return null;
   } else {
     // The change log's events since the erasure began, once the feed has caught up with its writes.
     if (job.liveAfter && now < Date.parse(job.liveAfter)) return null;
-    for (const item of await eventsSince(job.startedAt)) await eraseOne(item, s, count);
+    for (const item of await eventsSince(job.liveFrom)) await eraseOne(item, s, count);
     return finishErasure(job, lease, counts);
   }
   return recordStep(job, lease, walk, counts);
 }
 
 /** Erases one item (retrying when it changed since read), adding to the counts. */
-async function eraseOne(first: Item, s: Subject, count: (key: string, n?: number) => void): Promise<void> {
+async function eraseOne(
+  first: Item,
+  s: Subject,
+  count: (key: string, n?: number) => void,
+  opts: { own?: boolean } = {},
+): Promise<void> {
   let item: Item | undefined = first;
   for (let attempt = 0; item && attempt < 4; attempt++) {
+    if (opts.own && User.is(item) && item.id === s.userId) {
+      try {
+        await transact([removeItem(item)]);
+        count('User.deleted');
+        return;
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+        item = await readAgain(item);
+        continue;
+      }
+    }
     if (item.entity === 'User' && item.id !== s.userId) {
       if (!carries(item, { userId: s.userId, email: s.email })) return;
       await applyPersonChange(item, s);
@@ -351,6 +380,7 @@ async function finishErasure(
     ...job,
     counts: addCounts(job.counts, counts),
     liveAfter: undefined,
+    liveFrom: undefined,
     userId: undefined,
     email: undefined,
     name: undefined,
@@ -382,22 +412,20 @@ const addCounts = (a: Record<string, number>, b: Record<string, number>) => {
   return out;
 };
 
-/** How long the change feed is given to turn the erasure's writes into events (seconds, normally). */
-export const LIVE_SETTLE_MS = 60_000;
-
 /**
- * The change log's items that may name the person since the erasure began: the events written since
- * (one Query of the log's partition, filtered by time) and every replica's inline copy of the newest.
+ * The change log's items that may name the person since the erasure began: the events after its
+ * position then (in that epoch, and in the current one if the service restarted meanwhile; an event's
+ * own time is the change's, not the log's, so positions are what order them), and every replica's
+ * inline copy of the newest.
  */
-async function eventsSince(startedAt: string): Promise<Item[]> {
-  const events = await LiveEvent.queryAll({
-    key: {},
-    filter: {
-      FilterExpression: '#at >= :since',
-      ExpressionAttributeNames: { '#at': 'at' },
-      ExpressionAttributeValues: { ':since': startedAt },
-    },
-  });
+async function eventsSince(from: PersonErasureItem['liveFrom']): Promise<Item[]> {
+  const head = await readHead(true);
+  const start = from ?? { epoch: head.epoch, seq: 0 };
+  const ranges = [eventRange(start.epoch, start.seq + 1)];
+  if (head.epoch !== start.epoch) ranges.push(eventRange(head.epoch, 0));
+  const events = (
+    await Promise.all(ranges.map((range) => LiveEvent.queryAll({ key: {}, range, consistent: true })))
+  ).flat();
   const replicas = await LiveReplica.getMany(
     Array.from({ length: LIVE_MAX_REPLICAS }, (_, replica) => ({ replica })),
     { consistent: true },

@@ -1,7 +1,7 @@
 import { declarations } from '../db/entity.ts';
 import type { Item, TransactItem } from '../db/table.ts';
 import { ANON_ATTRIBUTE } from '../db/table-definition.ts';
-import { updateExpression, withCondition } from '../db/update-expression.ts';
+import { sameStoredValue, updateExpression, withCondition } from '../db/update-expression.ts';
 
 /** The attributes that say what an item is, not what it holds. */
 const ENVELOPE = new Set(['pk', 'sk', 'entity', ANON_ATTRIBUTE]);
@@ -46,7 +46,7 @@ export function rewriteItem(item: Item, fields: Item, keyOf: (key: string) => st
   if (wanted.pk === item.pk && wanted.sk === item.sk) {
     const set: Item = {};
     for (const [k, v] of Object.entries(wanted))
-      if (k !== 'pk' && k !== 'sk' && JSON.stringify(v) !== JSON.stringify(item[k])) set[k] = v;
+      if (k !== 'pk' && k !== 'sk' && !sameStoredValue(v, item[k])) set[k] = v;
     const remove = Object.keys(item).filter((k) => k !== 'pk' && k !== 'sk' && !(k in wanted));
     if (!Object.keys(set).length && !remove.length) return [];
     const update = updateExpression(Object.keys(set).length ? set : { entity: item.entity }, remove);

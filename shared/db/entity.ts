@@ -11,7 +11,7 @@ import {
 import type { Pager } from './paging.ts';
 import { getItem, getMany, type Item, type QueryOptions, queryAll, type TransactItem } from './table.ts';
 import { ANON_ATTRIBUTE, type IndexName, indexKeys, type Key } from './table-definition.ts';
-import { updateExpression, withCondition } from './update-expression.ts';
+import { sameStoredValue, updateExpression, withCondition } from './update-expression.ts';
 
 /**
  * Every item kind of the table, declared once (after ElectroDB's and dynamodb-toolbox's entity models,
@@ -374,7 +374,7 @@ export function entity<
         if (ENVELOPE_FIELDS.has(name) || keyOnlyFields.has(name)) continue;
         if (value === undefined) {
           if (was[name] !== undefined) remove.push(name);
-        } else if (JSON.stringify(value) !== JSON.stringify(was[name])) set[name] = value;
+        } else if (!sameStoredValue(value, was[name])) set[name] = value;
       }
       for (const name of Object.keys(was))
         if (!(name in next) && !ENVELOPE_FIELDS.has(name) && !/^gsi\d+(pk|sk)$/.test(name)) remove.push(name);

@@ -41,3 +41,13 @@ export function withCondition(
       : {}),
   };
 }
+
+/**
+ * Whether two stored values are the same: JSON compares lists and maps by content but writes every
+ * set as `{}`, so sets are compared by their members (sorted) here.
+ */
+export function sameStoredValue(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown) =>
+    JSON.stringify(v, (_key, x) => (x instanceof Set ? { $set: [...x].map(String).sort() } : x));
+  return canonical(a) === canonical(b);
+}

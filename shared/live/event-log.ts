@@ -216,7 +216,7 @@ async function publishReplicas(head: LogHead): Promise<void> {
 }
 
 /** The events of an epoch with seq in [from, to]. */
-const eventRange = (epoch: string, from: number, to = MAX_SEQ) => ({
+export const eventRange = (epoch: string, from: number, to = MAX_SEQ) => ({
   from: { epoch, seq: from },
   to: { epoch, seq: to },
 });

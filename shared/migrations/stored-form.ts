@@ -1,7 +1,7 @@
 import { declarations } from '../db/entity.ts';
 import type { Item, TransactItem } from '../db/table.ts';
 import { ANON_ATTRIBUTE } from '../db/table-definition.ts';
-import { updateExpression, withCondition } from '../db/update-expression.ts';
+import { sameStoredValue, updateExpression, withCondition } from '../db/update-expression.ts';
 import type { DataMigration } from './migration.ts';
 
 /**
@@ -47,7 +47,7 @@ export function storedFormWrites(item: Item, legacy: readonly LegacyForm[]): Tra
   }
   const set: Item = {};
   for (const [k, v] of Object.entries(wanted))
-    if (k !== 'pk' && k !== 'sk' && k !== ANON_ATTRIBUTE && JSON.stringify(v) !== JSON.stringify(item[k])) set[k] = v;
+    if (k !== 'pk' && k !== 'sk' && k !== ANON_ATTRIBUTE && !sameStoredValue(v, item[k])) set[k] = v;
   const indexNames = /^gsi\d+(pk|sk)$/;
   const remove = Object.keys(item).filter((k) => indexNames.test(k) && !(k in wanted));
   const anonMissing = wanted[ANON_ATTRIBUTE] === true && item[ANON_ATTRIBUTE] !== true;
