@@ -9,11 +9,7 @@ import {
   legacyNotificationPreview,
 } from '../grievances/migrations.ts';
 import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
-import {
-  directoryAttributeNamesMigration,
-  peopleLegacyForms,
-  teamMembershipsMigration,
-} from '../people/migrations.ts';
+import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
 import type { DataMigration } from './migration.ts';
 import { type LegacyForm, storedFormMigration } from './stored-form.ts';
 // Every declaring module, so that the stored-form migration knows every entity of this release.

@@ -93,17 +93,18 @@ export function directoryAttributeNamesWrites(item: Item): TransactItem[] {
   old.forEach((name, i) => {
     const now = current(name.slice(legacyPrefix.length));
     names[`#o${i}`] = name;
+    if (rows && item[now] !== undefined) {
+      conditions.push(`attribute_exists(#o${i})`); // written since: the old row just goes
+      return;
+    }
     names[`#n${i}`] = now;
     values[`:o${i}`] = item[name];
-    if (!rows) {
-      sets.push(`#n${i} = if_not_exists(#n${i}, :zero) + :o${i}`);
-      conditions.push(`#o${i} = :o${i}`);
-    } else if (item[now] === undefined) {
+    if (rows) {
       sets.push(`#n${i} = :o${i}`);
       conditions.push(`attribute_exists(#o${i}) AND attribute_not_exists(#n${i})`);
     } else {
-      conditions.push(`attribute_exists(#o${i})`);
-      delete values[`:o${i}`];
+      sets.push(`#n${i} = if_not_exists(#n${i}, :zero) + :o${i}`);
+      conditions.push(`#o${i} = :o${i}`);
     }
   });
   if (!rows) values[':zero'] = 0;
