@@ -9,7 +9,7 @@ import {
   legacyNotificationPreview,
 } from '../grievances/migrations.ts';
 import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
-import { peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
+import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
 import type { DataMigration } from './migration.ts';
 import { type LegacyForm, storedFormMigration } from './stored-form.ts';
 // Every declaring module, so that the stored-form migration knows every entity of this release.
@@ -50,6 +50,7 @@ export const migrations: readonly DataMigration[] = [
   notificationSealMigration(legacyNotificationPreview),
   grievanceNoticeSealMigration,
   teamMembershipsMigration,
+  directoryAttributeNamesMigration,
 ];
 
 export const migrationById = (id: string) => migrations.find((m) => m.id === id);

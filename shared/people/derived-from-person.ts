@@ -13,7 +13,7 @@ import {
   type UserFields,
   type UserItem,
 } from './entities.ts';
-import { isListed, postsAttribute, rowAttribute, shardOf } from './listing.ts';
+import { isListed, legacyRowAttribute, postsAttribute, rowAttribute, shardOf, shardRows } from './listing.ts';
 
 /**
  * What the people area derives from a person, and the writes that keep it in step. Every change of a
@@ -65,11 +65,10 @@ const storedRow = (u: UserFields) => encodeRow(rowOf(u));
 export function rowsOf(shard: Record<string, unknown> | undefined): DirectoryRow[] {
   if (!shard) return [];
   const rows: DirectoryRow[] = [];
-  const prefix = rowAttribute('');
-  for (const [attr, value] of Object.entries(shard)) {
-    if (!attr.startsWith(prefix) || !Array.isArray(value)) continue;
+  for (const [id, value] of shardRows(shard)) {
+    if (!Array.isArray(value)) continue;
     const fields = Object.fromEntries(ROW_FIELDS.map((field, i) => [field, value[i]])) as RowFields;
-    rows.push({ id: attr.slice(prefix.length), ...fields });
+    rows.push({ id, ...fields });
   }
   return rows;
 }
@@ -209,10 +208,14 @@ export function derivedWrites(
   const rowChanged = !before || JSON.stringify(storedRow(before)) !== JSON.stringify(storedRow(after));
   const shard = shardOf(id);
   const stamp = { shard, entity: DirectoryShard.name };
+  // A 0.1.0 row (`r_<id>`, until migration 0008) goes with every write of the row, so it never outlives it.
+  const legacy = legacyRowAttribute(id);
   if (listed && (!wasListed || rowChanged)) {
-    items.push(DirectoryShard.update({ shard }, updateExpression({ [rowAttribute(id)]: storedRow(after), ...stamp })));
+    items.push(
+      DirectoryShard.update({ shard }, updateExpression({ [rowAttribute(id)]: storedRow(after), ...stamp }, [legacy])),
+    );
   } else if (!listed && wasListed) {
-    items.push(DirectoryShard.update({ shard }, updateExpression(stamp, [rowAttribute(id)])));
+    items.push(DirectoryShard.update({ shard }, updateExpression(stamp, [rowAttribute(id), legacy])));
   }
 
   // Facet counters.

@@ -12,7 +12,7 @@ import {
   User,
   type UserItem,
 } from './entities.ts';
-import { DIRECTORY_SHARDS, nameKey, postsAttribute, shardOf } from './listing.ts';
+import { DIRECTORY_SHARDS, nameKey, shardOf, shardPostCount } from './listing.ts';
 import { getUsers } from './users.ts';
 
 /**
@@ -116,7 +116,7 @@ async function readProjection(
     const item = found.get(keyString(rowsKey(shard)));
     return DirectoryShard.is(item) ? rowsOf(item) : [];
   });
-  const posts = (id: string) => Number(found.get(keyString(postsKey(shardOf(id))))?.[postsAttribute(id)] ?? 0);
+  const posts = (id: string) => shardPostCount(found.get(keyString(postsKey(shardOf(id)))), id);
   const stored = teamKey ? found.get(keyString(teamKey)) : undefined;
   return { rows, posts, team: Team.is(stored) ? stored : undefined };
 }

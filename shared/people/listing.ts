@@ -33,3 +33,26 @@ export const paddedShard = (shard: number) => String(shard).padStart(2, '0');
 export const rowAttribute = (userId: string) => `row_${userId}` as const;
 /** The attribute of a shard item holding one person's post count (`DIRSHARD#<nn>` / `POSTS`). */
 export const postsAttribute = (userId: string) => `posts_${userId}` as const;
+
+/**
+ * The names 0.1.0 stored the same attributes under (`r_<userId>`, `p_<userId>`), renamed in 0.2.0
+ * without a migration. `0008-directory-attribute-names` (migrations.ts) brings them to the current
+ * names; until it has run on every deployment, the readers below accept both forms and a row's
+ * removal removes the old name too. The contract step, after 0008, removes these and reads only
+ * `row_`/`posts_`.
+ */
+export const legacyRowAttribute = (userId: string) => `r_${userId}` as const;
+export const legacyPostsAttribute = (userId: string) => `p_${userId}` as const;
+
+/** The stored rows of one shard item by person, under either name (the current one wins). */
+export function shardRows(shard: Record<string, unknown>): Map<string, unknown> {
+  const rows = new Map<string, unknown>();
+  for (const prefix of [legacyRowAttribute(''), rowAttribute('')])
+    for (const [attr, value] of Object.entries(shard))
+      if (attr.startsWith(prefix)) rows.set(attr.slice(prefix.length), value);
+  return rows;
+}
+
+/** A person's post count in their shard's posts item: the current count plus a 0.1.0 one not yet migrated. */
+export const shardPostCount = (posts: Record<string, unknown> | undefined, userId: string) =>
+  Number(posts?.[postsAttribute(userId)] ?? 0) + Number(posts?.[legacyPostsAttribute(userId)] ?? 0);

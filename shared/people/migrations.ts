@@ -1,6 +1,8 @@
+import type { Item, TransactItem } from '../db/table.ts';
 import type { DataMigration } from '../migrations/migration.ts';
 import type { LegacyForm } from '../migrations/stored-form.ts';
-import { Team, TeamMember } from './entities.ts';
+import { DirectoryShard, DirectoryShardPosts, Team, TeamMember } from './entities.ts';
+import { legacyPostsAttribute, legacyRowAttribute, postsAttribute, rowAttribute } from './listing.ts';
 
 /** Older stored forms of the people area's entities (CHANGELOG.md, 0.2.0). */
 const shardOf = (pk: string) => Number(pk.slice('DIRSHARD#'.length));
@@ -61,4 +63,70 @@ export const teamMembershipsMigration: DataMigration = {
       ),
     ];
   },
+};
+
+/** Old attributes one update moves at most: its expressions stay well within DynamoDB's 4 KB each. */
+const RENAMES_PER_UPDATE = 25;
+
+/**
+ * A directory shard item's 0.1.0 attributes under their current names (listing.ts): each row
+ * `r_<id>` becomes `row_<id>`, unless the person's row was written since (then it is the one that
+ * holds, and the old one just goes); each post count `p_<id>` is added to `posts_<id>` (which counts
+ * the posts since the upgrade, from 0) and removed. One update per item (per 25 attributes), conditioned
+ * on each old attribute still being there as read, and each row not written since the read, so a
+ * change in between makes the runner read the item again and nothing is counted twice. No request
+ * writes an old name; a removal of a row removes it under both (derived-from-person.ts).
+ */
+export function directoryAttributeNamesWrites(item: Item): TransactItem[] {
+  const rows = item.sk === 'ROWS';
+  if (!rows && item.sk !== 'POSTS') return [];
+  const legacyPrefix = (rows ? legacyRowAttribute : legacyPostsAttribute)('');
+  const current = rows ? rowAttribute : postsAttribute;
+  const old = Object.keys(item)
+    .filter((name) => name.startsWith(legacyPrefix))
+    .slice(0, RENAMES_PER_UPDATE);
+  if (old.length === 0) return [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const conditions: string[] = [];
+  old.forEach((name, i) => {
+    const now = current(name.slice(legacyPrefix.length));
+    names[`#o${i}`] = name;
+    if (rows && item[now] !== undefined) {
+      conditions.push(`attribute_exists(#o${i})`); // written since: the old row just goes
+      return;
+    }
+    names[`#n${i}`] = now;
+    values[`:o${i}`] = item[name];
+    if (rows) {
+      sets.push(`#n${i} = :o${i}`);
+      conditions.push(`attribute_exists(#o${i}) AND attribute_not_exists(#n${i})`);
+    } else {
+      sets.push(`#n${i} = if_not_exists(#n${i}, :zero) + :o${i}`);
+      conditions.push(`#o${i} = :o${i}`);
+    }
+  });
+  if (!rows) values[':zero'] = 0;
+  const entity = rows ? DirectoryShard : DirectoryShardPosts;
+  return [
+    entity.updateStored(item as { pk: string; sk: string }, {
+      UpdateExpression: `${sets.length ? `SET ${sets.join(', ')} ` : ''}REMOVE ${old.map((_, i) => `#o${i}`).join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+    }),
+  ];
+}
+
+/**
+ * `0008-directory-attribute-names`: the directory shards' 0.1.0 attribute names (`r_<userId>`,
+ * `p_<userId>`), renamed by 0.2.0 without a migration (found by the upgrade test: the directory's
+ * post counts read 0 for everyone who had posted before the upgrade).
+ */
+export const directoryAttributeNamesMigration: DataMigration = {
+  id: '0008-directory-attribute-names',
+  description: "Directory shards' rows and post counts under their current names (r_/p_ became row_/posts_)",
+  entities: ['DirectoryShard', 'DirectoryShardPosts'],
+  migrate: directoryAttributeNamesWrites,
 };
