@@ -1,5 +1,5 @@
 import { exportMemberDataRoute } from '../../shared/api/routes/data-rights.ts';
-import { exportView, startExport } from '../../shared/data-rights/export.ts';
+import { exportView, startExport } from '../../shared/data-rights/export-requests.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(exportMemberDataRoute, async (req) =>

@@ -1,5 +1,5 @@
 import { getMemberDataExportRoute } from '../../shared/api/routes/data-rights.ts';
-import { exportView, readExport } from '../../shared/data-rights/export.ts';
+import { exportView, readExport } from '../../shared/data-rights/export-requests.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(getMemberDataExportRoute, async (req) =>

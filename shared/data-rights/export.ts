@@ -1,22 +1,16 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { newId } from '../db/ids.ts';
-import { type Item, isConditionFailure, transact, write } from '../db/table.ts';
-import { notFound } from '../errors.ts';
-import { signedObjectUrl } from '../feed/uploads.ts';
+import { type Item, isConditionFailure, write } from '../db/table.ts';
 import { Notification } from '../notifications/entities.ts';
 import { notificationContent } from '../notifications/notifications.ts';
 import { AVATARS_PREFIX } from '../people/avatars.ts';
-import { getUser } from '../people/users.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { eraseObjects } from '../storage/erase-objects.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
-import { emailTransport } from '../transports/email.ts';
-import { DataExport, DataExportClaim, type DataExportItem } from './entities.ts';
+import { DataExport, type DataExportItem } from './entities.ts';
 import {
   documentKey,
   EXPORT_FORMAT,
   EXPORT_KEEP_DAYS,
-  EXPORT_LINK_SECONDS,
   exportedFields,
   exportPrefix,
   GRIEVANCE_STATEMENT,
@@ -27,7 +21,6 @@ import {
 import { leaseHeld, renewLease } from './lease.ts';
 import { ruleOf } from './rules.ts';
 import { carries, scanPage } from './table-walk.ts';
-import { walkStart } from './walk-progress.ts';
 
 /**
  * A copy of a person's data (README, "People's data: export and erasure"). The request records the
@@ -36,85 +29,10 @@ import { walkStart } from './walk-progress.ts';
  * short-lived signed URL until it is erased EXPORT_KEEP_DAYS later. The job stays as the audit record.
  */
 
-/** What the export routes answer. */
-export async function exportView(x: DataExportItem) {
-  return {
-    id: x.id,
-    userId: x.userId,
-    status: x.status,
-    requestedAt: x.requestedAt,
-    readyAt: x.readyAt,
-    expiresAt: x.expiresAt,
-    progress: { pages: x.walk.pages, scanned: x.walk.scanned },
-    counts: x.counts,
-    url:
-      x.status === 'ready' ? await signedObjectUrl(documentKey(x.id), EXPORT_LINK_SECONDS, 'application/json') : null,
-  };
-}
-
-/**
- * Starts an export of `userId`'s data, or answers the one still running. A super admin's export of
- * somebody else tells that person by e-mail (a person who left cannot sign in to see a notification).
- */
-export async function startExport(userId: string, requestedBy: string, now = new Date()): Promise<DataExportItem> {
-  const user = await getUser(userId, true);
-  if (!user) throw notFound('No such person.');
-  const claim = await DataExportClaim.get({ userId }, { consistent: true });
-  if (claim) {
-    const latest = await DataExport.get({ id: claim.exportId }, { consistent: true });
-    if (latest?.status === 'running') return latest;
-  }
-  const job = DataExport.item({
-    id: newId(),
-    userId,
-    requestedBy,
-    requestedAt: now.toISOString(),
-    status: 'running',
-    walk: walkStart(),
-    counts: {},
-    parts: 0,
-    readyAt: null,
-    expiresAt: null,
-  });
-  try {
-    await transact([
-      DataExport.create(job),
-      DataExportClaim.put(
-        { userId, exportId: job.id, at: job.requestedAt },
-        claim
-          ? { ConditionExpression: 'exportId = :was', ExpressionAttributeValues: { ':was': claim.exportId } }
-          : { ConditionExpression: 'attribute_not_exists(pk)' },
-      ),
-    ]);
-  } catch (err) {
-    // Another request started one meanwhile: answer that one.
-    if (!isConditionFailure(err)) throw err;
-    const now2 = await DataExportClaim.get({ userId }, { consistent: true });
-    const other = now2 && (await DataExport.get({ id: now2.exportId }, { consistent: true }));
-    if (other) return other;
-    throw err;
-  }
-  if (requestedBy !== userId) {
-    await emailTransport().send({
-      to: user.email,
-      subject: 'A copy of your data was requested',
-      body: `Hello ${user.name},\n\nOn ${now.toUTCString()} an administrator of the workplace platform started an export of the data it holds about you (a copy, as data protection law entitles you to). If you did not ask for it, you may ask your company why.\n`,
-    });
-  }
-  return job;
-}
-
-/** An export of this person, as its routes read it: 404 unless it is theirs. */
-export async function readExport(userId: string, exportId: string): Promise<DataExportItem> {
-  const x = await DataExport.get({ id: exportId }, { consistent: true });
-  if (!x || x.userId !== userId) throw notFound('No such export.');
-  return x;
-}
-
 /** What one stored item gives the export (a section and its view), or null. */
 export function exportOf(item: Item, userId: string): { section: string; view: Item } | null {
   const rule = ruleOf(item.entity as string);
-  if (!rule.section) return null;
+  if (!rule?.section) return null;
   if (Notification.is(item)) {
     // Their own notifications, opened; never a grievance one (the channel is not exported).
     if (item.recipientId !== userId) return null;

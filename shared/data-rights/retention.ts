@@ -2,7 +2,7 @@ import { isConditionFailure, write } from '../db/table.ts';
 import { DomainError } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { User } from '../people/entities.ts';
-import { startErasure } from './erasure.ts';
+import { startErasure } from './erasure-requests.ts';
 
 /**
  * The people retention (PEOPLE_RETENTION_DAYS, `workplace:peopleRetentionDays`; off by default): once a

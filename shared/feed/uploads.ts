@@ -14,6 +14,7 @@ import { bucketName, s3 } from '../storage/client.ts';
 import { showsInline } from '../storage/media-headers.ts';
 import { bytesAreOfType, HEAD_BYTES, sniffMediaType } from '../storage/media-type.ts';
 import { pendingKeyOf } from '../storage/pending-uploads.ts';
+import { signedObjectUrl } from '../storage/signed-object-url.ts';
 import { PostUpload, type PostUploadItem, type UploadKind } from './entities.ts';
 import type { RenditionName } from './model.ts';
 import { inspectImage, makeRenditions } from './renditions.ts';
@@ -393,23 +394,6 @@ export async function uploadsFor(paths: string[]): Promise<Map<string, PostUploa
   const ids = [...new Set(paths.map(uploadIdOf).filter((x): x is string => !!x))];
   const found = await PostUpload.getMany(ids.map((id) => ({ id })));
   return new Map(found.flatMap((u) => (u ? [[pathOf(u), u] as const] : [])));
-}
-
-/**
- * A presigned GET of an object, valid for `seconds` (signed media URLs need no session). The answer's
- * type and disposition are the verified ones, whatever the object was stored with.
- */
-export function signedObjectUrl(key: string, seconds: number, mimeType: string): Promise<string> {
-  return getSignedUrl(
-    s3(),
-    new GetObjectCommand({
-      Bucket: bucketName(),
-      Key: key,
-      ResponseContentType: mimeType,
-      ...(showsInline(mimeType) ? {} : { ResponseContentDisposition: 'attachment' }),
-    }),
-    { expiresIn: seconds },
-  );
 }
 
 /**

@@ -124,11 +124,17 @@ describe('public media through CloudFront', () => {
       expect(parameter.Action).toBe('ssm:GetParameter');
       expect(JSON.stringify(parameter.Resource)).toContain(':parameter/Workplace/media-signing');
     }
-    // Nobody else reads the secret (other functions read the application secrets, never this one).
-    for (const name of ['Routes-System', 'Background']) {
-      expect(JSON.stringify(template(name).toJSON())).not.toContain(SECRET);
-      expect(JSON.stringify(template(name).toJSON())).not.toContain('MediaSigningKey');
-    }
+    // Nobody else reads the secret (other functions read the application secrets, never this one), but
+    // the data-rights worker, which links an export's media for the 7 days its document is kept
+    // (shared/data-rights/export.ts; an S3 presigned link would die with the role's session).
+    expect(JSON.stringify(template('Routes-System').toJSON())).not.toContain(SECRET);
+    expect(JSON.stringify(template('Routes-System').toJSON())).not.toContain('MediaSigningKey');
+    const background = resourcesOf(template('Background'), 'AWS::IAM::Role').filter(([, role]) =>
+      JSON.stringify(role).includes('MediaSigningKey'),
+    );
+    expect(background.map(([, role]) => role.Properties!.Description)).toEqual([
+      'Runs functions/schedules/work-data-rights.ts',
+    ]);
   });
 
   it('answers public media with CORS for any origin (no credentials) and a long Cache-Control', () => {
@@ -175,8 +181,12 @@ describe('public media through CloudFront', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Prefix: PENDING_UPLOADS_PREFIX, ExpirationInDays: 1, Status: 'Enabled' }),
     );
-    // Only the pending prefix: attached uploads (posts/) and avatars are kept.
-    expect(rules.filter((r) => r.ExpirationInDays)).toHaveLength(1);
+    // Only the pending prefix and data exports' documents (docs/data-model.md, Data rights): attached
+    // uploads (posts/) and avatars are kept.
+    expect(rules.filter((r) => r.ExpirationInDays).map((r) => r.Prefix)).toEqual(
+      expect.arrayContaining([PENDING_UPLOADS_PREFIX, 'exports/']),
+    );
+    expect(rules.filter((r) => r.ExpirationInDays)).toHaveLength(2);
   });
 
   it('caches /api/v1/public/* at the edge, keyed on the query string only, from the API origin', () => {

@@ -8,7 +8,7 @@ import { tableName } from '../../shared/db/client.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { REACTIONS } from '../../shared/feed/model.ts';
 import { PresentCounter } from '../../shared/hr/entities.ts';
-import type { NotificationItem } from '../../shared/notifications/entities.ts';
+import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
 import { avatarOwnerTag } from '../../shared/people/avatars.ts';
 import { POSTS_SORT_ATTRIBUTE } from '../../shared/people/derived-from-person.ts';
@@ -457,8 +457,8 @@ export async function findTraces(
     const where = `${item.entity} ${item.pk} | ${item.sk}`;
     for (const [path, text] of strings(item, ''))
       for (const needle of found(text, wanted)) traces.push({ needle, where, path });
-    if (item.entity === 'Notification' && typeof item.sealed === 'string') {
-      const content = notificationContent(item as NotificationItem);
+    if (Notification.is(item) && typeof item.sealed === 'string') {
+      const content = notificationContent(item);
       if (content === null) traces.push({ needle: '', where, path: '.sealed (does not open)' });
       else
         for (const [path, text] of strings(content, '.sealed→'))
@@ -506,16 +506,54 @@ const countBy = <T>(list: T[], keyOf: (t: T) => string | undefined) => {
  * on either side of one transaction. So, when the items are not given, a mismatch is reported only when
  * it is seen again by up to two further scans a moment apart; a real one stays.
  */
-export async function checkCounters(opts: { items?: Item[] } = {}): Promise<string[]> {
+export async function checkCounters(
+  opts: { items?: Item[]; within?: (items: Item[]) => Item[] } = {},
+): Promise<string[]> {
   if (opts.items) return counterMismatches(opts.items);
-  let seen = counterMismatches(await scanTable());
+  const within = opts.within ?? ((items: Item[]) => items);
+  let seen = counterMismatches(within(await scanTable()));
   for (let again = 0; again < 2 && seen.length; again++) {
     await new Promise((r) => setTimeout(r, 500));
-    const now = new Set(counterMismatches(await scanTable()));
+    const now = new Set(counterMismatches(within(await scanTable())));
     seen = seen.filter((p) => now.has(p));
   }
   return seen;
 }
+
+/** The needles of a seeded world for `itemsAbout`: its people, team, posts and the subject's title (a facet). */
+export const worldOf = (seeded: PersonOfEveryKind, also: string[] = []): string[] => {
+  const { ids } = seeded;
+  return [
+    seeded.subject.id,
+    seeded.other1.id,
+    seeded.other2.id,
+    ids.teamId,
+    ids.imagePostId,
+    ids.pollPostId,
+    ids.sharePostId,
+    ids.otherPostId,
+    ids.mentionPostId,
+    ids.recognitionPostId,
+    `subject of ${seeded.subject.name.split(' ').pop()}`,
+    ...also,
+  ];
+};
+
+/**
+ * The items of one seeded world, for `checkCounters({ within })` in a table other test files share (and
+ * seed in bulk, counters and all, as they need): every item that carries one of `needles` (its people,
+ * posts, team; counters are keyed by what they count, so they carry them too), and everybody's
+ * attendance on `days` with those days' present counts, which count the whole company.
+ */
+export const itemsAbout =
+  (needles: string[], days: string[] = []) =>
+  (items: Item[]): Item[] =>
+    items.filter((i) => {
+      if (i.entity === 'AttendanceRecord' && days.includes(i.date)) return true;
+      if (i.entity === 'PresentCounter' && days.some((d) => i.pk === `ATTENDANCE_DAY#${d}`)) return true;
+      const text = JSON.stringify(i, (_k, v) => (v instanceof Set ? [...v] : v));
+      return needles.some((n) => text.includes(n));
+    });
 
 /**
  * The counters of these items that differ from what they count. Only counters kept exact, in the
@@ -672,6 +710,8 @@ export function idsByParameter(items: Item[], objectKeys: string[]): Map<string,
     ['userId', of('User')],
     ['requestId', of('LeaveRequest')],
     ['wishId', of('BirthdayWish')],
+    ['exportId', of('DataExport')],
+    ['erasureId', of('PersonErasure')],
     ['avatars/key', keysUnder('avatars/')],
     ['posts/key', keysUnder('posts/')],
   ]);

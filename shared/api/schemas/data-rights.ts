@@ -10,7 +10,7 @@ export const DataExportView = z
     readyAt: z.string().nullable(),
     expiresAt: z.string().nullable().describe('When the document is erased (set once it is ready).'),
     progress: z.object({ pages: z.number().int(), scanned: z.number().int() }),
-    counts: z.record(z.string(), z.number().int()).describe('Items collected per section of the document.'),
+    counts: z.object({}).catchall(z.number().int()).describe('Items collected per section of the document.'),
     url: z
       .string()
       .nullable()
@@ -31,7 +31,7 @@ export const ErasureView = z
     startedAt: z.string(),
     finishedAt: z.string().nullable(),
     progress: z.object({ pages: z.number().int(), scanned: z.number().int() }),
-    counts: z.record(z.string(), z.number().int()).describe('What was done, by kind of item.'),
+    counts: z.object({}).catchall(z.number().int()).describe('What was done, by kind of item.'),
   })
   .meta({
     id: 'Erasure',
