@@ -53,13 +53,13 @@ describe.skipIf(!hasChromium)('the reference page in Chromium', () => {
       .filter((r) => !r.streaming && r.path !== '$default' && r.method !== 'ANY')
       .flatMap(routeMethods).length;
     await page.waitForSelector('.opblock', { timeout: 30_000 });
-    const listed = () => page.evaluate(() => (window as any).ui.specSelectors.operations().size as number);
+    const listed = () => page.evaluate<number>('window.ui.specSelectors.operations().size');
     await expect.poll(listed, { timeout: 30_000 }).toBe(documented);
     // Every one is drawn as the page scrolls to it: the last operation appears at the bottom.
     const last = routes.filter((r) => !r.streaming && r.path !== '$default' && r.method !== 'ANY').at(-1)!;
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
     await page.locator(`#operations-${last.area}-${last.name}`).waitFor({ timeout: 30_000 });
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
 
     // Try it out: GET /api/v1/auth/get-session, answered with the page's session.
     const op = page.locator('#operations-auth-get-session');
