@@ -60,6 +60,11 @@ describe("people's data rights over data of every kind", () => {
     await workUntil(async () => (await api('GET', path, { token: s.token })).body.status === 'ready');
     const ready = (await api('GET', path, { token: s.token })).body;
     expect(ready.expiresAt).not.toBeNull();
+    // Their own copy once a day: asking again the same day answers the ready one.
+    expect((await api('POST', '/users/me/data-export', { token: s.token })).body).toMatchObject({
+      id: ready.id,
+      status: 'ready',
+    });
     const res = await fetch(ready.url);
     expect(res.status).toBe(200);
     document = await res.json();
