@@ -189,7 +189,7 @@ const subjectOf = (e: PersonErasureItem): Subject | null =>
 export async function erasureStep(
   job: PersonErasureItem,
   lease: string,
-  now = Date.now(),
+  { now = Date.now(), pageSize }: { now?: number; pageSize?: number } = {},
 ): Promise<PersonErasureItem | null> {
   const s = subjectOf(job);
   if (!s || job.status !== 'running') return job;
@@ -199,7 +199,7 @@ export async function erasureStep(
   };
   let walk = job.walk;
   if (!walk.tableDone) {
-    const page = await scanPage(walk.cursor);
+    const page = await scanPage(walk.cursor, pageSize);
     for (const item of page.items) {
       if (PersonErasure.is(item) && item.id === job.id) continue;
       await eraseOne(item, s, count);

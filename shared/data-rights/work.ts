@@ -31,7 +31,7 @@ export async function runDataRightsWork(opts: WorkOptions = {}): Promise<{ erasu
     // The index is eventually consistent: the job as the table holds it now.
     let current = (await PersonErasure.get({ id: job.id }, { consistent: true })) ?? null;
     while (current && current.status === 'running' && !stop())
-      current = await erasureStep(current, current.leaseUntil!, now());
+      current = await erasureStep(current, current.leaseUntil!, { now: now() });
     if (current?.status === 'done') erasures++;
   }
   for (const job of await DataExport.queryAll({ index: 'open', key: {} })) {
