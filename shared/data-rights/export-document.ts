@@ -12,8 +12,8 @@ export const EXPORT_FORMAT = 'workplace-person-data/1';
 export const EXPORTS_PREFIX = 'exports/';
 /** Where an export's objects live: its pages while it runs, then its document. */
 export const exportPrefix = (exportId: string) => `${EXPORTS_PREFIX}${exportId}/`;
-export const partKey = (exportId: string, n: number) =>
-  `${exportPrefix(exportId)}parts/${String(n).padStart(6, '0')}.json`;
+export const partsPrefix = (exportId: string) => `${exportPrefix(exportId)}parts/`;
+export const partKey = (exportId: string, n: number) => `${partsPrefix(exportId)}${String(n).padStart(6, '0')}.json`;
 export const documentKey = (exportId: string) => `${exportPrefix(exportId)}data.json`;
 
 /** Days a ready export is kept before its document is erased. */

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { type Item, isConditionFailure, write } from '../db/table.ts';
 import { Notification } from '../notifications/entities.ts';
 import { notificationContent } from '../notifications/notifications.ts';
@@ -16,6 +16,7 @@ import {
   GRIEVANCE_STATEMENT,
   mergeSections,
   partKey,
+  partsPrefix,
   type Sections,
 } from './export-document.ts';
 import { leaseHeld, renewLease } from './lease.ts';
@@ -49,15 +50,37 @@ export function exportOf(item: Item, userId: string): { section: string; view: I
   return { section: rule.section, view };
 }
 
-/** One step: a page of the table (its finds written as a part), or the assembly. Null when the lease is lost. */
+/** Pages one step walks at most, and the finds (JSON bytes) after which it writes its part. */
+const STEP_PAGES = 25;
+const PART_BYTES = 1_000_000;
+
+/**
+ * One step: pages of the table until a part's worth of finds (or STEP_PAGES pages, or the table's end),
+ * written as one part, then the position recorded; or, the table done, the assembly. A person with many
+ * items thus has few parts, and a step that stops before its record leaves nothing counted twice (its
+ * part is written again under the same number by the next). Null when the lease is lost.
+ */
 export async function exportStep(job: DataExportItem, lease: string): Promise<DataExportItem | null> {
   if (job.status !== 'running') return job;
   if (job.walk.tableDone) return assemble(job, lease);
-  const page = await scanPage(job.walk.cursor);
   const sections: Sections = {};
-  for (const item of page.items) {
-    const found = exportOf(item, job.userId);
-    if (found) mergeSections(sections, { [found.section]: [found.view] });
+  let walk = job.walk;
+  let bytes = 0;
+  for (let pages = 0; pages < STEP_PAGES && !walk.tableDone && bytes < PART_BYTES; pages++) {
+    const page = await scanPage(walk.cursor);
+    for (const item of page.items) {
+      const found = exportOf(item, job.userId);
+      if (!found) continue;
+      mergeSections(sections, { [found.section]: [found.view] });
+      bytes += JSON.stringify(found.view).length;
+    }
+    walk = {
+      ...walk,
+      cursor: page.next,
+      pages: walk.pages + 1,
+      scanned: walk.scanned + page.items.length,
+      tableDone: page.next === null,
+    };
   }
   let parts = job.parts;
   if (Object.keys(sections).length) {
@@ -66,17 +89,7 @@ export async function exportStep(job: DataExportItem, lease: string): Promise<Da
   }
   const counts = { ...job.counts };
   for (const [name, items] of Object.entries(sections)) counts[name] = (counts[name] ?? 0) + items.length;
-  return record(job, lease, {
-    walk: {
-      ...job.walk,
-      cursor: page.next,
-      pages: job.walk.pages + 1,
-      scanned: job.walk.scanned + page.items.length,
-      tableDone: page.next === null,
-    },
-    counts,
-    parts,
-  });
+  return record(job, lease, { walk, counts, parts });
 }
 
 /** The document from the parts, media linked by signed URLs; then the parts go. */
@@ -103,8 +116,7 @@ async function assemble(job: DataExportItem, lease: string): Promise<DataExportI
     mediaLinksValidUntil: new Date(now.getTime() + linkSeconds * 1000).toISOString(),
     sections,
   });
-  for (let n = 0; n < job.parts; n++)
-    await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key: partKey(job.id, n) }));
+  await eraseObjects(partsPrefix(job.id));
   return record(job, lease, {
     status: 'ready',
     readyAt: now.toISOString(),

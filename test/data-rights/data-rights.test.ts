@@ -159,6 +159,10 @@ describe("people's data rights over data of every kind", () => {
     expect(traces.map((t) => `${t.needle === s.id ? 'id' : t.needle}: ${t.where} ${t.path}`)).toEqual([]);
     const objects = (await storedObjects()).objects.map((o) => o.key);
     expect(objects.filter((k) => k.includes(s.avatarTag))).toEqual([]);
+    // Their uploaded files went too (original and renditions), though their keys name only the upload.
+    const uploadId = seeded.ids.imagePath.split('/').pop()!.split('.')[0];
+    expect(uploadId.length).toBeGreaterThan(8);
+    expect(objects.filter((k) => k.includes(uploadId))).toEqual([]);
     expect(objects.filter((k) => k.startsWith(exportPrefix(adminExportId)))).toEqual([]);
 
     // Counters and totals exact; every read route answers.
