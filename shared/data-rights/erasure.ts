@@ -17,6 +17,7 @@ import { leaseHeld, renewLease } from './lease.ts';
 import { fieldsOf, removeAttributes, removeItem, rewriteItem } from './rewrite.ts';
 import { ruleOf } from './rules.ts';
 import { carries, replaceEverywhere, scanPage } from './table-walk.ts';
+import { advanced } from './walk-progress.ts';
 
 /**
  * Erasure of a person who left (README, "People's data: export and erasure"): the request (or the
@@ -204,13 +205,7 @@ export async function erasureStep(
       if (PersonErasure.is(item) && item.id === job.id) continue;
       await eraseOne(item, s, count);
     }
-    walk = {
-      ...walk,
-      cursor: page.next,
-      pages: walk.pages + 1,
-      scanned: walk.scanned + page.items.length,
-      tableDone: page.next === null,
-    };
+    walk = advanced(walk, page);
   } else if (!walk.objectsDone) {
     const profile = await User.get({ id: s.userId }, { consistent: true });
     if (profile) await eraseOne(profile, s, count, { own: true });

@@ -22,6 +22,7 @@ import {
 import { leaseHeld, renewLease } from './lease.ts';
 import { ruleOf } from './rules.ts';
 import { carries, scanPage } from './table-walk.ts';
+import { advanced } from './walk-progress.ts';
 
 /**
  * A copy of a person's data (README, "People's data: export and erasure"). The request records the
@@ -74,13 +75,7 @@ export async function exportStep(job: DataExportItem, lease: string): Promise<Da
       mergeSections(sections, { [found.section]: [found.view] });
       bytes += JSON.stringify(found.view).length;
     }
-    walk = {
-      ...walk,
-      cursor: page.next,
-      pages: walk.pages + 1,
-      scanned: walk.scanned + page.items.length,
-      tableDone: page.next === null,
-    };
+    walk = advanced(walk, page);
   }
   let parts = job.parts;
   if (Object.keys(sections).length) {

@@ -17,3 +17,15 @@ export const walkStart = (): WalkProgress => ({
   tableDone: false,
   objectsDone: false,
 });
+
+/** The walk after one more page of the table. */
+export const advanced = (
+  walk: WalkProgress,
+  page: { items: readonly unknown[]; next: Record<string, unknown> | null },
+): WalkProgress => ({
+  ...walk,
+  cursor: page.next,
+  pages: walk.pages + 1,
+  scanned: walk.scanned + page.items.length,
+  tableDone: page.next === null,
+});
