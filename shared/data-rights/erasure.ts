@@ -1,5 +1,5 @@
 import { env } from '../config/env.ts';
-import { getItem, type Item, isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
+import { getItem, type Item, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
 import { PresentCounter } from '../hr/entities.ts';
 import { LIVE_MAX_REPLICAS, LiveEvent, LiveReplica } from '../live/entities.ts';
 import { eventRange, readHead } from '../live/event-log.ts';
@@ -13,7 +13,7 @@ import { forgetEndpointOf } from '../push/tokens.ts';
 import { eraseObjects } from '../storage/erase-objects.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
 import { exportPrefix } from './export-document.ts';
-import { leaseHeld, renewLease } from './lease.ts';
+import { renewLease, writeHeld } from './lease.ts';
 import { fieldsOf, removeAttributes, removeItem, rewriteItem } from './rewrite.ts';
 import { ruleOf } from './rules.ts';
 import { carries, replaceEverywhere, scanPage } from './table-walk.ts';
@@ -53,8 +53,13 @@ interface ItemErasure {
 /**
  * What erasure does with one stored item, or null when it does not carry the person. Others'
  * notifications carry them only inside their seal (the actor, a name in the preview): opened here.
+ * Their own profile is erased only when asked for (`ownProfile`, after the walk).
  */
-export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | null> {
+export async function erasureOf(
+  item: Item,
+  s: Subject,
+  { ownProfile = false }: { ownProfile?: boolean } = {},
+): Promise<ItemErasure | null> {
   const kind = item.entity as string;
   const rule = ruleOf(kind);
   if (rule?.erase === 'untouched') return null;
@@ -77,10 +82,10 @@ export async function erasureOf(item: Item, s: Subject): Promise<ItemErasure | n
   if (rule.erase === 'pseudonymise') return kept();
   switch (kind) {
     case 'User':
-      // Their own profile goes after the walk (erasureStep): others' profiles naming them as manager
-      // are changed as people meanwhile, which moves the manager's report count on it.
-      if (item.id === s.userId) return null;
-      return { writes: [], objects: [], outcome: 'kept' }; // others' profiles: applyPersonChange (changePerson)
+      // Their own profile goes after the walk (erasureStep, `ownProfile`): others' profiles naming them
+      // as manager are changed as people meanwhile, which moves the manager's report count on it.
+      if (item.id === s.userId) return ownProfile ? deleted() : null;
+      return { writes: [], objects: [], outcome: 'kept', after: () => applyPersonChange(item, s) };
     case 'TeamMember': {
       if (item.userId !== s.userId) return kept();
       const team = await Team.get({ id: item.teamId }, { consistent: true });
@@ -208,7 +213,7 @@ export async function erasureStep(
     walk = advanced(walk, page);
   } else if (!walk.objectsDone) {
     const profile = await User.get({ id: s.userId }, { consistent: true });
-    if (profile) await eraseOne(profile, s, count, { own: true });
+    if (profile) await eraseOne(profile, s, count, { ownProfile: true });
     // Every version of every avatar they had (keys by their tag, and the first layout's by their id).
     count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${avatarOwnerTag(s.userId)}_`));
     count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${s.userId}_`));
@@ -216,8 +221,7 @@ export async function erasureStep(
     // Parked until then: its lease runs until the feed has settled, so no run takes it sooner.
     const liveAfter = new Date(now + env.dataRightsSettleSeconds * 1000).toISOString();
     const parked = await recordStep(job, lease, walk, counts, { liveAfter });
-    if (parked)
-      await write(PersonErasure.change(parked, { ...parked, leaseUntil: liveAfter }, leaseHeld(parked.leaseUntil!)));
+    if (parked) await writeHeld(PersonErasure, parked, { ...parked, leaseUntil: liveAfter }, parked.leaseUntil!);
     return null;
   } else {
     // The change log's events since the erasure began, once the feed has caught up with its writes.
@@ -233,28 +237,11 @@ async function eraseOne(
   first: Item,
   s: Subject,
   count: (key: string, n?: number) => void,
-  opts: { own?: boolean } = {},
+  opts: { ownProfile?: boolean } = {},
 ): Promise<void> {
   let item: Item | undefined = first;
   for (let attempt = 0; item && attempt < 4; attempt++) {
-    if (opts.own && User.is(item) && item.id === s.userId) {
-      try {
-        await transact([removeItem(item)]);
-        count('User.deleted');
-        return;
-      } catch (err) {
-        if (!isConditionFailure(err)) throw err;
-        item = await readAgain(item);
-        continue;
-      }
-    }
-    if (item.entity === 'User' && item.id !== s.userId) {
-      if (!carries(item, { userId: s.userId, email: s.email })) return;
-      await applyPersonChange(item, s);
-      count('User.kept');
-      return;
-    }
-    const plan = await erasureOf(item, s);
+    const plan = await erasureOf(item, s, opts);
     if (!plan) return;
     try {
       if (plan.writes.length) await transact(plan.writes);
@@ -281,13 +268,7 @@ async function recordStep(
   more: Partial<PersonErasureItem> = {},
 ): Promise<PersonErasureItem | null> {
   const next = { ...job, walk, counts: addCounts(job.counts, counts), leaseUntil: renewLease(lease), ...more };
-  try {
-    await write(PersonErasure.change(job, next, leaseHeld(lease)));
-    return next;
-  } catch (err) {
-    if (isConditionFailure(err)) return null;
-    throw err;
-  }
+  return writeHeld(PersonErasure, job, next, lease);
 }
 
 /** The erasure's end: the person's details leave the job, which stays as the audit record. */
@@ -310,13 +291,7 @@ async function finishErasure(
     status: 'done',
     finishedAt: new Date().toISOString(),
   };
-  try {
-    await write(PersonErasure.change(job, done, leaseHeld(lease)));
-    return done;
-  } catch (err) {
-    if (isConditionFailure(err)) return null;
-    throw err;
-  }
+  return writeHeld(PersonErasure, job, done, lease);
 }
 
 const addCounts = (a: Record<string, number>, b: Record<string, number>) => {

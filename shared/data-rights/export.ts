@@ -1,5 +1,5 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { type Item, isConditionFailure, write } from '../db/table.ts';
+import type { Item } from '../db/table.ts';
 import { Notification } from '../notifications/entities.ts';
 import { notificationContent } from '../notifications/notifications.ts';
 import { AVATARS_PREFIX } from '../people/avatars.ts';
@@ -19,7 +19,7 @@ import {
   partsPrefix,
   type Sections,
 } from './export-document.ts';
-import { leaseHeld, renewLease } from './lease.ts';
+import { renewLease, writeHeld } from './lease.ts';
 import { ruleOf } from './rules.ts';
 import { carries, scanPage } from './table-walk.ts';
 import { advanced } from './walk-progress.ts';
@@ -131,14 +131,7 @@ async function record(
   lease: string,
   change: Partial<DataExportItem>,
 ): Promise<DataExportItem | null> {
-  const next = { ...job, leaseUntil: renewLease(lease), ...change };
-  try {
-    await write(DataExport.change(job, next, leaseHeld(lease)));
-    return next;
-  } catch (err) {
-    if (isConditionFailure(err)) return null;
-    throw err;
-  }
+  return writeHeld(DataExport, job, { ...job, leaseUntil: renewLease(lease), ...change }, lease);
 }
 
 async function putJson(key: string, value: unknown): Promise<void> {

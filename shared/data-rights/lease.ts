@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Condition } from '../db/entity.ts';
+import { isConditionFailure, type TransactItem, write } from '../db/table.ts';
 
 /**
  * A data-rights job is worked by one worker at a time: the worker that takes it writes `leaseUntil`
@@ -28,3 +30,22 @@ export const leaseFree = (now = Date.now()) => ({
   ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
   ExpressionAttributeValues: { ':now': new Date(now).toISOString() },
 });
+
+/**
+ * Writes a job's next state if the worker still holds its lease: the job as written, or null when
+ * another worker has taken it over (this run then leaves it).
+ */
+export async function writeHeld<T>(
+  entity: { change: (before: T, after: T, condition: Condition) => TransactItem },
+  job: T,
+  next: T,
+  lease: string,
+): Promise<T | null> {
+  try {
+    await write(entity.change(job, next, leaseHeld(lease)));
+    return next;
+  } catch (err) {
+    if (isConditionFailure(err)) return null;
+    throw err;
+  }
+}
