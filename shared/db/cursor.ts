@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { openWith, sealWith } from '../config/keyed-crypto.ts';
 import { secretKeys } from '../config/secrets.ts';
 import { invalid } from '../errors.ts';
 
@@ -32,25 +33,12 @@ const derived = (use: 'cursor' | 'cursor-nonce', secret: string) => {
 /** The AES keys of the ring, current first. */
 const keys = () => secretKeys('cursor').map((k) => derived('cursor', k));
 
-/** The sealed payload, if this key authenticates it. */
-function open(raw: Buffer, key: Buffer): Buffer | null {
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
-  } catch {
-    return null;
-  }
-}
-
 export function encodeCursor(scope: string, lastKey: Record<string, unknown> | undefined): string | null {
   if (!lastKey) return null;
   const plain = Buffer.from(JSON.stringify({ s: scope, k: lastKey } satisfies Sealed));
   const current = secretKeys('cursor')[0];
   const iv = createHmac('sha256', derived('cursor-nonce', current)).update(plain).digest().subarray(0, 12);
-  const cipher = createCipheriv('aes-256-gcm', derived('cursor', current), iv);
-  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  return sealWith(derived('cursor', current), plain, { iv });
 }
 
 export function decodeCursor(scope: string, cursor: string | undefined): Record<string, unknown> | undefined {
@@ -60,7 +48,7 @@ export function decodeCursor(scope: string, cursor: string | undefined): Record<
   const raw = Buffer.from(cursor, 'base64url');
   if (raw.length < 29) throw badCursor();
   let plain: Buffer | null = null;
-  for (const key of keys()) plain ??= open(raw, key);
+  for (const key of keys()) plain ??= openWith(key, cursor);
   if (!plain) throw badCursor();
   try {
     const sealed = JSON.parse(plain.toString('utf8')) as Sealed;

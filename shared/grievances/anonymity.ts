@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { keyOfStored, keyRing, type RingKey, withKeyId } from '../config/key-ring.ts';
+import { derivedKey, keyedTag, openWith, sealWith } from '../config/keyed-crypto.ts';
 import { secretKeys } from '../config/secrets.ts';
 
 /**
@@ -17,28 +18,13 @@ import { secretKeys } from '../config/secrets.ts';
  */
 type Purpose = 'tags' | 'seals';
 
-const derived = new Map<string, Buffer>();
-
-/** Separate keys per purpose and ring key, derived with HKDF (memoised: a pure function of the key). */
-function keyFor(ringKey: RingKey, purpose: Purpose): Buffer {
-  const id = `${purpose}\u0000${ringKey.key}`;
-  let key = derived.get(id);
-  if (!key) {
-    key = Buffer.from(hkdfSync('sha256', ringKey.key, 'workplace-grievances', purpose, 32));
-    derived.set(id, key);
-  }
-  return key;
-}
+/** Separate keys per purpose and ring key. */
+const keyFor = (ringKey: RingKey, purpose: Purpose): Buffer => derivedKey(ringKey.key, 'workplace-grievances', purpose);
 
 const ring = () => keyRing(secretKeys('grievance'));
 
 const tagWith = (ringKey: RingKey, kind: string, parts: string[]) =>
-  withKeyId(
-    ringKey,
-    createHmac('sha256', keyFor(ringKey, 'tags'))
-      .update(JSON.stringify([kind, ...parts]))
-      .digest('base64url'),
-  );
+  withKeyId(ringKey, keyedTag(keyFor(ringKey, 'tags'), [kind, ...parts]));
 
 /** The tag new items carry: made with the ring's current key. */
 const tag = (kind: string, ...parts: string[]): string => tagWith(ring()[0], kind, parts);
@@ -75,11 +61,7 @@ export function sameTag(stored: string | undefined | null, computed: string | st
 /** Encrypts `text` for this context, with the ring's current key. */
 export function seal(text: string, context: string): string {
   const current = ring()[0];
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', keyFor(current, 'seals'), iv);
-  cipher.setAAD(Buffer.from(context));
-  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-  return withKeyId(current, Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url'));
+  return withKeyId(current, sealWith(keyFor(current, 'seals'), text, { context }));
 }
 
 /** Decrypts a seal made for this context; null when it is not one (altered, another context, another secret). */
@@ -87,13 +69,5 @@ export function unseal(sealed: string | undefined | null, context: string): stri
   if (!sealed) return null;
   const made = keyOfStored(ring(), sealed);
   if (!made) return null;
-  try {
-    const raw = Buffer.from(made.value, 'base64url');
-    const decipher = createDecipheriv('aes-256-gcm', keyFor(made.key, 'seals'), raw.subarray(0, 12));
-    decipher.setAAD(Buffer.from(context));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-  } catch {
-    return null;
-  }
+  return openWith(keyFor(made.key, 'seals'), made.value, context)?.toString('utf8') ?? null;
 }

@@ -1,25 +1,12 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { derivedKey, keyedTag } from '../config/keyed-crypto.ts';
 import { secret } from '../config/secrets.ts';
 
 /**
  * The keyed hashes of Idempotency-Key records, under IDEMPOTENCY_SECRET: a key of their own, so the
  * creating routes (upload routes that parse hostile files among them) hold no grievance key.
  */
-const derived = new Map<string, Buffer>();
-function key(): Buffer {
-  const s = secret('idempotency');
-  let k = derived.get(s);
-  if (!k) {
-    k = Buffer.from(hkdfSync('sha256', s, 'workplace-idempotency', 'tags', 32));
-    derived.set(s, k);
-  }
-  return k;
-}
-
 const tag = (kind: string, ...parts: string[]) =>
-  createHmac('sha256', key())
-    .update(JSON.stringify([kind, ...parts]))
-    .digest('base64url');
+  keyedTag(derivedKey(secret('idempotency'), 'workplace-idempotency', 'tags'), [kind, ...parts]);
 
 /**
  * Addresses a person's idempotency record for one `Idempotency-Key`: without the secret it can be
