@@ -31,7 +31,7 @@ import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
-import { batchWrite, rnd } from './support.ts';
+import { batchWrite, isolatedSection, rnd } from './support.ts';
 
 const PEOPLE = 5_000;
 const BIRTHDAYS = 5;
@@ -58,16 +58,13 @@ async function call(baseUrl: string, path: string, token: string) {
 
 export async function companyBench(): Promise<boolean> {
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-bench-company-'));
-  const before = { ...process.env };
+  const restore = isolatedSection();
   process.env.LOG_LEVEL ??= 'ERROR';
   // In memory: seeding 5,000 people with their indexes is several times quicker than on disk.
   const dynamo = await startDynamoDbLocal(null, await freePort());
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   prepareEnvironment(dataDir);
-  // Loaded once the environment is set (COMPANY_TIMEZONE, TABLE_NAME); an earlier section may have
-  // installed a client of its own.
-  const { setDbClient } = await import('../../shared/db/client.ts');
-  setDbClient(undefined);
+  // Loaded once the environment is set (COMPANY_TIMEZONE, TABLE_NAME).
   const { Team } = await import('../../shared/people/entities.ts');
   const { projectionItems } = await import('../../shared/people/derived-from-person.ts');
   const { blankProfile } = await import('../../shared/people/users.ts');
@@ -285,11 +282,9 @@ export async function companyBench(): Promise<boolean> {
     return ok;
   } finally {
     await runtime?.stop();
-    setDbClient(undefined);
     doc.destroy();
     await dynamo.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    for (const k of Object.keys(process.env)) if (!(k in before)) delete process.env[k];
-    for (const [k, v] of Object.entries(before)) process.env[k] = v;
+    restore();
   }
 }

@@ -25,6 +25,7 @@ import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
 import { isChange, openSse } from '../support/sse.ts';
 import { ReadCounter } from './read-counter.ts';
+import { isolatedSection } from './support.ts';
 
 const WRITES = 100;
 const IDLE_SECONDS = 30;
@@ -68,15 +69,13 @@ export async function benchLive(): Promise<boolean> {
   const admin = { email: 'admin@example.com', password: 'admin-password-1' };
   const dynamo = await startDynamoDbLocal(join(dataDir, 'dynamodb'), await freePort());
   const counter = new ReadCounter(dynamo.endpoint);
-  const before = { ...process.env };
+  const restore = isolatedSection();
   process.env.AWS_ENDPOINT_URL_DYNAMODB = await counter.listen(await freePort());
   process.env.LIVE_COALESCED_READS = 'false';
   // Write → frame latency is the local runtime's, with its own replica count: DynamoDB Local takes
   // about 0.1 s a write, so 32 replica writes a batch would time the emulator (deployed they run in
   // parallel in a few milliseconds). The scale scenario switches to the deployed count.
   process.env.LIVE_REPLICAS = String(LOCAL_REPLICAS);
-  // Handlers create their client from the endpoint above (an earlier section may have installed its own).
-  (await import('../../shared/db/client.ts')).setDbClient(undefined);
   const runtime = await startLocalRuntime({
     port: await freePort(),
     dataDir,
@@ -163,9 +162,7 @@ export async function benchLive(): Promise<boolean> {
     await runtime.stop();
     await counter.close();
     await dynamo.stop();
-    for (const k of ['AWS_ENDPOINT_URL_DYNAMODB', 'LIVE_COALESCED_READS', 'LIVE_REPLICAS'])
-      if (before[k] === undefined) delete process.env[k];
-      else process.env[k] = before[k];
+    restore();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

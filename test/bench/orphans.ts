@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { openSse } from '../support/sse.ts';
+import { isolatedSection } from './support.ts';
 
 const ORPHAN_BOUNDS = { min: 25, max: 30 };
 /** 5 minutes of reloads, compressed like a stream's life (300 s → ORPHAN_BOUNDS.min). */
@@ -38,7 +39,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function benchOrphans(): Promise<boolean> {
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-bench-orphans-'));
   process.env.LOG_LEVEL ??= 'ERROR';
-  const before = { ...process.env };
+  const restore = isolatedSection();
   Object.assign(process.env, {
     LIVE_STREAM_MIN_SECONDS: String(ORPHAN_BOUNDS.min),
     LIVE_STREAM_MAX_SECONDS: String(ORPHAN_BOUNDS.max),
@@ -171,7 +172,7 @@ export async function benchOrphans(): Promise<boolean> {
     return ok;
   } finally {
     await runtime.stop();
-    process.env = before;
+    restore();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
+import { setDbClient } from '../../shared/db/client.ts';
 import type { Item } from '../../shared/db/table.ts';
+import { setS3Client } from '../../shared/storage/client.ts';
 
 /** DynamoDB Local runs with one shared database (sharedDb), so any credentials see the same tables. */
 const localClient = (endpoint: string) =>
@@ -74,3 +76,23 @@ export function benchEnv(): void {
 
 /** A random integer in [0, n). */
 export const rnd = (n: number) => randomBytes(4).readUInt32BE() % n;
+
+/**
+ * A section that starts a local runtime leaves the process as it found it: the runtime points the
+ * environment at its own emulators (`AWS_ENDPOINT_URL_*`, `TABLE_NAME`, …), which it reuses when they
+ * are set, and the domain modules this process loads keep clients of those endpoints. Call at the
+ * section's start (it drops any client an earlier section left); the returned function, in its
+ * `finally`, puts every variable back and drops the clients, so the next section starts its own
+ * emulators rather than reaching stopped ones.
+ */
+export function isolatedSection(): () => void {
+  const before = { ...process.env };
+  setDbClient(undefined);
+  setS3Client(undefined);
+  return () => {
+    setDbClient(undefined);
+    setS3Client(undefined);
+    for (const k of Object.keys(process.env)) if (!(k in before)) delete process.env[k];
+    for (const [k, v] of Object.entries(before)) process.env[k] = v;
+  };
+}
