@@ -77,6 +77,21 @@ const requestLeave = async (token: string, managerId: string, inDays: number, re
     what,
   );
 
+/** A post with a poll by the session's holder. */
+const postPoll = async (
+  token: string,
+  content: string,
+  question: string,
+  options: string[],
+  closesAt: string,
+  what: string,
+) =>
+  expectStatus(
+    await api('POST', '/posts', { token, body: { content, poll: { question, options, closesAt } } }),
+    201,
+    what,
+  );
+
 /**
  * Makes a subject S with data of every kind the issue names, through the public API of the local
  * runtime, with two other people: O2 (S's manager) and O1 (S's report). S is a super admin unless told
@@ -132,22 +147,8 @@ export async function seedPersonOfEveryKind(opts: { superAdmin?: boolean } = {})
     'image post',
   );
   const closesAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
-  const pollPost = expectStatus(
-    await api('POST', '/posts', {
-      token: s.token,
-      body: { content: `S asks ${tag}`, poll: { question: 'Tea or coffee?', options: ['Tea', 'Coffee'], closesAt } },
-    }),
-    201,
-    'S poll',
-  );
-  const otherPost = expectStatus(
-    await api('POST', '/posts', {
-      token: other1.token,
-      body: { content: `O1 asks ${tag}`, poll: { question: 'Lunch?', options: ['Early', 'Late'], closesAt } },
-    }),
-    201,
-    'O1 post',
-  );
+  const pollPost = await postPoll(s.token, `S asks ${tag}`, 'Tea or coffee?', ['Tea', 'Coffee'], closesAt, 'S poll');
+  const otherPost = await postPoll(other1.token, `O1 asks ${tag}`, 'Lunch?', ['Early', 'Late'], closesAt, 'O1 post');
   const mentionPost = expectStatus(
     await api('POST', '/posts', { token: other1.token, body: { content: `Thanks @[${s.id}] for the help ${tag}` } }),
     201,
