@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
-import { freePort, prepareEnvironment, startLocalRuntime } from '../../infra/local/runtime.ts';
+import { freePort, prepareEnvironment } from '../../infra/local/runtime.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { routeSettings } from '../../shared/api/function-settings.ts';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
@@ -31,7 +31,7 @@ import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
-import { batchWrite, isolatedSection, rnd } from './support.ts';
+import { batchWrite, benchTeamItems, isolatedSection, rnd, startSectionRuntime } from './support.ts';
 
 const PEOPLE = 5_000;
 const BIRTHDAYS = 5;
@@ -65,7 +65,6 @@ export async function companyBench(): Promise<boolean> {
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   prepareEnvironment(dataDir);
   // Loaded once the environment is set (COMPANY_TIMEZONE, TABLE_NAME).
-  const { Team } = await import('../../shared/people/entities.ts');
   const { projectionItems } = await import('../../shared/people/derived-from-person.ts');
   const { blankProfile } = await import('../../shared/people/users.ts');
   const { AttendanceRecord, PresentCounter } = await import('../../shared/hr/entities.ts');
@@ -74,7 +73,7 @@ export async function companyBench(): Promise<boolean> {
   const table = process.env.TABLE_NAME!;
   const raw = new DynamoDBClient({ endpoint: dynamo.endpoint, region: process.env.AWS_REGION });
   const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
-  let runtime: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
+  let runtime: Awaited<ReturnType<typeof startSectionRuntime>> | undefined;
   try {
     await ensureTable(raw, table);
     const today = companyDate(new Date());
@@ -115,17 +114,7 @@ export async function companyBench(): Promise<boolean> {
         joinedAt: new Date(Date.UTC(2015, 0, 1) + i * 3_600_000).toISOString(),
       } as any;
     });
-    const teamItems = teams.map((id, i) =>
-      Team.item({
-        id,
-        name: `Team ${i}`,
-        nameLower: `team ${i}`,
-        color: 'slate',
-        memberCount: Math.min(TEAM_SIZE, PEOPLE - i * TEAM_SIZE),
-        createdAt: now,
-        actorId: 'bench',
-      }),
-    );
+    const teamItems = benchTeamItems(teams, now, (i) => Math.min(TEAM_SIZE, PEOPLE - i * TEAM_SIZE));
     const present = people.filter(() => rnd(1000) < PRESENT_SHARE * 1000);
     const attendance: Item[] = present.map((p, k) =>
       AttendanceRecord.item({
@@ -148,13 +137,7 @@ export async function companyBench(): Promise<boolean> {
 
     // 2. The runtime on that table: routes, consumers; no schedules (the birthday sweep would claim first).
     const admin = { email: 'company-admin@example.com', password: 'admin-password-1' };
-    runtime = await startLocalRuntime({
-      port: await freePort(),
-      dataDir,
-      seedAdmin: admin,
-      withSchedules: false,
-      log: () => undefined,
-    });
+    runtime = await startSectionRuntime(dataDir, admin);
     const signIn = await fetch(`${runtime.baseUrl}/api/v1/auth/sign-in/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

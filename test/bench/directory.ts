@@ -15,10 +15,10 @@ import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
-import { Team, type UserFields } from '../../shared/people/entities.ts';
+import type { UserFields } from '../../shared/people/entities.ts';
 import { toDirectoryEntries } from '../../shared/people/profile.ts';
 import { blankProfile } from '../../shared/people/users.ts';
-import { batchWrite, benchEnv, createTable, Meter, meteredClient, rnd } from './support.ts';
+import { batchWrite, benchEnv, benchTeamItems, createTable, Meter, meteredClient, rnd } from './support.ts';
 
 /** The bound stated in docs/data-model.md for `q` and filtered pages (projection path). */
 export const MAX_PROJECTION_REQUESTS = 5;
@@ -76,17 +76,7 @@ function person(i: number, teams: string[]): UserFields {
 
 async function seed(doc: DynamoDBDocumentClient, table: string, size: number) {
   const teams = Array.from({ length: Math.max(2, Math.min(20, Math.ceil(size / 50))) }, () => randomUUID());
-  const teamItems = teams.map((id, i) =>
-    Team.item({
-      id,
-      name: `Team ${i}`,
-      nameLower: `team ${i}`,
-      color: 'slate',
-      memberCount: 0,
-      createdAt: new Date().toISOString(),
-      actorId: 'bench',
-    }),
-  );
+  const teamItems = benchTeamItems(teams, new Date().toISOString(), () => 0);
   const people = Array.from({ length: size }, (_, i) => person(i, teams));
   await batchWrite(doc, table, [...teamItems, ...projectionItems(people)]);
   return { people, teams };

@@ -21,11 +21,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
-import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
+import { freePort } from '../../infra/local/runtime.ts';
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
 import { isChange, openSse } from '../support/sse.ts';
 import { ReadCounter } from './read-counter.ts';
-import { isolatedSection } from './support.ts';
+import { isolatedSection, startSectionRuntime } from './support.ts';
 
 const WRITES = 100;
 const IDLE_SECONDS = 30;
@@ -76,13 +76,7 @@ export async function benchLive(): Promise<boolean> {
   // about 0.1 s a write, so 32 replica writes a batch would time the emulator (deployed they run in
   // parallel in a few milliseconds). The scale scenario switches to the deployed count.
   process.env.LIVE_REPLICAS = String(LOCAL_REPLICAS);
-  const runtime = await startLocalRuntime({
-    port: await freePort(),
-    dataDir,
-    seedAdmin: admin,
-    withSchedules: false,
-    log: () => undefined,
-  });
+  const runtime = await startSectionRuntime(dataDir, admin);
   try {
     // Loaded after the runtime set the environment; the same module instances the gateway's handlers use.
     const { notify } = await import('../../shared/notifications/notifications.ts');

@@ -16,9 +16,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { openSse } from '../support/sse.ts';
-import { isolatedSection } from './support.ts';
+import { isolatedSection, startSectionRuntime } from './support.ts';
 
 const ORPHAN_BOUNDS = { min: 25, max: 30 };
 /** 5 minutes of reloads, compressed like a stream's life (300 s → ORPHAN_BOUNDS.min). */
@@ -46,13 +45,7 @@ export async function benchOrphans(): Promise<boolean> {
     LIVE_STREAMS_PER_PERSON: '10',
   });
   const admin = { email: 'admin@example.com', password: 'admin-password-1' };
-  const runtime = await startLocalRuntime({
-    port: await freePort(),
-    dataDir,
-    seedAdmin: admin,
-    withSchedules: false,
-    log: () => undefined,
-  });
+  const runtime = await startSectionRuntime(dataDir, admin);
   const base = runtime.baseUrl;
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await fetch(`${base}/api/v1${path}`, {

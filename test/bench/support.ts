@@ -1,13 +1,17 @@
 /**
- * What the DynamoDB benches (directory, feed, grievances) share: a client that counts requests and
- * read capacity, the table, bulk seeding, and the environment the domain modules read.
+ * What the benches share. The DynamoDB benches (directory, feed, grievances, company): a client that
+ * counts requests and read capacity, the table, bulk seeding, and the environment the domain modules
+ * read. The runtime sections (company, live, orphans): their local runtime, and putting the process
+ * back as they found it.
  */
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/dynamodb.ts';
+import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import type { Item } from '../../shared/db/table.ts';
+import { Team } from '../../shared/people/entities.ts';
 import { setS3Client } from '../../shared/storage/client.ts';
 
 /** DynamoDB Local runs with one shared database (sharedDb), so any credentials see the same tables. */
@@ -68,6 +72,20 @@ export async function batchWrite(doc: DynamoDBDocumentClient, table: string, ite
   await Promise.all(Array.from({ length: 6 }, worker));
 }
 
+/** The items of the bench's teams, one per id: team i is `Team <i>`, made by `bench` at `createdAt`, with `memberCount(i)` people. */
+export const benchTeamItems = (ids: string[], createdAt: string, memberCount: (i: number) => number) =>
+  ids.map((id, i) =>
+    Team.item({
+      id,
+      name: `Team ${i}`,
+      nameLower: `team ${i}`,
+      color: 'slate',
+      memberCount: memberCount(i),
+      createdAt,
+      actorId: 'bench',
+    }),
+  );
+
 /** The region and cursor secret the domain modules need outside a deployment (kept when already set). */
 export function benchEnv(): void {
   process.env.AWS_REGION ??= 'us-east-1';
@@ -95,4 +113,15 @@ export function isolatedSection(): () => void {
     for (const k of Object.keys(process.env)) if (!(k in before)) delete process.env[k];
     for (const [k, v] of Object.entries(before)) process.env[k] = v;
   };
+}
+
+/** A runtime section's whole local runtime on a free port: `admin` seeded, no schedules, its log silenced. */
+export async function startSectionRuntime(dataDir: string, admin: { email: string; password: string }) {
+  return startLocalRuntime({
+    port: await freePort(),
+    dataDir,
+    seedAdmin: admin,
+    withSchedules: false,
+    log: () => undefined,
+  });
 }

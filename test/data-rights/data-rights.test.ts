@@ -3,17 +3,11 @@ import { DataExport } from '../../shared/data-rights/entities.ts';
 import { exportPrefix } from '../../shared/data-rights/export-document.ts';
 import { runDataRightsWork } from '../../shared/data-rights/work.ts';
 import { admin, api, PASSWORD } from '../support/api.ts';
-import {
-  checkCounters,
-  findTraces,
-  itemsAbout,
-  type PersonOfEveryKind,
-  readRoutesWithout5xx,
-  scanTable,
-  seedPersonOfEveryKind,
-  storedObjects,
-  worldOf,
-} from '../support/person-data.ts';
+import { checkCounters, itemsAbout, worldOf } from '../support/counters.ts';
+import { type PersonOfEveryKind, seedPersonOfEveryKind } from '../support/person-seed.ts';
+import { findTraces } from '../support/person-traces.ts';
+import { readRoutesWithout5xx } from '../support/read-routes.ts';
+import { scanTable, storedObjects } from '../support/stored-data.ts';
 
 /**
  * People's data rights (issue 28) over data of every kind: a person's copy holds every kind, and after

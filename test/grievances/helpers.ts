@@ -1,7 +1,10 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, vi } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
-import { sortableIdTime } from '../../shared/db/ids.ts';
+import { newId, sortableIdTime } from '../../shared/db/ids.ts';
+import { seal } from '../../shared/grievances/anonymity.ts';
+import { GrievanceNotice } from '../../shared/grievances/entities.ts';
+import { sealContexts } from '../../shared/grievances/model.ts';
 import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
 import { maxReleaseDelayMs, noticeTiming } from '../../shared/grievances/notices.ts';
 import { api, newMember, uniq } from '../support/api.ts';
@@ -187,6 +190,29 @@ export async function deliverNoticesOf(eventAt: Date | string) {
   return atTime(new Date(e + maxReleaseDelayMs() + noticeTiming().settleMs + 100), () =>
     deliverGrievanceNotices(new Date(), new Date(e - 1000)),
   );
+}
+
+/**
+ * Queues a notice to `recipientId` about `grievanceId` straight into the table in the form 0.2.0
+ * queued it (grievance and event time in the clear, only the recipient sealed), in `shard`, its event
+ * now; answers the stored item.
+ */
+export async function putLegacyNotice(grievanceId: string, recipientId: string, shard: number) {
+  const id = newId();
+  const eventAt = new Date().toISOString();
+  const item = {
+    ...GrievanceNotice.key({ shard, releaseAt: eventAt, id }),
+    entity: 'GrievanceNotice',
+    shard,
+    eventAt,
+    id,
+    grievanceId,
+    kind: 'grievance',
+    recipientSeal: seal(recipientId, sealContexts.noticeRecipient(grievanceId, id)),
+    anon: true,
+  };
+  await db().send(new PutCommand({ TableName: tableName(), Item: item }));
+  return item;
 }
 
 export const DAY_MS = 86_400_000;

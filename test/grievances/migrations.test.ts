@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, tableName } from '../../shared/db/client.ts';
-import { newId, newSortableId } from '../../shared/db/ids.ts';
+import { newSortableId } from '../../shared/db/ids.ts';
 import { queryAll, transact } from '../../shared/db/table.ts';
 import { seal } from '../../shared/grievances/anonymity.ts';
 import {
@@ -21,14 +21,13 @@ import {
   readerRefBackfillWrites,
   replayedHandling,
 } from '../../shared/grievances/migrations.ts';
-import { sealContexts } from '../../shared/grievances/model.ts';
 import { openNotice } from '../../shared/grievances/notices.ts';
 import { GRIEVANCE_NOTICE_SHARDS } from '../../shared/grievances/shards.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationSealWrites } from '../../shared/notifications/migrations.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
-import { move, raise, reply, world } from './helpers.ts';
+import { move, putLegacyNotice, raise, reply, world } from './helpers.ts';
 
 /** The grievance migrations (shared/grievances/migrations.ts) on grievances the live code wrote. */
 
@@ -122,20 +121,7 @@ describe('grievance migrations', () => {
   it('seals a notice queued in the 0.2.0 form and writes the reference of its notification, once', async () => {
     const { raiser } = await world();
     const g = await raise(raiser);
-    const id = newId();
-    const eventAt = new Date().toISOString();
-    const old = {
-      ...GrievanceNotice.key({ shard: 2, releaseAt: eventAt, id }),
-      entity: 'GrievanceNotice',
-      shard: 2,
-      eventAt,
-      id,
-      grievanceId: g.id,
-      kind: 'grievance',
-      recipientSeal: seal(raiser.id, sealContexts.noticeRecipient(g.id, id)),
-      anon: true,
-    };
-    await db().send(new PutCommand({ TableName: tableName(), Item: old }));
+    const old = await putLegacyNotice(g.id, raiser.id, 2);
     const refsBefore = (await partitionOf(g.id)).filter(GrievanceNotificationRef.is);
 
     const writes = noticeSealWrites(old);
@@ -147,7 +133,7 @@ describe('grievance migrations', () => {
         ),
       )
     ).flat();
-    expect(queue.filter((q) => q.id === id)).toEqual([]);
+    expect(queue.filter((q) => q.id === old.id)).toEqual([]);
     const converted = queue.filter((q) => openNotice(q)?.grievanceId === g.id);
     expect(converted).toHaveLength(1);
     expect(JSON.stringify(converted[0])).not.toContain(g.id);

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashToken } from '../../shared/auth/tokens.ts';
-import { db, tableName } from '../../shared/db/client.ts';
-import { newId, newSortableId } from '../../shared/db/ids.ts';
+import { newSortableId } from '../../shared/db/ids.ts';
 import { transact } from '../../shared/db/table.ts';
-import { seal } from '../../shared/grievances/anonymity.ts';
 import { GrievanceNotice } from '../../shared/grievances/entities.ts';
-import { sealContexts } from '../../shared/grievances/model.ts';
 import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
 import {
   maxReleaseDelayMs,
@@ -21,7 +17,7 @@ import { listNotifications, unreadCount } from '../../shared/notifications/notif
 import { registerPushToken } from '../../shared/push/tokens.ts';
 import { type PushMessage, type PushTransport, setPushTransport } from '../../shared/transports/push.ts';
 import { newMember } from '../support/api.ts';
-import { move, raise, reply, world } from './helpers.ts';
+import { move, putLegacyNotice, raise, reply, world } from './helpers.ts';
 
 /**
  * The test runtime runs no schedules: these tests call the delivery as its schedule would, with the
@@ -129,25 +125,7 @@ describe('grievance notice delivery', () => {
   it('delivers a notice queued in the 0.2.0 form (grievance and event time in the clear, the recipient sealed)', async () => {
     const { raiser } = await world();
     const g = await raise(raiser);
-    const id = newId();
-    const shard = 1;
-    const eventAt = new Date().toISOString();
-    await db().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...GrievanceNotice.key({ shard, releaseAt: eventAt, id }),
-          entity: 'GrievanceNotice',
-          shard,
-          eventAt,
-          id,
-          grievanceId: g.id,
-          kind: 'grievance',
-          recipientSeal: seal(raiser.id, sealContexts.noticeRecipient(g.id, id)),
-          anon: true,
-        },
-      }),
-    );
+    const { id, eventAt } = await putLegacyNotice(g.id, raiser.id, 1);
     await deliverGrievanceNotices(await afterRelease(eventAt));
     expect((await grievanceNotes(raiser.id)).map((n) => n.preview)).toEqual([g.subject]);
     expect((await queued()).filter(({ q }) => q.id === id)).toEqual([]);

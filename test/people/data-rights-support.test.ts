@@ -2,18 +2,11 @@ import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../shared/db/table.ts';
 import { bucketName, s3 } from '../../shared/storage/client.ts';
-import {
-  checkCounters,
-  findTraces,
-  itemsAbout,
-  type PersonOfEveryKind,
-  readRoutesWithout5xx,
-  scanTable,
-  seedPersonOfEveryKind,
-  storedObjects,
-  type Trace,
-  worldOf,
-} from '../support/person-data.ts';
+import { checkCounters, itemsAbout, worldOf } from '../support/counters.ts';
+import { type PersonOfEveryKind, seedPersonOfEveryKind } from '../support/person-seed.ts';
+import { findTraces, type Trace } from '../support/person-traces.ts';
+import { readRoutesWithout5xx } from '../support/read-routes.ts';
+import { scanTable, storedObjects } from '../support/stored-data.ts';
 
 /**
  * The harness of the data-rights test (issue 28) proven on what exists: a person seeded with data of

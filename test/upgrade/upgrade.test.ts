@@ -15,8 +15,10 @@ import { isFinished } from '../../shared/grievances/vocabulary.ts';
 import { legacyForms, migrations } from '../../shared/migrations/index.ts';
 import { migrationStates, runMigrations } from '../../shared/migrations/runner.ts';
 import { storedFormWrites } from '../../shared/migrations/stored-form.ts';
-import { checkCounters, readRoutesWithout5xx, scanTable } from '../support/person-data.ts';
+import { checkCounters } from '../support/counters.ts';
+import { readRoutesWithout5xx } from '../support/read-routes.ts';
 import { appendToRuntimeLog } from '../support/runtime-log.ts';
+import { scanTable } from '../support/stored-data.ts';
 import { type UpgradeFixture, upgradeFixtures } from './fixture.ts';
 
 /**
