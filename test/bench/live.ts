@@ -25,7 +25,7 @@ import { freePort } from '../../infra/local/runtime.ts';
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
 import { isChange, openSse } from '../support/sse.ts';
 import { ReadCounter } from './read-counter.ts';
-import { isolatedSection, startSectionRuntime } from './support.ts';
+import { isolatedSection, json, startSectionRuntime } from './support.ts';
 
 const WRITES = 100;
 const IDLE_SECONDS = 30;
@@ -50,15 +50,6 @@ const added = (withStreams: Rates, baseline: Rates): Rates =>
 const hottest = (rates: Rates): [string, number] =>
   [...rates].reduce<[string, number]>((best, e) => (e[1] > best[1] ? e : best), ['-', 0]);
 const total = (rates: Rates) => [...rates.values()].reduce((n, v) => n + v, 0);
-
-async function json(baseUrl: string, method: string, path: string, body?: unknown, token?: string) {
-  const res = await fetch(`${baseUrl}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json().catch(() => undefined)) as any };
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSse } from '../support/sse.ts';
-import { isolatedSection, startSectionRuntime } from './support.ts';
+import { isolatedSection, json, startSectionRuntime } from './support.ts';
 
 const ORPHAN_BOUNDS = { min: 25, max: 30 };
 /** 5 minutes of reloads, compressed like a stream's life (300 s → ORPHAN_BOUNDS.min). */
@@ -47,14 +47,7 @@ export async function benchOrphans(): Promise<boolean> {
   const admin = { email: 'admin@example.com', password: 'admin-password-1' };
   const runtime = await startSectionRuntime(dataDir, admin);
   const base = runtime.baseUrl;
-  const call = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await fetch(`${base}/api/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, headers: res.headers, body: (await res.json().catch(() => undefined)) as any };
-  };
+  const call = (method: string, path: string, body?: unknown, token?: string) => json(base, method, path, body, token);
   const signIn = async (email: string, password: string) =>
     (await call('POST', '/auth/sign-in/email', { email, password })).headers.get('set-auth-token')!;
   try {

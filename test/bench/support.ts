@@ -125,3 +125,13 @@ export async function startSectionRuntime(dataDir: string, admin: { email: strin
     log: () => undefined,
   });
 }
+
+/** One JSON call of the API of a runtime section (bearer token when given); the body is undefined when it is not JSON. */
+export async function json(baseUrl: string, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${baseUrl}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json().catch(() => undefined)) as any };
+}
