@@ -46,27 +46,29 @@ export interface JobAttempts {
  */
 export const DataExport = entity({
   name: 'DataExport',
-  fields: shape<{
-    id: string;
-    /** Whose data. */
-    userId: string;
-    /** Who asked: the person, or a super admin. */
-    requestedBy: string;
-    requestedAt: string;
-    status: ExportStatus;
-    walk: WalkProgress;
-    /** Items collected per section of the document. */
-    counts: Record<string, number>;
-    /** Parts written to the bucket so far (one per page of the walk that found something). */
-    parts: number;
-    readyAt: string | null;
-    /** When the document is erased (set when it is ready). */
-    expiresAt: string | null;
-    /** A super admin's export of somebody: the notice owed to them (absent on the person's own). */
-    notice?: ExportNotice;
-    /** The worker holding the job until then (work.ts). */
-    leaseUntil?: string;
-  } & JobAttempts>(),
+  fields: shape<
+    {
+      id: string;
+      /** Whose data. */
+      userId: string;
+      /** Who asked: the person, or a super admin. */
+      requestedBy: string;
+      requestedAt: string;
+      status: ExportStatus;
+      walk: WalkProgress;
+      /** Items collected per section of the document. */
+      counts: Record<string, number>;
+      /** Parts written to the bucket so far (one per page of the walk that found something). */
+      parts: number;
+      readyAt: string | null;
+      /** When the document is erased (set when it is ready). */
+      expiresAt: string | null;
+      /** A super admin's export of somebody: the notice owed to them (absent on the person's own). */
+      notice?: ExportNotice;
+      /** The worker holding the job until then (work.ts). */
+      leaseUntil?: string;
+    } & JobAttempts
+  >(),
   key: { pk: ['DATAEXPORT', 'id'], sk: ['EXPORT'] },
   indexes: {
     /** Exports still to collect or to erase, or whose notice is still to send, oldest first. */
@@ -105,34 +107,36 @@ export type ErasureStatus = 'running' | 'done' | 'failed';
  */
 export const PersonErasure = entity({
   name: 'PersonErasure',
-  fields: shape<{
-    id: string;
-    /** Removed when the erasure is done. */
-    userId?: string;
-    email?: string;
-    name?: string;
-    dateOfBirth?: string | null;
-    /** The opaque id that replaces the person on what others keep (posts, comments, reactions, votes). */
-    pseudonym?: string;
-    /** `retention`, or `super_admin` (the admin is named in `requestedBy`). */
-    reason: 'retention' | 'super_admin';
-    requestedBy: string | null;
-    startedAt: string;
-    finishedAt: string | null;
-    status: ErasureStatus;
-    walk: WalkProgress;
-    /** What was done, by kind of item: `<Entity>.deleted` / `<Entity>.kept` and `objects.deleted`. */
-    counts: Record<string, number>;
-    /**
-     * Set when the table and the bucket are done: from then on the change log's events written since the
-     * erasure began are rewritten too (the change feed turns the erasure's own writes into events a little
-     * later, so the last pass waits until then).
-     */
-    liveAfter?: string;
-    /** The change log's position when the erasure began: its last pass reads the events after it. */
-    liveFrom?: { epoch: string; seq: number };
-    leaseUntil?: string;
-  } & JobAttempts>(),
+  fields: shape<
+    {
+      id: string;
+      /** Removed when the erasure is done. */
+      userId?: string;
+      email?: string;
+      name?: string;
+      dateOfBirth?: string | null;
+      /** The opaque id that replaces the person on what others keep (posts, comments, reactions, votes). */
+      pseudonym?: string;
+      /** `retention`, or `super_admin` (the admin is named in `requestedBy`). */
+      reason: 'retention' | 'super_admin';
+      requestedBy: string | null;
+      startedAt: string;
+      finishedAt: string | null;
+      status: ErasureStatus;
+      walk: WalkProgress;
+      /** What was done, by kind of item: `<Entity>.deleted` / `<Entity>.kept` and `objects.deleted`. */
+      counts: Record<string, number>;
+      /**
+       * Set when the table and the bucket are done: from then on the change log's events written since the
+       * erasure began are rewritten too (the change feed turns the erasure's own writes into events a little
+       * later, so the last pass waits until then).
+       */
+      liveAfter?: string;
+      /** The change log's position when the erasure began: its last pass reads the events after it. */
+      liveFrom?: { epoch: string; seq: number };
+      leaseUntil?: string;
+    } & JobAttempts
+  >(),
   key: { pk: ['ERASURE', 'id'], sk: ['ERASURE'] },
   indexes: {
     /** Erasures still running, oldest first. */

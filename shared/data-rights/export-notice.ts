@@ -4,8 +4,8 @@ import { notificationItem } from '../notifications/notifications.ts';
 import { User } from '../people/entities.ts';
 import { emailTransport } from '../transports/email.ts';
 import { DataExport, type DataExportItem, type ExportNotice } from './entities.ts';
-import { leaseHeld, renewLease, writeHeld } from './lease.ts';
 import { failureKind } from './job-failure.ts';
+import { leaseHeld, renewLease, writeHeld } from './lease.ts';
 
 /**
  * The notice a super admin's export owes its person (README, "People's data: export and erasure"),
@@ -23,7 +23,11 @@ export const noticePending = (n: ExportNotice | undefined): boolean =>
 export const NOTICE_PREVIEW =
   'An administrator started a copy of the data the workplace platform holds about you. You can read it too.';
 
-export async function deliverNotice(job: DataExportItem, lease: string, now = new Date()): Promise<DataExportItem | null> {
+export async function deliverNotice(
+  job: DataExportItem,
+  lease: string,
+  now = new Date(),
+): Promise<DataExportItem | null> {
   const notice = job.notice;
   if (!notice || !noticePending(notice)) return job;
   const drop = (s: ExportNotice['email']) => (s === 'pending' ? 'dropped' : s);
@@ -48,7 +52,10 @@ export async function deliverNotice(job: DataExportItem, lease: string, now = ne
           Notification.create(item),
           NotificationCounter.add({ userId: person.id }, { unread: 1 }),
           // Not to a person whose erasure began meanwhile.
-          User.check({ id: person.id }, { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(erasureId)' }),
+          User.check(
+            { id: person.id },
+            { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(erasureId)' },
+          ),
         ]);
         current = next;
       } else {

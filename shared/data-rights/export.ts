@@ -1,13 +1,13 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Item } from '../db/table.ts';
+import { Post } from '../feed/entities.ts';
 import { Notification } from '../notifications/entities.ts';
 import { notificationContent } from '../notifications/notifications.ts';
 import { AVATARS_PREFIX } from '../people/avatars.ts';
+import { User } from '../people/entities.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { eraseObjects } from '../storage/erase-objects.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
-import { Post } from '../feed/entities.ts';
-import { User } from '../people/entities.ts';
 import { DataExport, type DataExportItem } from './entities.ts';
 import {
   documentKey,

@@ -13,7 +13,7 @@ export const JOBS_FAILED_METRIC = 'DataRightsJobsFailed';
 const KNOWN: [RegExp, string][] = [
   [/kept changing/i, 'an item kept changing'],
   [/no special erasure|no declaration/i, 'a kind of item it cannot handle'],
-  [/starting key|ExclusiveStartKey/i, 'an invalid position in the table walk'],
+  [/start(ing)? key|key element does not match the schema/i, 'an invalid position in the table walk'],
   [/NoSuchKey|specified key does not exist/i, 'an object it needs is missing'],
 ];
 

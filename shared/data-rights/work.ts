@@ -44,7 +44,6 @@ export const MAX_ATTEMPTS = 5;
 export const RETRY_BASE_MS = 60_000;
 export const retryDelay = (attempts: number) => RETRY_BASE_MS * 2 ** (attempts - 1);
 
-
 export async function runDataRightsWork(opts: WorkOptions = {}): Promise<{ erasures: number; exports: number }> {
   const stop = opts.stop ?? (() => false);
   const now = opts.now ?? Date.now;
@@ -122,7 +121,6 @@ const erasureStepName = (job: PersonErasureItem) =>
 
 type Job = PersonErasureItem | DataExportItem;
 /** The declaration that writes a job (either kind). */
-// biome-ignore lint/suspicious/noExplicitAny: either job kind's declaration, its item type taken from the job
 type JobEntity = { change: (before: any, after: any, condition: Condition) => TransactItem };
 
 /** After a step that succeeded: a count of failed attempts is cleared (they are counted in a row). */
