@@ -78,7 +78,7 @@ export async function startErasure(
   throw conflict('The account changed while this request ran. Try again.');
 }
 
-/** A failed erasure running again from its last recorded step (only the retention's or a super admin's new request). */
+/** A failed erasure running again from its last recorded step (a super admin's new request; the retention skips people already marked). */
 async function requeue(e: PersonErasureItem): Promise<PersonErasureItem> {
   const again: PersonErasureItem = {
     ...e,
