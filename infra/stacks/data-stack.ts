@@ -19,6 +19,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { EXPORT_KEEP_DAYS, EXPORTS_PREFIX } from '../../shared/data-rights/export-document.ts';
+import { JOBS_FAILED_METRIC } from '../../shared/data-rights/job-failure.ts';
 import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { PENDING_UPLOADS_EXPIRE_DAYS, PENDING_UPLOADS_PREFIX } from '../../shared/storage/pending-uploads.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
@@ -410,6 +411,18 @@ export class DataStack extends Stack {
       threshold: 1,
       description:
         'SES refused to send an e-mail (MailFailures metric of shared/transports/email.ts): invitations and grievance reminders did not go out. Usual causes: the account is in the SES sandbox (only verified recipients), the sender identity (workplace:mailFrom) is not verified, or sending is paused. The sending function log has the SES error.',
+    });
+    operatorAlarm(this, 'DataRightsJobsFailedAlarm', topicArn, {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: JOBS_FAILED_METRIC,
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      description:
+        "A data-rights job (a person's export or erasure) failed for good after its retries (DataRightsJobsFailed metric of shared/data-rights/work.ts); the other jobs went on. GET /admin/erasures/{id} or the export's GET says the step and the kind of failure; the data-rights-work log has the job id. A failed erasure keeps the person marked: fix the cause, then a super admin's DELETE /admin/members/{userId} re-queues it.",
     });
     const ses = (metricName: string) =>
       new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period: Duration.hours(1) });

@@ -177,6 +177,8 @@ export const schedules: Schedule[] = [
       ],
       // An erased person's push registrations take their platform endpoints with them.
       sns: true,
+      // The notice of a super admin's export (shared/data-rights/export-notice.ts).
+      ses: true,
       publicMedia: true,
     },
     timeout: 900,

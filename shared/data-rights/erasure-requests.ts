@@ -23,13 +23,18 @@ export function erasureView(e: PersonErasureItem) {
     finishedAt: e.finishedAt,
     progress: { pages: e.walk.pages, scanned: e.walk.scanned },
     counts: e.counts,
+    attempts: e.attempts ?? 0,
+    retryAt: e.retryAt ?? null,
+    error: e.error ?? null,
   };
 }
 
 /**
  * Starts erasing a deactivated person (`requestedBy` a super admin, or null for the retention). 404 for
  * nobody, 409 unless deactivated or while a legal hold is set; a person already being erased answers
- * their erasure. The job and the person's mark are one transaction conditioned on what was read.
+ * their erasure, re-queued when it had failed (work.ts: it goes on from its last recorded step, its
+ * attempts counted afresh; the person stayed marked meanwhile). The job and the person's mark are one
+ * transaction conditioned on what was read.
  */
 export async function startErasure(
   userId: string,
@@ -41,6 +46,7 @@ export async function startErasure(
     if (!user) throw notFound('No such person.');
     if (user.erasureId) {
       const running = await PersonErasure.get({ id: user.erasureId }, { consistent: true });
+      if (running?.status === 'failed') return requeue(running);
       if (running) return running;
     }
     if (user.status !== 'deactivated') throw conflict('Only a deactivated account can be erased: deactivate it first.');
@@ -70,6 +76,32 @@ export async function startErasure(
     }
   }
   throw conflict('The account changed while this request ran. Try again.');
+}
+
+/** A failed erasure running again from its last recorded step (a super admin's new request; the retention skips people already marked). */
+async function requeue(e: PersonErasureItem): Promise<PersonErasureItem> {
+  const again: PersonErasureItem = {
+    ...e,
+    status: 'running',
+    attempts: undefined,
+    retryAt: undefined,
+    error: undefined,
+    leaseUntil: undefined,
+  };
+  try {
+    await transact([
+      PersonErasure.change(e, again, {
+        ConditionExpression: '#status = :failed',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':failed': 'failed' },
+      }),
+    ]);
+    return again;
+  } catch (err) {
+    // Re-queued by another request meanwhile: answer it as it is now.
+    if (!isConditionFailure(err)) throw err;
+    return (await PersonErasure.get({ id: e.id }, { consistent: true })) ?? e;
+  }
 }
 
 /** The person's mark: no reactivation, no second erasure, and no hold set after the erasure began. */

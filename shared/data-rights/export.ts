@@ -1,8 +1,10 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Item } from '../db/table.ts';
+import { Post } from '../feed/entities.ts';
 import { Notification } from '../notifications/entities.ts';
 import { notificationContent } from '../notifications/notifications.ts';
 import { AVATARS_PREFIX } from '../people/avatars.ts';
+import { User } from '../people/entities.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { eraseObjects } from '../storage/erase-objects.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
@@ -11,17 +13,20 @@ import {
   documentKey,
   EXPORT_FORMAT,
   EXPORT_KEEP_DAYS,
-  exportedFields,
+  EXPORTED,
+  type ExportContext,
   exportPrefix,
   GRIEVANCE_STATEMENT,
   mergeSections,
   partKey,
   partsPrefix,
+  pick,
+  REPORT_FIELDS,
   type Sections,
 } from './export-document.ts';
 import { renewLease, writeHeld } from './lease.ts';
 import { ruleOf } from './rules.ts';
-import { carries, scanPage } from './table-walk.ts';
+import { scanPage } from './table-walk.ts';
 import { advanced } from './walk-progress.ts';
 
 /**
@@ -31,9 +36,14 @@ import { advanced } from './walk-progress.ts';
  * short-lived signed URL until it is erased EXPORT_KEEP_DAYS later. The job stays as the audit record.
  */
 
-/** What one stored item gives the export (a section and its view), or null. */
-export function exportOf(item: Item, userId: string): { section: string; view: Item } | null {
-  const rule = ruleOf(item.entity as string);
+/** What one stored item gives the export (a section and its view, as EXPORTED declares it), or null. */
+export async function exportOf(
+  item: Item,
+  userId: string,
+  ctx: ExportContext,
+): Promise<{ section: string; view: Item } | null> {
+  const kind = item.entity as string;
+  const rule = ruleOf(kind);
   if (!rule?.section) return null;
   if (Notification.is(item)) {
     // Their own notifications, opened; never a grievance one (the channel is not exported).
@@ -43,12 +53,45 @@ export function exportOf(item: Item, userId: string): { section: string; view: I
     const { anonymous: _, ...said } = content;
     return { section: rule.section, view: { id: item.id, ...said, readAt: item.readAt, createdAt: item.createdAt } };
   }
-  if (!carries(item, { userId })) return null;
-  const view = exportedFields(item);
-  // Another person's profile appears only as the link it has with them (their manager, their reports).
-  if (item.entity === 'User' && item.id !== userId)
-    return { section: 'people', view: { id: item.id, name: item.name, managerId: item.managerId } };
-  return { section: rule.section, view };
+  // Another person's profile appears only as the link it has with them: their report.
+  if (User.is(item) && item.id !== userId)
+    return item.managerId === userId ? { section: 'people', view: pick(item, REPORT_FIELDS) } : null;
+  const declared = EXPORTED[kind];
+  if (!declared || !(await declared.about(item, userId, ctx))) return null;
+  return { section: rule.section, view: pick(item, declared.fields) };
+}
+
+/** Whether posts are shown (exist, not hidden), each read once per step. */
+function postsShown(): ExportContext {
+  const known = new Map<string, Promise<boolean>>();
+  return {
+    postShown: (postId) => {
+      let shown = known.get(postId);
+      if (!shown) {
+        shown = Post.get({ id: postId }, { consistent: true }).then((p) => !!p && !p.hidden);
+        known.set(postId, shown);
+      }
+      return shown;
+    },
+  };
+}
+
+/** Why an export stopped when its person's erasure began (no personal data). */
+export const STOPPED_BY_ERASURE = 'stopped: the person is being erased';
+
+/** Whether the person may still have their data exported: not gone, and no erasure begun. */
+async function stillExportable(userId: string): Promise<boolean> {
+  const person = await User.get({ id: userId }, { consistent: true });
+  return !!person && !person.erasureId;
+}
+
+/**
+ * An export whose person's erasure has begun stops: its objects are erased and it is marked `failed`
+ * with the reason (a notice still owed is dropped by its delivery, export-notice.ts).
+ */
+async function stopForErasure(job: DataExportItem, lease: string): Promise<DataExportItem | null> {
+  await eraseObjects(exportPrefix(job.id));
+  return record(job, lease, { status: 'failed', error: STOPPED_BY_ERASURE, retryAt: undefined });
 }
 
 /** Pages one step walks at most, and the finds (JSON bytes) after which it writes its part. */
@@ -63,14 +106,16 @@ const PART_BYTES = 1_000_000;
  */
 export async function exportStep(job: DataExportItem, lease: string): Promise<DataExportItem | null> {
   if (job.status !== 'running') return job;
+  if (!(await stillExportable(job.userId))) return stopForErasure(job, lease);
   if (job.walk.tableDone) return assemble(job, lease);
+  const ctx = postsShown();
   const sections: Sections = {};
   let walk = job.walk;
   let bytes = 0;
   for (let pages = 0; pages < STEP_PAGES && !walk.tableDone && bytes < PART_BYTES; pages++) {
     const page = await scanPage(walk.cursor);
     for (const item of page.items) {
-      const found = exportOf(item, job.userId);
+      const found = await exportOf(item, job.userId, ctx);
       if (!found) continue;
       mergeSections(sections, { [found.section]: [found.view] });
       bytes += JSON.stringify(found.view).length;
@@ -81,6 +126,8 @@ export async function exportStep(job: DataExportItem, lease: string): Promise<Da
   if (Object.keys(sections).length) {
     await putJson(partKey(job.id, parts), sections);
     parts++;
+    // An erasure that began while this step walked: the part just written goes with the rest.
+    if (!(await stillExportable(job.userId))) return stopForErasure(job, lease);
   }
   const counts = { ...job.counts };
   for (const [name, items] of Object.entries(sections)) counts[name] = (counts[name] ?? 0) + items.length;
@@ -111,6 +158,8 @@ async function assemble(job: DataExportItem, lease: string): Promise<DataExportI
     mediaLinksValidUntil: new Date(now.getTime() + linkSeconds * 1000).toISOString(),
     sections,
   });
+  // An erasure that began while it was assembled: the document does not outlive it.
+  if (!(await stillExportable(job.userId))) return stopForErasure(job, lease);
   await eraseObjects(partsPrefix(job.id));
   return record(job, lease, {
     status: 'ready',

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DataExport } from '../../shared/data-rights/entities.ts';
 import { exportPrefix } from '../../shared/data-rights/export-document.ts';
 import { runDataRightsWork } from '../../shared/data-rights/work.ts';
+import { FeedScore } from '../../shared/feed/entities.ts';
+import { User } from '../../shared/people/entities.ts';
 import { admin, api, PASSWORD } from '../support/api.ts';
 import { checkCounters, itemsAbout, worldOf } from '../support/counters.ts';
 import { type PersonOfEveryKind, seedPersonOfEveryKind } from '../support/person-seed.ts';
@@ -41,6 +43,29 @@ describe("people's data rights over data of every kind", () => {
 
   it('gives a person a copy holding every kind of their data, and nobody else sees it', async () => {
     const s = seeded.subject;
+    const o1 = seeded.other1;
+    const a = await admin();
+    // What the service holds about them but the API does not show them: a post of O1's mentioning them
+    // and O1's comment mentioning them under it, both hidden; O1's score, last moved by them (a reaction);
+    // a legal hold (a mark on their profile).
+    const hiddenPost = await api('POST', '/posts', { token: o1.token, body: { content: `About @[${s.id}], hidden` } });
+    expect(hiddenPost.status).toBe(201);
+    const hiddenComment = await api('POST', `/posts/${hiddenPost.body.id}/comments`, {
+      token: o1.token,
+      body: { content: `More about @[${s.id}]` },
+    });
+    expect(hiddenComment.status).toBe(201);
+    expect((await api('POST', `/admin/posts/${hiddenPost.body.id}/hide`, { token: a.token })).status).toBe(200);
+    expect(
+      (await api('POST', `/posts/${seeded.ids.mentionPostId}/upvote`, { token: s.token, body: { reaction: 'love' } }))
+        .status,
+    ).toBe(200);
+    expect((await FeedScore.get({ userId: o1.id }, { consistent: true }))?.actorId).toBe(s.id);
+    const hold = (legalHold: boolean) =>
+      api('PUT', `/admin/members/${s.id}/legal-hold`, { token: a.token, body: { legalHold } });
+    expect((await hold(true)).status).toBe(200);
+    expect((await User.get({ id: s.id }, { consistent: true }))?.legalHold).toBe(true);
+
     const started = await api('POST', '/users/me/data-export', { token: s.token });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ status: 'running', userId: s.id, url: null });
@@ -92,7 +117,8 @@ describe("people's data rights over data of every kind", () => {
     has('notifications', (n) => n.kind === 'mention');
     has('pushRegistrations', () => true);
     has('follows', (f) => f.userId === s.id && f.followingId === seeded.other1.id);
-    has('follows', (f) => f.userId === seeded.other1.id && f.followingId === s.id);
+    // Who follows them is shown by no route: not in their copy (O1 follows them).
+    expect(sections.follows.filter((f) => f.userId !== s.id)).toEqual([]);
     has('bookmarks', (b) => b.postId === ids.otherPostId);
     has('teams', (t) => t.teamId === ids.teamId);
     has('people', (p) => p.id === seeded.other1.id && p.managerId === s.id); // their report
@@ -105,6 +131,23 @@ describe("people's data rights over data of every kind", () => {
     for (const secret of ['passwordHash', 'tokenHash', 'sealed', seeded.subject.tokens[0], seeded.subject.tokens[1]])
       expect(text).not.toContain(secret);
     expect(text).not.toContain(seeded.other1.email);
+    // Each kind exported in its declared fields: no internal mark of their profile, no key, index
+    // attribute, lease or attribution on any item (a notification's actor is what the API shows).
+    const profile = sections.profile.find((p) => p.id === s.id);
+    for (const internal of ['legalHold', 'erasureId', 'actorId', 'rev']) expect(profile).not.toHaveProperty(internal);
+    for (const [section, items] of Object.entries(sections))
+      for (const item of items)
+        for (const internal of ['pk', 'sk', 'entity', 'gsi1pk', 'gsi1sk', 'leaseUntil', 'ttl', 'tokenHash'])
+          expect({ section, has: internal in item }).toEqual({ section, has: false });
+    for (const [section, items] of Object.entries(sections))
+      if (section !== 'notifications')
+        expect({ section, actorId: items.some((i) => 'actorId' in i) }).toEqual({ section, actorId: false });
+    // Nothing the API hides from them: others' hidden post and comment about them, others' scores.
+    expect(sections.posts.some((p) => p.id === hiddenPost.body.id)).toBe(false);
+    expect(sections.comments.some((c) => c.id === hiddenComment.body.id)).toBe(false);
+    expect((sections.feedScore ?? []).filter((f) => f.userId !== s.id)).toEqual([]);
+    // (Lifted, so that the erasure below may go ahead.)
+    expect((await hold(false)).status).toBe(200);
   }, 240_000);
 
   it("lets a super admin export anybody's copy, telling the person by e-mail", async () => {
@@ -113,10 +156,12 @@ describe("people's data rights over data of every kind", () => {
     const started = await api('POST', `/admin/members/${s.id}/data-export`, { token: a.token });
     expect(started.status).toBe(201);
     adminExportId = started.body.id;
-    const mail = await api('GET', `/_local/outbox?to=${encodeURIComponent(s.email)}&channel=email`);
-    expect(mail.body.some((m: any) => /copy of your data/i.test(m.subject))).toBe(true);
     const path = `/admin/members/${s.id}/data-export/${adminExportId}`;
     await workUntil(adminExportId, async () => (await api('GET', path, { token: a.token })).body.status === 'ready');
+    // The worker sent the notice recorded with the job.
+    const mail = await api('GET', `/_local/outbox?to=${encodeURIComponent(s.email)}&channel=email`);
+    expect(mail.body.some((m: any) => /copy of your data/i.test(m.subject))).toBe(true);
+    expect((await api('GET', path, { token: a.token })).body.notice).toEqual({ email: 'sent', inApp: 'sent' });
     // Another person's id in the path does not open it.
     expect(
       (await api('GET', `/admin/members/${seeded.other1.id}/data-export/${adminExportId}`, { token: a.token })).status,

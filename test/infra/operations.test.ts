@@ -10,6 +10,7 @@ import {
 } from '../../infra/stacks/data-stack.ts';
 import { schedules } from '../../shared/api/background.ts';
 import { EXPORT_KEEP_DAYS } from '../../shared/data-rights/export-document.ts';
+import { JOBS_FAILED_METRIC } from '../../shared/data-rights/job-failure.ts';
 import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
 
 /** Alarms that reach someone on the numbers that matter (item 3), and recovery (item 5). */
@@ -80,6 +81,21 @@ describe('alarms reach someone', () => {
       Namespace: 'Workplace',
       Threshold: 1,
     });
+  });
+
+  it('alarms on data-rights jobs that failed for good (the metric the worker emits)', () => {
+    const [[, alarm]] = resourcesOf(t('Data'), 'AWS::CloudWatch::Alarm').filter(
+      ([, a]) => a.Properties!.MetricName === JOBS_FAILED_METRIC,
+    );
+    expect(JOBS_FAILED_METRIC).toBe('DataRightsJobsFailed');
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'Workplace',
+      Dimensions: [{ Name: 'service', Value: 'workplace' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(alarm.Properties!.AlarmActions).toBeDefined();
   });
 
   it("watches the stream function's ceiling: throttles, and open streams near the reservation", () => {

@@ -19,11 +19,11 @@ export const exportMemberDataRoute = defineRoute({
   path: `${M}/{userId}/data-export`,
   auth: 'super_admin',
   summary:
-    "Starts a copy of a person's data (deactivated people included; the person is told by e-mail), or answers the one still running.",
+    "Starts a copy of a person's data (deactivated people included), always a job of its own: the person is told (e-mail, and a notification if they can sign in) by the background worker. 409 once their erasure has begun.",
   status: 201,
   response: DataExportView,
-  errors: [404],
-  access: { table: 'write', writes: [DataExport, DataExportClaim], bucket: EXPORT_BUCKET, ses: true },
+  errors: [404, 409],
+  access: { table: 'write', writes: [DataExport], bucket: EXPORT_BUCKET },
 });
 
 export const getMemberDataExportRoute = defineRoute({
@@ -45,9 +45,11 @@ export const exportMyDataRoute = defineRoute({
   method: 'POST',
   path: `${API_PREFIX}/users/me/data-export`,
   auth: 'session',
-  summary: "Starts a copy of the caller's own data, or answers the one still running.",
+  summary:
+    "Starts a copy of the caller's own data, or answers their own one still running (or the day's ready one); a super admin's export of them is never answered here. 409 once their erasure has begun.",
   status: 201,
   response: DataExportView,
+  errors: [409],
   access: { table: 'write', writes: [DataExport, DataExportClaim], bucket: EXPORT_BUCKET },
 });
 
@@ -57,7 +59,8 @@ export const getMyDataExportRoute = defineRoute({
   method: 'GET',
   path: `${API_PREFIX}/users/me/data-export/{exportId}`,
   auth: 'session',
-  summary: "The caller's export: progress and, once ready, a short-lived signed link to its JSON document.",
+  summary:
+    "The caller's export (their own, or a super admin's export of them, of which they were told): progress and, once ready, a short-lived signed link to its JSON document.",
   status: 200,
   response: DataExportView,
   errors: [404],
@@ -71,7 +74,7 @@ export const eraseMemberRoute = defineRoute({
   path: `${M}/{userId}`,
   auth: 'super_admin',
   summary:
-    'Erases a deactivated person now (in the background): 409 unless deactivated or while under a legal hold. Answers the erasure; asking again answers the same one.',
+    'Erases a deactivated person now (in the background): 409 unless deactivated or while under a legal hold. Answers the erasure; asking again answers the same one, re-queued if it had failed.',
   status: 200,
   response: ErasureView,
   errors: [404, 409],
@@ -84,7 +87,8 @@ export const getErasureRoute = defineRoute({
   method: 'GET',
   path: `${API_PREFIX}/admin/erasures/{erasureId}`,
   auth: 'super_admin',
-  summary: 'An erasure: its progress, and once done its audit record (counts and times, no personal data).',
+  summary:
+    'An erasure: its progress, its failed attempts (`failed` with the reason after the last), and once done its audit record (counts and times, no personal data).',
   status: 200,
   response: ErasureView,
   errors: [404],
