@@ -206,11 +206,14 @@ export class DataStack extends Stack {
           expiredObjectDeleteMarker: true,
         },
         // Presigned uploads land here until a post attaches (and so verifies) them; one never
-        // attached expires, so nobody fills the bucket with uploads that were never used.
+        // attached expires, so nobody fills the bucket with uploads that were never used. A PUT
+        // repeated with the same URL (or a refused upload, whose record is gone, so no erasure can
+        // find it) leaves overwritten versions: they go within the same day, not MEDIA_NONCURRENT_DAYS.
         {
           id: 'expire-pending-uploads',
           prefix: PENDING_UPLOADS_PREFIX,
           expiration: Duration.days(PENDING_UPLOADS_EXPIRE_DAYS),
+          noncurrentVersionExpiration: Duration.days(PENDING_UPLOADS_EXPIRE_DAYS),
         },
         // People's data exports: a backstop behind the worker's own erasure, and none of their old
         // versions kept for MEDIA_NONCURRENT_DAYS (where rules overlap, S3 applies the shorter period).

@@ -181,6 +181,10 @@ describe('public media through CloudFront', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Prefix: PENDING_UPLOADS_PREFIX, ExpirationInDays: 1, Status: 'Enabled' }),
     );
+    // The versions a repeated PUT (or a refused upload, whose record is gone) overwrote go within a day
+    // too, not after the bucket's general MEDIA_NONCURRENT_DAYS (S3 applies the shorter of overlapping rules).
+    const pending = rules.find((r) => r.Prefix === PENDING_UPLOADS_PREFIX);
+    expect(pending.NoncurrentVersionExpiration).toEqual({ NoncurrentDays: 1 });
     // Only the pending prefix and data exports' documents (docs/data-model.md, Data rights): attached
     // uploads (posts/) and avatars are kept.
     expect(rules.filter((r) => r.ExpirationInDays).map((r) => r.Prefix)).toEqual(
