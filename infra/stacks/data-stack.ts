@@ -46,6 +46,8 @@ export function sharedData(scope: Construct, config: DeployConfig): SharedData {
     notificationSecretArn: secretArnByName(scope, n.notificationSecret),
     idempotencySecretName: n.idempotencySecret,
     idempotencySecretArn: secretArnByName(scope, n.idempotencySecret),
+    avatarSecretName: n.avatarSecret,
+    avatarSecretArn: secretArnByName(scope, n.avatarSecret),
     alarmTopicArn:
       config.alarmTopicArn ?? stack.formatArn({ service: 'sns', resource: n.alarmTopic, region: stack.region }),
     ...(config.adminEmail
@@ -121,6 +123,7 @@ export class DataStack extends Stack {
   readonly grievanceSecret: Secret;
   readonly notificationSecret: Secret;
   readonly idempotencySecret: Secret;
+  readonly avatarSecret: Secret;
   /** The operators' topic: `workplace:alarmTopicArn`, or the one created here. */
   readonly alarmTopic: ITopic;
   readonly adminPasswordSecret?: Secret;
@@ -286,6 +289,11 @@ export class DataStack extends Stack {
       'IdempotencySecret',
       names.idempotencySecret,
       'Keys the tags of Idempotency-Key records and request fingerprints (IDEMPOTENCY_SECRET).',
+    );
+    this.avatarSecret = secret(
+      'AvatarSecret',
+      names.avatarSecret,
+      'Keys the owner tag of avatar object keys, so a published key does not link back to a person (AVATAR_SECRET).',
     );
 
     if (config.adminEmail) {
