@@ -2,10 +2,10 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from 
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { getItem, write } from '../../shared/db/table.ts';
-import { PostUpload, UploadQuota } from '../../shared/feed/entities.ts';
-import { resolveAttachments } from '../../shared/feed/uploads.ts';
-import { UPLOAD_BYTES_PER_DAY, UPLOADS_PER_DAY } from '../../shared/feed/upload-quota.ts';
 import { DomainError } from '../../shared/errors.ts';
+import { PostUpload, UploadQuota } from '../../shared/feed/entities.ts';
+import { UPLOAD_BYTES_PER_DAY, UPLOADS_PER_DAY } from '../../shared/feed/upload-quota.ts';
+import { resolveAttachments } from '../../shared/feed/uploads.ts';
 import { bucketName, s3, setS3Client } from '../../shared/storage/client.ts';
 import { pendingKeyOf } from '../../shared/storage/pending-uploads.ts';
 import { api, baseUrl, newMember } from '../support/api.ts';

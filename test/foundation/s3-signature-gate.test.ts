@@ -119,7 +119,12 @@ describe('the local S3 signature gate', () => {
     const checked = (await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: source }))).ETag!;
     const copy = (key: string) =>
       client.send(
-        new CopyObjectCommand({ Bucket: BUCKET, Key: key, CopySource: `${BUCKET}/${source}`, CopySourceIfMatch: checked }),
+        new CopyObjectCommand({
+          Bucket: BUCKET,
+          Key: key,
+          CopySource: `${BUCKET}/${source}`,
+          CopySourceIfMatch: checked,
+        }),
       );
     // Unchanged: copied.
     await copy('copies/p2/first.png');
