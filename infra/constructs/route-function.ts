@@ -154,6 +154,14 @@ export class ServiceFunction extends Construct {
               ? [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: mediaParameter.slice(1) })]
               : [],
           };
+        case 'mediaDistribution':
+          return media
+            ? {
+                arns: [`arn:${stack.partition}:cloudfront::${stack.account}:distribution/*`],
+                wildcardReason:
+                  'Invalidates erased media at the edge: the distribution is made by the edge stack after this function (it needs the API), so its id is read at run time from the media signing parameter.',
+              }
+            : { arns: [] };
       }
     };
     const secrets = secretGrants(props.handler, data);

@@ -8,6 +8,7 @@ export const secretArns = (data: SharedData): Record<SecretName, string> => ({
   grievance: data.grievanceSecretArn,
   notification: data.notificationSecretArn,
   idempotency: data.idempotencySecretArn,
+  avatar: data.avatarSecretArn,
 });
 
 /** Its name, which GetSecretValue takes as well as an ARN. */
@@ -16,6 +17,7 @@ const secretNames = (data: SharedData): Record<SecretName, string> => ({
   grievance: data.grievanceSecretName,
   notification: data.notificationSecretName,
   idempotency: data.idempotencySecretName,
+  avatar: data.avatarSecretName,
 });
 
 /**

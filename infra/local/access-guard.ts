@@ -33,6 +33,7 @@ export type RequestResource =
   | { kind: 'mailIdentity'; from: string }
   | { kind: 'secret'; id: string }
   | { kind: 'parameter'; name: string }
+  | { kind: 'distribution'; id: string }
   | { kind: 'other'; name: string };
 
 /** What the abstract resources of the statements are, locally (read from the environment the runtime set). */
@@ -84,6 +85,10 @@ function matches(s: PolicyResource, r: RequestResource, names: LocalResourceName
       return r.kind === 'secret' && !!names.mediaSigningSecret && r.id === names.mediaSigningSecret;
     case 'mediaSigningParameter':
       return r.kind === 'parameter' && !!names.mediaSigningParameter && r.name === names.mediaSigningParameter;
+    case 'mediaDistribution':
+      // Deployed, any distribution of the account (the edge stack's is made after the functions); locally
+      // there is none unless the environment names a media signing parameter (media-invalidation.ts).
+      return r.kind === 'distribution' && !!names.mediaSigningParameter;
     case 'appSecret': {
       // By its ARN, when the environment names one (deployed-style configuration); locally the
       // value itself is a variable, given only to the functions granted it (infra/local/function-host.ts).
@@ -239,6 +244,8 @@ export function requestsOf(service: AwsService, commandName: string, input: Reco
       return [{ action: `secretsmanager:${name}`, resource: { kind: 'secret', id: input.SecretId } }];
     case 'ssm':
       return [{ action: `ssm:${name}`, resource: { kind: 'parameter', name: input.Name } }];
+    case 'cloudfront':
+      return [{ action: `cloudfront:${name}`, resource: { kind: 'distribution', id: input.DistributionId ?? '*' } }];
   }
 }
 
@@ -254,6 +261,7 @@ const DENIALS: Record<AwsService, { name: string; status: number }> = {
   ses: { name: 'AccessDeniedException', status: 403 },
   secretsmanager: { name: 'AccessDeniedException', status: 400 },
   ssm: { name: 'AccessDeniedException', status: 400 },
+  cloudfront: { name: 'AccessDenied', status: 403 },
 };
 
 const describe = (r: RequestResource): string => {
@@ -275,6 +283,8 @@ const describe = (r: RequestResource): string => {
       return `secret:${r.id}`;
     case 'parameter':
       return `parameter${r.name}`;
+    case 'distribution':
+      return `distribution/${r.id}`;
     case 'other':
       return r.name;
   }

@@ -44,7 +44,13 @@ export function freePort(): Promise<number> {
  * Secrets the deployed stack keeps in Secrets Manager; locally they are generated on first start and
  * kept in DATA_DIR, so cursors and grievance hashes stay valid across restarts.
  */
-const LOCAL_SECRETS = ['cursorSecret', 'grievanceSecret', 'notificationSecret', 'idempotencySecret'] as const;
+const LOCAL_SECRETS = [
+  'cursorSecret',
+  'grievanceSecret',
+  'notificationSecret',
+  'idempotencySecret',
+  'avatarSecret',
+] as const;
 function loadSecrets(dataDir: string): Record<(typeof LOCAL_SECRETS)[number], string> {
   const file = join(dataDir, 'secrets.json');
   const stored: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
@@ -81,6 +87,7 @@ export function prepareEnvironment(dataDir: string): void {
     GRIEVANCE_SECRET: secrets.grievanceSecret,
     NOTIFICATION_SECRET: secrets.notificationSecret,
     IDEMPOTENCY_SECRET: secrets.idempotencySecret,
+    AVATAR_SECRET: secrets.avatarSecret,
     POWERTOOLS_DEV: 'false',
     POWERTOOLS_METRICS_DISABLED: 'true',
     // Lambda sets it in every on-demand environment; Powertools reports cold starts only with it.

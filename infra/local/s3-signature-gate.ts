@@ -16,6 +16,11 @@ import { SignatureV4 } from '@smithy/signature-v4';
  *   deployed);
  * - anything else (an unsigned GET, a bucket listing) is `403 AccessDenied`, except CORS preflights.
  *
+ * It also checks the one copy condition the service uses, which the emulator ignores: a copy with
+ * `x-amz-copy-source-if-match` whose source's ETag is another is `412 PreconditionFailed`, as S3
+ * answers (shared/feed/uploads.ts). Locally the check and the copy are two requests, not one atomic
+ * step as in S3 (docs/deployment.md, local versus deployed).
+ *
  * Presigned reads answer with CORS for any origin, as the deployed bucket's CORS rule for GET and
  * HEAD does (infra/stacks/data-stack.ts), so a website's scripts may use the media.
  */
@@ -195,6 +200,18 @@ async function gate(
       return;
     }
   }
+  const copyIfMatch = req.headers['x-amz-copy-source-if-match'];
+  if (method === 'PUT' && req.headers['x-amz-copy-source'] && typeof copyIfMatch === 'string') {
+    const source = String(req.headers['x-amz-copy-source']);
+    const current = await etagOf(target, source.startsWith('/') ? source : `/${source}`);
+    if (current !== null && current !== copyIfMatch) {
+      req.resume();
+      const body = s3ErrorXml('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
+      res.writeHead(412, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+  }
   const upstream = request(
     { host: target.host, port: target.port, method, path: req.url, headers: req.headers },
     (answer) => {
@@ -210,4 +227,17 @@ async function gate(
     res.end(s3ErrorXml('ServiceUnavailable', err.message));
   });
   req.pipe(upstream);
+}
+
+/** The ETag of the emulator's object at `path` (`/bucket/key`, as S3 names a copy source), or null when there is none. */
+function etagOf(target: { host: string; port: number }, path: string): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const head = request({ host: target.host, port: target.port, method: 'HEAD', path }, (answer) => {
+      answer.resume();
+      const etag = answer.headers.etag;
+      resolve(answer.statusCode === 200 && typeof etag === 'string' ? etag : null);
+    });
+    head.on('error', reject);
+    head.end();
+  });
 }

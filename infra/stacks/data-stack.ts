@@ -47,6 +47,8 @@ export function sharedData(scope: Construct, config: DeployConfig): SharedData {
     notificationSecretArn: secretArnByName(scope, n.notificationSecret),
     idempotencySecretName: n.idempotencySecret,
     idempotencySecretArn: secretArnByName(scope, n.idempotencySecret),
+    avatarSecretName: n.avatarSecret,
+    avatarSecretArn: secretArnByName(scope, n.avatarSecret),
     alarmTopicArn:
       config.alarmTopicArn ?? stack.formatArn({ service: 'sns', resource: n.alarmTopic, region: stack.region }),
     ...(config.adminEmail
@@ -122,6 +124,7 @@ export class DataStack extends Stack {
   readonly grievanceSecret: Secret;
   readonly notificationSecret: Secret;
   readonly idempotencySecret: Secret;
+  readonly avatarSecret: Secret;
   /** The operators' topic: `workplace:alarmTopicArn`, or the one created here. */
   readonly alarmTopic: ITopic;
   readonly adminPasswordSecret?: Secret;
@@ -207,11 +210,14 @@ export class DataStack extends Stack {
           expiredObjectDeleteMarker: true,
         },
         // Presigned uploads land here until a post attaches (and so verifies) them; one never
-        // attached expires, so nobody fills the bucket with uploads that were never used.
+        // attached expires, so nobody fills the bucket with uploads that were never used. A PUT
+        // repeated with the same URL (or a refused upload, whose record is gone, so no erasure can
+        // find it) leaves overwritten versions: they go within the same day, not MEDIA_NONCURRENT_DAYS.
         {
           id: 'expire-pending-uploads',
           prefix: PENDING_UPLOADS_PREFIX,
           expiration: Duration.days(PENDING_UPLOADS_EXPIRE_DAYS),
+          noncurrentVersionExpiration: Duration.days(PENDING_UPLOADS_EXPIRE_DAYS),
         },
         // People's data exports: a backstop behind the worker's own erasure, and none of their old
         // versions kept for MEDIA_NONCURRENT_DAYS (where rules overlap, S3 applies the shorter period).
@@ -284,6 +290,11 @@ export class DataStack extends Stack {
       'IdempotencySecret',
       names.idempotencySecret,
       'Keys the tags of Idempotency-Key records and request fingerprints (IDEMPOTENCY_SECRET).',
+    );
+    this.avatarSecret = secret(
+      'AvatarSecret',
+      names.avatarSecret,
+      'Keys the owner tag of avatar object keys, so a published key does not link back to a person (AVATAR_SECRET).',
     );
 
     if (config.adminEmail) {

@@ -289,8 +289,13 @@ export class EdgeStack extends Stack {
       // Read by the office-updates functions at run time (they are deployed before this stack).
       new StringParameter(this, 'MediaSigning', {
         parameterName: mediaSigningParameterName(config.prefix),
-        description: 'Base URL and key pair id of the public feed media URLs (shared/storage/public-urls.ts).',
-        stringValue: this.toJsonString({ baseUrl: this.baseUrl, keyPairId: mediaKey.publicKeyId }),
+        description:
+          'Base URL and key pair id of the public feed media URLs (shared/storage/public-urls.ts), and the distribution erased media are invalidated on (shared/storage/media-invalidation.ts).',
+        stringValue: this.toJsonString({
+          baseUrl: this.baseUrl,
+          keyPairId: mediaKey.publicKeyId,
+          distributionId: this.distribution.distributionId,
+        }),
       });
     }
     if (config.domain) {

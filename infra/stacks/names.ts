@@ -20,6 +20,7 @@ export interface ResourceNames {
   grievanceSecret: string;
   notificationSecret: string;
   idempotencySecret: string;
+  avatarSecret: string;
   adminPasswordSecret: string;
   alarmTopic: string;
   /** SSM parameter holding the table's stream ARN. */
@@ -41,6 +42,7 @@ export function resourceNames(prefix: string, scope: Construct, restoredTable?: 
     grievanceSecret: `${prefix}/grievance-secret`,
     notificationSecret: `${prefix}/notification-secret`,
     idempotencySecret: `${prefix}/idempotency-secret`,
+    avatarSecret: `${prefix}/avatar-secret`,
     adminPasswordSecret: `${prefix}/admin-password`,
     alarmTopic: `${prefix}-alarms`,
     tableStreamParameter: `/${prefix}/table-stream-arn`,

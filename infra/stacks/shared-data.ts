@@ -17,6 +17,8 @@ export interface SharedData {
   notificationSecretArn: string;
   idempotencySecretName: string;
   idempotencySecretArn: string;
+  avatarSecretName: string;
+  avatarSecretArn: string;
   /** The SNS topic every alarm notifies. */
   alarmTopicArn: string;
   /** The generated password of the first super admin (only with `workplace:adminEmail`). */

@@ -29,7 +29,9 @@ export type PolicyResource =
   | { kind: 'mediaSigningSecret' }
   /** One of the application secrets (shared/config/secrets.ts). */
   | { kind: 'appSecret'; name: SecretName }
-  | { kind: 'mediaSigningParameter' };
+  | { kind: 'mediaSigningParameter' }
+  /** The distribution that serves the public media (its edge caches). */
+  | { kind: 'mediaDistribution' };
 
 export interface AccessStatement {
   sid: string;
@@ -233,6 +235,12 @@ export function accessStatements(declaration: FunctionAccess): AccessStatement[]
       },
       { sid: 'MediaSigningParameter', actions: ['ssm:GetParameter'], resources: [{ kind: 'mediaSigningParameter' }] },
     );
+    if (access.invalidatesMedia)
+      statements.push({
+        sid: 'MediaInvalidation',
+        actions: ['cloudfront:CreateInvalidation'],
+        resources: [{ kind: 'mediaDistribution' }],
+      });
   }
   if (secrets.length) {
     statements.push({

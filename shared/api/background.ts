@@ -147,7 +147,8 @@ export const schedules: Schedule[] = [
     handler: 'functions/schedules/run-migrations.ts',
     everySeconds: 300,
     localEverySeconds: 60,
-    access: { table: 'write', scan: true },
+    // `0009-avatars-keyed-tag` copies profile avatars to their keyed keys (shared/people/avatar-migration.ts).
+    access: { table: 'write', scan: true, bucket: [{ prefix: 'avatars/', actions: ['read', 'write'] }] },
     timeout: 900,
   },
   // Completes team deletions whose clearing stopped (shared/people/team-deletion.ts).
@@ -180,6 +181,8 @@ export const schedules: Schedule[] = [
       // The notice of a super admin's export (shared/data-rights/export-notice.ts).
       ses: true,
       publicMedia: true,
+      // Erased media leave CloudFront's edge caches (shared/storage/media-invalidation.ts).
+      invalidatesMedia: true,
     },
     timeout: 900,
     memory: 1024,

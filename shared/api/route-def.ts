@@ -35,6 +35,11 @@ export interface RouteAccess {
    * function reads the private key secret and the edge stack's signing parameter.
    */
   publicMedia?: boolean;
+  /**
+   * With `publicMedia`: erases objects the distribution may have cached, so it invalidates them there
+   * (cloudfront:CreateInvalidation; shared/storage/media-invalidation.ts).
+   */
+  invalidatesMedia?: boolean;
 }
 
 export interface PublicCache {

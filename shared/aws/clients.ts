@@ -5,7 +5,7 @@
  * (infra/local/access-guard.ts) so a handler is refused what its deployed role would refuse;
  * deployed nothing is installed and both are no-ops.
  */
-export type AwsService = 'dynamodb' | 's3' | 'sns' | 'ses' | 'secretsmanager' | 'ssm';
+export type AwsService = 'dynamodb' | 's3' | 'sns' | 'ses' | 'secretsmanager' | 'ssm' | 'cloudfront';
 
 /** What the SDK clients have in common that the hook needs: their middleware stack. */
 export interface HookableClient {

@@ -26,6 +26,11 @@ export const SECRETS = {
   notification: { variable: 'NOTIFICATION_SECRET', readBy: 'shared/notifications/sealing.ts' },
   /** Keys the tags of Idempotency-Key records and request fingerprints (every creating route). */
   idempotency: { variable: 'IDEMPOTENCY_SECRET', readBy: 'shared/http/idempotency-keys.ts' },
+  /**
+   * Keys the owner tag of avatar object keys (`avatars/<tag>_...`), so a published key cannot be linked
+   * back to a person by anyone who knows their id.
+   */
+  avatar: { variable: 'AVATAR_SECRET', readBy: 'shared/people/avatar-tag.ts' },
 } as const;
 
 export type SecretName = keyof typeof SECRETS;

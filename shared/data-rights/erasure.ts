@@ -5,7 +5,7 @@ import { LIVE_MAX_REPLICAS, LiveEvent, LiveReplica } from '../live/entities.ts';
 import { eventRange, readHead } from '../live/event-log.ts';
 import { Notification, type NotificationItem } from '../notifications/entities.ts';
 import { notificationContent, sealedContent } from '../notifications/notifications.ts';
-import { AVATARS_PREFIX, avatarOwnerTag } from '../people/avatars.ts';
+import { avatarObjectPrefixes } from '../people/avatar-tag.ts';
 import { changePerson } from '../people/change-person.ts';
 import { Team, User } from '../people/entities.ts';
 import { PushToken } from '../push/entities.ts';
@@ -214,9 +214,8 @@ export async function erasureStep(
   } else if (!walk.objectsDone) {
     const profile = await User.get({ id: s.userId }, { consistent: true });
     if (profile) await eraseOne(profile, s, count, { ownProfile: true });
-    // Every version of every avatar they had (keys by their tag, and the first layout's by their id).
-    count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${avatarOwnerTag(s.userId)}_`));
-    count('objects.deleted', await eraseObjects(`${AVATARS_PREFIX}${s.userId}_`));
+    // Every version of every avatar they had, in every key form (keyed tag, unkeyed tag, their id).
+    for (const prefix of avatarObjectPrefixes(s.userId)) count('objects.deleted', await eraseObjects(prefix));
     walk = { ...walk, objectsDone: true };
     // Parked until then: its lease runs until the feed has settled, so no run takes it sooner.
     const liveAfter = new Date(now + env.dataRightsSettleSeconds * 1000).toISOString();

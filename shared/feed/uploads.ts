@@ -8,7 +8,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { newSortableId } from '../db/ids.ts';
 import { failedConditions, type TransactItem, transact, write } from '../db/table.ts';
-import { invalid, notFound, tooLarge } from '../errors.ts';
+import { conflict, invalid, notFound, tooLarge } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 import { showsInline } from '../storage/media-headers.ts';
@@ -236,6 +236,12 @@ const isMissing = (err: unknown) => {
   );
 };
 
+/** Whether S3 refused a conditional request because its condition (an ETag) no longer holds. */
+const isPreconditionFailure = (err: unknown) => {
+  const e = err as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'PreconditionFailed' || e?.Code === 'PreconditionFailed' || e?.$metadata?.httpStatusCode === 412;
+};
+
 /** The total size an answer to a ranged GET reports (`Content-Range: bytes 0-4099/123456`). */
 const totalSizeOf = (out: GetObjectCommandOutput) =>
   Number(/\/(\d+)$/.exec(out.ContentRange ?? '')?.[1] ?? out.ContentLength ?? Number.NaN);
@@ -244,26 +250,34 @@ type Confirmation = { ok: PostUploadItem } | { refused: 'missing' | 'mismatch' }
 
 /**
  * Confirms a presigned upload: its bytes arrived under the pending key, are no larger than declared
- * and begin as the declared type (a ranged read of the head); then copies them to the upload's key
- * with the verified type written on the object (CloudFront serves the object's own type: it does not
- * pass response-content-type on), removes the pending object and marks the upload ready. Bytes of
- * another type are refused: the pending object and the record are deleted. An image confirmed this
- * way gets its renditions from the renditions consumer (asynchronously).
+ * and begin as the declared type (a ranged read of the head); then copies exactly those bytes to the
+ * upload's key (the copy is conditioned on the ETag that was read: a PUT in between fails it with 409
+ * and nothing is copied) with the verified type written on the object (CloudFront serves the object's
+ * own type: it does not pass response-content-type on), removes the pending object and marks the
+ * upload ready. Bytes of another type are refused: the pending object and the record are deleted. An
+ * image confirmed this way gets its renditions from the renditions consumer (asynchronously).
+ *
+ * An upload is confirmed once: a ready upload is never copied again, so a PUT repeated with the same
+ * URL after the attach lands only under the pending prefix, is never served, and expires with it
+ * (one day, its overwritten versions too: infra/stacks/data-stack.ts). Every PUT is exactly the
+ * declared length (it is signed), so what is stored is what the quota was charged.
  */
 async function confirmArrived(u: PostUploadItem): Promise<Confirmation> {
   if (u.status === 'ready') return { ok: u };
   const pending = { Bucket: bucketName(), Key: pendingKeyOf(u.objectKey) };
   let head: Buffer;
   let size: number;
+  let etag: string | undefined;
   try {
     const out = await s3().send(new GetObjectCommand({ ...pending, Range: `bytes=0-${HEAD_BYTES - 1}` }));
     head = Buffer.from(await out.Body!.transformToByteArray());
     size = totalSizeOf(out);
+    etag = out.ETag;
   } catch (err) {
     if (isMissing(err)) return (await readyMeanwhile(u)) ?? { refused: 'missing' };
     throw err;
   }
-  if (!(size <= u.sizeBytes) || !(await bytesAreOfType(head, u.mimeType))) {
+  if (!etag || !(size <= u.sizeBytes) || !(await bytesAreOfType(head, u.mimeType))) {
     await s3().send(new DeleteObjectCommand(pending));
     await write(
       PostUpload.remove(u, {
@@ -281,6 +295,8 @@ async function confirmArrived(u: PostUploadItem): Promise<Confirmation> {
         Bucket: bucketName(),
         Key: u.objectKey,
         CopySource: `${bucketName()}/${pending.Key}`,
+        // Only the bytes just checked: S3 refuses the copy (412) when the object changed since.
+        CopySourceIfMatch: etag,
         MetadataDirective: 'REPLACE',
         ...objectHeadersOf(u.mimeType),
       }),
@@ -288,6 +304,10 @@ async function confirmArrived(u: PostUploadItem): Promise<Confirmation> {
   } catch (err) {
     // Another request confirmed it first and removed the pending object.
     if (isMissing(err)) return (await readyMeanwhile(u)) ?? { refused: 'missing' };
+    if (isPreconditionFailure(err))
+      throw conflict(
+        `${pathOf(u)} was uploaded again while it was being checked; nothing was attached. Try again once the upload has finished.`,
+      );
     throw err;
   }
   const updated = await write(

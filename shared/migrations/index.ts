@@ -9,6 +9,7 @@ import {
   legacyNotificationPreview,
 } from '../grievances/migrations.ts';
 import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
+import { avatarKeyedTagMigration } from '../people/avatar-migration.ts';
 import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
 import type { DataMigration } from './migration.ts';
 import { type LegacyForm, storedFormMigration } from './stored-form.ts';
@@ -51,6 +52,7 @@ export const migrations: readonly DataMigration[] = [
   grievanceNoticeSealMigration,
   teamMembershipsMigration,
   directoryAttributeNamesMigration,
+  avatarKeyedTagMigration,
 ];
 
 export const migrationById = (id: string) => migrations.find((m) => m.id === id);

@@ -5,7 +5,7 @@ import type { RecognitionCategory } from '../feed/model.ts';
 import { mentionNames } from '../feed/people.ts';
 import { mentionIds, renderMentions } from '../feed/text.ts';
 import { uploadsFor } from '../feed/uploads.ts';
-import { AVATARS_PREFIX, avatarPath, embedsUserId } from '../people/avatars.ts';
+import { AVATARS_PREFIX, avatarPath, embedsUserId, legacyAvatarKeyPrefixes } from '../people/avatars.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
 import { WebsiteEntry, type WebsiteEntryItem } from './entities.ts';
@@ -45,17 +45,20 @@ export interface WebsitePost extends OfficeUpdate {
 
 /**
  * An avatar path's object key (the path's last segment under the avatars prefix); none for keys of
- * the first layout, which embed the person's id (public answers carry no internal ids).
+ * the earlier forms, which embed the person's id or a tag anyone who knows it can compute (public
+ * answers carry nothing that links back to an internal id; the migration moves them to the keyed form).
  */
-function avatarObjectKey(image: string): string | null {
+function avatarObjectKey(userId: string, image: string): string | null {
   if (!image.startsWith(avatarPath(''))) return null;
   const key = image.slice(avatarPath('').length);
-  return embedsUserId(key) ? null : `${AVATARS_PREFIX}${key}`;
+  return legacyAvatarKeyPrefixes(userId).some((p) => key.startsWith(p)) || embedsUserId(key)
+    ? null
+    : `${AVATARS_PREFIX}${key}`;
 }
 
 async function publicPerson(u: UserItem | undefined): Promise<PublicPerson> {
   if (!u) return { name: 'Former member', title: '', image: null };
-  const key = u.image ? avatarObjectKey(u.image) : null;
+  const key = u.image ? avatarObjectKey(u.id, u.image) : null;
   return { name: u.name, title: u.title ?? '', image: key ? await publicMediaUrl(key, SIGNED_SECONDS) : null };
 }
 

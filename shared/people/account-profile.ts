@@ -1,5 +1,5 @@
 import { invalid } from '../errors.ts';
-import { isOwnAvatarPath } from './avatars.ts';
+import { isOwnAvatarPath } from './avatar-tag.ts';
 import { updateProfile } from './profile-update.ts';
 
 /** `POST /auth/update-user`: name and image only. An image must be one of the service's avatar paths of this person. */

@@ -4,7 +4,8 @@ import { newSortableId } from '../db/ids.ts';
 import { DomainError, invalid } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { bucketName, s3 } from '../storage/client.ts';
-import { AVATARS_PREFIX, avatarPath, newAvatarKey } from './avatars.ts';
+import { newAvatarKey } from './avatar-tag.ts';
+import { AVATARS_PREFIX, avatarPath } from './avatars.ts';
 import { changePerson } from './change-person.ts';
 import type { UserItem } from './users.ts';
 

@@ -9,28 +9,28 @@ import { bucketName, s3 } from '../storage/client.ts';
  * load sharp; uploads are in avatar-upload.ts). An avatar is the object `avatars/<key>` of the bucket,
  * `<key>` = `<owner tag>_<time-sortable id>.webp`, and clients see it as `/api/v1/files/avatars/<key>`.
  *
- * The owner tag is a one-way hash of the person's id, not the id: the public website links avatars
- * by their object key (signed URLs), and public answers carry no internal user ids. The tag still
- * lets `POST /auth/update-user` check that a path is one of the caller's own avatars. Keys stored
- * before the tag (`<userId>_...`) are still accepted as the owner's, but never published.
+ * The owner tag is keyed (avatar-tag.ts, under AVATAR_SECRET): the public website links avatars by
+ * their object key (signed URLs), and nobody who knows a person's id can tell their avatar from it,
+ * nor link an erased person's opaque id back to them. Two earlier forms are still read, erased and
+ * accepted as the owner's (the migration `0009-avatars-keyed-tag` moves the profile's avatar to the
+ * keyed form): `<unkeyed tag>_...` (`legacyAvatarOwnerTag`, 0.2.0) and `<userId>_...` (0.1.0); neither
+ * is published. This module reads no secret, so the functions that only serve avatars hold none.
  */
 export const AVATARS_PREFIX = 'avatars/';
 export const avatarPath = (key: string) => `${API_PREFIX}/files/avatars/${key}`;
-/** 128 bits of SHA-256 over the (random, 122-bit) user id: nobody outside learns the id from it. */
-export const avatarOwnerTag = (userId: string) =>
+/**
+ * The owner tag of 0.2.0: 128 bits of an unkeyed SHA-256 over the user id. Anybody who knows the id
+ * can compute it, so it is only read (and erased), never given to a new avatar.
+ */
+export const legacyAvatarOwnerTag = (userId: string) =>
   createHash('sha256').update(`avatar-owner:${userId}`).digest('base64url').slice(0, 22);
-/** A new, unique key for a person's avatar (its prefix is the owner's tag). */
-export const newAvatarKey = (userId: string, uniqueId: string) => `${avatarOwnerTag(userId)}_${uniqueId}.webp`;
 /** Keys of the first layout named the person: `<uuid>_...`. */
 export const embedsUserId = (key: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}_/i.test(key);
+/** The key prefixes of a person's avatars in the earlier forms (unkeyed tag, then user id), without `avatars/`. */
+export const legacyAvatarKeyPrefixes = (userId: string) => [`${legacyAvatarOwnerTag(userId)}_`, `${userId}_`];
 
-const isAvatarKey = (key: string) => /^[A-Za-z0-9_-]{1,120}\.webp$/.test(key);
-
-/** Whether an image path is one of this person's avatar paths (what `POST /auth/update-user` may set). */
-export const isOwnAvatarPath = (userId: string, path: string) =>
-  (path.startsWith(avatarPath(`${avatarOwnerTag(userId)}_`)) || path.startsWith(avatarPath(`${userId}_`))) &&
-  isAvatarKey(path.slice(avatarPath('').length));
+export const isAvatarKey = (key: string) => /^[A-Za-z0-9_-]{1,120}\.webp$/.test(key);
 
 /** The stored bytes of an avatar, or 404. */
 export async function readAvatar(key: string): Promise<{ data: Buffer; contentType: string }> {

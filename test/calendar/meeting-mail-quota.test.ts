@@ -91,9 +91,36 @@ describe('meeting e-mail to external addresses is bounded per person and day', (
     expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(7);
     // More than the bound in one request can never fit.
     await refusal(createMeeting(org, input(guests(8))));
-    // Cancelling still works and books nothing.
+    // Cancelling still works, but past the bound it mails no external address.
     const cancelled = await cancelMeeting(viewer, meeting.id);
     expect(cancelled.cancelledAt).not.toBeNull();
     expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(7);
+    for (const address of cancelled.externalEmails)
+      expect(readOutbox({ to: address, channel: 'email' }).filter((e) => /^Cancelled:/.test(e.subject ?? ''))).toEqual(
+        [],
+      );
+  });
+
+  it("counts a cancellation's e-mails to external addresses, mailing only as many as the day still allows", async () => {
+    process.env.MEETING_EXTERNAL_RECIPIENTS_PER_DAY = '5';
+    const m = await newMember();
+    const org = (await getUser(m.id, true))!;
+    const viewer = { userId: org.id, role: org.role };
+    const cancelledMail = (address: string) =>
+      readOutbox({ to: address, channel: 'email' }).filter((e) => /^Cancelled:/.test(e.subject ?? ''));
+    // Room for all: each address is told, and counted.
+    const small = await createMeeting(org, input(guests(1)));
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(1);
+    await cancelMeeting(viewer, small.id);
+    expect(cancelledMail(small.externalEmails[0])).toHaveLength(1);
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(2);
+    // Two addresses, and room for one more today: one is told, and the day is full.
+    const big = await createMeeting(org, input(guests(2)));
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(4);
+    const cancelled = await cancelMeeting(viewer, big.id);
+    expect(cancelled.cancelledAt).not.toBeNull();
+    expect((await getItem(MeetingMailQuota.key({ userId: org.id, day: today() }), true))?.sent).toBe(5);
+    const told = cancelled.externalEmails.filter((address) => cancelledMail(address).length > 0);
+    expect(told).toHaveLength(1);
   });
 });

@@ -1,10 +1,12 @@
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { getItem, write } from '../../shared/db/table.ts';
+import { DomainError } from '../../shared/errors.ts';
 import { PostUpload, UploadQuota } from '../../shared/feed/entities.ts';
 import { UPLOAD_BYTES_PER_DAY, UPLOADS_PER_DAY } from '../../shared/feed/upload-quota.ts';
-import { bucketName, s3 } from '../../shared/storage/client.ts';
+import { resolveAttachments } from '../../shared/feed/uploads.ts';
+import { bucketName, s3, setS3Client } from '../../shared/storage/client.ts';
 import { pendingKeyOf } from '../../shared/storage/pending-uploads.ts';
 import { api, baseUrl, newMember } from '../support/api.ts';
 import { htmlBytes, mp4Bytes, pdfBytes, svgBytes } from '../support/media-samples.ts';
@@ -198,6 +200,80 @@ describe('hostile uploads: nothing planted is served as active content', () => {
     const target = await fetch(redirect.headers.get('location')!);
     expect(target.status).toBe(200);
     expect(target.headers.get('content-type')).toBe('video/mp4');
+  });
+
+  it('confirms a presigned upload once: a PUT repeated after the attach lands nowhere served, a longer one is refused', async () => {
+    const a = await newMember();
+    const png = await image(40, 30, 'png');
+    const slot = await presign(a.token, 'once.png', 'image/png', png.length);
+    expect((await put(slot.body.uploadUrl, png, 'image/png')).status).toBe(200);
+    await createPost(a.token, { images: [slot.body.path] });
+    const record = (await PostUpload.get({ id: idOf(slot.body.path) }, { consistent: true }))!;
+    // The length is signed: more bytes than declared are refused by the bucket.
+    const longer = await put(slot.body.uploadUrl, Buffer.concat([png, Buffer.alloc(16)]), 'image/png');
+    expect(longer.status).toBe(403);
+    // Other bytes of the declared length and type, with the same URL while it lives: they land under
+    // the pending prefix only (expired there within a day), and are never copied to the served key.
+    const other = Buffer.from(png);
+    other[other.length - 1] ^= 0xff;
+    expect((await put(slot.body.uploadUrl, other, 'image/png')).status).toBe(200);
+    await createPost(a.token, { images: [slot.body.path] });
+    const served = await api('GET', slot.body.path, { token: a.token });
+    expect(served.status).toBe(200);
+    const stored = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: record.objectKey }));
+    expect(Buffer.from(await stored.Body!.transformToByteArray()).equals(png)).toBe(true);
+  });
+
+  it('copies only the bytes it checked: a PUT between the check and the copy is a 409 and nothing is attached', async () => {
+    const a = await newMember();
+    const png = await image(40, 30, 'png');
+    const slot = await presign(a.token, 'race.png', 'image/png', png.length);
+    expect((await put(slot.body.uploadUrl, png, 'image/png')).status).toBe(200);
+    const record = (await PostUpload.get({ id: idOf(slot.body.path) }, { consistent: true }))!;
+    // Right after the attach reads the pending object's head, the uploader PUTs other bytes there.
+    const racing = new S3Client({ region: process.env.AWS_REGION, forcePathStyle: true });
+    const replaced = Buffer.from(png);
+    replaced[replaced.length - 1] ^= 0xff;
+    let raced = false;
+    racing.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (context.commandName === 'GetObjectCommand' && !raced) {
+          raced = true;
+          await s3().send(
+            new PutObjectCommand({
+              Bucket: bucketName(),
+              Key: pendingKeyOf(record.objectKey),
+              Body: replaced,
+              ContentType: 'image/png',
+            }),
+          );
+        }
+        return out;
+      },
+      { step: 'initialize', name: 'racingPut' },
+    );
+    setS3Client(racing);
+    let err: unknown;
+    try {
+      err = await resolveAttachments(a.id, { images: [slot.body.path], videos: [], documents: [] }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+    } finally {
+      setS3Client(undefined);
+      racing.destroy();
+    }
+    expect(raced).toBe(true);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('conflict');
+    // Nothing half-written: no served object, the upload still awaiting its check.
+    expect(await storedObject(record.objectKey)).toBeNull();
+    expect((await PostUpload.get({ id: record.id }, { consistent: true }))?.status).toBe('awaiting');
+    // Attached again, the bytes now there are checked and copied.
+    await createPost(a.token, { images: [slot.body.path] });
+    const stored = await s3().send(new GetObjectCommand({ Bucket: bucketName(), Key: record.objectKey }));
+    expect(Buffer.from(await stored.Body!.transformToByteArray()).equals(replaced)).toBe(true);
   });
 
   it('gives every media answer the sandbox policy, nosniff, and attachment to anything but images and videos', async () => {

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  CopyObjectCommand,
   CreateBucketCommand,
   GetObjectCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -109,5 +111,34 @@ describe('the local S3 signature gate', () => {
   it("lets the service's own header-signed SDK calls through (listing included)", async () => {
     const out = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'posts/' }));
     expect(out.Contents?.map((o) => o.Key).sort()).toEqual(['posts/p1/original.png', KEY]);
+  });
+
+  it('refuses a copy whose source changed since its ETag was read (x-amz-copy-source-if-match), as S3 does', async () => {
+    const source = 'pending-uploads/p2/original.png';
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: source, Body: 'checked bytes' }));
+    const checked = (await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: source }))).ETag!;
+    const copy = (key: string) =>
+      client.send(
+        new CopyObjectCommand({
+          Bucket: BUCKET,
+          Key: key,
+          CopySource: `${BUCKET}/${source}`,
+          CopySourceIfMatch: checked,
+        }),
+      );
+    // Unchanged: copied.
+    await copy('copies/p2/first.png');
+    const first = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'copies/p2/first.png' }));
+    expect(await first.Body!.transformToString()).toBe('checked bytes');
+    // Overwritten in between: 412 PreconditionFailed, and nothing written.
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: source, Body: 'other bytes' }));
+    const err = await copy('copies/p2/second.png').then(
+      () => null,
+      (e: { name?: string; $metadata?: { httpStatusCode?: number } }) => e,
+    );
+    expect(err?.$metadata?.httpStatusCode).toBe(412);
+    expect(err?.name).toBe('PreconditionFailed');
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'copies/p2/' }));
+    expect(listed.Contents?.map((o) => o.Key)).toEqual(['copies/p2/first.png']);
   });
 });

@@ -137,6 +137,28 @@ describe('public media through CloudFront', () => {
     ]);
   });
 
+  it('lets only the erasing function invalidate erased media on the distribution, which the signing parameter names', () => {
+    // Every role of every stack that may create an invalidation: the data-rights worker alone.
+    const invalidators = [...s.templates.values()].flatMap((t) =>
+      resourcesOf(t, 'AWS::IAM::Role').filter(([, role]) =>
+        JSON.stringify(role).includes('cloudfront:CreateInvalidation'),
+      ),
+    );
+    expect(invalidators.map(([, role]) => role.Properties!.Description)).toEqual([
+      'Runs functions/schedules/work-data-rights.ts',
+    ]);
+    const statements = invalidators[0][1].Properties!.Policies[0].PolicyDocument.Statement as any[];
+    const grant = statements.find((st) => st.Sid === 'MediaInvalidation');
+    expect(grant.Action).toBe('cloudfront:CreateInvalidation');
+    expect(JSON.stringify(grant.Resource)).toMatch(/:cloudfront::.*:distribution\/\*/);
+    // It finds the distribution's id in the parameter it already reads for the media links.
+    expect(statements.find((st) => st.Sid === 'MediaSigningParameter')).toBeDefined();
+    const [[, parameter]] = resourcesOf(template('Edge'), 'AWS::SSM::Parameter');
+    const [[distributionId]] = resourcesOf(template('Edge'), 'AWS::CloudFront::Distribution');
+    expect(JSON.stringify(parameter.Properties!.Value)).toContain('"distributionId');
+    expect(JSON.stringify(parameter.Properties!.Value)).toContain(JSON.stringify({ Ref: distributionId }));
+  });
+
   it('answers public media with CORS for any origin (no credentials) and a long Cache-Control', () => {
     const edge = template('Edge');
     const [[, distribution]] = resourcesOf(edge, 'AWS::CloudFront::Distribution');
@@ -181,6 +203,10 @@ describe('public media through CloudFront', () => {
     expect(rules).toContainEqual(
       expect.objectContaining({ Prefix: PENDING_UPLOADS_PREFIX, ExpirationInDays: 1, Status: 'Enabled' }),
     );
+    // The versions a repeated PUT (or a refused upload, whose record is gone) overwrote go within a day
+    // too, not after the bucket's general MEDIA_NONCURRENT_DAYS (S3 applies the shorter of overlapping rules).
+    const pending = rules.find((r) => r.Prefix === PENDING_UPLOADS_PREFIX);
+    expect(pending.NoncurrentVersionExpiration).toEqual({ NoncurrentDays: 1 });
     // Only the pending prefix and data exports' documents (docs/data-model.md, Data rights): attached
     // uploads (posts/) and avatars are kept.
     expect(rules.filter((r) => r.ExpirationInDays).map((r) => r.Prefix)).toEqual(

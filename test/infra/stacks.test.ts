@@ -396,9 +396,9 @@ describe('data', () => {
     });
   });
 
-  it('generates the four application secrets (and the first admin password) and keeps them', () => {
+  it('generates the five application secrets (and the first admin password) and keeps them', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
-    data.resourceCountIs('AWS::SecretsManager::Secret', 5);
+    data.resourceCountIs('AWS::SecretsManager::Secret', 6);
     data.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 });
@@ -726,6 +726,7 @@ describe('secrets out of function configuration', () => {
       grievance: 'grievance-secret',
       notification: 'notification-secret',
       idempotency: 'idempotency-secret',
+      avatar: 'avatar-secret',
     } as const;
     for (const { t, fn } of everyFunction()) {
       const handler = handlerOf(fn);
@@ -790,6 +791,18 @@ describe('secrets out of function configuration', () => {
     expect(granted('cursor').length).toBeGreaterThan(0);
     expect(bundleSecrets(DEPLOY_HOOK_HANDLER)).toEqual([]);
     expect(bundleSecrets('functions/stream/change-feed.ts').sort()).toEqual(['notification']);
+    // Avatar keys are tagged under a key of their own: the functions that give, check, move or erase
+    // avatars hold it; serving an avatar needs none.
+    for (const h of [
+      'functions/profiles/upload-my-avatar.ts',
+      'functions/profiles/upload-person-avatar.ts',
+      'functions/schedules/run-migrations.ts',
+    ])
+      expect(granted('avatar')).toContain(h);
+    expect(granted('avatar')).not.toContain('functions/files/get-avatar-file.ts');
+    expect(granted('avatar').filter((h) => granted('grievance').includes(h))).toEqual([
+      'functions/schedules/run-migrations.ts',
+    ]);
   });
 });
 

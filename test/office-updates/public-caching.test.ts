@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes/index.ts';
 import { PUBLIC_PATH_PREFIX } from '../../shared/http/middlewares/public-answers.ts';
+import { avatarPath, legacyAvatarOwnerTag } from '../../shared/people/avatars.ts';
+import { changePerson } from '../../shared/people/change-person.ts';
 import { createPost, image } from '../feed/helpers.ts';
 import { upload as uploadAvatar } from '../people/helpers.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
@@ -143,5 +145,19 @@ describe('office updates: caching and CORS of the public routes', () => {
     const avatar = await fetch(one.body.author.image);
     expect(avatar.status).toBe(200);
     expect(avatar.headers.get('content-type')).toBe('image/webp');
+  });
+
+  it('never publishes an avatar key of an earlier form, whose tag anyone who knows the id computes', async () => {
+    const { a, p } = await published();
+    for (const key of [
+      `${legacyAvatarOwnerTag(a.id)}_01m8a00000legacyavatar.webp`,
+      `${a.id}_01m8a00000firstlayout.webp`,
+    ]) {
+      await changePerson(a.id, (u) => ({ ...u, image: avatarPath(key) }), { actorId: a.id });
+      const one = await api('GET', `/public/office-updates/${p.id}`);
+      expect(one.status).toBe(200);
+      expect(one.body.author.image, key).toBeNull();
+      expect(one.text).not.toContain(key.split('_')[0]);
+    }
   });
 });

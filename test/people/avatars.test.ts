@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { avatarOwnerTag } from '../../shared/people/avatars.ts';
+import { avatarOwnerTag } from '../../shared/people/avatar-tag.ts';
+import { legacyAvatarOwnerTag } from '../../shared/people/avatars.ts';
 import { admin, api } from '../support/api.ts';
 import { expectStatus, person, storedAvatars, upload } from './helpers.ts';
 
@@ -62,9 +63,11 @@ describe('avatars: the pipeline', () => {
     const m = await person();
     const p = expectStatus(await upload('/users/me/avatar', m.token, await make(), name, type), 201, 'upload');
     expect(p.id).toBe(m.id);
-    // Keyed by an opaque tag of the owner, never the id: the public website links avatars by key.
+    // Keyed by an opaque tag of the owner, never the id: the public website links avatars by key. The
+    // tag is keyed (AVATAR_SECRET): not the unkeyed hash of 0.2.0, which anyone knowing the id computes.
     expect(p.image).toMatch(new RegExp(`^/api/v1/files/avatars/${avatarOwnerTag(m.id)}_[0-9a-z]+\\.webp$`));
     expect(p.image).not.toContain(m.id);
+    expect(p.image).not.toContain(legacyAvatarOwnerTag(m.id));
     expect(await storedAvatars(m.id)).toHaveLength(1);
     const viewer = await person();
     const file = await download(p.image, viewer.token);

@@ -1,5 +1,5 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { avatarOwnerTag } from '../../shared/people/avatars.ts';
+import { avatarOwnerTag } from '../../shared/people/avatar-tag.ts';
 import { bucketName, s3 } from '../../shared/storage/client.ts';
 import { admin, api, PASSWORD, signIn, uniq } from '../support/api.ts';
 

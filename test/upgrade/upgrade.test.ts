@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
+import { runDataRightsWork } from '../../shared/data-rights/work.ts';
 import { declarations } from '../../shared/db/entity.ts';
 import { Grievance } from '../../shared/grievances/entities.ts';
 import { hasHandling } from '../../shared/grievances/handling.ts';
@@ -15,6 +16,8 @@ import { isFinished } from '../../shared/grievances/vocabulary.ts';
 import { legacyForms, migrations } from '../../shared/migrations/index.ts';
 import { migrationStates, runMigrations } from '../../shared/migrations/runner.ts';
 import { storedFormWrites } from '../../shared/migrations/stored-form.ts';
+import { avatarObjectPrefixes, avatarOwnerTag } from '../../shared/people/avatar-tag.ts';
+import { legacyAvatarOwnerTag } from '../../shared/people/avatars.ts';
 import { checkCounters } from '../support/counters.ts';
 import { readRoutesWithout5xx } from '../support/read-routes.ts';
 import { appendToRuntimeLog } from '../support/runtime-log.ts';
@@ -39,6 +42,8 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
   let dataDir = '';
   let states: Awaited<ReturnType<typeof migrationStates>> = [];
   const ddb = () => new DynamoDBClient({ region: process.env.AWS_REGION });
+  // A person whose avatar was uploaded by 0.2.0: its key starts with the unkeyed tag of the id.
+  const legacy = legacyAvatarOf(fixture);
 
   beforeAll(async () => {
     Object.assign(process.env, {
@@ -58,6 +63,14 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     await ensureBucket(s3, table);
     for (const o of fixture.objects)
       await s3.send(new PutObjectCommand({ Bucket: table, Key: o.key, Body: Buffer.alloc(Math.min(o.size, 64)) }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: table,
+        Key: `avatars/${legacy.key}`,
+        Body: legacy.bytes,
+        ContentType: 'image/webp',
+      }),
+    );
     const port = await freePort();
     const runtime = await startLocalRuntime({ port, dataDir, withSchedules: false, log: appendToRuntimeLog });
     stop = runtime.stop;
@@ -164,6 +177,56 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     expect(states.map((s) => [s.id, s.changed])).toEqual(migrations.map((m) => [m.id, 0]));
   }, 120_000);
 
+  it('serves an avatar stored under the unkeyed tag from its keyed key, and erases every form of it', async () => {
+    const admin = fixture.sessions.admin.token;
+    // The migration moved the profile to the keyed key (same unique part), and the bytes with it.
+    const profile = await get(`/people/${legacy.userId}`, admin);
+    expect(profile.status).toBe(200);
+    const keyedKey = `${avatarOwnerTag(legacy.userId)}_${legacy.unique}.webp`;
+    expect(profile.body.image).toBe(`/api/v1/files/avatars/${keyedKey}`);
+    expect(profile.body.image).not.toContain(legacyAvatarOwnerTag(legacy.userId));
+    for (const path of [profile.body.image, `/api/v1/files/avatars/${legacy.key}`]) {
+      const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(res.status, path).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(legacy.bytes), path).toBe(true);
+    }
+    // Their erasure removes the avatar in every form: the keyed copy, the unkeyed original, the 0.1.0 one.
+    const send = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json().catch(() => null)) as any };
+    };
+    expect((await send('PATCH', `/admin/members/${legacy.userId}/status`, { status: 'deactivated' })).status).toBe(200);
+    const erasing = await send('DELETE', `/admin/members/${legacy.userId}`);
+    expect(erasing.status).toBe(200);
+    const settle = process.env.DATA_RIGHTS_SETTLE_SECONDS;
+    process.env.DATA_RIGHTS_SETTLE_SECONDS = '3';
+    try {
+      const until = Date.now() + 150_000;
+      const done = async () => (await get(`/admin/erasures/${erasing.body.id}`, admin)).body?.status === 'done';
+      while (!(await done()) && Date.now() < until) {
+        await runDataRightsWork({ only: [erasing.body.id] });
+        if (!(await done())) await new Promise((r) => setTimeout(r, 1000));
+      }
+      expect(await done()).toBe(true);
+    } finally {
+      if (settle === undefined) delete process.env.DATA_RIGHTS_SETTLE_SECONDS;
+      else process.env.DATA_RIGHTS_SETTLE_SECONDS = settle;
+    }
+    const s3 = new S3Client({ region: process.env.AWS_REGION, forcePathStyle: true });
+    for (const prefix of avatarObjectPrefixes(legacy.userId)) {
+      const left = await s3.send(new ListObjectsV2Command({ Bucket: table, Prefix: prefix }));
+      expect(left.Contents ?? [], prefix).toEqual([]);
+    }
+    for (const path of [`/api/v1/files/avatars/${keyedKey}`, `/api/v1/files/avatars/${legacy.key}`]) {
+      const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(res.status, path).toBe(404);
+    }
+  }, 240_000);
+
   it('gives up its port as soon as it starts stopping, before it waits on anything', async () => {
     // A next `npm start` on the same port must not find this one still answering while it stops
     // (the conformance runner starts one right after another; infra/local/runtime.ts).
@@ -174,10 +237,27 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
   }, 60_000);
 });
 
+/**
+ * The avatar 0.2.0 would have stored for a member of the fixture (neither of its two sessions' people):
+ * a key under the unkeyed tag of their id, which `load` puts on their profile.
+ */
+function legacyAvatarOf(fixture: UpgradeFixture) {
+  const sessions = Object.values(fixture.sessions).map((x) => x.email);
+  const person = fixture.table.find(
+    (i) => i.entity?.S === 'User' && i.role?.S === 'member' && !sessions.includes(String(i.email?.S)),
+  )!;
+  const userId = person.id.S!;
+  const unique = '01m8a00000legacyavatar';
+  return { userId, unique, key: `${legacyAvatarOwnerTag(userId)}_${unique}.webp`, bytes: Buffer.from('0.2.0 avatar') };
+}
+
 /** Loads the fixture's items; the sessions it handed out are extended, as the test checks their form, not their age. */
 async function load(client: DynamoDBClient, table: string, fixture: UpgradeFixture): Promise<void> {
   const week = 7 * 86_400_000;
+  const legacy = legacyAvatarOf(fixture);
   const items = fixture.table.map((raw) => {
+    if (raw.entity?.S === 'User' && raw.id?.S === legacy.userId)
+      return { ...raw, image: { S: `/api/v1/files/avatars/${legacy.key}` } };
     if (raw.entity?.S !== 'Session') return raw;
     return {
       ...raw,

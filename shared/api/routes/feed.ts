@@ -43,7 +43,8 @@ export const createPostRoute = defineRoute({
   idempotent: true,
   status: 201,
   response: Post,
-  errors: [400],
+  // 409: an attached presigned upload was PUT again while it was being checked (shared/feed/uploads.ts).
+  errors: [400, 409],
   access: postWrites,
 });
 

@@ -1,5 +1,5 @@
 import { env } from '../../config/env.ts';
-import { failedConditions, type TransactItem } from '../../db/table.ts';
+import { failedConditions, isConditionFailure, type TransactItem, write } from '../../db/table.ts';
 import { type DomainError, tooMany } from '../../errors.ts';
 import { MeetingMailQuota } from './entities.ts';
 
@@ -9,8 +9,8 @@ import { MeetingMailQuota } from './entities.ts';
  * that would mail outsiders is refused with 429 and nothing is saved. Each mailed address counts once
  * per message: a creation counts its external addresses, a change every external address it mails
  * (the kept ones get an update, the added an invitation, the removed a cancellation). Cancelling is
- * never refused and not counted: a meeting is cancelled once, and its addresses were counted when
- * they were invited.
+ * never refused, but its e-mails to external addresses count like the others: it mails only as many
+ * of them as the day's bound still has room for (`bookWhatIsLeft`), the others are not mailed.
  */
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -60,4 +60,26 @@ export function quotaRefusalOf(err: unknown, index: number, now: Date): DomainEr
   // The meeting write failing too means another change got there first: that one decides again.
   if (!failed.includes(index) || failed.includes(0)) return null;
   return refusal(env.meetingExternalMailPerDay, now);
+}
+
+/**
+ * Books as many of `count` external recipients as `userId`'s bound still has room for today, and
+ * answers how many it booked (0 when the day is full): for mail that goes out whatever the bound (a
+ * cancellation), to as many addresses as it allows. A booking that lost a race is read and decided again.
+ */
+export async function bookWhatIsLeft(userId: string, count: number, now: Date): Promise<number> {
+  const limit = env.meetingExternalMailPerDay;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const booked = await MeetingMailQuota.get({ userId, day: dayOf(now) }, { consistent: true });
+    const n = Math.min(count, Math.max(0, limit - (booked?.sent ?? 0)));
+    const booking = bookExternalMail(userId, n, now);
+    if (!booking) return 0;
+    try {
+      await write(booking, { returnValues: 'NONE' });
+      return n;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+  return 0;
 }

@@ -7,7 +7,7 @@ import type { Viewer } from '../people.ts';
 import { instant } from '../time.ts';
 import { Meeting, type MeetingItem, MeetingSeat } from './entities.ts';
 import { emailInvitees, type MeetingMessage, notifyParticipants } from './invitations.ts';
-import { bookExternalMail, mailedByChange } from './mail-quota.ts';
+import { bookExternalMail, bookWhatIsLeft, mailedByChange } from './mail-quota.ts';
 import { canSee, hasStarted } from './model.ts';
 import { commitMeeting, getMeeting, seatWrites } from './store.ts';
 import type { MeetingType } from './types.ts';
@@ -222,11 +222,20 @@ export async function cancelMeeting(viewer: Viewer, meetingId: string, now = new
       const people = await getUsers([cancelled.organizerId, ...cancelled.participantIds]);
       const participants = cancelled.participantIds.map((id) => people.get(id)).filter((u): u is UserItem => !!u);
       const organizer = people.get(cancelled.organizerId);
-      if (organizer)
-        await emailInvitees('cancel', cancelled, organizer, participants, {
-          people: participants,
-          externalEmails: cancelled.externalEmails,
+      if (!organizer) return;
+      // External addresses count in the day's bound like every other meeting e-mail: only as many as
+      // it still has room for are told (the cancellation itself is never refused).
+      const room = await bookWhatIsLeft(viewer.userId, cancelled.externalEmails.length, now);
+      if (room < cancelled.externalEmails.length)
+        logger.warn('meeting cancellation not mailed to every external address: the daily bound is reached', {
+          meetingId,
+          mailed: room,
+          skipped: cancelled.externalEmails.length - room,
         });
+      await emailInvitees('cancel', cancelled, organizer, participants, {
+        people: participants,
+        externalEmails: cancelled.externalEmails.slice(0, room),
+      });
     },
     meetingId,
     'email cancel',
