@@ -15,6 +15,11 @@ export function s3(): S3Client {
     new S3Client({
       region: env.region,
       forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+      // Checksums only where S3 requires them: by default the SDK signs the CRC32 of the (empty) body
+      // into a presigned PUT URL (`x-amz-checksum-crc32=AAAAAA==`), and S3 then refuses every real
+      // upload to it. The local runtime sets the same through the environment; deployed, this does.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       // Objects are up to a few MB (larger ones go straight to S3 through presigned URLs).
       ...awsClientBounds(5_000),
     }),
