@@ -10,7 +10,7 @@ import { notifyComment, notifyCommentMentions } from './notify.ts';
 import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
 import { replyNotice } from './reply-notices.ts';
-import { scoreWrites } from './scores.ts';
+import { scoreWrites, transactScored } from './scores.ts';
 import { mentionIds } from './text.ts';
 
 /**
@@ -132,7 +132,7 @@ export async function createComment(
       ReplyNotice.create(replyNotice(comment, mentioned, [top.authorId, ...(top.repliers ?? [])])),
     );
   }
-  await transact(writes).catch((err) => {
+  await transactScored(writes).catch((err) => {
     throw isConditionFailure(err) ? notFound('No such post.') : err;
   });
   if (!top) await notifyComment(post, comment, mentioned);
@@ -218,7 +218,7 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
     }
   }
   try {
-    await transact(writes);
+    await transactScored(writes);
   } catch (err) {
     // A reply arrived meanwhile (or it went already): a second attempt reads the thread again.
     if (!isConditionFailure(err)) throw err;

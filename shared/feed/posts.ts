@@ -11,7 +11,7 @@ import { listsOf, listWrites } from './lists.ts';
 import { type DocumentRef, looksLikeId, type PollItem, type RecognitionCategory, zeroReactions } from './model.ts';
 import { notifyNewMentions, notifyNewPost } from './notify.ts';
 import { isPrivileged, mentionable, type Viewer } from './people.ts';
-import { scoreWrites } from './scores.ts';
+import { scoreWrites, transactScored } from './scores.ts';
 import { hashtags, mentionIds } from './text.ts';
 import { resolveAttachments } from './uploads.ts';
 
@@ -208,7 +208,7 @@ export async function createPost(caller: Viewer, input: PostInput): Promise<Post
     sharedPostId: null,
     mentionedIds: mentioned,
   });
-  await transact([
+  await transactScored([
     ...newPostWrites(post),
     ...websiteWrites(undefined, newCandidate(post)),
     ...postCountWrites(caller.userId, 1),
@@ -322,7 +322,7 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
     const entry = post.sharedPostId ? undefined : await getWebsiteEntry(postId);
     const original = post.sharedPostId ? await Post.get({ id: post.sharedPostId }, { consistent: true }) : undefined;
     const sharedByOther = !!original && original.authorId !== post.authorId;
-    await transact([
+    await transactScored([
       Post.remove(
         { id: postId },
         { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': post.rev } },
@@ -377,7 +377,7 @@ export async function sharePost(caller: Viewer, postId: string, content: string)
     mentionedIds: mentioned,
   });
   const byOther = original.authorId !== caller.userId;
-  await transact([
+  await transactScored([
     ...newPostWrites(share),
     postOpenCheck(original.id, false),
     ...(byOther ? [shareCountWrite(original.id, 1, caller.userId)] : []),
