@@ -166,7 +166,12 @@ describe('a stopped erasure', () => {
     const settling = (await PersonErasure.get({ id: body.id }, { consistent: true }))!;
     expect(settling.status).toBe('running');
     expect(settling.liveAfter).toBeDefined();
+    // Then it walks the table a second time (what landed while it ran), settles again, and ends.
     await runDataRightsWork({ now: later(3 * LEASE_MS + 10 * 60_000), only: [body.id] });
+    const walkedAgain = (await PersonErasure.get({ id: body.id }, { consistent: true }))!;
+    expect(walkedAgain.status).toBe('running');
+    expect(walkedAgain.again?.tableDone).toBe(true);
+    await runDataRightsWork({ now: later(6 * LEASE_MS + 20 * 60_000), only: [body.id] });
     const done = await api('GET', `/admin/erasures/${body.id}`, { token: a.token });
     expect(done.body.status).toBe('done');
     expect(done.body.progress.pages).toBeGreaterThan(1);
