@@ -43,6 +43,9 @@ async function followable(caller: Viewer, userId: string) {
 
 export async function follow(caller: Viewer, userId: string): Promise<void> {
   await followable(caller, userId);
+  // Nobody follows a person whose erasure started (issue 33: the erasure's door): as if gone. A follow
+  // that read the profile before the start and lands later is found by the erasure's second walk.
+  if ((await getUser(userId, true))?.erasureId) throw notFound('No such person.');
   await write(
     Follow.create({
       userId: caller.userId,
