@@ -5,6 +5,7 @@ import { forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { Comment, type CommentItem, CommentVote, type PostItem, PostStats, ReplyNotice } from './entities.ts';
+import { withoutErasing } from './erasing-mentions.ts';
 import { looksLikeId } from './model.ts';
 import { notifyComment, notifyCommentMentions } from './notify.ts';
 import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
@@ -84,6 +85,7 @@ export async function createComment(
     top = parent?.parentId ? await Comment.get({ id: parent.parentId }, { consistent: true }) : parent;
     if (!top || top.postId !== postId) throw invalid(['parentId: no such comment on this post']);
   }
+  content = await withoutErasing(content);
   const tokens = mentionIds(content);
   const users = await getUsers(tokens);
   const mentioned = tokens.filter((id) => mentionable(users.get(id)));
@@ -142,6 +144,7 @@ export async function createComment(
 export async function updateComment(caller: Viewer, commentId: string, content: string): Promise<CommentItem> {
   const { comment, post } = await readableComment(caller, commentId);
   if (comment.authorId !== caller.userId) throw forbidden('Only the author can edit a comment.');
+  content = await withoutErasing(content);
   const tokens = mentionIds(content);
   const users = await getUsers(tokens);
   const mentioned = tokens.filter((id) => mentionable(users.get(id)));

@@ -53,8 +53,9 @@ async function untilDone(erasureId: string, during?: () => Promise<void>): Promi
   const until = Date.now() + 120_000;
   while (!(await done()) && Date.now() < until) {
     await runDataRightsWork({ only: [erasureId] });
+    if (await done()) break;
     await during?.();
-    if (!(await done())) await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 500));
   }
   expect(await done()).toBe(true);
 }
@@ -246,7 +247,7 @@ describe('erasure and bystanders', () => {
     const s = await member(`door.${tag}@example.com`, `Door Subject ${tag}`);
     const o = await member(`door-other.${tag}@example.com`, `Door Other ${tag}`);
     const a = await admin();
-    const posts = [];
+    const posts: any[] = [];
     for (let i = 0; i < 3; i++)
       posts.push(
         expectStatus(
@@ -298,18 +299,38 @@ describe('erasure and bystanders', () => {
             token: a.token,
             body: { password: `pw-${i}-long-enough` },
           }),
+          // Follows: 404, as if gone.
+          api('PUT', `/people/${s.id}/follow`, { token: o.token }),
         ]);
         for (const r of results) statuses.add(r.status);
+        // A password set answers 409 while the profile is there, 404 once the erasure deleted it.
+        expect([409, 404]).toContain(results[3].status);
+        expect(results[4].status).toBe(404);
         writes += results.length;
       }
     })();
+    // Between the worker's runs (while the erasure runs: with their profile, then without it), others
+    // mention them by a hand-typed token: the token is not stored (nobody is mentioned, as for any
+    // deactivated person), so nothing written names them.
+    let mentions = 0;
+    const mention = async () => {
+      const p = await api('POST', '/posts', { token: o.token, body: { content: `Thanks @[${s.id}] ${tag}` } });
+      const c = await api('POST', `/posts/${posts[1].id}/comments`, {
+        token: o.token,
+        body: { content: `Ask @[${s.id}] ${tag}` },
+      });
+      expect([p.status, c.status]).toEqual([201, 201]);
+      expect(p.body.content).not.toContain(s.id);
+      mentions++;
+    };
     try {
-      await untilDone(started.id);
+      await untilDone(started.id, mention);
     } finally {
       writing = false;
       await writer;
     }
     expect(writes).toBeGreaterThan(8);
+    expect(mentions).toBeGreaterThan(2);
     expect([...statuses].filter((x) => x >= 500)).toEqual([]);
 
     // Let the background fan-out (reply notices) finish what it was given, then look everywhere.
