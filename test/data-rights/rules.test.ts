@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replacePerson } from '../../shared/data-rights/person-match.ts';
-import { dataRules, kindsWithoutRule } from '../../shared/data-rights/rules.ts';
+import { attributeKinds, dataRules, kindsWithoutRule } from '../../shared/data-rights/rules.ts';
 import { carries } from '../../shared/data-rights/table-walk.ts';
 import { declarations } from '../../shared/db/entity.ts';
 
@@ -9,6 +9,10 @@ describe('data-rights rules', () => {
   it('cover every declared entity, and name none that is not declared', () => {
     expect(kindsWithoutRule()).toEqual([]);
     expect(Object.keys(dataRules).filter((name) => !declarations.has(name))).toEqual([]);
+  });
+
+  it('declare free-text and JSON attributes only for declared entities', () => {
+    expect(Object.keys(attributeKinds).filter((name) => !declarations.has(name))).toEqual([]);
   });
 
   it('leave every grievance-channel kind untouched and out of the export', () => {
