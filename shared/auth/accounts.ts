@@ -1,5 +1,5 @@
-import { getMany, keyString, write } from '../db/table.ts';
-import { invalid, unauthenticated } from '../errors.ts';
+import { getMany, isConditionFailure, keyString, transact, write } from '../db/table.ts';
+import { conflict, invalid, unauthenticated } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { User, type UserItem } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
@@ -64,7 +64,18 @@ export async function signIn(
 
 /** `actorId`: who set it (the change feed's attribution of member.updated); the person themself by default. */
 export async function setPassword(userId: string, password: string, actorId = userId): Promise<void> {
-  await write(Credentials.put({ userId, passwordHash: await hashPassword(password), actorId }));
+  const passwordHash = await hashPassword(password);
+  try {
+    // Conditioned on the profile in the same transaction: a person whose erasure started (or who is
+    // gone) gets no credentials again (issue 33, the erasure's door).
+    await transact([
+      User.check({ id: userId }, { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(erasureId)' }),
+      Credentials.put({ userId, passwordHash, actorId }),
+    ]);
+  } catch (err) {
+    if (isConditionFailure(err)) throw conflict('This account is being erased and cannot change any more.');
+    throw err;
+  }
 }
 
 /**

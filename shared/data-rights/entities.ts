@@ -132,6 +132,12 @@ export const PersonErasure = entity({
        * later, so the last pass waits until then).
        */
       liveAfter?: string;
+      /**
+       * The second walk of the table (after the first walk, the bucket and a settle): what writes that had
+       * read before the erasure began landed while it ran. Absent until it starts (and on a job recorded by
+       * an earlier release, which then starts it).
+       */
+      again?: WalkProgress;
       /** The change log's position when the erasure began: its last pass reads the events after it. */
       liveFrom?: { epoch: string; seq: number };
       leaseUntil?: string;

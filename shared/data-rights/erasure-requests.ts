@@ -3,6 +3,7 @@ import { newId } from '../db/ids.ts';
 import { isConditionFailure, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { readHead } from '../live/event-log.ts';
+import { NotificationCounter } from '../notifications/entities.ts';
 import { User } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
@@ -69,7 +70,12 @@ export async function startErasure(
       liveFrom: { epoch: head.epoch, seq: head.seq },
     });
     try {
-      await transact([PersonErasure.create(job), markErasing(user.id, job.id, user.rev ?? 0)]);
+      await transact([
+        PersonErasure.create(job),
+        markErasing(user.id, job.id, user.rev ?? 0),
+        // The door: no notification to them is recorded from now on (notifications.ts, OPEN).
+        NotificationCounter.add({ userId }, { unread: 0 }, { set: { closed: job.id } }),
+      ]);
       return job;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;

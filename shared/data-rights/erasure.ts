@@ -1,9 +1,10 @@
 import { env } from '../config/env.ts';
-import { getItem, type Item, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import { getItem, type Item, isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
+import { scoreWrites } from '../feed/scores.ts';
 import { PresentCounter } from '../hr/entities.ts';
 import { LIVE_MAX_REPLICAS, LiveEvent, LiveReplica } from '../live/entities.ts';
 import { eventRange, readHead } from '../live/event-log.ts';
-import { Notification, type NotificationItem } from '../notifications/entities.ts';
+import { type NameSpan, Notification, NotificationCounter, type NotificationItem } from '../notifications/entities.ts';
 import { notificationContent, sealedContent } from '../notifications/notifications.ts';
 import { avatarObjectPrefixes } from '../people/avatar-tag.ts';
 import { changePerson } from '../people/change-person.ts';
@@ -14,10 +15,11 @@ import { eraseObjects } from '../storage/erase-objects.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
 import { exportPrefix } from './export-document.ts';
 import { renewLease, writeHeld } from './lease.ts';
+import { carriesPerson, replaceInKeyValue, replacePerson } from './person-match.ts';
 import { fieldsOf, removeAttributes, removeItem, rewriteItem } from './rewrite.ts';
-import { ruleOf } from './rules.ts';
-import { carries, replaceEverywhere, scanPage } from './table-walk.ts';
-import { advanced } from './walk-progress.ts';
+import { kindsOf, ruleOf } from './rules.ts';
+import { carries, scanPage } from './table-walk.ts';
+import { advanced, walkStart } from './walk-progress.ts';
 
 /**
  * Erasure of a person who left (README, "People's data: export and erasure"): the request (or the
@@ -69,7 +71,7 @@ export async function erasureOf(
   // A kind this release does not know: left as it is, and counted in the audit record (`left.<kind>`).
   if (!rule) return { writes: [], objects: [], outcome: 'left' };
   const kept = (fields: Item = pseudonymised(item, s)): ItemErasure => ({
-    writes: rewriteItem(item, fields, (k) => k.split(s.userId).join(s.pseudonym)),
+    writes: rewriteItem(item, fields, (k) => replaceInKeyValue(k, s.userId, s.pseudonym)),
     objects: [],
     outcome: 'kept',
   });
@@ -91,10 +93,13 @@ export async function erasureOf(
       const team = await Team.get({ id: item.teamId }, { consistent: true });
       return deleted(team ? [Team.add({ id: item.teamId }, { memberships: -1, membershipMoves: 1 })] : []);
     }
+    case 'NotificationCounter':
+      // Kept, closed (no notification to them is recorded), until the erasure ends (finishErasure).
+      return null;
     case 'DirectoryShard':
     case 'DirectoryShardPosts': {
-      // Their row or post count, named by their id (shared/people/derived-from-person.ts).
-      const named = Object.keys(item).filter((k) => k.includes(s.userId));
+      // Their row or post count, named by their id (shared/people/derived-from-person.ts): `row_<id>`, `posts_<id>`.
+      const named = Object.keys(item).filter((k) => /^[A-Za-z]+_/.test(k) && k.slice(k.indexOf('_') + 1) === s.userId);
       return { writes: [removeAttributes(item, named)], objects: [], outcome: 'kept' };
     }
     case 'Post': {
@@ -111,6 +116,23 @@ export async function erasureOf(
       if (!PushToken.is(item)) return deleted();
       const registration = item;
       return { ...deleted(), after: () => forgetEndpointOf(registration) };
+    }
+    case 'FeedScore':
+    case 'FeedScoreDay': {
+      if (item.userId !== s.userId) return kept();
+      // Their score moves to the opaque id by ADD: reactions to their posts already rewritten may have
+      // started the opaque id's own score meanwhile, which a move by put would find taken.
+      const t = {
+        reactions: num(item.reactions),
+        comments: num(item.comments),
+        shares: num(item.shares),
+        posts: num(item.posts),
+      };
+      const at = kind === 'FeedScoreDay' ? `${String(item.day)}T12:00:00.000Z` : new Date().toISOString();
+      const merged = scoreWrites([{ userId: s.pseudonym, at, ...t }], s.pseudonym).filter((w) =>
+        kind === 'FeedScore' ? keyOfWrite(w).endsWith('|FEED_SCORE') : keyOfWrite(w).startsWith('FEED_SCORES#'),
+      );
+      return deleted(merged);
     }
     case 'BirthdayWish':
       return item.recipientId === s.userId ? deleted() : kept();
@@ -137,23 +159,31 @@ export async function erasureOf(
 }
 
 /**
- * A notification to the person goes; one to somebody else that names them (as its actor, or by name
- * in its preview: a birthday, a wish) is sealed again without them: actor null, as the specification
- * answers for a deleted account, and "Former member" for their name.
+ * A notification to the person goes; one to somebody else that names them is sealed again without
+ * them: actor null (as the specification answers for a deleted account), and "Former member" exactly
+ * where the service put their name in its preview (its name spans, NotificationContent.names). Nothing
+ * else of the preview changes: it quotes somebody's words, which may contain the same letters.
  */
 function notificationErasure(item: NotificationItem, s: Subject): ItemErasure | null {
   if (item.recipientId === s.userId) return { writes: [removeItem(item)], objects: [], outcome: 'deleted' };
   const content = notificationContent(item);
-  const names = (text: string) => text.includes(s.userId) || (!!s.name && text.includes(s.name));
-  const inClear = carries(fieldsOf(item), { userId: s.userId, email: s.email });
-  if (!content || (content.actorId !== s.userId && !names(content.preview) && !inClear)) return null;
+  const needles = { userId: s.userId, email: s.email };
+  const inClear = carriesPerson(fieldsOf(item), needles, kindsOf(Notification.name));
+  if (!content)
+    return inClear
+      ? { writes: rewriteItem(item, pseudonymised(item, s), (k) => k), objects: [], outcome: 'kept' }
+      : null;
+  const spans = namesIn(content, s);
+  const token = carriesPerson(content.preview, needles, { text: [''] });
+  if (content.actorId !== s.userId && !spans.some((n) => n.id === s.userId) && !token && !inClear) return null;
+  const renamed = withoutName(content.preview, spans, s.userId);
   const cleaned = {
     ...content,
     actorId: content.actorId === s.userId ? null : content.actorId,
-    preview: (s.name ? content.preview.split(s.name).join(FORMER_MEMBER) : content.preview)
-      .split(s.userId)
-      .join(s.pseudonym),
+    preview: replacePerson(renamed.preview, { needles, to: s.pseudonym }, { text: [''] }),
+    ...(renamed.names.length ? { names: renamed.names } : {}),
   };
+  if (!renamed.names.length) delete cleaned.names;
   const fields = pseudonymised(item, s);
   return {
     writes: rewriteItem(item, { ...fields, sealed: sealedContent(item.recipientId, item.id, cleaned) }, (k) => k),
@@ -162,10 +192,53 @@ function notificationErasure(item: NotificationItem, s: Subject): ItemErasure | 
   };
 }
 
-/** An item's fields with the person's id, and their e-mail address (any case), replaced by the opaque id. */
+/**
+ * Where a notification's preview names people: its recorded spans; for content written before spans
+ * were recorded, the actor's name where the template put it (a birthday, a heart or reply to a wish),
+ * when the preview reads exactly so. A name in any other place of an older preview is not matched.
+ */
+function namesIn(
+  content: { kind: string; actorId: string | null; preview: string; names?: NameSpan[] },
+  s: Subject,
+): NameSpan[] {
+  if (content.names) return content.names;
+  if (content.actorId !== s.userId || !s.name) return [];
+  const p = content.preview;
+  const at =
+    content.kind === 'birthday' && p.startsWith(`It's ${s.name}'s birthday today.`)
+      ? "It's ".length
+      : content.kind === 'birthday_thanks' &&
+          (p.startsWith(`${s.name} loved your birthday wish.`) || p.startsWith(`${s.name} replied: `))
+        ? 0
+        : -1;
+  return at < 0 ? [] : [{ id: s.userId, at, length: s.name.length }];
+}
+
+/** The preview with the person's name spans replaced by FORMER_MEMBER, the other spans moved along. */
+function withoutName(preview: string, spans: NameSpan[], userId: string): { preview: string; names: NameSpan[] } {
+  let out = '';
+  let last = 0;
+  const names: NameSpan[] = [];
+  for (const n of [...spans].sort((a, b) => a.at - b.at)) {
+    if (n.at < last || n.at + n.length > preview.length) continue; // overlapping or out of range: not ours to move
+    out += preview.slice(last, n.at);
+    if (n.id === userId) out += FORMER_MEMBER;
+    else {
+      names.push({ ...n, at: out.length });
+      out += preview.slice(n.at, n.at + n.length);
+    }
+    last = n.at + n.length;
+  }
+  return { preview: out + preview.slice(last), names };
+}
+
+/** An item's fields with the person's id, and their e-mail address, replaced by the opaque id, exactly (person-match.ts). */
 function pseudonymised(item: Item, s: Subject): Item {
-  const fields = replaceEverywhere(fieldsOf(item), s.userId, s.pseudonym);
-  return s.email ? replaceEverywhere(fields, s.email, s.pseudonym, { ignoreCase: true }) : fields;
+  return replacePerson(
+    fieldsOf(item),
+    { needles: { userId: s.userId, email: s.email }, to: s.pseudonym },
+    kindsOf(String(item.entity)),
+  );
 }
 
 /** Another person's profile naming the erased one (their manager, their last editor): changed as a person. */
@@ -173,12 +246,23 @@ async function applyPersonChange(item: Item, s: Subject): Promise<void> {
   await changePerson(
     item.id as string,
     (u) => {
-      const replaced = replaceEverywhere(u, s.userId, s.pseudonym);
+      const replaced = replacePerson(
+        u,
+        { needles: { userId: s.userId, email: s.email }, to: s.pseudonym },
+        kindsOf(User.name),
+      );
       return { ...replaced, managerId: u.managerId === s.userId ? null : replaced.managerId };
     },
     { actorId: null },
   );
 }
+
+const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
+/** `<pk>|<sk>` of a transaction write. */
+const keyOfWrite = (w: TransactItem) => {
+  const body = Object.values(w)[0] as { Key?: { pk?: string; sk?: string } };
+  return `${body.Key?.pk}|${body.Key?.sk}`;
+};
 
 /** The subject of a running erasure, or null once it is done. */
 const subjectOf = (e: PersonErasureItem): Subject | null =>
@@ -188,9 +272,19 @@ const subjectOf = (e: PersonErasureItem): Subject | null =>
 
 /**
  * One step of an erasure: a page of the table, or (the table done) the bucket, or (the change feed
- * settled) the change log's latest events and the end. Answers the job as recorded after the step, or
- * null when this run should leave it (another worker holds it, or the change feed has not settled yet:
- * the lease then runs out and a later run goes on).
+ * settled) a page of the second walk, or (that done and the feed settled again) the change log's latest
+ * events and the end. Answers the job as recorded after the step, or null when this run should leave
+ * it (another worker holds it, or the change feed has not settled yet: the lease then runs out and a
+ * later run goes on).
+ *
+ * The door (issue 33): from the erasure's start no write creates or changes an item about the person
+ * (their profile's `erasureId` refuses reactivation, a password set and their export; their closed
+ * notification counter drops every notification to them; mentions and follows resolve only people
+ * not deactivated). What a write that had read before the start still lands is found by the second
+ * walk of the whole table, which starts no sooner than DATA_RIGHTS_SETTLE_SECONDS after the first walk
+ * and the profile's deletion (far longer than any request runs), and the change log's pass after it
+ * catches the events the change feed writes meanwhile. So the last pass covers what was written while
+ * the erasure ran, not only the change log.
  */
 export async function erasureStep(
   job: PersonErasureItem,
@@ -218,38 +312,69 @@ export async function erasureStep(
     for (const prefix of avatarObjectPrefixes(s.userId)) count('objects.deleted', await eraseObjects(prefix));
     walk = { ...walk, objectsDone: true };
     // Parked until then: its lease runs until the feed has settled, so no run takes it sooner.
-    const liveAfter = new Date(now + env.dataRightsSettleSeconds * 1000).toISOString();
-    const parked = await recordStep(job, lease, walk, counts, { liveAfter });
-    if (parked) await writeHeld(PersonErasure, parked, { ...parked, leaseUntil: liveAfter }, parked.leaseUntil!);
-    return null;
+    return park(job, lease, walk, counts, now);
+  } else if (!job.again?.tableDone) {
+    // The second walk, once the writes that began before the door closed have all landed.
+    if (job.liveAfter && now < Date.parse(job.liveAfter)) return null;
+    const again = job.again ?? walkStart();
+    const page = await scanPage(again.cursor, pageSize);
+    for (const item of page.items) {
+      if (PersonErasure.is(item) && item.id === job.id) continue;
+      await eraseOne(item, s, count, { again: true });
+    }
+    const next = advanced(again, page);
+    if (next.tableDone) return park(job, lease, walk, counts, now, { again: next });
+    return recordStep(job, lease, walk, counts, { again: next, liveAfter: undefined });
   } else {
     // The change log's events since the erasure began, once the feed has caught up with its writes.
     if (job.liveAfter && now < Date.parse(job.liveAfter)) return null;
     for (const item of await eventsSince(job.liveFrom)) await eraseOne(item, s, count);
+    // Their notification counter, closed since the start, goes last.
+    await write(NotificationCounter.remove({ userId: s.userId }));
     return finishErasure(job, lease, counts);
   }
   return recordStep(job, lease, walk, counts);
 }
+
+/** Records the step and parks the job until the change feed has settled (its lease runs until then). */
+async function park(
+  job: PersonErasureItem,
+  lease: string,
+  walk: PersonErasureItem['walk'],
+  counts: Record<string, number>,
+  now: number,
+  more: Partial<PersonErasureItem> = {},
+): Promise<null> {
+  const liveAfter = new Date(now + env.dataRightsSettleSeconds * 1000).toISOString();
+  const parked = await recordStep(job, lease, walk, counts, { liveAfter, ...more });
+  if (parked) await writeHeld(PersonErasure, parked, { ...parked, leaseUntil: liveAfter }, parked.leaseUntil!);
+  return null;
+}
+
+/** Attempts at one item that keeps changing under the erasure (others keep reacting and commenting). */
+const ITEM_ATTEMPTS = 12;
 
 /** Erases one item (retrying when it changed since read), adding to the counts. */
 async function eraseOne(
   first: Item,
   s: Subject,
   count: (key: string, n?: number) => void,
-  opts: { ownProfile?: boolean } = {},
+  opts: { ownProfile?: boolean; again?: boolean } = {},
 ): Promise<void> {
   let item: Item | undefined = first;
-  for (let attempt = 0; item && attempt < 4; attempt++) {
+  for (let attempt = 0; item && attempt < ITEM_ATTEMPTS; attempt++) {
     const plan = await erasureOf(item, s, opts);
     if (!plan) return;
     try {
       if (plan.writes.length) await transact(plan.writes);
       for (const prefix of plan.objects) count('objects.deleted', await eraseObjects(prefix));
       await plan.after?.();
-      count(`${item.entity}.${plan.outcome}`);
+      // An unknown kind the first walk counted as left is not counted again by the second.
+      if (!(opts.again && plan.outcome === 'left')) count(`${item.entity}.${plan.outcome}`);
       return;
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 20 * 2 ** attempt)));
       item = await readAgain(item);
     }
   }
@@ -281,6 +406,7 @@ async function finishErasure(
     counts: addCounts(job.counts, counts),
     liveAfter: undefined,
     liveFrom: undefined,
+    again: undefined,
     userId: undefined,
     email: undefined,
     name: undefined,

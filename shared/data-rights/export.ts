@@ -50,7 +50,8 @@ export async function exportOf(
     if (item.recipientId !== userId) return null;
     const content = notificationContent(item);
     if (!content || content.anonymous) return null;
-    const { anonymous: _, ...said } = content;
+    // The name spans (NotificationContent.names) are the service's bookkeeping, not what it said.
+    const { anonymous: _, names: _names, ...said } = content;
     return { section: rule.section, view: { id: item.id, ...said, readAt: item.readAt, createdAt: item.createdAt } };
   }
   // Another person's profile appears only as the link it has with them: their report.

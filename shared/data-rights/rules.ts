@@ -15,6 +15,7 @@ import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
 import * as dataRightsEntities from './entities.ts';
+import type { AttributeKinds } from './person-match.ts';
 
 /**
  * What people's data rights do with each kind of item that carries a person (docs/data-model.md, Data
@@ -72,8 +73,8 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.Follow.name]: { section: 'follows', erase: 'delete' },
   [feedEntities.PostListEntry.name]: { erase: 'pseudonymise' },
   [feedEntities.PostUpload.name]: { section: 'uploads', erase: 'special' },
-  [feedEntities.FeedScore.name]: { section: 'feedScore', erase: 'pseudonymise' },
-  [feedEntities.FeedScoreDay.name]: { erase: 'pseudonymise' },
+  [feedEntities.FeedScore.name]: { section: 'feedScore', erase: 'special' },
+  [feedEntities.FeedScoreDay.name]: { erase: 'special' },
   [feedEntities.UploadQuota.name]: { erase: 'delete' },
   [officeEntities.WebsiteEntry.name]: { erase: 'pseudonymise' },
   [officeEntities.WebsiteCounts.name]: { erase: 'pseudonymise' },
@@ -94,7 +95,7 @@ export const dataRules: Record<string, DataRule> = {
   [presenceEntities.Presence.name]: { section: 'presence', erase: 'delete' },
   [presenceEntities.PresenceConnection.name]: { section: 'presence', erase: 'delete' },
   [notificationEntities.Notification.name]: { section: 'notifications', erase: 'special' },
-  [notificationEntities.NotificationCounter.name]: { erase: 'delete' },
+  [notificationEntities.NotificationCounter.name]: { erase: 'special' },
   [notificationEntities.NotificationReadAll.name]: { erase: 'delete' },
   [pushEntities.PushToken.name]: { section: 'pushRegistrations', erase: 'special' },
   [pushEntities.NotificationPrefs.name]: { section: 'notificationSettings', erase: 'delete' },
@@ -118,6 +119,34 @@ export const dataRules: Record<string, DataRule> = {
  * release's, during a rollback): the walk leaves such items alone and counts them (erasure.ts).
  */
 export const ruleOf = (entityName: string): DataRule | undefined => dataRules[entityName];
+
+/**
+ * Where a kind's attributes are not matched as values (person-match.ts): free text, in which a person is
+ * found only at an `@[id]` token (somebody's words that equal or contain an id or an address are
+ * theirs), and JSON text, opened and matched inside. Every other attribute holds ids, addresses or
+ * keys, matched as whole values and whole `#` segments. Names are found only in a notification's name
+ * spans (erasure.ts); a date of birth only on the person's own profile, which goes whole.
+ */
+export const attributeKinds: Record<string, AttributeKinds> = {
+  [peopleEntities.User.name]: { text: ['name', 'title', 'location', 'description', 'featuredNote', 'skills'] },
+  [peopleEntities.Team.name]: { text: ['name', 'nameLower', 'description'] },
+  [feedEntities.Post.name]: {
+    text: ['content', 'poll.question', 'poll.description', 'poll.options.text', 'recognition.message'],
+  },
+  [feedEntities.Comment.name]: { text: ['content'] },
+  [calendarEntities.CompanyEvent.name]: { text: ['title', 'location', 'description'] },
+  [calendarEntities.BirthdayWish.name]: { text: ['message', 'reply'] },
+  [meetingEntities.Meeting.name]: { text: ['topic', 'description'] },
+  [hrEntities.LeaveRequest.name]: { text: ['reason', 'processComment', 'leaveType'] },
+  [officeEntities.WebsiteEntry.name]: { text: ['review.reason'] },
+  // Notifications of the earlier form held their preview in the clear.
+  [notificationEntities.Notification.name]: { text: ['preview'] },
+  // The change log's inline copy of its newest events, as JSON.
+  [liveEntities.LiveReplica.name]: { json: ['recent'] },
+};
+
+/** The attribute kinds of a stored item's kind (none declared: every attribute matched as values). */
+export const kindsOf = (entityName: string): AttributeKinds => attributeKinds[entityName] ?? {};
 
 /** Declared entities without a rule (the rules' test expects none). */
 export const kindsWithoutRule = () => [...declarations.keys()].filter((name) => !(name in dataRules));

@@ -2,6 +2,8 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { env } from '../config/env.ts';
 import { db } from '../db/client.ts';
 import type { Item } from '../db/table.ts';
+import { carriesPerson, type Needles } from './person-match.ts';
+import { kindsOf } from './rules.ts';
 
 /**
  * The one way a data-rights job finds a person's items: a walk of the whole table in bounded pages
@@ -28,37 +30,14 @@ export async function scanPage(
   return { items: (out.Items ?? []) as Item[], next: (out.LastEvaluatedKey as Record<string, unknown>) ?? null };
 }
 
-/** What identifies a person in stored text: their id, and their e-mail address (any case). */
-export interface Needles {
-  userId: string;
-  email?: string;
-}
+export type { Needles } from './person-match.ts';
 
-/** Whether any attribute of a value (strings, lists, sets, maps, at any depth) carries the person. */
+/**
+ * Whether a stored item (or any value) carries the person, exactly (person-match.ts): their id as a
+ * whole value, member, key or `#` segment, or an `@[id]` token in free text; their e-mail as a whole
+ * value. An item's free-text and JSON attributes are those its kind declares (rules.ts).
+ */
 export function carries(value: unknown, needles: Needles): boolean {
-  const email = needles.email?.toLowerCase();
-  const visit = (v: unknown): boolean => {
-    if (typeof v === 'string') return v.includes(needles.userId) || (!!email && v.toLowerCase().includes(email));
-    if (Array.isArray(v)) return v.some(visit);
-    if (v instanceof Set) return [...v].some(visit);
-    if (v instanceof Uint8Array) return false;
-    if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => visit(k) || visit(x));
-    return false;
-  };
-  return visit(value);
-}
-
-/** The value with every occurrence of `from` replaced by `to`, in strings, list and set members and map keys. */
-export function replaceEverywhere<T>(value: T, from: string, to: string, opts: { ignoreCase?: boolean } = {}): T {
-  const pattern = new RegExp(from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), opts.ignoreCase ? 'gi' : 'g');
-  const visit = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(pattern, () => to);
-    if (Array.isArray(v)) return v.map(visit);
-    if (v instanceof Set) return new Set([...v].map(visit));
-    if (v instanceof Uint8Array) return v;
-    if (v && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [visit(k) as string, visit(x)]));
-    return v;
-  };
-  return visit(value) as T;
+  const kind = value && typeof value === 'object' && 'entity' in value ? String((value as Item).entity) : '';
+  return carriesPerson(value, needles, kindsOf(kind));
 }

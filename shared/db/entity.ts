@@ -79,7 +79,11 @@ function inPlaceWrites(name: string, anon: boolean | undefined) {
     add: (
       key: Key,
       deltas: Record<string, number>,
-      { mustExist = false, set = {} }: { mustExist?: boolean; set?: Record<string, unknown> } = {},
+      {
+        mustExist = false,
+        set = {},
+        condition,
+      }: { mustExist?: boolean; set?: Record<string, unknown>; condition?: string } = {},
     ) => {
       const stamps = { entity: name, ...(anon ? { [ANON_ATTRIBUTE]: true } : {}), ...set };
       const names: Record<string, string> = {};
@@ -99,6 +103,9 @@ function inPlaceWrites(name: string, anon: boolean | undefined) {
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ...(mustExist ? PRESENT : {}),
+        ...(condition
+          ? { ConditionExpression: mustExist ? `${PRESENT.ConditionExpression} AND (${condition})` : condition }
+          : {}),
       });
     },
     check: (key: Key, condition: Condition & { ConditionExpression: string }) => checkEntry(key, condition),
@@ -202,7 +209,8 @@ export interface DeclaredEntity<N extends string, T extends Item, W, KI, I exten
   add: (
     key: KI,
     deltas: { [F in NumericField<W>]?: number },
-    options?: { mustExist?: boolean; set?: Record<string, unknown> },
+    /** `condition`: an expression (no names or values) the item must meet, e.g. `attribute_not_exists(closed)`. */
+    options?: { mustExist?: boolean; set?: Record<string, unknown>; condition?: string },
   ) => TransactItem;
   check: (key: KI, condition: Condition & { ConditionExpression: string }) => TransactItem;
   remove: (key: KI, condition?: Condition) => TransactItem;

@@ -7,7 +7,7 @@ import { User } from '../people/entities.ts';
 import { deliverPush } from '../push/delivery.ts';
 import { AnnouncementNotice, type AnnouncementNoticeItem, Post, type PostItem } from './entities.ts';
 import { recordNoticePage } from './notice-pages.ts';
-import { postPreview } from './notify.ts';
+import { type Preview, postPreview } from './notify.ts';
 
 /**
  * Telling everybody of an announcement (`announcement`): O(company) notifications, so the feed
@@ -46,7 +46,7 @@ export async function claimAnnouncement(post: PostItem): Promise<AnnouncementNot
 export async function sendAnnouncementPage(
   post: PostItem,
   notice: AnnouncementNoticeItem,
-  preview: string,
+  preview: string | Preview,
   pageSize = NOTIFICATIONS_PER_TRANSACTION,
 ): Promise<AnnouncementNoticeItem> {
   const page = await User.query(
@@ -68,7 +68,7 @@ export async function sendAnnouncementPage(
     kind: 'announcement',
     actorId: post.authorId,
     postId: post.id,
-    preview,
+    ...(typeof preview === 'string' ? { preview } : preview),
   }));
   const update = (parts: UpdateParts) => AnnouncementNotice.update({ postId: post.id }, parts);
   const next = await recordNoticePage(update, notice, notes, {

@@ -1,5 +1,5 @@
 import { type Condition, PRESENT } from '../db/entity.ts';
-import { isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
+import { isConditionFailure, type TransactItem, write } from '../db/table.ts';
 import {
   AnnouncementNotice,
   Bookmark,
@@ -10,7 +10,7 @@ import {
   type PostItem,
   PostReaction,
 } from './entities.ts';
-import { type ScoreDelta, scoreWrites } from './scores.ts';
+import { type ScoreDelta, scoreWrites, transactScored } from './scores.ts';
 
 /**
  * What a deletion leaves behind, removed in the background (the feed's stream consumer) so the
@@ -23,7 +23,7 @@ const ACTOR = 'system:cleanup';
 /** Removes one item (its entity's removal) and takes back its score, unless a previous run already did. */
 async function removeWithScore(removal: (condition: Condition) => TransactItem, score: ScoreDelta[]): Promise<void> {
   try {
-    await transact([removal(PRESENT), ...scoreWrites(score, ACTOR)]);
+    await transactScored([removal(PRESENT), ...scoreWrites(score, ACTOR)]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }

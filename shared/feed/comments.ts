@@ -5,12 +5,13 @@ import { forbidden, invalid, notFound } from '../errors.ts';
 import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { Comment, type CommentItem, CommentVote, type PostItem, PostStats, ReplyNotice } from './entities.ts';
+import { withoutErasing } from './erasing-mentions.ts';
 import { looksLikeId } from './model.ts';
 import { notifyComment, notifyCommentMentions } from './notify.ts';
 import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
 import { replyNotice } from './reply-notices.ts';
-import { scoreWrites } from './scores.ts';
+import { scoreWrites, transactScored } from './scores.ts';
 import { mentionIds } from './text.ts';
 
 /**
@@ -84,6 +85,7 @@ export async function createComment(
     top = parent?.parentId ? await Comment.get({ id: parent.parentId }, { consistent: true }) : parent;
     if (!top || top.postId !== postId) throw invalid(['parentId: no such comment on this post']);
   }
+  content = await withoutErasing(content);
   const tokens = mentionIds(content);
   const users = await getUsers(tokens);
   const mentioned = tokens.filter((id) => mentionable(users.get(id)));
@@ -132,7 +134,7 @@ export async function createComment(
       ReplyNotice.create(replyNotice(comment, mentioned, [top.authorId, ...(top.repliers ?? [])])),
     );
   }
-  await transact(writes).catch((err) => {
+  await transactScored(writes).catch((err) => {
     throw isConditionFailure(err) ? notFound('No such post.') : err;
   });
   if (!top) await notifyComment(post, comment, mentioned);
@@ -142,6 +144,7 @@ export async function createComment(
 export async function updateComment(caller: Viewer, commentId: string, content: string): Promise<CommentItem> {
   const { comment, post } = await readableComment(caller, commentId);
   if (comment.authorId !== caller.userId) throw forbidden('Only the author can edit a comment.');
+  content = await withoutErasing(content);
   const tokens = mentionIds(content);
   const users = await getUsers(tokens);
   const mentioned = tokens.filter((id) => mentionable(users.get(id)));
@@ -218,7 +221,7 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
     }
   }
   try {
-    await transact(writes);
+    await transactScored(writes);
   } catch (err) {
     // A reply arrived meanwhile (or it went already): a second attempt reads the thread again.
     if (!isConditionFailure(err)) throw err;

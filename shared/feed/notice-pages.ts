@@ -1,7 +1,7 @@
 import type { UpdateParts } from '../db/entity.ts';
-import { type TransactItem, transact } from '../db/table.ts';
+import type { TransactItem } from '../db/table.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
-import { notificationBatch } from '../notifications/notify-many.ts';
+import { transactNotifications } from '../notifications/notify-many.ts';
 
 /**
  * The progress the feed fan-out keeps on a notice it sends page by page (a reply's thread, an
@@ -48,7 +48,7 @@ export async function recordNoticePage<N extends NoticeProgress>(
       ...(next.done ? { ':now': now } : {}),
     },
   });
-  await transact(notificationBatch(notes, [progress]));
+  await transactNotifications(notes, [progress]);
   return {
     ...notice,
     step: notice.step + 1,

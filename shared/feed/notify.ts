@@ -1,8 +1,9 @@
+import type { NameSpan } from '../notifications/entities.ts';
 import { type NewNotification, notify } from '../notifications/notifications.ts';
 import { getUsers } from '../people/users.ts';
 import type { CommentItem, PostItem } from './entities.ts';
 import { mentionNames } from './people.ts';
-import { mentionIds, renderMentions } from './text.ts';
+import { mentionIds, renderMentionSpans } from './text.ts';
 
 /**
  * Who the feed tells what. Each person gets at most one notification per change;
@@ -10,14 +11,30 @@ import { mentionIds, renderMentions } from './text.ts';
  * post; comment, reply and comment-mention ones also the comment.
  */
 
-/** A body as a person reads it: tokens become names. */
-async function readable(text: string): Promise<string> {
-  const ids = mentionIds(text);
-  return ids.length ? renderMentions(text, mentionNames(ids, await getUsers(ids))) : text;
+/** A notification's preview and where it holds people's names (NotificationContent.names). */
+export interface Preview {
+  preview: string;
+  names?: NameSpan[];
 }
 
-export const postPreview = async (p: PostItem) =>
-  (await readable(p.content)).trim() || p.poll?.question || p.recognition?.message || 'a post';
+/** A body as a person reads it: tokens become names (with their spans). */
+async function readable(text: string): Promise<Preview> {
+  const ids = mentionIds(text);
+  if (!ids.length) return { preview: text };
+  const out = renderMentionSpans(text, mentionNames(ids, await getUsers(ids)));
+  return { preview: out.text, names: out.names };
+}
+
+export const postPreview = async (p: PostItem): Promise<Preview> => {
+  const body = await readable(p.content);
+  const trimmed = body.preview.trim();
+  if (trimmed) {
+    // Trimming the start moves every span by what it took.
+    const cut = body.preview.length - body.preview.trimStart().length;
+    return { preview: trimmed, names: body.names?.map((n) => ({ ...n, at: n.at - cut })) };
+  }
+  return { preview: p.poll?.question || p.recognition?.message || 'a post' };
+};
 
 /** A new post: its recipient is told of the recognition, the people it mentions of the mention. */
 export async function notifyNewPost(p: PostItem, mentioned: string[]): Promise<void> {
@@ -30,10 +47,11 @@ export async function notifyNewPost(p: PostItem, mentioned: string[]): Promise<v
       kind: 'recognition',
       actorId: p.authorId,
       postId: p.id,
-      preview: p.recognition?.message || preview,
+      ...(p.recognition?.message ? { preview: p.recognition.message } : preview),
     });
   for (const id of mentioned) {
-    if (id !== recipient) list.push({ recipientId: id, kind: 'mention', actorId: p.authorId, postId: p.id, preview });
+    if (id !== recipient)
+      list.push({ recipientId: id, kind: 'mention', actorId: p.authorId, postId: p.id, ...preview });
   }
   await notify(list);
 }
@@ -43,14 +61,14 @@ export async function notifyNewMentions(p: PostItem, newlyMentioned: string[], a
   if (newlyMentioned.length === 0) return;
   const preview = await postPreview(p);
   await notify(
-    newlyMentioned.map((id) => ({ recipientId: id, kind: 'mention' as const, actorId, postId: p.id, preview })),
+    newlyMentioned.map((id) => ({ recipientId: id, kind: 'mention' as const, actorId, postId: p.id, ...preview })),
   );
 }
 
 /** Once per reacting person per post (the caller makes sure of the once). */
 export async function notifyReaction(p: PostItem, reactorId: string): Promise<void> {
   await notify([
-    { recipientId: p.authorId, kind: 'reaction', actorId: reactorId, postId: p.id, preview: await postPreview(p) },
+    { recipientId: p.authorId, kind: 'reaction', actorId: reactorId, postId: p.id, ...(await postPreview(p)) },
   ]);
 }
 
@@ -95,7 +113,7 @@ export async function notifyComment(p: PostItem, c: CommentItem, mentioned: stri
       actorId: c.authorId,
       postId: p.id,
       commentId: c.id,
-      preview,
+      ...preview,
     })),
   );
 }
@@ -110,7 +128,7 @@ export async function notifyCommentMentions(p: PostItem, c: CommentItem, newlyMe
       actorId: c.authorId,
       postId: p.id,
       commentId: c.id,
-      preview,
+      ...preview,
     })),
   );
 }

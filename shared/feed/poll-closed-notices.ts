@@ -45,7 +45,7 @@ export async function sendPollClosedNotice(postId: string): Promise<void> {
     await recordPage(notice, [], null).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
     return;
   }
-  const preview = post.poll.question || (await postPreview(post));
+  const preview = post.poll.question ? { preview: post.poll.question } : await postPreview(post);
   while (notice && !notice.doneAt) {
     const votes = await PollVote.query(
       { key: { postId }, consistent: true },
@@ -57,7 +57,7 @@ export async function sendPollClosedNotice(postId: string): Promise<void> {
     if (done) ids.push(post.authorId);
     const notes: NewNotification[] = ids
       .filter((id) => id !== notice!.closedBy)
-      .map((recipientId) => ({ recipientId, kind: 'poll_closed', actorId: null, postId, preview }));
+      .map((recipientId) => ({ recipientId, kind: 'poll_closed', actorId: null, postId, ...preview }));
     try {
       notice = await recordPage(notice, notes, votes.nextCursor);
     } catch (err) {

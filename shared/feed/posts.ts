@@ -7,11 +7,12 @@ import { User } from '../people/entities.ts';
 import { postCountWrites } from '../people/post-count.ts';
 import { getUsers } from '../people/users.ts';
 import { Post, type PostItem, PostListEntry, PostStats } from './entities.ts';
+import { withoutErasing } from './erasing-mentions.ts';
 import { listsOf, listWrites } from './lists.ts';
 import { type DocumentRef, looksLikeId, type PollItem, type RecognitionCategory, zeroReactions } from './model.ts';
 import { notifyNewMentions, notifyNewPost } from './notify.ts';
 import { isPrivileged, mentionable, type Viewer } from './people.ts';
-import { scoreWrites } from './scores.ts';
+import { scoreWrites, transactScored } from './scores.ts';
 import { hashtags, mentionIds } from './text.ts';
 import { resolveAttachments } from './uploads.ts';
 
@@ -185,7 +186,7 @@ export async function createPost(caller: Viewer, input: PostInput): Promise<Post
   if (!hasSubstance(input)) throw invalid(EMPTY_POST_MESSAGE);
   const now = new Date();
   const at = now.toISOString();
-  const content = input.content ?? '';
+  const content = await withoutErasing(input.content ?? '');
   const poll = input.poll ? newPoll(input.poll, now) : null;
   const recipientId = input.recognition?.recipientId;
   const { users, mentioned } = await resolveBody(content, recipientId ? [recipientId] : []);
@@ -208,7 +209,7 @@ export async function createPost(caller: Viewer, input: PostInput): Promise<Post
     sharedPostId: null,
     mentionedIds: mentioned,
   });
-  await transact([
+  await transactScored([
     ...newPostWrites(post),
     ...websiteWrites(undefined, newCandidate(post)),
     ...postCountWrites(caller.userId, 1),
@@ -230,7 +231,7 @@ export async function updatePost(caller: Viewer, postId: string, input: PostInpu
     const before = await readablePost(caller, postId, true);
     if (before.authorId !== caller.userId) throw forbidden('Only the author can edit a post.');
     const now = new Date().toISOString();
-    const content = input.content ?? '';
+    const content = await withoutErasing(input.content ?? '');
     if (before.sharedPostId) {
       if (input.images?.length || input.videos?.length || input.documents?.length || input.poll || input.recognition) {
         throw invalid(['A share carries only text.']);
@@ -322,7 +323,7 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
     const entry = post.sharedPostId ? undefined : await getWebsiteEntry(postId);
     const original = post.sharedPostId ? await Post.get({ id: post.sharedPostId }, { consistent: true }) : undefined;
     const sharedByOther = !!original && original.authorId !== post.authorId;
-    await transact([
+    await transactScored([
       Post.remove(
         { id: postId },
         { ConditionExpression: 'rev = :seen', ExpressionAttributeValues: { ':seen': post.rev } },
@@ -358,7 +359,8 @@ const shareCountWrite = (postId: string, delta: number, actorId: string): Transa
  * the original). Counted in the sharer's posts; the original's shareCount and its author's score count
  * shares by others only. Shares are not website candidates.
  */
-export async function sharePost(caller: Viewer, postId: string, content: string): Promise<PostItem> {
+export async function sharePost(caller: Viewer, postId: string, text: string): Promise<PostItem> {
+  const content = await withoutErasing(text);
   const target = await readablePost(caller, postId, true);
   const original = target.sharedPostId ? await readablePost(caller, target.sharedPostId, true) : target;
   if (original.hidden) throw notFound('No such post.');
@@ -377,7 +379,7 @@ export async function sharePost(caller: Viewer, postId: string, content: string)
     mentionedIds: mentioned,
   });
   const byOther = original.authorId !== caller.userId;
-  await transact([
+  await transactScored([
     ...newPostWrites(share),
     postOpenCheck(original.id, false),
     ...(byOther ? [shareCountWrite(original.id, 1, caller.userId)] : []),

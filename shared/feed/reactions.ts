@@ -1,12 +1,12 @@
 import type { EntityFields } from '../db/entity.ts';
-import { retryOnConflict, type TransactItem, transact } from '../db/table.ts';
+import { retryOnConflict, type TransactItem } from '../db/table.ts';
 import { choiceCountUpdate } from './choice-counts.ts';
 import { type PostItem, PostReaction } from './entities.ts';
 import type { Reaction } from './model.ts';
 import { notifyReaction } from './notify.ts';
 import { isPrivileged, type Viewer } from './people.ts';
 import { postOpenCheck, readablePost } from './posts.ts';
-import { type ScoreDelta, scoreWrites } from './scores.ts';
+import { type ScoreDelta, scoreWrites, transactScored } from './scores.ts';
 
 /** Counted on the leaderboard (dislikes are not). */
 const scores = (r: Reaction | null | undefined) => !!r && r !== 'dislike';
@@ -55,7 +55,7 @@ export async function setReaction(caller: Viewer, postId: string, reaction: Reac
       postOpenCheck(postId, isPrivileged(caller, post.authorId)),
       ...scoreWrites(score, caller.userId),
     ];
-    await transact(writes);
+    await transactScored(writes);
     if (firstEver) await notifyReaction(post, caller.userId);
     return post;
   });

@@ -68,7 +68,7 @@ export async function sendReplyNotice(commentId: string): Promise<void> {
         actorId: comment.authorId,
         postId: post.id,
         commentId,
-        preview,
+        ...preview,
       }));
       notice = await recordNoticePage(update, notice, notes, { done: from + PAGE >= recipients.length });
       await deliverPush(notes);

@@ -1,5 +1,6 @@
 import type { UpdateParts } from '../db/entity.ts';
-import type { TransactItem } from '../db/table.ts';
+import { failedConditions, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import { User } from '../people/entities.ts';
 import { FeedScore, FeedScoreDay } from './entities.ts';
 import { type ScoreTotals, scoreOf } from './score-formula.ts';
 
@@ -49,11 +50,18 @@ export function scoreWrites(deltas: ScoreDelta[], actorId: string): TransactItem
     add(days, `${day}|${d.userId}`, d.userId, day, d);
   }
   const writes: TransactItem[] = [];
+  const owners = new Set<string>();
+  const tagged = (userId: string, w: TransactItem) => {
+    scoreOwner.set(w, userId);
+    owners.add(userId);
+    writes.push(w);
+  };
   for (const { userId, t } of totals.values()) {
     if (isZero(t)) continue;
     // Index partition keys are SET, numeric sort keys moved by the delta's value (FeedScore's declaration).
     const indexed = Object.entries(FeedScore.indexAttributes({ userId, ...t }));
-    writes.push(
+    tagged(
+      userId,
       FeedScore.update(
         { userId },
         scoreUpdate(
@@ -70,14 +78,53 @@ export function scoreWrites(deltas: ScoreDelta[], actorId: string): TransactItem
   }
   for (const { userId, day, t } of days.values()) {
     if (isZero(t)) continue;
-    writes.push(
+    tagged(
+      userId,
       FeedScoreDay.update(
         { day: day!, userId },
         scoreUpdate({ entity: FeedScoreDay.name, userId, actorId, day: day! }, { ...t, score: scoreOf(t) }),
       ),
     );
   }
+  // Each person's erasure has not started (transactScored drops their score when it has).
+  for (const userId of owners) {
+    const check = User.check({ id: userId }, { ConditionExpression: 'attribute_not_exists(erasureId)' });
+    closedCheck.set(check, userId);
+    writes.push(check);
+  }
   return writes;
+}
+
+/** Which person a score write moves, and which check guards a person's scores (tags on the write objects). */
+const scoreOwner = new WeakMap<TransactItem, string>();
+const closedCheck = new WeakMap<TransactItem, string>();
+const keyOf = (w: TransactItem) => {
+  const body = Object.values(w)[0] as { Key?: { pk?: string; sk?: string } };
+  return `${body.Key?.pk}|${body.Key?.sk}`;
+};
+
+/**
+ * Writes a transaction holding `scoreWrites`: a person whose erasure started (their profile's
+ * `erasureId`, issue 33) fails their check, and the transaction is written again without their score
+ * (the change itself, a reaction or a comment on what they wrote, still lands; their score does not
+ * move). A check on a profile the transaction writes anyway (the author's post count) is left out:
+ * one transaction touches an item once.
+ */
+export async function transactScored(items: TransactItem[]): Promise<void> {
+  const written = new Set(items.filter((w) => !closedCheck.has(w)).map(keyOf));
+  let list = items.filter((w) => !closedCheck.has(w) || !written.has(keyOf(w)));
+  for (;;) {
+    try {
+      await transact(list);
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const failed = failedConditions(err).map((i) => list[i]);
+      const closed = new Set(failed.map((w) => closedCheck.get(w)));
+      if (!failed.length || closed.has(undefined)) throw err;
+      list = list.filter((w) => !closed.has(closedCheck.get(w) ?? scoreOwner.get(w)));
+    }
+  }
 }
 
 const isZero = (t: ScoreTotals) => FIELDS.every((f) => t[f] === 0);

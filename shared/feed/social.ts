@@ -42,7 +42,12 @@ async function followable(caller: Viewer, userId: string) {
 }
 
 export async function follow(caller: Viewer, userId: string): Promise<void> {
-  await followable(caller, userId);
+  if (userId === caller.userId) throw invalid(['You cannot follow yourself.']);
+  // Nobody follows a person whose erasure started (issue 33: the erasure's door): as if gone (read
+  // consistently, so an erasure that deleted the profile is seen). A follow that read the profile
+  // before the start and lands later is found by the erasure's second walk.
+  const person = await getUser(userId, true);
+  if (!person || person.erasureId) throw notFound('No such person.');
   await write(
     Follow.create({
       userId: caller.userId,

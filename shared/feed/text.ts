@@ -43,3 +43,24 @@ export const normaliseTag = (tag: string) => tag.replace(/^#/, '').toLowerCase()
 export function renderMentions(text: string, names: Map<string, string>): string {
   return text.replace(MENTION, (_token, id: string) => names.get(id) ?? '');
 }
+
+/**
+ * As renderMentions, also answering where each name landed in the text (a notification keeps these
+ * spans, so that erasing one person replaces exactly their name there: NotificationContent.names).
+ */
+export function renderMentionSpans(
+  text: string,
+  names: Map<string, string>,
+): { text: string; names: { id: string; at: number; length: number }[] } {
+  const spans: { id: string; at: number; length: number }[] = [];
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(MENTION)) {
+    out += text.slice(last, m.index);
+    const name = names.get(m[1]) ?? '';
+    if (name) spans.push({ id: m[1], at: out.length, length: name.length });
+    out += name;
+    last = m.index + m[0].length;
+  }
+  return { text: out + text.slice(last), names: spans };
+}

@@ -2,7 +2,7 @@ import { ABSENT, PRESENT } from '../db/entity.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, transact, write } from '../db/table.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
-import { type NewNotification, notificationItem } from '../notifications/notifications.ts';
+import { type NewNotification, notificationItem, OPEN } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
 import { Grievance, GrievanceNotice, GrievanceNoticeCursor, type GrievanceNoticeCursorItem } from './entities.ts';
 import { notificationRecord } from './erasure-refs.ts';
@@ -66,7 +66,8 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
         : notice
           ? [
               Notification.put(notificationItem(notice, new Date(p.notifyAt), p.notificationId), ABSENT),
-              NotificationCounter.add({ userId: p.recipientId }, { unread: 1 }),
+              // Not to a person whose erasure started (their counter closed): dropped, as every notification.
+              NotificationCounter.add({ userId: p.recipientId }, { unread: 1 }, { condition: OPEN }),
             ]
           : [];
     if (writes.length === 0) continue; // the grievance is gone: nothing to deliver
@@ -75,7 +76,7 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
       // reference it would erase this notification by.
       await transact([...writes, ...(notice ? [Grievance.check({ id: p.grievanceId }, PRESENT)] : [])]);
     } catch (err) {
-      if (isConditionFailure(err)) continue; // delivered already, or the grievance is gone
+      if (isConditionFailure(err)) continue; // delivered already, the grievance is gone, or the recipient is being erased
       throw err;
     }
     if (notice) recorded.push(notice);

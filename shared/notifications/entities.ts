@@ -10,8 +10,22 @@ export interface NotificationContent {
   postId: string | null;
   commentId: string | null;
   preview: string;
+  /**
+   * Where the preview holds a person's display name that the service put there (a rendered mention, the
+   * actor's name in a template): by whom, and at which characters. An erasure replaces exactly these
+   * spans (shared/data-rights/erasure.ts) and never another word of the preview. Absent on content
+   * written before this release.
+   */
+  names?: NameSpan[];
   /** Caused by a grievance: never published on the change feed (decided after unsealing). */
   anonymous?: true;
+}
+
+/** A person's display name in a preview: `preview.slice(at, at + length)`, the name of `id`. */
+export interface NameSpan {
+  id: string;
+  at: number;
+  length: number;
 }
 
 /**
@@ -53,11 +67,14 @@ export type NotificationFields = EntityFields<typeof Notification>;
 
 /**
  * A person's unread count (by their id, which it does not store), moved with ADD in the transaction of
- * every change of read state.
+ * every change of read state. `closed` (an erasure's id) is set when the person's erasure starts, in
+ * the same transaction as their profile's mark: every new notification's counter write is conditioned
+ * on its absence, so no notification to them is recorded from then on (the door of issue 33, at no
+ * extra item per notification). The erasure deletes the counter when it ends.
  */
 export const NotificationCounter = entity({
   name: 'NotificationCounter',
-  fields: shape<{ unread: number }>(),
+  fields: shape<{ unread: number; closed?: string }>(),
   keyOnly: keyOnly<{ userId: string }>('userId'),
   key: { pk: ['NOTIF', 'userId'], sk: ['COUNT'] },
   inPlace: true,

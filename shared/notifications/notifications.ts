@@ -5,6 +5,7 @@ import { notFound } from '../errors.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
 import {
+  type NameSpan,
   Notification,
   type NotificationContent,
   NotificationCounter,
@@ -23,12 +24,20 @@ export interface NewNotification {
   postId?: string | null;
   commentId?: string | null;
   preview: string;
+  /** Where `preview` holds people's names the service put there (NotificationContent.names). */
+  names?: NameSpan[];
   /** Grievance notifications: never published on the change feed, which learns it only by unsealing. */
   anonymous?: boolean;
 }
 
 const PREVIEW_MAX = 280;
 export const previewOf = (text: string) => (text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX - 1)}…` : text);
+
+/** The name spans that remain (clipped) in a preview cut by previewOf. */
+const spansWithin = (names: NameSpan[] | undefined, text: string): NameSpan[] => {
+  const end = text.length > PREVIEW_MAX ? PREVIEW_MAX - 1 : text.length;
+  return (names ?? []).flatMap((n) => (n.at >= end ? [] : [{ ...n, length: Math.min(n.length, end - n.at) }]));
+};
 const sealContext = (recipientId: string, id: string) => `notification:${recipientId}:${id}`;
 
 /** A notification's content sealed for its item. */
@@ -56,6 +65,9 @@ export function notificationContent(n: NotificationItem): NotificationContent | 
   };
 }
 
+/** The condition of every new notification's counter write: its recipient's erasure has not started. */
+export const OPEN = 'attribute_not_exists(closed)';
+
 /**
  * The writes that record one notification: the item (in the recipient's unread index) and the unread
  * counter, for callers to put in the same transaction as the change that caused it.
@@ -69,7 +81,8 @@ export function notificationWrites(
     id,
     items: [
       Notification.put(notificationItem(n, at, id)),
-      NotificationCounter.add({ userId: n.recipientId }, { unread: 1 }),
+      // Not to a person whose erasure started (NotificationCounter.closed): the transaction fails instead.
+      NotificationCounter.add({ userId: n.recipientId }, { unread: 1 }, { condition: OPEN }),
     ],
   };
 }
@@ -82,6 +95,7 @@ export function notificationItem(n: NewNotification, at: Date, id: string): Noti
     postId: n.postId ?? null,
     commentId: n.commentId ?? null,
     preview: previewOf(n.preview),
+    ...(n.names?.length && spansWithin(n.names, n.preview).length ? { names: spansWithin(n.names, n.preview) } : {}),
     ...(n.anonymous ? { anonymous: true as const } : {}),
   };
   return {
@@ -95,7 +109,7 @@ export function notificationItem(n: NewNotification, at: Date, id: string): Noti
 
 /**
  * Records notifications (each in its own transaction with its counter), then pushes the push kinds to
- * people with push enabled. Nobody is notified of their own action. Callers that put
+ * people with push enabled. Nobody is notified of their own action, nor anybody whose erasure started. Callers that put
  * `notificationWrites` in their own transaction call `deliverPush` after it commits.
  */
 export async function notify(list: NewNotification[]): Promise<string[]> {
@@ -104,7 +118,13 @@ export async function notify(list: NewNotification[]): Promise<string[]> {
   for (const n of list) {
     if (n.actorId && n.actorId === n.recipientId) continue;
     const { id, items } = notificationWrites(n);
-    await transact(items);
+    try {
+      await transact(items);
+    } catch (err) {
+      // The recipient's erasure started (their counter is closed): the notification is dropped.
+      if (isConditionFailure(err)) continue;
+      throw err;
+    }
     ids.push(id);
     recorded.push(n);
   }

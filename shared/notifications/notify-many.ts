@@ -1,4 +1,4 @@
-import { type TransactItem, transact } from '../db/table.ts';
+import { failedConditions, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
 import { type NewNotification, notificationWrites } from './notifications.ts';
 
 /**
@@ -24,5 +24,31 @@ export async function notifyMany(list: NewNotification[]): Promise<void> {
     if (batch) batch.push(n);
     else batches.push([n]);
   }
-  for (const batch of batches) await transact(notificationBatch(batch));
+  for (const batch of batches) await transactNotifications(batch);
+}
+
+/**
+ * Writes a batch of notifications with `extra` writes in one transaction. A recipient whose erasure
+ * started (their counter closed, notifications.ts OPEN) fails the transaction: the batch is written
+ * again without them, so their notification is dropped and everybody else's recorded. A failed
+ * condition of an `extra` write is the caller's: rethrown. Answers the notifications recorded.
+ */
+export async function transactNotifications(
+  list: NewNotification[],
+  extra: TransactItem[] = [],
+): Promise<NewNotification[]> {
+  let notes = list;
+  for (;;) {
+    try {
+      await transact(notificationBatch(notes, extra));
+      return notes;
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const failed = failedConditions(err);
+      // Each notification is two items after `extra`: its item, then its counter.
+      const closed = new Set(failed.filter((i) => i >= extra.length).map((i) => (i - extra.length) >> 1));
+      if (failed.some((i) => i < extra.length) || closed.size === 0) throw err;
+      notes = notes.filter((_, i) => !closed.has(i));
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dataRules, kindsWithoutRule } from '../../shared/data-rights/rules.ts';
-import { carries, replaceEverywhere } from '../../shared/data-rights/table-walk.ts';
+import { replacePerson } from '../../shared/data-rights/person-match.ts';
+import { attributeKinds, dataRules, kindsWithoutRule } from '../../shared/data-rights/rules.ts';
+import { carries } from '../../shared/data-rights/table-walk.ts';
 import { declarations } from '../../shared/db/entity.ts';
 
 /** Every kind of item has a data-rights rule (shared/data-rights/rules.ts), so none can be forgotten. */
@@ -10,32 +11,65 @@ describe('data-rights rules', () => {
     expect(Object.keys(dataRules).filter((name) => !declarations.has(name))).toEqual([]);
   });
 
+  it('declare free-text and JSON attributes only for declared entities', () => {
+    expect(Object.keys(attributeKinds).filter((name) => !declarations.has(name))).toEqual([]);
+  });
+
   it('leave every grievance-channel kind untouched and out of the export', () => {
     const anon = [...declarations.values()].filter((d) => d.anon).map((d) => d.name);
     expect(anon.length).toBeGreaterThan(5);
     for (const name of anon) expect([name, dataRules[name]]).toEqual([name, { erase: 'untouched' }]);
   });
 
-  it('find a person in strings, lists, sets, map keys and values at any depth, and nowhere else', () => {
+  it('find a person by whole values only: values, members, keys, `#` segments and `@[id]` tokens', () => {
     const id = '0b6f1c3e-1111-4222-8333-444455556666';
     const needles = { userId: id, email: 'Zed@Example.com' };
-    expect(carries({ a: { b: [`x @[${id}] y`] } }, needles)).toBe(true);
+    expect(carries({ a: { b: [id] } }, needles)).toBe(true);
     expect(carries({ s: new Set(['a', id]) }, needles)).toBe(true);
     expect(carries({ [`row_${id}`]: [1] }, needles)).toBe(true);
-    expect(carries({ to: 'zed@example.COM' }, needles)).toBe(true);
+    expect(carries({ list: `AUTHOR#${id}` }, needles)).toBe(true);
+    expect(carries({ to: ' zed@example.COM' }, needles)).toBe(true);
+    expect(carries({ entity: 'Post', content: `x @[${id}] y` }, needles)).toBe(true);
+    // Never a substring: another address, another id, somebody's words.
+    expect(carries({ to: 'dzed@example.com', cc: ['zed@example.com.au'] }, needles)).toBe(false);
+    expect(carries({ a: `${id}0`, b: `x${id}` }, needles)).toBe(false);
+    expect(carries({ entity: 'Post', content: `mail zed@example.com or ${id}` }, needles)).toBe(false);
+    expect(carries({ entity: 'Post', content: 'zed@example.com' }, needles)).toBe(false);
     expect(carries({ a: 'someone else', n: 3, b: new Uint8Array([1, 2]) }, needles)).toBe(false);
   });
 
-  it('replace a person everywhere, keeping binary values and other text', () => {
+  it('replace a person exactly, keeping binary values, free text and other people', () => {
     const id = 'abc';
-    const out = replaceEverywhere(
-      { t: 'abc and abc', s: new Set(['abc']), m: { abc: ['xabcx'] }, bin: new Uint8Array([7]), n: 1 },
-      id,
-      'Z',
+    const r = { needles: { userId: id, email: 'an@x.com' }, to: 'Z' };
+    const out = replacePerson(
+      {
+        t: 'abc',
+        k: 'POSTS#AUTHOR#abc',
+        s: new Set(['abc', 'abcd']),
+        m: { abc: ['xabcx'] },
+        e: ['AN@x.com', 'dan@x.com', 'joan@x.com'],
+        content: 'abc and @[abc], an@x.com',
+        bin: new Uint8Array([7]),
+        n: 1,
+      },
+      r,
+      { text: ['content'] },
     );
-    expect(out).toEqual({ t: 'Z and Z', s: new Set(['Z']), m: { Z: ['xZx'] }, bin: new Uint8Array([7]), n: 1 });
-    expect(replaceEverywhere('Mail A.b@X.com', 'a.b@x.com', 'Z', { ignoreCase: true })).toBe('Mail Z');
-    // The e-mail's dot is a dot, not "any character".
-    expect(replaceEverywhere('aXb@x.com', 'a.b@x.com', 'Z', { ignoreCase: true })).toBe('aXb@x.com');
+    expect(out).toEqual({
+      t: 'Z',
+      k: 'POSTS#AUTHOR#Z',
+      s: new Set(['Z', 'abcd']),
+      m: { Z: ['xabcx'] },
+      e: ['Z', 'dan@x.com', 'joan@x.com'],
+      content: 'abc and @[Z], an@x.com',
+      bin: new Uint8Array([7]),
+      n: 1,
+    });
+    // JSON text (the change log's inline copy) is opened.
+    expect(
+      replacePerson({ recent: JSON.stringify([{ actorId: 'abc', aud: 'abcx' }]) }, r, { json: ['recent'] }),
+    ).toEqual({
+      recent: JSON.stringify([{ actorId: 'Z', aud: 'abcx' }]),
+    });
   });
 });

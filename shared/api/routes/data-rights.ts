@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DataExport, DataExportClaim, PersonErasure } from '../../data-rights/entities.ts';
+import { NotificationCounter } from '../../notifications/entities.ts';
 import { User } from '../../people/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { DataExportView, ErasureView, LegalHold } from '../schemas/data-rights.ts';
@@ -78,7 +79,8 @@ export const eraseMemberRoute = defineRoute({
   status: 200,
   response: ErasureView,
   errors: [404, 409],
-  access: { table: 'write', writes: [PersonErasure, User] },
+  // The person's notification counter is closed with the mark (erasure-requests.ts).
+  access: { table: 'write', writes: [PersonErasure, User, NotificationCounter] },
 });
 
 export const getErasureRoute = defineRoute({

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { page as pageOf } from '../../db/paging.ts';
-import { isConditionFailure, type TransactItem, transact, write } from '../../db/table.ts';
+import { isConditionFailure, type TransactItem, write } from '../../db/table.ts';
 import { toItemChange } from '../../live/change-feed.ts';
-import { NOTIFICATIONS_PER_TRANSACTION, notificationBatch } from '../../notifications/notify-many.ts';
+import { NOTIFICATIONS_PER_TRANSACTION, transactNotifications } from '../../notifications/notify-many.ts';
 import { logger } from '../../observability/logger.ts';
 import { User } from '../../people/entities.ts';
 import { getUser, type UserItem } from '../../people/users.ts';
@@ -31,6 +31,8 @@ const KEEP_DAYS = 40;
 const ANNOUNCE_CONCURRENCY = 4;
 
 const preview = (person: UserItem) => `It's ${person.name}'s birthday today. Send them your wishes!`;
+/** Where the preview holds the person's name (NotificationContent.names). */
+const PREVIEW_NAME_AT = "It's ".length;
 
 async function claim(person: UserItem, date: string): Promise<AnnouncementItem | null> {
   const now = new Date();
@@ -142,9 +144,10 @@ async function send(a: AnnouncementItem, person: UserItem, audience: Audience): 
       kind: 'birthday' as const,
       actorId: person.id,
       preview: preview(person),
+      names: [{ id: person.id, at: PREVIEW_NAME_AT, length: person.name.length }],
     }));
     try {
-      await transact(notificationBatch(notes, [progress]));
+      await transactNotifications(notes, [progress]);
     } catch (err) {
       if (isConditionFailure(err)) return; // taken over: the new sender goes on from the recorded step
       throw err;

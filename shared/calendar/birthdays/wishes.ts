@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { isConditionFailure, transact, write } from '../../db/table.ts';
+import { isConditionFailure, write } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { invalid, notFound } from '../../errors.ts';
-import { notificationBatch } from '../../notifications/notify-many.ts';
+import { transactNotifications } from '../../notifications/notify-many.ts';
 import { mentionIn } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
 import { celebratesOn } from '../birthday-index.ts';
@@ -48,11 +48,9 @@ export async function sendWish(
     actorId: author.id,
   };
   try {
-    await transact(
-      notificationBatch(
-        [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
-        [BirthdayWish.create(wish), WishCounter.add({ recipientId, year }, { wishCount: 1 })],
-      ),
+    await transactNotifications(
+      [{ recipientId, kind: 'birthday_wish', actorId: author.id, preview: message }],
+      [BirthdayWish.create(wish), WishCounter.add({ recipientId, year }, { wishCount: 1 })],
     );
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
@@ -110,16 +108,23 @@ async function changeWish(
   if (first) {
     const update = updateExpression({ ...set, actorId: actor.id, [first.marker]: now.toISOString() });
     try {
-      await transact(
-        notificationBatch(
-          [{ recipientId: wish.authorId, kind: 'birthday_thanks', actorId: actor.id, preview: first.preview }],
-          [
-            BirthdayWish.update(
-              wish,
-              withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`),
-            ),
-          ],
-        ),
+      await transactNotifications(
+        [
+          {
+            recipientId: wish.authorId,
+            kind: 'birthday_thanks',
+            actorId: actor.id,
+            preview: first.preview,
+            // The template starts with the actor's name (NotificationContent.names).
+            names: [{ id: actor.id, at: 0, length: actor.name.length }],
+          },
+        ],
+        [
+          BirthdayWish.update(
+            wish,
+            withCondition(update, `attribute_exists(pk) AND attribute_not_exists(${first.marker})`),
+          ),
+        ],
       );
       return;
     } catch (err) {
