@@ -190,6 +190,10 @@ export interface ReadMark {
 const markOf = (c: NotificationCounterItem | undefined): ReadMark | null =>
   c?.readUpTo ? { upTo: c.readUpTo, at: c.readAllAt ?? c.readUpTo } : null;
 
+/** A person's read-up-to mark, read consistently (null when they never marked all read). */
+export const readMarkOf = async (userId: string): Promise<ReadMark | null> =>
+  markOf(await NotificationCounter.get({ userId }, { consistent: true }));
+
 /** Whether the mark covers a stored unread notification (it then reads as read at the mark's time). */
 export const coveredBy = (n: NotificationItem, mark: ReadMark | null): boolean =>
   mark !== null && n.readAt === null && n.createdAt <= mark.upTo && (n.afterMark ?? '') < mark.upTo;

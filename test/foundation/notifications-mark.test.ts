@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exportOf, postsShown } from '../../shared/data-rights/export.ts';
 import { db } from '../../shared/db/client.ts';
-import { NotificationCounter } from '../../shared/notifications/entities.ts';
+import { Notification, NotificationCounter } from '../../shared/notifications/entities.ts';
 import { markRead, notify } from '../../shared/notifications/notifications.ts';
 import { notifyMany } from '../../shared/notifications/notify-many.ts';
 import { api, newMember } from '../support/api.ts';
@@ -45,6 +46,10 @@ describe('mark all read: one read-up-to mark', () => {
     const [at] = [...times];
     expect(Date.parse(at)).toBeGreaterThanOrEqual(before);
     expect(Date.parse(at)).toBeLessThanOrEqual(Date.now());
+    // The person's export says the same as the list.
+    const stored = await Notification.get({ recipientId: m.id, id: page[0].id }, { consistent: true });
+    expect(stored?.readAt).toBeNull(); // nothing was written per notification
+    expect((await exportOf(stored!, m.id, postsShown()))?.view.readAt).toBe(at);
     // Through HTTP too: the route answers 204 and stays bounded however many there are.
     expect((await api('POST', '/notifications/read', { token: m.token })).status).toBe(204);
     expect(await count(m.token)).toBe(0);
