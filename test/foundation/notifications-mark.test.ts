@@ -5,6 +5,7 @@ import { Notification, NotificationCounter } from '../../shared/notifications/en
 import { markRead, notify } from '../../shared/notifications/notifications.ts';
 import { notifyMany } from '../../shared/notifications/notify-many.ts';
 import { api, newMember } from '../support/api.ts';
+import { checkCounters } from '../support/counters.ts';
 
 /** The DynamoDB requests `work` makes in this process, by command name. */
 async function requestsOf(work: () => Promise<unknown>): Promise<string[]> {
@@ -119,5 +120,8 @@ describe('mark all read: one read-up-to mark', () => {
     await api('POST', '/notifications/read', { token: m.token });
     expect(await count(m.token)).toBe(0);
     expect((await list(m.token)).every((n) => n.readAt !== null)).toBe(true);
+    // The stored count is what the stored items say (the counter check honours the mark).
+    const partition = `NOTIF#${m.id}`;
+    expect(await checkCounters({ within: (items) => items.filter((i) => i.pk === partition) })).toEqual([]);
   });
 });
