@@ -66,9 +66,6 @@ export function notificationContent(n: NotificationItem): NotificationContent | 
   };
 }
 
-/** The condition of a closed counter alone (a person's erasure started): kept for writers that add no date. */
-export const OPEN = 'attribute_not_exists(closed)';
-
 /**
  * The counter write of one new notification dated `at`: +1 unread, conditioned on the recipient's
  * erasure not having started (`closed`) and on their read-up-to mark (NotificationCounter.readUpTo)
