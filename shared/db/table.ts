@@ -303,3 +303,15 @@ export async function queryBudgeted<T extends Item = Item>(
   }
   return { items, next: start };
 }
+
+/** How many items a query matches (`Select: COUNT`: DynamoDB reads them, but sends none back). */
+export async function queryCount(o: QueryOptions): Promise<number> {
+  let count = 0;
+  let start: Record<string, any> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...queryInput(o), Select: 'COUNT', ExclusiveStartKey: start }));
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
+}

@@ -1,7 +1,7 @@
 import { companyDate } from '../calendar/time.ts';
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
 import { newSortableId } from '../db/ids.ts';
-import { isConditionFailure, queryBudgeted, transact, write } from '../db/table.ts';
+import { isConditionFailure, queryBudgeted, queryCount, transact, write } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { migrationDone } from '../migrations/done.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
@@ -17,7 +17,7 @@ import { activePeople, isReportingManager } from './viewers.ts';
  *
  * `pendingCount`: the pending requests routed to the viewer (all pending ones for a super admin) newer
  * than the viewer's seen mark, counted on the sparse pending index from the mark on, so it reads only
- * the requests it counts.
+ * the requests it counts (a COUNT query: none of them is sent back).
  */
 const isAdmin = (u: Pick<UserItem, 'role'>) => u.role === 'super_admin';
 /** Who decides leave: active super admins and active people with reports, never the person asking. */
@@ -36,7 +36,7 @@ export async function pendingCount(viewer: UserItem): Promise<number> {
   const pending = isAdmin(viewer)
     ? { index: 'pendingAll' as const, key: {} }
     : { index: 'pendingByApprover' as const, key: { selectedManagerId: viewer.id } };
-  return (await LeaveRequest.queryAll({ ...pending, ...(seen?.seenUpTo ? { skAfter: seen.seenUpTo } : {}) })).length;
+  return queryCount(LeaveRequest.queryOptions({ ...pending, ...(seen?.seenUpTo ? { skAfter: seen.seenUpTo } : {}) }));
 }
 
 export async function markSeen(viewer: UserItem, now = new Date()): Promise<void> {

@@ -212,3 +212,22 @@ describe('meetings: pages of at most 500', () => {
     for (const size of sizes) expect(size).toBeLessThan(1.1 * 1024 * 1024);
   }, 120_000);
 });
+
+describe('the OpenAPI document of the time-bounded lists', () => {
+  it('describes the window defaults, the cursor parameter and the Link header on both routes', async () => {
+    const a = await admin();
+    const doc = (await api('GET', '/openapi.json', { token: a.token })).body;
+    for (const path of ['/api/v1/meetings', '/api/v1/leave/requests']) {
+      const op = doc.paths[path].get;
+      const cursor = op.parameters.find((p: { name: string; in: string }) => p.name === 'cursor' && p.in === 'query');
+      expect(cursor?.description, path).toContain('Link');
+      expect(op.responses['200'].headers?.Link?.description, path).toContain('rel="next"');
+      expect(op.description, path).toContain('366 days');
+      const from = op.parameters.find((p: { name: string }) => p.name === 'from');
+      expect(from.description, path).toMatch(/default/);
+    }
+    const meetings = doc.paths['/api/v1/meetings'].get;
+    expect(meetings.description).toContain('92 days');
+    expect(meetings.parameters.find((p: { name: string }) => p.name === 'to').description).toContain('92 days');
+  });
+});
