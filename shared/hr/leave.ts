@@ -4,9 +4,9 @@ import { newSortableId } from '../db/ids.ts';
 import { isConditionFailure, queryBudgeted, queryCount, transact, write } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { migrationDone } from '../migrations/done.ts';
+import { WINDOW_INDEXES_MIGRATION } from '../migrations/window-indexes.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
 import { dayNumber, LEAVE_AHEAD_DAYS, type LeaveItem, LeaveRequest, LeaveSeen, type LeaveStatus } from './entities.ts';
-import { LEAVE_AHEAD_INDEX_MIGRATION } from './migrations.ts';
 import { activePeople, isReportingManager } from './viewers.ts';
 
 /**
@@ -260,7 +260,7 @@ type Position = { from: string } & (
  * `leaveType`, `status` and the window; `status=PENDING` by the pending index itself), at most
  * READ_BUDGET items an answer; then the scope's requests made earlier that end in the window, from the
  * sparse ahead index (only requests ending more than LEAVE_AHEAD_DAYS after they were made), sorted by
- * id. Until that index is backfilled (`0011-leave-ahead-index`), those are read from the id index
+ * id. Until that index is backfilled (`0010-window-indexes`), those are read from the id index
  * below the bound (the older read: correct, not bounded).
  */
 export async function listLeaveRequests(
@@ -321,7 +321,7 @@ export async function listLeaveRequests(
 
 async function aheadOf(scope: ScopeRead, from: string, idBound: string, clauses: Clause[]): Promise<LeaveItem[]> {
   const filter = filterOf([...clauses, { attribute: 'id', op: '<', value: idBound }]);
-  if (await migrationDone(LEAVE_AHEAD_INDEX_MIGRATION))
+  if (await migrationDone(WINDOW_INDEXES_MIGRATION))
     return LeaveRequest.queryAll({ ...scope.ahead, skAfter: dayNumber(from) - 1, filter });
   // Before the backfill: the scope's id index below the bound, every request there read.
   return LeaveRequest.queryAll({ index: scope.index, key: scope.key, skBefore: idBound, filter });

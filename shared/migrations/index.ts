@@ -1,5 +1,4 @@
 import { authLegacyForms } from '../auth/migrations.ts';
-import { MEETING_LONG_INDEX_MIGRATION } from '../calendar/meetings/migrations.ts';
 import { idempotencyLegacyForms } from '../db/idempotency-migrations.ts';
 import {
   grievanceHandlingMigration,
@@ -9,12 +8,12 @@ import {
   grievanceTotalsNamesMigration,
   legacyNotificationPreview,
 } from '../grievances/migrations.ts';
-import { LEAVE_AHEAD_INDEX_MIGRATION } from '../hr/migrations.ts';
 import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
 import { avatarKeyedTagMigration } from '../people/avatar-migration.ts';
 import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
 import type { DataMigration } from './migration.ts';
 import { indexBackfillMigration, type LegacyForm, storedFormMigration } from './stored-form.ts';
+import { WINDOW_INDEXES_MIGRATION } from './window-indexes.ts';
 // Every declaring module, so that the stored-form migration knows every entity of this release.
 import '../auth/entities.ts';
 import '../calendar/entities.ts';
@@ -56,15 +55,9 @@ export const migrations: readonly DataMigration[] = [
   directoryAttributeNamesMigration,
   avatarKeyedTagMigration,
   indexBackfillMigration(
-    MEETING_LONG_INDEX_MIGRATION,
-    'Long meetings (over 6 hours) and their seats in the sparse by-end indexes gsi6 / gsi7',
-    ['Meeting', 'MeetingSeat'],
-    legacyForms,
-  ),
-  indexBackfillMigration(
-    LEAVE_AHEAD_INDEX_MIGRATION,
-    'Leave requests ending more than 31 days after they were made on the sparse ahead indexes gsi6 / gsi7',
-    ['LeaveRequest'],
+    WINDOW_INDEXES_MIGRATION,
+    'Long meetings (over 6 hours) and their seats, and leave requests ending over 31 days after they were made, on their sparse indexes gsi6 / gsi7',
+    ['Meeting', 'MeetingSeat', 'LeaveRequest'],
     legacyForms,
   ),
 ];

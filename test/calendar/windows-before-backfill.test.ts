@@ -1,14 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Meeting, MeetingSeat } from '../../shared/calendar/meetings/entities.ts';
 import { listMeetings } from '../../shared/calendar/meetings/list.ts';
-import { MEETING_LONG_INDEX_MIGRATION } from '../../shared/calendar/meetings/migrations.ts';
 import { startOfCompanyDay } from '../../shared/calendar/time.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { type Item, putMany, transact } from '../../shared/db/table.ts';
 import { LeaveRequest } from '../../shared/hr/entities.ts';
 import { listLeaveRequests } from '../../shared/hr/leave.ts';
-import { LEAVE_AHEAD_INDEX_MIGRATION } from '../../shared/hr/migrations.ts';
 import { migrationById } from '../../shared/migrations/index.ts';
+import { WINDOW_INDEXES_MIGRATION } from '../../shared/migrations/window-indexes.ts';
 import { getUser } from '../../shared/people/users.ts';
 import { newMember, uniq } from '../support/api.ts';
 
@@ -79,13 +78,13 @@ describe('windows before and after the backfill of their indexes', () => {
     expect(await listedBy(organizer.id)).toContain(m.id);
     expect(await listedBy(participant.id)).toContain(m.id);
     // The new index alone does not have it yet (why the listing waits for the migration)...
-    backfilled.done.add(MEETING_LONG_INDEX_MIGRATION);
+    backfilled.done.add(WINDOW_INDEXES_MIGRATION);
     expect(await listedBy(participant.id)).not.toContain(m.id);
     // ...and has it once the migration's writes are applied.
-    await backfill(MEETING_LONG_INDEX_MIGRATION, stored);
+    await backfill(WINDOW_INDEXES_MIGRATION, stored);
     expect(await listedBy(organizer.id)).toContain(m.id);
     expect(await listedBy(participant.id)).toContain(m.id);
-    expect(await migrationById(MEETING_LONG_INDEX_MIGRATION)!.migrate((await Meeting.get({ id: m.id }))!)).toEqual([]);
+    expect(await migrationById(WINDOW_INDEXES_MIGRATION)!.migrate((await Meeting.get({ id: m.id }))!)).toEqual([]);
   });
 
   it('lists a leave request made long before its leave, stored without the ahead index, then through it', async () => {
@@ -112,9 +111,9 @@ describe('windows before and after the backfill of their indexes', () => {
     const listed = async () => (await listLeaveRequests(employee, { scope: 'requests' })).requests.map((x) => x.id);
 
     expect(await listed()).toEqual([r.id]);
-    backfilled.done.add(LEAVE_AHEAD_INDEX_MIGRATION);
+    backfilled.done.add(WINDOW_INDEXES_MIGRATION);
     expect(await listed()).toEqual([]);
-    await backfill(LEAVE_AHEAD_INDEX_MIGRATION, [older(r)]);
+    await backfill(WINDOW_INDEXES_MIGRATION, [older(r)]);
     expect(await listed()).toEqual([r.id]);
   });
 });

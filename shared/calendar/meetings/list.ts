@@ -2,10 +2,10 @@ import { decodeCursor, encodeCursor } from '../../db/cursor.ts';
 import { type Item, queryAll } from '../../db/table.ts';
 import { invalid } from '../../errors.ts';
 import { migrationDone } from '../../migrations/done.ts';
+import { WINDOW_INDEXES_MIGRATION } from '../../migrations/window-indexes.ts';
 import { isSuperAdmin, type Viewer } from '../people.ts';
 import { instant, startOfCompanyDay } from '../time.ts';
 import { LONG_MEETING_MS, Meeting, type MeetingItem, MeetingSeat, type MeetingSeatItem } from './entities.ts';
-import { MEETING_LONG_INDEX_MIGRATION } from './migrations.ts';
 import { canSee, statusOf } from './model.ts';
 import type { MeetingStatus, MeetingType } from './types.ts';
 
@@ -88,12 +88,13 @@ export function meetingWindow(filters: Pick<MeetingFilters, 'from' | 'to'>, now:
 
 /**
  * The long meetings that started before `floor` and are still running at the window's start. Until the
- * backfill of the long-meeting index is done (migrations.ts), they are read from the older by-end
- * index, which holds every meeting (correct, but it reads every meeting ending after `from`).
+ * backfill of the long-meeting index is done (shared/migrations/window-indexes.ts), they are read from
+ * the older by-end index, which holds every meeting (correct, but it reads every meeting ending after
+ * `from`).
  */
 async function runningLong(owner: string | null, w: Window, floor: string): Promise<Entry[]> {
   const filter = { FilterExpression: 'startUtc < :floor', ExpressionAttributeValues: { ':floor': floor } };
-  const indexed = await migrationDone(MEETING_LONG_INDEX_MIGRATION);
+  const indexed = await migrationDone(WINDOW_INDEXES_MIGRATION);
   const skAfter = indexed ? Date.parse(w.from) - 1 : w.from;
   const where = indexed
     ? owner
