@@ -70,40 +70,52 @@ describe('the migrations runner', () => {
     process.env.TABLE_NAME = savedTable;
   });
 
-  it('stops after its pages when interrupted, and the next run completes it from where it stopped', async () => {
-    const first = await runMigrations([doubling], { budgetMs: 60_000, maxPages: 1 });
-    expect(first.complete).toBe(false);
-    const [after1] = first.states;
-    expect(after1.status).toBe('running');
-    expect(after1.changed).toBeGreaterThan(0);
-    expect(after1.changed).toBeLessThan(COUNT);
-    expect((await probes()).filter((p) => p.double !== undefined)).toHaveLength(after1.changed);
+  it(
+    'stops after its pages when interrupted, and the next run completes it from where it stopped',
+    async () => {
+      const first = await runMigrations([doubling], { budgetMs: 60_000, maxPages: 1 });
+      expect(first.complete).toBe(false);
+      const [after1] = first.states;
+      expect(after1.status).toBe('running');
+      expect(after1.changed).toBeGreaterThan(0);
+      expect(after1.changed).toBeLessThan(COUNT);
+      expect((await probes()).filter((p) => p.double !== undefined)).toHaveLength(after1.changed);
 
-    const second = await runMigrations([doubling], { budgetMs: 60_000 });
-    expect(second.complete).toBe(true);
-    expect(second.states[0]).toMatchObject({ status: 'done', changed: COUNT, error: null });
-    const all = await probes();
-    expect(all.every((p) => p.double === p.n * 2)).toBe(true);
-  }, WALKS_MS);
+      const second = await runMigrations([doubling], { budgetMs: 60_000 });
+      expect(second.complete).toBe(true);
+      expect(second.states[0]).toMatchObject({ status: 'done', changed: COUNT, error: null });
+      const all = await probes();
+      expect(all.every((p) => p.double === p.n * 2)).toBe(true);
+    },
+    WALKS_MS,
+  );
 
-  it('changes nothing on a second run, nor when run again from scratch', async () => {
-    const again = await runMigrations([doubling], { budgetMs: 60_000 });
-    expect(again.states[0]).toMatchObject({ status: 'done', changed: COUNT });
-    const fresh: DataMigration = { ...doubling, id: '0002-probe-double-again' };
-    const rerun = await runMigrations([fresh], { budgetMs: 60_000 });
-    expect(rerun.states[0]).toMatchObject({ status: 'done', changed: 0 });
-  }, WALKS_MS);
+  it(
+    'changes nothing on a second run, nor when run again from scratch',
+    async () => {
+      const again = await runMigrations([doubling], { budgetMs: 60_000 });
+      expect(again.states[0]).toMatchObject({ status: 'done', changed: COUNT });
+      const fresh: DataMigration = { ...doubling, id: '0002-probe-double-again' };
+      const rerun = await runMigrations([fresh], { budgetMs: 60_000 });
+      expect(rerun.states[0]).toMatchObject({ status: 'done', changed: 0 });
+    },
+    WALKS_MS,
+  );
 
-  it('leaves a paused migration, and the ones after it, until it is resumed', async () => {
-    const held: DataMigration = { ...doubling, id: '0003-held' };
-    const later: DataMigration = { ...doubling, id: '0004-later' };
-    await setPaused(held, true);
-    const paused = await runMigrations([held, later], { budgetMs: 60_000 });
-    expect(paused.complete).toBe(false);
-    expect(paused.states.map((s) => s.status)).toEqual(['paused', 'pending']);
-    await setPaused(held, false);
-    const resumed = await runMigrations([held, later], { budgetMs: 60_000 });
-    expect(resumed.states.map((s) => s.status)).toEqual(['done', 'done']);
-    expect((await migrationStates([held])).at(0)?.scanned).toBeGreaterThanOrEqual(COUNT);
-  }, WALKS_MS);
+  it(
+    'leaves a paused migration, and the ones after it, until it is resumed',
+    async () => {
+      const held: DataMigration = { ...doubling, id: '0003-held' };
+      const later: DataMigration = { ...doubling, id: '0004-later' };
+      await setPaused(held, true);
+      const paused = await runMigrations([held, later], { budgetMs: 60_000 });
+      expect(paused.complete).toBe(false);
+      expect(paused.states.map((s) => s.status)).toEqual(['paused', 'pending']);
+      await setPaused(held, false);
+      const resumed = await runMigrations([held, later], { budgetMs: 60_000 });
+      expect(resumed.states.map((s) => s.status)).toEqual(['done', 'done']);
+      expect((await migrationStates([held])).at(0)?.scanned).toBeGreaterThanOrEqual(COUNT);
+    },
+    WALKS_MS,
+  );
 });
