@@ -2,7 +2,7 @@ import { WishCounter } from '../../shared/calendar/entities.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { REACTIONS } from '../../shared/feed/model.ts';
 import { PresentCounter } from '../../shared/hr/entities.ts';
-import type { NotificationItem } from '../../shared/notifications/entities.ts';
+import { Notification } from '../../shared/notifications/entities.ts';
 import { coveredBy } from '../../shared/notifications/notifications.ts';
 import { POSTS_SORT_ATTRIBUTE } from '../../shared/people/derived-from-person.ts';
 import { DirectoryFacet, type FacetKind } from '../../shared/people/entities.ts';
@@ -106,7 +106,7 @@ function counterMismatches(items: Item[]): string[] {
     if ((stored ?? 0) !== counted) problems.push(`${what}: stored ${String(stored)}, counted ${counted}`);
   };
 
-  const notifications = of('Notification');
+  const notifications = of('Notification').filter((n) => Notification.is(n));
   const marks = new Map(
     of('NotificationCounter').map((c) => [
       c.pk as string,
@@ -114,7 +114,7 @@ function counterMismatches(items: Item[]): string[] {
     ]),
   );
   const unread = countBy(
-    notifications.filter((n) => !n.readAt && !coveredBy(n as NotificationItem, marks.get(n.pk as string) ?? null)),
+    notifications.filter((n) => !n.readAt && !coveredBy(n, marks.get(n.pk as string) ?? null)),
     (n) => n.pk,
   );
   const counters = new Map(of('NotificationCounter').map((c) => [c.pk as string, c.unread]));
