@@ -94,3 +94,34 @@ export const BirthdayAnnouncement = entity({
   key: { pk: ['BIRTHDAY_ANNOUNCEMENTS', 'date'], sk: ['userId'] },
 });
 export type AnnouncementItem = EntityItem<typeof BirthdayAnnouncement>;
+
+/**
+ * A company day's birthday notification (decisions §8: one per person per day), sent by the
+ * `company-fan-out` consumer (shared/calendar/birthdays/announce.ts): the day's birthday people known
+ * so far (`people`, each added once, by the claim that announced them), the id every recipient's
+ * notification of the day has (`noticeId`: one item per person and day, updated in place), and the
+ * pass under way: `round` (one more each time people are added, which starts the pass over from the
+ * first page), the page cursor and step it is at, conditional on `claimId` (a take-over or a new round
+ * changes it, which stops any older sender). TTL 40 days.
+ */
+export const BirthdayDay = entity({
+  name: 'BirthdayDay',
+  fields: shape<{
+    date: string;
+    people: string[];
+    noticeId: string;
+    /** Members who joined at or before this instant (the first claim's) are the audience. */
+    cutoff: string;
+    round: number;
+    claimId: string;
+    step: number;
+    cursor: string | null;
+    /** Notifications written or revised in this round. */
+    sent: number;
+    heartbeatAt: string;
+    doneAt?: string;
+    ttl: number;
+  }>(),
+  key: { pk: ['BIRTHDAY_DAY', 'date'], sk: ['DAY'] },
+});
+export type BirthdayDayItem = EntityItem<typeof BirthdayDay>;

@@ -39,7 +39,7 @@ export const listTodaysBirthdaysRoute = defineRoute({
     "Today's birthdays in the company's timezone. The first read of the day on somebody's birthday announces it to everyone.",
   status: 200,
   response: z.array(Birthday),
-  access: { table: 'write', writes: [calendar.BirthdayAnnouncement, ...NOTIFIES] },
+  access: { table: 'write', writes: [calendar.BirthdayAnnouncement, calendar.BirthdayDay, ...NOTIFIES] },
 });
 
 export const listMyBirthdayWishesRoute = defineRoute({
