@@ -134,7 +134,7 @@ export class StreamPoller {
  * parallelization factor of 1 processes a shard), apart from every other consumer's. Records that
  * arrive while a batch runs wait and go in the next batches, at most the consumer's `batchSize` each.
  */
-class Lane {
+export class Lane {
   private readonly queue: DynamoDBRecord[] = [];
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -161,6 +161,11 @@ class Lane {
       const batch = this.queue.splice(0, this.batchSize);
       await deliverBatch(this.name, this.fn, batch, this.log);
     }
+  }
+
+  /** Resolves once every record offered so far has been delivered (or skipped). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
   }
 
   /** Stops taking records; waits for the batch running now. */
