@@ -76,7 +76,9 @@ const expectedPreview = (people: UserItem[], recipientId: string) =>
 
 describe('the birthday notification: one per person per day', () => {
   it('is only claimed by reads and sweeps, then the consumer sends one notification a person naming the day', async () => {
-    const people = await Promise.all(['Dora', 'Ana', 'Eve', 'Bea', 'Cleo'].map((n) => birthdayPerson(DOB, `${n} ${uniq()}`)));
+    const people = await Promise.all(
+      ['Dora', 'Ana', 'Eve', 'Bea', 'Cleo'].map((n) => birthdayPerson(DOB, `${n} ${uniq()}`)),
+    );
     const sorted = [...people].sort((a, b) => a.name.localeCompare(b.name));
     // Someone whose birthday turns out to be today later that day (their date of birth corrected).
     const sixthMember = await newMember({ name: `Aaron ${uniq()}` });
@@ -94,7 +96,10 @@ describe('the birthday notification: one per person per day', () => {
     expect(await BirthdayDay.get({ date: DAY }, { consistent: true })).toBeUndefined();
     // The claims' records, a batch delivered twice at once: the day is created with the five, the claims done.
     const records = claims.map((c) => streamRecord('INSERT', c));
-    await Promise.all([announcementFanOut(records, { audience, now: NOW }), announcementFanOut(records, { audience, now: NOW })]);
+    await Promise.all([
+      announcementFanOut(records, { audience, now: NOW }),
+      announcementFanOut(records, { audience, now: NOW }),
+    ]);
     const day = (await BirthdayDay.get({ date: DAY }, { consistent: true }))!;
     expect(new Set(day.people)).toEqual(new Set(people.map((p) => p.id)));
     expect(day).toMatchObject({ round: 1, step: 0 });
@@ -144,7 +149,10 @@ describe('the birthday notification: one per person per day', () => {
     // The previous round's record comes late: it does nothing (its claim is not the round's).
     await announcementFanOut([dayInsert], { audience, now: NOW });
     expect((await birthdayNotes(fake[0]))[0].preview).toBe(expectedPreview(people, fake[0]));
-    await announcementFanOut([streamRecord('MODIFY', round2, { ...day, doneAt: NOW.toISOString() })], { audience, now: NOW });
+    await announcementFanOut([streamRecord('MODIFY', round2, { ...day, doneAt: NOW.toISOString() })], {
+      audience,
+      now: NOW,
+    });
     const six = [...people, sixth];
     for (const id of [fake[0], fake[1], fake[2], fake[58]]) {
       const notes = await birthdayNotes(id);
@@ -158,7 +166,9 @@ describe('the birthday notification: one per person per day', () => {
     expect(await birthdayNotes(sixth.id)).toEqual([
       expect.objectContaining({ id: day.noticeId, preview: expectedPreview(people, sixth.id) }),
     ]);
-    expect((await getItem(Notification.key({ recipientId: sixth.id, id: day.noticeId }), true))?.revisedAt).toBeUndefined();
+    expect(
+      (await getItem(Notification.key({ recipientId: sixth.id, id: day.noticeId }), true))?.revisedAt,
+    ).toBeUndefined();
 
     // A claim of another day than today is not sent (a late record must not announce yesterday's).
     const later = new Date(NOW.getTime() + 2 * 24 * 3600 * 1000);
@@ -204,7 +214,10 @@ describe('the birthday notification: one per person per day', () => {
     await write(
       BirthdayDay.update(
         { date },
-        { UpdateExpression: 'SET heartbeatAt = :old', ExpressionAttributeValues: { ':old': '2000-01-01T00:00:00.000Z' } },
+        {
+          UpdateExpression: 'SET heartbeatAt = :old',
+          ExpressionAttributeValues: { ':old': '2000-01-01T00:00:00.000Z' },
+        },
       ),
     );
     await Promise.all([claimAnnouncements([b], date), claimAnnouncements([b], date)]);

@@ -17,7 +17,9 @@ const today = companyDate(new Date());
 let company: SeededCompany;
 beforeAll(async () => {
   company = await seededCompany(PEOPLE, (i) =>
-    BIRTHDAYS.includes(i) ? { name: `Bday ${String.fromCharCode(66 + (i % 7))} ${i}`, dateOfBirth: `1990-${today.slice(5)}` } : {},
+    BIRTHDAYS.includes(i)
+      ? { name: `Bday ${String.fromCharCode(66 + (i % 7))} ${i}`, dateOfBirth: `1990-${today.slice(5)}` }
+      : {},
   );
 }, 180_000);
 afterAll(async () => {
@@ -78,25 +80,40 @@ describe('the birthday notification of a day (decisions §8), through the local 
     }
     expect(grouped.get(late.id)).toBeUndefined();
     expect(notes).toHaveLength(everybody.length + 1); // the admin's, and nobody else's
-    expect(expected(r1.id, birthdayIds).preview).toMatch(/^Birthdays today: .+, .+, .+ and 2 more\. Send them your wishes!$/);
+    expect(expected(r1.id, birthdayIds).preview).toMatch(
+      /^Birthdays today: .+, .+, .+ and 2 more\. Send them your wishes!$/,
+    );
     const noticeId = grouped.get(r1.id)![0].id;
     await stream.next(isChange('notification.created', (p) => p.notificationId === noticeId));
-    const listedNote = (await company.call('GET', '/notifications', r1.token)).body.find((n: { id: string }) => n.id === noticeId);
-    expect(listedNote).toMatchObject({ kind: 'birthday', readAt: null, actor: { id: expected(r1.id, birthdayIds).actorId } });
+    const listedNote = (await company.call('GET', '/notifications', r1.token)).body.find(
+      (n: { id: string }) => n.id === noticeId,
+    );
+    expect(listedNote).toMatchObject({
+      kind: 'birthday',
+      readAt: null,
+      actor: { id: expected(r1.id, birthdayIds).actorId },
+    });
 
     // r1 reads it, r2 marks everything read, r3 leaves it.
     expect((await company.call('POST', '/notifications/read', r1.token, { id: noticeId })).status).toBe(204);
     expect((await company.call('POST', '/notifications/read', r2.token, {})).status).toBe(204);
     const counts = async () =>
-      Promise.all([r1, r2, r3].map(async (r) => (await company.call('GET', '/notifications/unread-count', r.token)).body.count));
+      Promise.all(
+        [r1, r2, r3].map(async (r) => (await company.call('GET', '/notifications/unread-count', r.token)).body.count),
+      );
     expect(await counts()).toEqual([0, 0, 1]);
 
     // The sixth: their date of birth corrected to today, then a read of today's list announces them.
-    const patched = await company.call('PATCH', '/users/me/profile', sixth.token, { dateOfBirth: `1991-${today.slice(5)}` });
+    const patched = await company.call('PATCH', '/users/me/profile', sixth.token, {
+      dateOfBirth: `1991-${today.slice(5)}`,
+    });
     expect(patched.status).toBe(200);
     const six = [...birthdayIds, sixth.id];
     expect((await company.call('GET', '/birthdays/today', r3.token)).body).toHaveLength(6);
-    notes = await until(birthdays, (l) => l.filter((n) => n.c.preview === expected(n.recipientId, six).preview).length >= everybody.length + 1);
+    notes = await until(
+      birthdays,
+      (l) => l.filter((n) => n.c.preview === expected(n.recipientId, six).preview).length >= everybody.length + 1,
+    );
     grouped = byRecipient(notes);
     for (const id of everybody) {
       const mine = grouped.get(id) ?? [];
@@ -108,15 +125,21 @@ describe('the birthday notification of a day (decisions §8), through the local 
     expect(expected(r1.id, six).preview).toContain('and 3 more');
     // Unread again for those who had read it; counted once for the one who had not.
     expect(await counts()).toEqual([1, 1, 1]);
-    const again = (await company.call('GET', '/notifications', r1.token)).body.filter((n: { kind: string }) => n.kind === 'birthday');
-    expect(again).toEqual([expect.objectContaining({ id: noticeId, readAt: null, actor: expect.objectContaining({ id: sixth.id }) })]);
+    const again = (await company.call('GET', '/notifications', r1.token)).body.filter(
+      (n: { kind: string }) => n.kind === 'birthday',
+    );
+    expect(again).toEqual([
+      expect.objectContaining({ id: noticeId, readAt: null, actor: expect.objectContaining({ id: sixth.id }) }),
+    ]);
     // The live stream follows the one item: notification.created again, for the same id.
     await until(
       async () => stream.frames.filter(isChange('notification.created', (p) => p.notificationId === noticeId)).length,
       (n) => n >= 2,
       20_000,
     );
-    expect(stream.frames.filter(isChange('notification.created', (p) => p.notificationId === noticeId))).toHaveLength(2);
+    expect(stream.frames.filter(isChange('notification.created', (p) => p.notificationId === noticeId))).toHaveLength(
+      2,
+    );
     stream.close();
   }, 300_000);
 });

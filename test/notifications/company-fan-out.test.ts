@@ -64,18 +64,24 @@ describe('personal notifications never wait behind a company-wide fan-out', () =
       let arrived = false;
       while (!arrived && Date.now() - sent < 10_000) {
         const list = await company.call('GET', '/notifications?limit=50', starter.token);
-        arrived = list.body.some((n: { kind: string; commentId: string }) => n.kind === 'reply' && n.commentId === reply.body.id);
+        arrived = list.body.some(
+          (n: { kind: string; commentId: string }) => n.kind === 'reply' && n.commentId === reply.body.id,
+        );
         if (!arrived) await sleep(50);
       }
       delays.push(Date.now() - sent);
     }
     // Still fanning out after the last reply arrived: the replies did not wait for it to finish.
     const during = await AnnouncementNotice.get({ postId }, { consistent: true });
-    expect(during?.doneAt, `announcement done before the replies were measured (${JSON.stringify(delays)})`).toBeUndefined();
+    expect(
+      during?.doneAt,
+      `announcement done before the replies were measured (${JSON.stringify(delays)})`,
+    ).toBeUndefined();
     expect(Math.max(...delays), `reply delays ${JSON.stringify(delays)} ms`).toBeLessThan(BUDGET_MS);
 
     // The announcement reaches everybody but its author, once each, and is counted unread.
-    for (let i = 0; i < 1200 && !(await AnnouncementNotice.get({ postId }, { consistent: true }))?.doneAt; i++) await sleep(500);
+    for (let i = 0; i < 1200 && !(await AnnouncementNotice.get({ postId }, { consistent: true }))?.doneAt; i++)
+      await sleep(500);
     expect((await AnnouncementNotice.get({ postId }, { consistent: true }))?.doneAt).toBeDefined();
     const told = (await company.notifications()).filter((n) => n.c.kind === 'announcement' && n.c.postId === postId);
     const recipients = new Set(told.map((n) => n.recipientId));

@@ -138,7 +138,11 @@ const isStale = (x: { heartbeatAt: string; doneAt?: string }) =>
 
 /** Who hears about the day's birthdays: the members who joined at or before the cutoff, a page at a time (tests pass their own). */
 export interface Audience {
-  page(q: { cutoff: string; cursor: string | null; limit: number }): Promise<{ ids: string[]; nextCursor: string | null }>;
+  page(q: {
+    cutoff: string;
+    cursor: string | null;
+    limit: number;
+  }): Promise<{ ids: string[]; nextCursor: string | null }>;
 }
 
 /** Every active member, from the members index (sk `<joinedAt>#<id>`; '$' follows '#', so `< cutoff$` keeps joinedAt <= cutoff). */
