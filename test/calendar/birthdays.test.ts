@@ -11,7 +11,7 @@ import {
 } from '../../shared/calendar/birthdays/announce.ts';
 import { sweepBirthdays, todaysBirthdays } from '../../shared/calendar/birthdays/today.ts';
 import { loveWish, myWishes, replyToWish, sendWish } from '../../shared/calendar/birthdays/wishes.ts';
-import { type AnnouncementItem, BirthdayAnnouncement, BirthdayDay } from '../../shared/calendar/entities.ts';
+import { BirthdayAnnouncement, BirthdayDay } from '../../shared/calendar/entities.ts';
 import { companyDate } from '../../shared/calendar/time.ts';
 import { getItem, write } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
@@ -58,11 +58,17 @@ const streamRecord = (eventName: 'INSERT' | 'MODIFY', item: object, old?: object
     },
   }) as unknown as DynamoDBRecord;
 
+/** The day's claims of these people (each must exist). */
 const claimsOf = async (date: string, people: UserItem[]) =>
-  (await BirthdayAnnouncement.getMany(
-    people.map((p) => ({ date, userId: p.id })),
-    { consistent: true },
-  )) as AnnouncementItem[];
+  (
+    await BirthdayAnnouncement.getMany(
+      people.map((p) => ({ date, userId: p.id })),
+      { consistent: true },
+    )
+  ).map((c) => {
+    if (!c) throw new Error('no claim');
+    return c;
+  });
 
 /** A person's birthday notifications. */
 const birthdayNotes = async (recipientId: string) =>
