@@ -74,7 +74,12 @@ export const WishCounter = entity({
 });
 export type WishCounterItem = EntityItem<typeof WishCounter>;
 
-/** The claim and progress of one person's birthday announcement on one day; the day's claims share a partition. */
+/**
+ * The claim of one person's birthday announcement on one day (the day's claims share a partition): it decides
+ * once who announces them; the company fan-out adds them to the day (`BirthdayDay`) and sets `doneAt`. The
+ * progress fields were the per-person sender's of earlier releases (a claim of theirs left unfinished is
+ * finished the same way).
+ */
 export const BirthdayAnnouncement = entity({
   name: 'BirthdayAnnouncement',
   fields: shape<{
