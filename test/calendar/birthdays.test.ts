@@ -247,6 +247,24 @@ describe('the birthday notification: one per person per day', () => {
     ]);
   });
 
+  it("names the first three of the day's birthday people, then how many more, each name where an erasure finds it", () => {
+    const people = ['Ana', 'Bo', 'Cy', 'Di', 'Ed'].map((name, i) => ({ id: `p${i}`, name }));
+    const cases: [number, string][] = [
+      [1, "It's Ana's birthday today. Send them your wishes!"],
+      [2, 'Birthdays today: Ana and Bo. Send them your wishes!'],
+      [3, 'Birthdays today: Ana, Bo and Cy. Send them your wishes!'],
+      [4, 'Birthdays today: Ana, Bo, Cy and 1 more. Send them your wishes!'],
+      [5, 'Birthdays today: Ana, Bo, Cy and 2 more. Send them your wishes!'],
+    ];
+    for (const [n, text] of cases) {
+      const { preview, names } = birthdayPreview(people.slice(0, n));
+      expect(preview).toBe(text);
+      expect(names.map((s) => [s.id, preview.slice(s.at, s.at + s.length)])).toEqual(
+        people.slice(0, Math.min(n, 3)).map((p) => [p.id, p.name]),
+      );
+    }
+  });
+
   it('reaches active members who joined by the time it went out, never later ones', async () => {
     const b = await birthdayPerson();
     const early = await newMember();
