@@ -84,7 +84,7 @@ export async function scaleBench(): Promise<boolean> {
   process.env.AWS_ENDPOINT_URL_DYNAMODB = proxy.endpoint;
   prepareEnvironment(dataDir);
   const { projectionItems } = await import('../../shared/people/derived-from-person.ts');
-  const { blankProfile, getUser } = await import('../../shared/people/users.ts');
+  const { blankProfile } = await import('../../shared/people/users.ts');
   const { AttendanceRecord, PresentCounter, LeaveRequest } = await import('../../shared/hr/entities.ts');
   const { Meeting } = await import('../../shared/calendar/meetings/entities.ts');
   const { seatWrites } = await import('../../shared/calendar/meetings/store.ts');
