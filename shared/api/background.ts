@@ -1,7 +1,9 @@
 import { announcementFilters } from '../calendar/birthdays/announce.ts';
 import { BirthdayAnnouncement } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
+import { FollowedPost } from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
+import { followingListFilters } from '../feed/following-lists.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
 import { User } from '../people/entities.ts';
@@ -78,6 +80,15 @@ export const streamConsumers: StreamConsumer[] = [
     },
     timeout: 120,
     memory: 1024,
+  },
+  // Each follower's list of the posts of the people they follow (GET /posts?following=true).
+  {
+    name: 'following-lists',
+    handler: 'functions/feed/following-lists.ts',
+    filters: followingListFilters,
+    batchSize: 20,
+    access: { table: 'write', writes: [FollowedPost] },
+    timeout: 300,
   },
   // Birthday announcements claimed by GET /birthdays/today or the sweep: a notification to every member.
   {

@@ -72,6 +72,7 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.Bookmark.name]: { section: 'bookmarks', erase: 'delete' },
   [feedEntities.Follow.name]: { section: 'follows', erase: 'delete' },
   [feedEntities.PostListEntry.name]: { erase: 'pseudonymise' },
+  [feedEntities.FollowedPost.name]: { erase: 'delete' },
   [feedEntities.PostUpload.name]: { section: 'uploads', erase: 'special' },
   [feedEntities.FeedScore.name]: { section: 'feedScore', erase: 'special' },
   [feedEntities.FeedScoreDay.name]: { erase: 'special' },

@@ -227,13 +227,32 @@ export const Bookmark = entity({
 });
 export type BookmarkItem = EntityItem<typeof Bookmark>;
 
-/** That a person follows another (a person's follows are bounded by the company's size). */
+/**
+ * That a person follows another (a person's follows are bounded by the company's size); on gsi1 under
+ * the followed person, so a new post reaches its author's followers' lists (following-lists.ts).
+ */
 export const Follow = entity({
   name: 'Follow',
   fields: shape<{ userId: string; followingId: string; actorId: string; createdAt: string }>(),
   key: { pk: ['FOLLOWS', 'userId'], sk: ['followingId'] },
+  indexes: {
+    /** Who follows a person (0.4.0; migration 0012-following-lists). */
+    byFollowed: { index: 'gsi1', pk: ['FOLLOWERS', 'followingId'], sk: ['userId'] },
+  },
 });
 export type FollowItem = EntityItem<typeof Follow>;
+
+/**
+ * A post in the list of one of its author's followers (`?following=true`, following-lists.ts): one
+ * partition per follower, sk = post id, kept by the `following-lists` stream consumer from the author's
+ * list entries and the follows. Derived data: deleted with the follow or the post.
+ */
+export const FollowedPost = entity({
+  name: 'FollowedPost',
+  fields: shape<{ userId: string; postId: string; authorId: string; actorId: string }>(),
+  key: { pk: ['FOLLOWED', 'userId'], sk: ['postId'] },
+});
+export type FollowedPostItem = EntityItem<typeof FollowedPost>;
 
 /**
  * A post's entry in one of the lists it is on (post-lists.ts, lists.ts): one partition per list (the
