@@ -1,6 +1,8 @@
 import { announcementFilters } from '../calendar/birthdays/announce.ts';
 import { BirthdayAnnouncement } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
+import { wholeListFilters } from '../documents/consumer.ts';
+import { DocumentChange, DocumentLease } from '../documents/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
@@ -99,9 +101,40 @@ export const streamConsumers: StreamConsumer[] = [
     access: { table: 'write', writes: CHANGES_PEOPLE },
     timeout: 300,
   },
+  // The whole lists' documents (roster, a day's attendance): pending changes folded into the bucket
+  // objects, a removed profile's row dropped (shared/documents/whole-list.ts).
+  {
+    name: 'whole-lists',
+    handler: 'functions/stream/whole-lists.ts',
+    filters: wholeListFilters,
+    batchSize: 100,
+    // The change items it folds and deletes, the lease, the tombstones; the documents themselves.
+    access: {
+      table: 'write',
+      writes: [DocumentChange, DocumentLease],
+      bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
+    },
+    timeout: 300,
+    memory: 1024,
+  },
 ];
 
 export const schedules: Schedule[] = [
+  // Builds the whole lists' documents again from the table: a document never built (a new
+  // deployment) or drifted (shared/documents/consumer.ts).
+  {
+    name: 'whole-lists-refresh',
+    handler: 'functions/schedules/refresh-whole-lists.ts',
+    everySeconds: 3600,
+    localEverySeconds: 120,
+    access: {
+      table: 'write',
+      writes: [DocumentChange, DocumentLease],
+      bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
+    },
+    timeout: 900,
+    memory: 1024,
+  },
   // Records presence timeouts (active → away → offline) so presence.updated fires for them too.
   {
     name: 'presence-sweep',

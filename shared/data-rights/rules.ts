@@ -14,6 +14,7 @@ import * as officeEntities from '../office-updates/entities.ts';
 import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
+import * as documentEntities from '../documents/entities.ts';
 import * as dataRightsEntities from './entities.ts';
 import type { AttributeKinds } from './person-match.ts';
 
@@ -53,6 +54,9 @@ export const dataRules: Record<string, DataRule> = {
   [peopleEntities.DirectoryShard.name]: { erase: 'special' },
   [peopleEntities.DirectoryShardPosts.name]: { erase: 'special' },
   [peopleEntities.DirectoryFacet.name]: { erase: 'pseudonymise' },
+  // A row not folded yet into a whole list's document (the erased profile's removal folds its own row out).
+  [documentEntities.DocumentChange.name]: { erase: 'delete' },
+  [documentEntities.DocumentLease.name]: { erase: 'untouched' },
   [authEntities.Session.name]: { section: 'sessions', erase: 'delete' },
   [authEntities.Credentials.name]: { section: 'account', erase: 'delete' },
   [authEntities.EmailClaim.name]: { erase: 'delete' },
