@@ -125,7 +125,7 @@ export const schedules: Schedule[] = [
   {
     name: 'whole-lists-refresh',
     handler: 'functions/schedules/refresh-whole-lists.ts',
-    everySeconds: 3600,
+    everySeconds: 1800,
     localEverySeconds: 120,
     access: {
       table: 'write',

@@ -6,6 +6,7 @@ import { IdempotencyRecord } from '../db/idempotency-record.ts';
 import * as feedEntities from '../feed/entities.ts';
 // Loaded for their declarations (the anon kinds below).
 import '../grievances/entities.ts';
+import * as documentEntities from '../documents/entities.ts';
 import * as hrEntities from '../hr/entities.ts';
 import * as liveEntities from '../live/entities.ts';
 import * as migrationEntities from '../migrations/entities.ts';
@@ -14,7 +15,6 @@ import * as officeEntities from '../office-updates/entities.ts';
 import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
-import * as documentEntities from '../documents/entities.ts';
 import * as dataRightsEntities from './entities.ts';
 import type { AttributeKinds } from './person-match.ts';
 

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, type GetObjectCommandOutput, PutObjectCommand } from '@aws-sdk/client-s3';
 import { newId } from '../db/ids.ts';
 import { isConditionFailure, write } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
@@ -48,26 +48,50 @@ export function forgetDocuments(): void {
   cached = new Map();
 }
 
-/** The stored document's rows, or undefined when it was never built. */
+/**
+ * The stored document's rows, or undefined when it was never built. S3 replaces an object whole, but
+ * the local emulator (s3rver) writes it in place, so a read during a fold can meet half a document:
+ * an object that does not decode is read again (a few times, briefly) before it is an error.
+ */
 export async function readDocument(doc: string): Promise<Rows | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readDocumentOnce(doc);
+    } catch (err) {
+      if (!(err instanceof UndecodableDocument) || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 40 * attempt));
+    }
+  }
+}
+
+class UndecodableDocument extends Error {}
+
+async function readDocumentOnce(doc: string): Promise<Rows | undefined> {
   const key = objectKey(doc);
   const known = cached.get(key);
+  let out: GetObjectCommandOutput;
   try {
-    const out = await s3().send(
+    out = await s3().send(
       new GetObjectCommand({ Bucket: bucketName(), Key: key, ...(known ? { IfNoneMatch: known.etag } : {}) }),
     );
-    const bytes = Buffer.from(await out.Body!.transformToByteArray());
-    const parsed = JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredDocument;
-    const rows: Rows = new Map(Object.entries(parsed.rows));
-    if (out.ETag) cached.set(key, { etag: out.ETag, rows });
-    // A copy: readers apply changes to what they get.
-    return out.ETag ? new Map(rows) : rows;
   } catch (err) {
     const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
     if (known && (e.$metadata?.httpStatusCode === 304 || e.name === 'NotModified')) return new Map(known.rows);
     if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
     throw err;
   }
+  const bytes = Buffer.from(await out.Body!.transformToByteArray());
+  let parsed: StoredDocument;
+  try {
+    parsed = JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredDocument;
+  } catch (err) {
+    throw new UndecodableDocument(`document ${doc} does not decode: ${(err as Error).message}`);
+  }
+  const rows: Rows = new Map(Object.entries(parsed.rows));
+  if (!out.ETag) return rows;
+  cached.set(key, { etag: out.ETag, rows });
+  // A copy: readers apply changes to what they get.
+  return new Map(rows);
 }
 
 async function writeDocument(doc: string, rows: Rows): Promise<void> {

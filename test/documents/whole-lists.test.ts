@@ -143,7 +143,9 @@ describe('the document-served answers are exact', () => {
         managerId: u.managerId && listed.has(u.managerId) ? u.managerId : null,
       })),
     );
-    expect(byName.map((u) => (u as Record<string, unknown>).gsi4sk)).toEqual([...byName.map((u) => `${nameKey(u.name)}#${u.id}`)]);
+    expect(byName.map((u) => (u as Record<string, unknown>).gsi4sk)).toEqual([
+      ...byName.map((u) => `${nameKey(u.name)}#${u.id}`),
+    ]);
 
     // /attendance/employees and /leave/context: active people by localeCompare, approvers counted on listed reports.
     const active = table
