@@ -29,7 +29,15 @@ export type DocumentChangeItem = EntityItem<typeof DocumentChange>;
  */
 export const DocumentLease = entity({
   name: 'DocumentLease',
-  fields: shape<{ doc: string; dirty: number; seen?: number; owner?: string; leaseUntil?: string }>(),
+  fields: shape<{
+    doc: string;
+    dirty: number;
+    seen?: number;
+    owner?: string;
+    leaseUntil?: string;
+    /** Documents written so far (one per fold round): what coalescing saves is `dirty` against it. */
+    folds?: number;
+  }>(),
   key: { pk: ['DOCLEASE', 'doc'], sk: ['LEASE'] },
   inPlace: true,
 });

@@ -167,10 +167,10 @@ async function releaseOrRenew(doc: string, owner: string): Promise<'released' | 
       DocumentLease.update(
         { doc },
         {
-          UpdateExpression: 'REMOVE #owner, leaseUntil',
+          UpdateExpression: 'REMOVE #owner, leaseUntil ADD folds :one',
           ConditionExpression: '#owner = :me AND dirty = seen',
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':me': owner },
+          ExpressionAttributeValues: { ':me': owner, ':one': 1 },
         },
       ),
       { returnValues: 'NONE' },
@@ -184,10 +184,14 @@ async function releaseOrRenew(doc: string, owner: string): Promise<'released' | 
       DocumentLease.update(
         { doc },
         {
-          UpdateExpression: 'SET leaseUntil = :until, seen = dirty',
+          UpdateExpression: 'SET leaseUntil = :until, seen = dirty ADD folds :one',
           ConditionExpression: '#owner = :me',
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':me': owner, ':until': new Date(Date.now() + LEASE_MS).toISOString() },
+          ExpressionAttributeValues: {
+            ':me': owner,
+            ':until': new Date(Date.now() + LEASE_MS).toISOString(),
+            ':one': 1,
+          },
         },
       ),
       { returnValues: 'NONE' },

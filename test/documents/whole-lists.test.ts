@@ -3,10 +3,13 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { companyDate } from '../../shared/calendar/time.ts';
 import { db } from '../../shared/db/client.ts';
-import { putMany } from '../../shared/db/table.ts';
+import { putMany, write } from '../../shared/db/table.ts';
 import { pendingChanges } from '../../shared/documents/changes.ts';
+import { DocumentLease } from '../../shared/documents/entities.ts';
 import { readDocument } from '../../shared/documents/whole-list.ts';
+import { checkIn, checkOut, toRecord } from '../../shared/hr/attendance.ts';
 import { attendanceDoc } from '../../shared/hr/attendance-day.ts';
+import { AttendanceRecord } from '../../shared/hr/entities.ts';
 import { User, type UserFields } from '../../shared/people/entities.ts';
 import { nameKey } from '../../shared/people/listing.ts';
 import { foldRoster, ROSTER } from '../../shared/people/roster.ts';
@@ -71,6 +74,40 @@ describe('a change reaches each document within its bound', () => {
     const later = (await api('GET', '/attendance/today', { token: a.token })).body;
     expect(later.employees.find((e: { employeeId: string }) => e.employeeId === m.id)?.status).toBe('CHECKED_OUT');
     await within(BOUND_MS, async () => ((await readDocument(attendanceDoc(date)))?.get(m.id)?.[2] ? true : undefined));
+  });
+});
+
+describe('a removed profile leaves the roster', () => {
+  it("drops an erased person's row (the profile's removal folds a tombstone)", async () => {
+    const tag = uniq();
+    const [gone] = seeded(tag, 1);
+    await putMany([User.item({ ...gone, rev: 0 })]);
+    await foldRoster({ full: true });
+    expect((await readDocument(ROSTER))?.get(gone.id)).toBeDefined();
+    await write(User.remove({ id: gone.id }));
+    await within(BOUND_MS, async () => ((await readDocument(ROSTER))?.has(gone.id) ? undefined : true));
+    const a = await admin();
+    const members = (await api('GET', '/admin/members', { token: a.token })).body as { id: string }[];
+    expect(members.some((x) => x.id === gone.id)).toBe(false);
+  });
+});
+
+describe('folds coalesce', () => {
+  it('folds a burst of 300 check-ins in a few folds, not 300', async () => {
+    // A day of its own, far away, so that its document and lease are this test's alone.
+    const day = new Date('2033-05-10T09:00:00Z');
+    const date = companyDate(day);
+    const doc = attendanceDoc(date);
+    const people = Array.from({ length: 300 }, () => ({ id: `burst-${uniq()}`, name: 'Burst' }));
+    for (let i = 0; i < people.length; i += 30) await Promise.all(people.slice(i, i + 30).map((p) => checkIn(p, day)));
+    const { tookMs } = await within(15_000, async () => {
+      const rows = await readDocument(doc);
+      return rows && people.every((p) => rows.has(p.id)) && (await pendingChanges(doc)).length === 0 ? true : undefined;
+    });
+    const lease = await DocumentLease.get({ doc }, { consistent: true });
+    expect(lease?.folds ?? 0).toBeGreaterThan(0);
+    expect(lease?.folds ?? 0).toBeLessThanOrEqual(30);
+    expect(tookMs).toBeLessThan(15_000);
   });
 });
 
@@ -158,6 +195,24 @@ describe('the document-served answers are exact', () => {
     const reports = new Map<string, number>();
     for (const u of table)
       if (u.managerId && u.status !== 'deactivated') reports.set(u.managerId, (reports.get(u.managerId) ?? 0) + 1);
+    // Today's attendance: a few of them check in (one also out); every active one listed, in order.
+    const now = new Date();
+    const date = companyDate(now);
+    for (const u of active.slice(0, 5)) await checkIn(u, now);
+    await checkOut(active[0], new Date(now.getTime() + 1000));
+    const records = new Map(
+      (await AttendanceRecord.queryAll({ index: 'byDay', key: { date } })).map((r) => [r.employeeId, r]),
+    );
+    const today = (await api('GET', '/attendance/today', { token: a.token })).body;
+    expect(today.employees.filter((e: { employeeId: string }) => mine(e.employeeId))).toEqual(
+      active.map((u) => toRecord(u, date, records.get(u.id))),
+    );
+    expect(
+      today.employees.filter(
+        (e: { status: string; employeeId: string }) => mine(e.employeeId) && e.status !== 'NOT_CHECKED_IN',
+      ),
+    ).toHaveLength(5);
+
     const context = (await api('GET', '/leave/context', { token: a.token })).body;
     expect(context.managers.filter((x: { id: string }) => mine(x.id))).toEqual(
       active
@@ -247,5 +302,11 @@ describe('a 50,000-person roster', () => {
       const list = JSON.parse((compressed[0] === 0x1f ? gunzipSync(compressed) : compressed).toString('utf8'));
       expect(list.filter((x: { id: string }) => x.id.startsWith('big-')).length, path).toBe(50_000);
     }
+    // Without gzip, an answer over the 6 MB response limit is a clear 406, not the platform's 500.
+    const plain = await fetch(`${baseUrl()}/api/v1/admin/members`, {
+      headers: { authorization: `Bearer ${a.token}`, 'accept-encoding': 'identity' },
+    });
+    expect(plain.status).toBe(406);
+    expect(((await plain.json()) as { message: string }).message).toMatch(/Accept-Encoding: gzip/);
   }, 180_000);
 });
