@@ -1,6 +1,6 @@
 import type { TransactItem } from '../db/table.ts';
-import { applyChanges, listChange, pendingChanges, type Rows } from '../documents/changes.ts';
-import { foldList, type ListSpec, readDocument } from '../documents/whole-list.ts';
+import { listChange, type Rows } from '../documents/changes.ts';
+import { foldList, type ListSpec, readList } from '../documents/whole-list.ts';
 import { AttendanceRecord } from './entities.ts';
 
 /**
@@ -50,10 +50,7 @@ export interface DayRecord {
  * records of a day before this release.
  */
 export async function dayRecords(date: string): Promise<Map<string, DayRecord>> {
-  const doc = attendanceDoc(date);
-  const changes = await pendingChanges(doc);
-  const stored = await readDocument(doc);
-  const rows = stored ? applyChanges(stored, changes) : await rowsFromTable(date);
+  const rows = (await readList(attendanceDoc(date))) ?? (await rowsFromTable(date));
   return new Map(
     [...rows].map(([id, row]) => [id, { checkIn: row[1] as string, checkOut: (row[2] as string | null) ?? null }]),
   );

@@ -1,5 +1,5 @@
-import { applyChanges, pendingChanges, type Rows } from '../documents/changes.ts';
-import { foldList, type ListSpec, readDocument } from '../documents/whole-list.ts';
+import type { Rows } from '../documents/changes.ts';
+import { foldList, type ListSpec, readList } from '../documents/whole-list.ts';
 import { User } from './entities.ts';
 import { isListed, nameKey } from './listing.ts';
 import { ROSTER, ROSTER_FIELDS, type RosterPerson, rosterRow } from './roster-row.ts';
@@ -46,9 +46,7 @@ export const foldRoster = (opts: { full?: boolean } = {}) => foldList(rosterList
  * and the bucket object), or, before the first fold ever, the members index read whole.
  */
 export async function roster(): Promise<RosterPerson[]> {
-  const changes = await pendingChanges(ROSTER);
-  const stored = await readDocument(ROSTER);
-  const rows = stored ? applyChanges(stored, changes) : await rowsFromTable();
+  const rows = (await readList(ROSTER)) ?? (await rowsFromTable());
   return [...rows].map(([id, row]) => toPerson(id, row));
 }
 
