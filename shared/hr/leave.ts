@@ -51,22 +51,22 @@ export async function leaveContext(viewer: UserItem) {
     viewer.managerId ? getUser(viewer.managerId) : Promise.resolve(undefined),
     pendingCount(viewer),
   ]);
-  const people = activeByName(everyone);
   const names = new Map(everyone.map((p) => [p.id, p.name]));
   const reports = reportCounts(everyone);
   const approves = (p: RosterPerson) =>
     p.id !== viewer.id && (p.role === 'super_admin' || (reports.get(p.id) ?? 0) >= 1);
+  // Filtered before they are sorted: a member's answer sorts the approvers only, not the company.
   const employees = isAdmin(viewer)
-    ? people
+    ? activeByName(everyone)
     : isReportingManager(viewer)
-      ? people.filter((p) => p.managerId === viewer.id)
+      ? activeByName(everyone.filter((p) => p.managerId === viewer.id))
       : [];
   return {
     isAdmin: isAdmin(viewer),
     isReportingManager: isReportingManager(viewer),
     pendingCount: pending,
     currentManager: manager ? brief(manager) : null,
-    managers: people.filter(approves).map(brief),
+    managers: activeByName(everyone.filter(approves)).map(brief),
     employees: employees.map((e) => ({
       id: e.id,
       name: e.name,
