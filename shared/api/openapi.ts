@@ -89,6 +89,7 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
           name,
           in: 'query',
           required: (q.required ?? []).includes(name),
+          ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
           schema: schema as { type: string },
         });
       }
@@ -111,6 +112,11 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       };
       responses['304'] = { description: 'Not modified: the If-None-Match tag is current (no body; HEAD works too).' };
     }
+    if (r.responseHeaders?.length)
+      success.headers = {
+        ...((success.headers as Record<string, unknown>) ?? {}),
+        ...Object.fromEntries(r.responseHeaders.map((h) => [h.name, { description: h.description, schema: h.schema }])),
+      };
     responses[String(r.status)] = success;
     if (r.redirects)
       responses['302'] = {

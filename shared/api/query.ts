@@ -43,3 +43,20 @@ export const boolParam = () => {
 };
 
 export const pageQuery = (cap = 50, fallback = 20) => ({ cursor: cursorParam(), limit: limitParam(cap, fallback) });
+
+/**
+ * The `Link` header of a time-bounded plain-array list (decisions §4): at most 500 items an answer; when
+ * more match, the same request with `cursor` gives the rest.
+ */
+export const nextPageHeader = {
+  name: 'Link',
+  description:
+    'Present when more items match than this answer holds (at most 500): `<the same request with cursor=…>; rel="next"` (RFC 8288). Follow it until an answer comes without one; the body stays a plain array.',
+  schema: { type: 'string', example: '</api/v1/meetings?cursor=AbC…>; rel="next"' },
+};
+
+/** The `cursor` of such a list: only as found in the `Link` of the previous answer. */
+export const nextPageCursorParam = () =>
+  cursorParam().describe(
+    'The rest of a list that answered with a `Link` header: pass only as that header gives it (the same request with this cursor).',
+  );

@@ -90,6 +90,8 @@ export interface RouteDef<
   idempotent?: boolean;
   /** Request headers the route reads besides the session's, as the OpenAPI document describes them. */
   headers?: { name: string; description: string; schema: Record<string, unknown> }[];
+  /** Headers the success answer may carry (a list's `Link` to its next page), as the OpenAPI document describes them. */
+  responseHeaders?: { name: string; description: string; schema: Record<string, unknown> }[];
   /** Answers through Lambda response streaming; kept out of the OpenAPI document. */
   streaming?: boolean;
   /** Serves raw bytes (files, the reference page) rather than JSON. */

@@ -76,3 +76,31 @@ export const calendarDate = () => z.string().refine(isCalendarDate, 'must be a r
 export function companyDate(at: Date = new Date(), timeZone: string = env.companyTimezone): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
+
+/** How far the company's timezone is ahead of UTC at an instant (ms; negative west of Greenwich). */
+function zoneOffsetMs(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(at));
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - (at - (at % 1000));
+}
+
+/** The instant the company day of `at` began (midnight in `COMPANY_TIMEZONE`, daylight saving included). */
+export function startOfCompanyDay(at: Date = new Date(), timeZone: string = env.companyTimezone): Date {
+  const [y, m, d] = companyDate(at, timeZone).split('-').map(Number);
+  const midnightUtc = Date.UTC(y, m - 1, d);
+  // Midnight there is midnight UTC less the offset; the offset is read again at that instant, as it may
+  // differ from the one at midnight UTC across a daylight-saving change.
+  let guess = midnightUtc - zoneOffsetMs(midnightUtc, timeZone);
+  guess = midnightUtc - zoneOffsetMs(guess, timeZone);
+  return new Date(guess);
+}

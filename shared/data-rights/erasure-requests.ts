@@ -73,7 +73,7 @@ export async function startErasure(
       await transact([
         PersonErasure.create(job),
         markErasing(user.id, job.id, user.rev ?? 0),
-        // The door: no notification to them is recorded from now on (notifications.ts, OPEN).
+        // The door: no notification to them is recorded from now on (notifications.ts, counterWrite).
         NotificationCounter.add({ userId }, { unread: 0 }, { set: { closed: job.id } }),
       ]);
       return job;

@@ -107,6 +107,12 @@ export async function erasureOf(
       // Their uploads go (PostUpload below): the post keeps its text, attributed to nobody.
       return kept({ ...pseudonymised(item, s), images: [], videos: [], documents: [] });
     }
+    case 'PollVote': {
+      // Their vote is kept under the opaque id, without the name and picture it was cast under.
+      if (item.userId !== s.userId) return kept();
+      const { name: _name, image: _image, ...rest } = pseudonymised(item, s);
+      return kept(rest);
+    }
     case 'PostUpload': {
       if (item.ownerId !== s.userId) return kept();
       return deleted([], [`posts/${item.id}/`, `pending-uploads/posts/${item.id}/`]);

@@ -1,5 +1,6 @@
 import { FAVOURITE_FIELDS, LINK_FIELDS } from '../api/schemas/common.ts';
 import type { Item } from '../db/table.ts';
+import type { ReadMark } from '../notifications/notifications.ts';
 
 /**
  * The export's document (README, "People's data: export and erasure"): one JSON object, a section per
@@ -30,6 +31,8 @@ export const GRIEVANCE_STATEMENT =
 export interface ExportContext {
   /** Whether a post exists and is not hidden (others' hidden posts, and their comments, are not shown). */
   postShown: (postId: string) => Promise<boolean>;
+  /** The person's read-up-to mark (their notifications dated before it read as read). */
+  readMark?: (userId: string) => Promise<ReadMark | null>;
 }
 
 /** One kind's part of the document: which of its items, and which of their fields. */

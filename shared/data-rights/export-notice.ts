@@ -1,6 +1,6 @@
 import { transact } from '../db/table.ts';
-import { Notification, NotificationCounter } from '../notifications/entities.ts';
-import { notificationItem } from '../notifications/notifications.ts';
+import { Notification } from '../notifications/entities.ts';
+import { counterWrite, notificationItem } from '../notifications/notifications.ts';
 import { User } from '../people/entities.ts';
 import { emailTransport } from '../transports/email.ts';
 import { DataExport, type DataExportItem, type ExportNotice } from './entities.ts';
@@ -50,7 +50,8 @@ export async function deliverNotice(
         await transact([
           DataExport.change(current, next, leaseHeld(lease)),
           Notification.create(item),
-          NotificationCounter.add({ userId: person.id }, { unread: 1 }),
+          // Counted as every notification is: not past a read-up-to mark (the next run tries again, later).
+          counterWrite(person.id, item.createdAt),
           // Not to a person whose erasure began meanwhile.
           User.check(
             { id: person.id },

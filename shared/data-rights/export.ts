@@ -2,7 +2,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Item } from '../db/table.ts';
 import { Post } from '../feed/entities.ts';
 import { Notification } from '../notifications/entities.ts';
-import { notificationContent } from '../notifications/notifications.ts';
+import { notificationContent, type ReadMark, readMarkOf, readTimeOf } from '../notifications/notifications.ts';
 import { AVATARS_PREFIX } from '../people/avatars.ts';
 import { User } from '../people/entities.ts';
 import { bucketName, s3 } from '../storage/client.ts';
@@ -52,7 +52,15 @@ export async function exportOf(
     if (!content || content.anonymous) return null;
     // The name spans (NotificationContent.names) are the service's bookkeeping, not what it said.
     const { anonymous: _, names: _names, ...said } = content;
-    return { section: rule.section, view: { id: item.id, ...said, readAt: item.readAt, createdAt: item.createdAt } };
+    return {
+      section: rule.section,
+      view: {
+        id: item.id,
+        ...said,
+        readAt: readTimeOf(item, (await ctx.readMark?.(userId)) ?? null),
+        createdAt: item.createdAt,
+      },
+    };
   }
   // Another person's profile appears only as the link it has with them: their report.
   if (User.is(item) && item.id !== userId)
@@ -62,10 +70,19 @@ export async function exportOf(
   return { section: rule.section, view: pick(item, declared.fields) };
 }
 
-/** Whether posts are shown (exist, not hidden), each read once per step. */
-function postsShown(): ExportContext {
+/** What one export step reads once: whether posts are shown (exist, not hidden), the person's read-up-to mark. */
+export function postsShown(): ExportContext {
   const known = new Map<string, Promise<boolean>>();
+  const marks = new Map<string, Promise<ReadMark | null>>();
   return {
+    readMark: (userId) => {
+      let mark = marks.get(userId);
+      if (!mark) {
+        mark = readMarkOf(userId);
+        marks.set(userId, mark);
+      }
+      return mark;
+    },
     postShown: (postId) => {
       let shown = known.get(postId);
       if (!shown) {

@@ -69,7 +69,7 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.PollClosedNotice.name]: { erase: 'pseudonymise' },
   [feedEntities.AnnouncementNotice.name]: { erase: 'pseudonymise' },
   [feedEntities.PostReaction.name]: { section: 'reactions', erase: 'pseudonymise' },
-  [feedEntities.PollVote.name]: { section: 'pollVotes', erase: 'pseudonymise' },
+  [feedEntities.PollVote.name]: { section: 'pollVotes', erase: 'special' },
   [feedEntities.Comment.name]: { section: 'comments', erase: 'pseudonymise' },
   [feedEntities.ReplyNotice.name]: { erase: 'pseudonymise' },
   [feedEntities.CommentVote.name]: { section: 'commentVotes', erase: 'pseudonymise' },

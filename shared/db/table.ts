@@ -273,3 +273,45 @@ export async function queryAll<T extends Item = Item>(o: QueryOptions & { max?: 
   } while (start && items.length < (o.max ?? Number.POSITIVE_INFINITY));
   return o.max === undefined ? items : items.slice(0, o.max);
 }
+
+/**
+ * One page of a filtered query whose cost is bounded: it evaluates at most `budget` items (DynamoDB's
+ * Limit counts items read before the filter) and answers at most `want` of those the filter keeps,
+ * with the key to resume after the last one it answers (`next`, undefined when the query is done). A
+ * page may so hold fewer than `want` items and still have a `next`.
+ */
+export async function queryBudgeted<T extends Item = Item>(
+  o: QueryOptions & { want: number; budget: number; start?: Record<string, unknown> },
+): Promise<{ items: T[]; next: Record<string, unknown> | undefined }> {
+  const items: T[] = [];
+  let start = o.start;
+  let evaluated = 0;
+  while (items.length < o.want && evaluated < o.budget) {
+    const out = await db().send(
+      new QueryCommand({ ...queryInput(o), Limit: o.budget - evaluated, ExclusiveStartKey: start }),
+    );
+    evaluated += out.ScannedCount ?? 0;
+    const got = (out.Items ?? []) as T[];
+    const room = o.want - items.length;
+    if (got.length > room) {
+      items.push(...got.slice(0, room));
+      return { items, next: keyOf(items[items.length - 1], o.index) };
+    }
+    items.push(...got);
+    start = out.LastEvaluatedKey;
+    if (!start) return { items, next: undefined };
+  }
+  return { items, next: start };
+}
+
+/** How many items a query matches (`Select: COUNT`: DynamoDB reads them, but sends none back). */
+export async function queryCount(o: QueryOptions): Promise<number> {
+  let count = 0;
+  let start: Record<string, any> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({ ...queryInput(o), Select: 'COUNT', ExclusiveStartKey: start }));
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
+}

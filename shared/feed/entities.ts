@@ -128,10 +128,23 @@ export const PostReaction = entity({
 });
 export type PostReactionItem = EntityItem<typeof PostReaction>;
 
-/** A person's vote in a post's poll. */
+/**
+ * A person's vote in a post's poll, with the voter's name and picture as they were when they voted
+ * (`name`, `image`): the closed poll's voters are listed from the votes alone, with no read of a
+ * profile. Absent on votes of 0.3.0 and earlier (their voters' profiles are read, those only) and
+ * removed by an erasure with the voter's id (shared/data-rights/erasure.ts).
+ */
 export const PollVote = entity({
   name: 'PollVote',
-  fields: shape<{ postId: string; userId: string; optionId: string; votedAt: string; actorId: string }>(),
+  fields: shape<{
+    postId: string;
+    userId: string;
+    optionId: string;
+    votedAt: string;
+    actorId: string;
+    name?: string;
+    image?: string | null;
+  }>(),
   key: { pk: ['POST', 'postId'], sk: ['VOTE', 'userId'] },
 });
 export type PollVoteItem = EntityItem<typeof PollVote>;

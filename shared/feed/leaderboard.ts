@@ -11,10 +11,10 @@ import { dayOf } from './scores.ts';
  * the score items kept by `scores.ts`, never from posts or reactions:
  * - period `all`: gsi6 (everybody by all-time score), read from the top while scores are above zero
  *   until the page and its tie are complete: O(limit) items;
- * - `week` / `month`: the 7 / 30 day partitions, O(people active in the period) items in 7 / 30
- *   Queries run together;
+ * - `week` / `month`: the 7 / 30 day partitions, O(people active in the period) score items (small)
+ *   in 7 / 30 Queries run together, then the profiles of the top rows only (rankedTop);
  * - contributors: the featured index, then gsi7 (everybody by posts) from the top.
- * Deactivated people are dropped after one batch read of the people listed.
+ * Deactivated people are dropped after batch reads of the people at the top.
  */
 export type Period = 'week' | 'month' | 'all';
 const PERIOD_DAYS = { week: 7, month: 30 } as const;
@@ -125,13 +125,34 @@ async function allTimeTallies(limit: number): Promise<{ tallies: Tally[]; users:
   return { tallies: rows.map(tallyOf), users };
 }
 
-export async function leaderboard(period: Period, limit: number): Promise<LeaderboardEntry[]> {
+/**
+ * The period's tallies ranked, reading the profiles of the top rows only: from the highest score down,
+ * `limit` listed people and everybody tied with the last of them (their names order the tie, and a
+ * rank counts the listed people above). A person not listed (deactivated, gone) makes it read on.
+ * So the profiles read are O(limit + ties + unlisted among them), not one per scorer of the period.
+ */
+async function rankedTop(tallies: Tally[], limit: number): Promise<LeaderboardEntry[]> {
+  const sorted = tallies.filter((t) => scoreOf(t) > 0).sort((a, b) => scoreOf(b) - scoreOf(a));
+  const users = new Map<string, UserItem>();
+  let upTo = 0;
+  for (;;) {
+    const listedSoFar = sorted.slice(0, upTo).filter((t) => listed(users.get(t.userId))).length;
+    if (upTo >= sorted.length || listedSoFar >= limit) break;
+    let next = Math.min(sorted.length, upTo + (limit - listedSoFar));
+    // Never end inside a tie.
+    while (next < sorted.length && scoreOf(sorted[next]!) === scoreOf(sorted[next - 1]!)) next++;
+    for (const [id, u] of await getUsers(sorted.slice(upTo, next).map((t) => t.userId))) users.set(id, u);
+    upTo = next;
+  }
+  return ranked(sorted.slice(0, upTo), users, limit);
+}
+
+export async function leaderboard(period: Period, limit: number, now = new Date()): Promise<LeaderboardEntry[]> {
   if (period === 'all') {
     const { tallies, users } = await allTimeTallies(limit);
     return ranked(tallies, users, limit);
   }
-  const tallies = (await periodTallies(periodDays(PERIOD_DAYS[period]))).filter((t) => scoreOf(t) > 0);
-  return ranked(tallies, await getUsers(tallies.map((t) => t.userId)), limit);
+  return rankedTop(await periodTallies(periodDays(PERIOD_DAYS[period], now)), limit);
 }
 
 export interface Contributor {

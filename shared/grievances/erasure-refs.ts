@@ -32,8 +32,8 @@ export function readerRefWrite(grievanceId: string, readerId: string): TransactI
  * only for notices queued by 0.2.0, delivered before their migration converted them. Notices queued
  * now write their reference with the event instead (notices.ts).
  */
-export function notificationRecord(n: NewNotification, grievanceId: string, at: Date): TransactItem[] {
-  const { id, items } = notificationWrites(n, at);
+export function notificationRecord(n: NewNotification, grievanceId: string, at: Date, mark?: string): TransactItem[] {
+  const { id, items } = notificationWrites(n, at, undefined, mark);
   return [...items, notificationRefWrite(grievanceId, n.recipientId, id)];
 }
 

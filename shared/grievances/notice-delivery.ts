@@ -1,8 +1,8 @@
 import { ABSENT, PRESENT } from '../db/entity.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, transact, write } from '../db/table.ts';
-import { Notification, NotificationCounter } from '../notifications/entities.ts';
-import { type NewNotification, notificationItem, OPEN } from '../notifications/notifications.ts';
+import { Notification } from '../notifications/entities.ts';
+import { counterWrite, laterMark, type NewNotification, notificationItem } from '../notifications/notifications.ts';
 import { deliverPush } from '../push/delivery.ts';
 import { Grievance, GrievanceNotice, GrievanceNoticeCursor, type GrievanceNoticeCursorItem } from './entities.ts';
 import { notificationRecord } from './erasure-refs.ts';
@@ -60,25 +60,37 @@ export async function deliverGrievanceNotices(now = new Date(), since?: Date): P
   for (const [i, { q, p }] of opened.entries()) {
     const g = grievances[i];
     const notice = g ? noticeNotification(p, g) : null;
-    const writes =
+    const at = q.sealed === undefined ? new Date(until) : new Date(p.notifyAt);
+    const writesAfter = (mark?: string) =>
       q.sealed === undefined
-        ? [dequeueWrite(q), ...(notice ? notificationRecord(notice, p.grievanceId, new Date(until)) : [])]
+        ? [dequeueWrite(q), ...(notice ? notificationRecord(notice, p.grievanceId, at, mark) : [])]
         : notice
           ? [
-              Notification.put(notificationItem(notice, new Date(p.notifyAt), p.notificationId), ABSENT),
+              Notification.put(notificationItem(notice, at, p.notificationId, mark), ABSENT),
               // Not to a person whose erasure started (their counter closed): dropped, as every notification.
-              NotificationCounter.add({ userId: p.recipientId }, { unread: 1 }, { condition: OPEN }),
+              counterWrite(p.recipientId, at.toISOString(), mark),
             ]
           : [];
-    if (writes.length === 0) continue; // the grievance is gone: nothing to deliver
-    try {
-      // The grievance must still exist: else the retention sweep may have erased it, and with it the
-      // reference it would erase this notification by.
-      await transact([...writes, ...(notice ? [Grievance.check({ id: p.grievanceId }, PRESENT)] : [])]);
-    } catch (err) {
-      if (isConditionFailure(err)) continue; // delivered already, the grievance is gone, or the recipient is being erased
-      throw err;
+    if (writesAfter().length === 0) continue; // the grievance is gone: nothing to deliver
+    let mark: string | undefined;
+    let delivered = false;
+    for (;;) {
+      try {
+        // The grievance must still exist: else the retention sweep may have erased it, and with it the
+        // reference it would erase this notification by.
+        await transact([...writesAfter(mark), ...(notice ? [Grievance.check({ id: p.grievanceId }, PRESENT)] : [])]);
+        delivered = true;
+        break;
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+        // The recipient marked all read after the notice's date: recorded after that mark (unread).
+        // Else delivered already, the grievance is gone, or the recipient is being erased.
+        const later = notice ? await laterMark(p.recipientId, at, mark) : null;
+        if (later === null) break;
+        mark = later;
+      }
     }
+    if (!delivered) continue;
     if (notice) recorded.push(notice);
   }
   // A run told where to start (a catch-up, or a caller with its own clock) leaves the cursor alone.

@@ -5,10 +5,23 @@ import { type EntityItem, entity, keyOnly, shape } from '../db/entity.ts';
 export type LeaveStatus = 'PENDING' | 'APPROVED' | 'DISAPPROVED';
 
 /**
+ * How far ahead of its creation a leave may end and still be found by a time window on the id indexes
+ * alone (leave.ts): a request whose `toDate` is more than this after its creation is also on the
+ * sparse "ahead" indexes (gsi6 by requester, gsi7 everybody's), sorted by `toDate`.
+ */
+export const LEAVE_AHEAD_DAYS = 31;
+const DAY_MS = 86_400_000;
+/** `toDate` as a number (20261231): the ahead indexes' numeric sort key. */
+export const dayNumber = (day: string) => Number(day.replaceAll('-', ''));
+const endsFarAhead = (r: { toDate: string; createdAt: string }) =>
+  Date.parse(`${r.toDate}T00:00:00Z`) - Date.parse(r.createdAt) > (LEAVE_AHEAD_DAYS - 1) * DAY_MS;
+
+/**
  * A leave request (time-sortable id, so id order is creation order): listed for its requester (gsi1),
  * its selected manager (gsi2) and everybody (gsi3), newest first, and on the two pending indexes (gsi4
  * by manager, gsi5 all; sparse) only while it waits for a decision, so the pending counts read only
- * what they count.
+ * what they count. One that ends more than LEAVE_AHEAD_DAYS after it was made is also on the ahead
+ * indexes (gsi6, gsi7; sparse, by `toDate`), so a window on `toDate` never reads older requests.
  */
 export const LeaveRequest = entity({
   name: 'LeaveRequest',
@@ -39,6 +52,13 @@ export const LeaveRequest = entity({
       when: (r) => r.status === 'PENDING',
     },
     pendingAll: { index: 'gsi5', pk: ['LEAVE_PENDING_ALL'], sk: ['id'], when: (r) => r.status === 'PENDING' },
+    aheadByRequester: {
+      index: 'gsi6',
+      pk: ['LEAVE_AHEAD_BY', 'employeeId'],
+      sk: [(r) => dayNumber(r.toDate)],
+      when: endsFarAhead,
+    },
+    aheadAll: { index: 'gsi7', pk: ['LEAVE_AHEAD_ALL'], sk: [(r) => dayNumber(r.toDate)], when: endsFarAhead },
   },
 });
 export type LeaveItem = EntityItem<typeof LeaveRequest>;

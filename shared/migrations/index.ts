@@ -12,7 +12,8 @@ import { notificationLegacyForms, notificationSealMigration } from '../notificat
 import { avatarKeyedTagMigration } from '../people/avatar-migration.ts';
 import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
 import type { DataMigration } from './migration.ts';
-import { type LegacyForm, storedFormMigration } from './stored-form.ts';
+import { indexBackfillMigration, type LegacyForm, storedFormMigration } from './stored-form.ts';
+import { WINDOW_INDEXES_MIGRATION } from './window-indexes.ts';
 // Every declaring module, so that the stored-form migration knows every entity of this release.
 import '../auth/entities.ts';
 import '../calendar/entities.ts';
@@ -53,6 +54,12 @@ export const migrations: readonly DataMigration[] = [
   teamMembershipsMigration,
   directoryAttributeNamesMigration,
   avatarKeyedTagMigration,
+  indexBackfillMigration(
+    WINDOW_INDEXES_MIGRATION,
+    'Long meetings (over 6 hours) and their seats, and leave requests ending over 31 days after they were made, on their sparse indexes gsi6 / gsi7',
+    ['Meeting', 'MeetingSeat', 'LeaveRequest'],
+    legacyForms,
+  ),
 ];
 
 export const migrationById = (id: string) => migrations.find((m) => m.id === id);

@@ -28,6 +28,9 @@ const doubling: DataMigration = {
   id: '0001-probe-double',
   description: 'probes store their double',
   entities: ['MigrationProbe'],
+  // Small pages, so that a few dozen items span several of them: the whole suite's emulator answers a
+  // write in a few hundred milliseconds late in the run, and each item here is a write.
+  pageSize: 20,
   migrate: (i: Item) =>
     i.double === undefined
       ? [
@@ -43,7 +46,7 @@ const doubling: DataMigration = {
         ]
       : [],
 };
-const COUNT = 250;
+const COUNT = 60;
 const ids = Array.from({ length: COUNT }, (_, n) => `p${String(n).padStart(4, '0')}`);
 
 async function probes(): Promise<ProbeItem[]> {
@@ -53,6 +56,9 @@ async function probes(): Promise<ProbeItem[]> {
   );
   return found.filter((p) => p !== undefined);
 }
+
+/** Each test walks its table more than once, a write per item. */
+const WALKS_MS = 180_000;
 
 describe('the migrations runner', () => {
   beforeAll(async () => {
@@ -64,40 +70,52 @@ describe('the migrations runner', () => {
     process.env.TABLE_NAME = savedTable;
   });
 
-  it('stops after its pages when interrupted, and the next run completes it from where it stopped', async () => {
-    const first = await runMigrations([doubling], { budgetMs: 60_000, maxPages: 1 });
-    expect(first.complete).toBe(false);
-    const [after1] = first.states;
-    expect(after1.status).toBe('running');
-    expect(after1.changed).toBeGreaterThan(0);
-    expect(after1.changed).toBeLessThan(COUNT);
-    expect((await probes()).filter((p) => p.double !== undefined)).toHaveLength(after1.changed);
+  it(
+    'stops after its pages when interrupted, and the next run completes it from where it stopped',
+    async () => {
+      const first = await runMigrations([doubling], { budgetMs: 60_000, maxPages: 1 });
+      expect(first.complete).toBe(false);
+      const [after1] = first.states;
+      expect(after1.status).toBe('running');
+      expect(after1.changed).toBeGreaterThan(0);
+      expect(after1.changed).toBeLessThan(COUNT);
+      expect((await probes()).filter((p) => p.double !== undefined)).toHaveLength(after1.changed);
 
-    const second = await runMigrations([doubling], { budgetMs: 60_000 });
-    expect(second.complete).toBe(true);
-    expect(second.states[0]).toMatchObject({ status: 'done', changed: COUNT, error: null });
-    const all = await probes();
-    expect(all.every((p) => p.double === p.n * 2)).toBe(true);
-  });
+      const second = await runMigrations([doubling], { budgetMs: 60_000 });
+      expect(second.complete).toBe(true);
+      expect(second.states[0]).toMatchObject({ status: 'done', changed: COUNT, error: null });
+      const all = await probes();
+      expect(all.every((p) => p.double === p.n * 2)).toBe(true);
+    },
+    WALKS_MS,
+  );
 
-  it('changes nothing on a second run, nor when run again from scratch', async () => {
-    const again = await runMigrations([doubling], { budgetMs: 60_000 });
-    expect(again.states[0]).toMatchObject({ status: 'done', changed: COUNT });
-    const fresh: DataMigration = { ...doubling, id: '0002-probe-double-again' };
-    const rerun = await runMigrations([fresh], { budgetMs: 60_000 });
-    expect(rerun.states[0]).toMatchObject({ status: 'done', changed: 0 });
-  });
+  it(
+    'changes nothing on a second run, nor when run again from scratch',
+    async () => {
+      const again = await runMigrations([doubling], { budgetMs: 60_000 });
+      expect(again.states[0]).toMatchObject({ status: 'done', changed: COUNT });
+      const fresh: DataMigration = { ...doubling, id: '0002-probe-double-again' };
+      const rerun = await runMigrations([fresh], { budgetMs: 60_000 });
+      expect(rerun.states[0]).toMatchObject({ status: 'done', changed: 0 });
+    },
+    WALKS_MS,
+  );
 
-  it('leaves a paused migration, and the ones after it, until it is resumed', async () => {
-    const held: DataMigration = { ...doubling, id: '0003-held' };
-    const later: DataMigration = { ...doubling, id: '0004-later' };
-    await setPaused(held, true);
-    const paused = await runMigrations([held, later], { budgetMs: 60_000 });
-    expect(paused.complete).toBe(false);
-    expect(paused.states.map((s) => s.status)).toEqual(['paused', 'pending']);
-    await setPaused(held, false);
-    const resumed = await runMigrations([held, later], { budgetMs: 60_000 });
-    expect(resumed.states.map((s) => s.status)).toEqual(['done', 'done']);
-    expect((await migrationStates([held])).at(0)?.scanned).toBeGreaterThanOrEqual(COUNT);
-  });
+  it(
+    'leaves a paused migration, and the ones after it, until it is resumed',
+    async () => {
+      const held: DataMigration = { ...doubling, id: '0003-held' };
+      const later: DataMigration = { ...doubling, id: '0004-later' };
+      await setPaused(held, true);
+      const paused = await runMigrations([held, later], { budgetMs: 60_000 });
+      expect(paused.complete).toBe(false);
+      expect(paused.states.map((s) => s.status)).toEqual(['paused', 'pending']);
+      await setPaused(held, false);
+      const resumed = await runMigrations([held, later], { budgetMs: 60_000 });
+      expect(resumed.states.map((s) => s.status)).toEqual(['done', 'done']);
+      expect((await migrationStates([held])).at(0)?.scanned).toBeGreaterThanOrEqual(COUNT);
+    },
+    WALKS_MS,
+  );
 });

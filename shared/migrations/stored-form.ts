@@ -74,3 +74,16 @@ export function storedFormMigration(id: string, legacy: readonly LegacyForm[]): 
     migrate: (item) => storedFormWrites(item, legacy),
   };
 }
+
+/**
+ * The stored-form migration for a few entities only: a release that adds index attributes to an entity
+ * (expand) backfills them on the items stored before it, without walking the others' forms again.
+ */
+export function indexBackfillMigration(
+  id: string,
+  description: string,
+  entities: string[],
+  legacy: readonly LegacyForm[],
+): DataMigration {
+  return { id, description, entities, migrate: (item) => storedFormWrites(item, legacy) };
+}

@@ -45,8 +45,14 @@ export const Notification = entity({
     sealed: string;
     readAt: string | null;
     createdAt: string;
-    /** Marked read by "mark all": the change feed emits one event for the marker instead. */
+    /** Marked read by "mark all" (0.3.0 and earlier): the change feed emits one event for the marker instead. */
     readAll?: true;
+    /**
+     * Recorded after the mark-all of this time (the recipient's `NotificationCounter.readUpTo`) although
+     * dated at or before it (a notice delivered late, a writer's clock behind): counted unread, so it
+     * reads unread until a later mark. Absent on every other notification.
+     */
+    afterMark?: string;
     kind?: NotificationKind;
     actorId?: string | null;
     postId?: string | null;
@@ -67,14 +73,18 @@ export type NotificationFields = EntityFields<typeof Notification>;
 
 /**
  * A person's unread count (by their id, which it does not store), moved with ADD in the transaction of
- * every change of read state. `closed` (an erasure's id) is set when the person's erasure starts, in
+ * every change of read state. `readUpTo` is the read-up-to mark of the person's last "mark all": every
+ * notification dated at or before it reads as read (`readAt` = `readAllAt`, the time of that mark,
+ * unless read earlier), except one recorded after it (`Notification.afterMark`). "Mark all" writes the
+ * mark with `unread` = 0 in one update; every new notification's counter write is conditioned on the
+ * mark being older than its date, or on being stamped `afterMark` with it (notifications.ts). `closed` (an erasure's id) is set when the person's erasure starts, in
  * the same transaction as their profile's mark: every new notification's counter write is conditioned
  * on its absence, so no notification to them is recorded from then on (the door of issue 33, at no
  * extra item per notification). The erasure deletes the counter when it ends.
  */
 export const NotificationCounter = entity({
   name: 'NotificationCounter',
-  fields: shape<{ unread: number; closed?: string }>(),
+  fields: shape<{ unread: number; closed?: string; readUpTo?: string; readAllAt?: string }>(),
   keyOnly: keyOnly<{ userId: string }>('userId'),
   key: { pk: ['NOTIF', 'userId'], sk: ['COUNT'] },
   inPlace: true,

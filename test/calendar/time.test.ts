@@ -13,7 +13,7 @@ const sampleUser = {
   isFeatured: false,
 };
 
-import { companyDate, isCalendarDate, parseInstant } from '../../shared/calendar/time.ts';
+import { companyDate, isCalendarDate, parseInstant, startOfCompanyDay } from '../../shared/calendar/time.ts';
 
 describe('instants with an offset', () => {
   it('keeps the offset it was given and adds missing seconds', () => {
@@ -97,5 +97,19 @@ describe('birthdays by month-day', () => {
       expect(Object.keys(attributes)).toEqual(expect.arrayContaining(['gsi5pk', 'gsi5sk']));
       expect([attributes.gsi5pk, attributes.gsi5sk]).toEqual([undefined, undefined]);
     }
+  });
+});
+
+describe('the start of a company day', () => {
+  it('is midnight in the company timezone, daylight-saving changes included', () => {
+    const at = (iso: string, tz: string) => startOfCompanyDay(new Date(iso), tz).toISOString();
+    expect(at('2030-03-01T12:00:00Z', 'UTC')).toBe('2030-03-01T00:00:00.000Z');
+    expect(at('2030-03-01T20:00:00Z', 'Asia/Kolkata')).toBe('2030-03-01T18:30:00.000Z');
+    expect(at('2030-03-01T03:00:00Z', 'America/New_York')).toBe('2030-02-28T05:00:00.000Z');
+    // New York moves to daylight time on 10 March 2030: that day starts at 05:00Z, the next at 04:00Z.
+    expect(at('2030-03-10T12:00:00Z', 'America/New_York')).toBe('2030-03-10T05:00:00.000Z');
+    expect(at('2030-03-11T12:00:00Z', 'America/New_York')).toBe('2030-03-11T04:00:00.000Z');
+    expect(at('2030-10-27T12:00:00Z', 'Europe/Berlin')).toBe('2030-10-26T22:00:00.000Z');
+    expect(at('2030-10-28T12:00:00Z', 'Europe/Berlin')).toBe('2030-10-27T23:00:00.000Z');
   });
 });

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { transact } from '../../shared/db/table.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { db } from '../../shared/db/client.ts';
+import { putMany, transact } from '../../shared/db/table.ts';
+import { FeedScoreDay } from '../../shared/feed/entities.ts';
 import { leaderboard, periodDays } from '../../shared/feed/leaderboard.ts';
 import { scoreWrites } from '../../shared/feed/scores.ts';
 import { admin, api, newMember } from '../support/api.ts';
@@ -85,5 +87,54 @@ describe('contributors', () => {
     } finally {
       await api('PATCH', `/admin/members/${m.id}/featured`, { token: boss.token, body: { featured: false } });
     }
+  });
+});
+
+describe('leaderboard of a period: the profiles of its top only', () => {
+  it('reads the profiles of the top rows, ties and unlisted people among them, not of every scorer', async () => {
+    // A week of its own, long ago, that no other test writes.
+    const now = new Date('2001-03-15T12:00:00.000Z');
+    const day = '2001-03-14';
+    const tag = Math.random().toString(36).slice(2, 8);
+    const [a, b, c] = await Promise.all(['Ann', 'Bea', 'Cy'].map((n) => newMember({ name: `${n} ${tag}` })));
+    const row = (userId: string, reactions: number) =>
+      FeedScoreDay.item({
+        day,
+        userId,
+        reactions,
+        comments: 0,
+        shares: 0,
+        posts: 0,
+        score: reactions,
+        actorId: 'test',
+      });
+    // 150 scorers without a profile (gone), one of them on top; three listed people, two tied.
+    const gone = Array.from({ length: 150 }, (_, i) => row(`lb-gone-${tag}-${i}`, i === 0 ? 1000 : 1 + (i % 90)));
+    await putMany([...gone, row(a.id, 500), row(b.id, 400), row(c.id, 400)]);
+
+    const send = vi.spyOn(db(), 'send');
+    let top: Awaited<ReturnType<typeof leaderboard>> = [];
+    try {
+      top = await leaderboard('week', 2, now);
+    } finally {
+      const profiles = send.mock.calls.flatMap(([command]: any[]) =>
+        Object.values((command.input?.RequestItems ?? {}) as Record<string, { Keys?: any[] }>).flatMap((r) =>
+          (r.Keys ?? []).filter((k) => k.sk === 'PROFILE').map((k) => k.pk as string),
+        ),
+      );
+      send.mockRestore();
+      // The gone one on top and Ann; then one more listed person, and the tie with them.
+      expect(profiles.sort()).toEqual([`USER#lb-gone-${tag}-0`, `USER#${a.id}`, `USER#${b.id}`, `USER#${c.id}`].sort());
+    }
+    expect(top.map((e) => [e.id, e.rank, e.score])).toEqual([
+      [a.id, 1, 500],
+      [b.id, 2, 400],
+    ]);
+    // limit 3: the tie whole, ordered by name, sharing the rank.
+    expect((await leaderboard('week', 3, now)).map((e) => [e.id, e.rank])).toEqual([
+      [a.id, 1],
+      [b.id, 2],
+      [c.id, 2],
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { db } from '../../shared/db/client.ts';
 import { putMany, write } from '../../shared/db/table.ts';
 import { PollClosedNotice, PollVote } from '../../shared/feed/entities.ts';
 import { pollClosedNotice, sendPollClosedNotice } from '../../shared/feed/poll-closed-notices.ts';
-import { announceClosedPolls } from '../../shared/feed/polls.ts';
+import { announceClosedPolls, pollVoters } from '../../shared/feed/polls.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { api, newMember } from '../support/api.ts';
 import { createPost, future, getPost, notificationsOf, waitFor } from './helpers.ts';
@@ -161,5 +162,83 @@ describe('poll closing', () => {
     expect((await api('POST', `/posts/${p.id}/poll/vote`, { token: b.token, body: { optionId: 'nope' } })).status).toBe(
       400,
     );
+  });
+});
+
+describe('poll voters', () => {
+  /** The keys of every DynamoDB read `work` makes in this process. */
+  async function readKeysOf(work: () => Promise<unknown>): Promise<string[]> {
+    const send = vi.spyOn(db(), 'send');
+    try {
+      await work();
+      return send.mock.calls.flatMap(([command]: any[]) => {
+        const input = command.input ?? {};
+        if (input.RequestItems)
+          return Object.values(input.RequestItems as Record<string, { Keys?: any[] }>).flatMap((r) =>
+            (r.Keys ?? []).map((k) => `${k.pk}|${k.sk}`),
+          );
+        if (input.Key) return [`${input.Key.pk}|${input.Key.sk}`];
+        if (input.KeyConditionExpression) return [`query ${JSON.stringify(input.ExpressionAttributeValues)}`];
+        return [];
+      });
+    } finally {
+      send.mockRestore();
+    }
+  }
+
+  it('lists the voters from their votes, as named when they voted, reading no profile', async () => {
+    const a = await newMember();
+    const b = await newMember();
+    const c = await newMember();
+    const p = await createPost(a.token, {
+      poll: { question: 'Names?', options: ['Yes', 'No'], closesAt: future(3600_000) },
+    });
+    for (const [voter, option] of [
+      [b, 0],
+      [c, 1],
+    ] as const)
+      expect(
+        (
+          await api('POST', `/posts/${p.id}/poll/vote`, {
+            token: voter.token,
+            body: { optionId: p.poll.options[option].id },
+          })
+        ).status,
+      ).toBe(200);
+    // A vote of 0.3.0 (no name stored): its voter's profile is read, that one only.
+    const d = await newMember();
+    await putMany([
+      PollVote.item({
+        postId: p.id,
+        userId: d.id,
+        optionId: p.poll.options[1].id,
+        votedAt: new Date().toISOString(),
+        actorId: d.id,
+      }),
+    ]);
+    const renamed = `Renamed ${randomUUID().slice(0, 6)}`;
+    expect((await api('PATCH', '/users/me/profile', { token: b.token, body: { name: renamed } })).status).toBe(200);
+    expect((await api('POST', `/posts/${p.id}/poll/close`, { token: a.token })).status).toBe(200);
+
+    const viewer = { userId: c.id, role: 'member' as const };
+    let answer: Awaited<ReturnType<typeof pollVoters>> = [];
+    const keys = await readKeysOf(async () => {
+      answer = await pollVoters(viewer, p.id);
+    });
+    const profiles = keys.filter((k) => k.endsWith('|PROFILE'));
+    expect(profiles).toEqual([`USER#${d.id}|PROFILE`]);
+    expect(answer).toEqual([
+      { optionId: p.poll.options[0].id, voters: [{ id: b.id, name: b.name, image: null }] },
+      {
+        optionId: p.poll.options[1].id,
+        voters: [
+          { id: c.id, name: c.name, image: null },
+          { id: d.id, name: d.name, image: null },
+        ],
+      },
+    ]);
+    const http = await api('GET', `/posts/${p.id}/poll/voters`, { token: c.token });
+    expect(http.status).toBe(200);
+    expect(http.body).toEqual(answer);
   });
 });

@@ -13,7 +13,7 @@ import {
   raiserNotice,
 } from '../../shared/grievances/notices.ts';
 import { GRIEVANCE_NOTICE_SHARDS } from '../../shared/grievances/shards.ts';
-import { listNotifications, unreadCount } from '../../shared/notifications/notifications.ts';
+import { listNotifications, markRead, unreadCount } from '../../shared/notifications/notifications.ts';
 import { registerPushToken } from '../../shared/push/tokens.ts';
 import { type PushMessage, type PushTransport, setPushTransport } from '../../shared/transports/push.ts';
 import { newMember } from '../support/api.ts';
@@ -49,6 +49,25 @@ const queued = async () =>
 afterEach(() => setPushTransport(undefined));
 
 describe('grievance notice delivery', () => {
+  it('delivers a notice dated before the recipient marked all read as unread, and counts it', async () => {
+    const { raiser, other } = await world();
+    const g = await raise(raiser);
+    const r = await reply(other, g.id, 'Said before the mark');
+    const clock = await afterRelease(r.createdAt);
+    // The raiser marks everything read after the notice's date, before a batch delivers it.
+    await markRead(raiser.id, undefined);
+    expect(await unreadCount(raiser.id)).toBe(0);
+    await deliverGrievanceNotices(clock);
+    const notes = (await grievanceNotes(raiser.id)).filter((n) => n.preview === g.subject);
+    expect(notes).toHaveLength(1);
+    expect(Date.parse(notes[0].createdAt)).toBeLessThan(Date.now());
+    expect(notes[0].readAt).toBeNull();
+    expect(await unreadCount(raiser.id)).toBe(1);
+    // Delivered once: a batch reading it again changes nothing.
+    await deliverGrievanceNotices(clock);
+    expect(await unreadCount(raiser.id)).toBe(1);
+  });
+
   it('queues a notice sealed, released at a rounded time after a random delay, the notification dated apart from the event', async () => {
     const { raiser, other } = await world();
     const g = await raise(raiser);

@@ -815,11 +815,11 @@ describe('alarms that mean something', () => {
 
   it('has a few alarms, each notifying the operators and saying what it means', () => {
     const all = alarms();
-    // Server errors, 3 per streaming route (errors, throttles, open streams near the reservation), 6 shared (concurrency, table throttles, background
-    // failures, mail failures, bounces, complaints), 2 per stream consumer, failed schedule runs,
-    // CloudFront 5xx.
+    // Server errors, 3 per streaming route (errors, throttles, open streams near the reservation), 7 shared (concurrency, table throttles, background
+    // failures, mail failures, bounces, complaints, failed data-rights jobs), 2 per stream consumer,
+    // failed schedule runs, CloudFront 5xx.
     const streaming = routes.filter((r) => r.streaming).length;
-    expect(all).toHaveLength(1 + 3 * streaming + 6 + 2 * streamConsumers.length + 1 + 1);
+    expect(all).toHaveLength(1 + 3 * streaming + 7 + 2 * streamConsumers.length + 1 + 1);
     for (const a of all) {
       expect(a.props.AlarmActions, a.id).toHaveLength(1);
       expect(String(a.props.AlarmDescription).length, a.id).toBeGreaterThan(40);

@@ -2,6 +2,8 @@ import { WishCounter } from '../../shared/calendar/entities.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { REACTIONS } from '../../shared/feed/model.ts';
 import { PresentCounter } from '../../shared/hr/entities.ts';
+import { Notification } from '../../shared/notifications/entities.ts';
+import { coveredBy } from '../../shared/notifications/notifications.ts';
 import { POSTS_SORT_ATTRIBUTE } from '../../shared/people/derived-from-person.ts';
 import { DirectoryFacet, type FacetKind } from '../../shared/people/entities.ts';
 import { isListed, postsAttribute } from '../../shared/people/listing.ts';
@@ -82,7 +84,8 @@ export const itemsAbout =
 /**
  * The counters of these items that differ from what they count. Only counters kept exact, in the
  * transaction of every change of what they count:
- * - a person's unread notifications (NotificationCounter.unread: their notifications with no readAt);
+ * - a person's unread notifications (NotificationCounter.unread: their notifications with no readAt that
+ *   their read-up-to mark does not cover, shared/notifications/notifications.ts `coveredBy`);
  * - a post's reactions, per kind and in total (PostReaction items holding a reaction: a reaction taken
  *   back leaves its item without one), comments (every comment of the post still reachable: top-level
  *   ones and replies whose thread is there; deleting a thread drops its replies from the count), shares
@@ -103,9 +106,15 @@ function counterMismatches(items: Item[]): string[] {
     if ((stored ?? 0) !== counted) problems.push(`${what}: stored ${String(stored)}, counted ${counted}`);
   };
 
-  const notifications = of('Notification');
+  const notifications = of('Notification').filter((n) => Notification.is(n));
+  const marks = new Map(
+    of('NotificationCounter').map((c) => [
+      c.pk as string,
+      c.readUpTo ? { upTo: c.readUpTo as string, at: (c.readAllAt ?? c.readUpTo) as string } : null,
+    ]),
+  );
   const unread = countBy(
-    notifications.filter((n) => !n.readAt),
+    notifications.filter((n) => !n.readAt && !coveredBy(n, marks.get(n.pk as string) ?? null)),
     (n) => n.pk,
   );
   const counters = new Map(of('NotificationCounter').map((c) => [c.pk as string, c.unread]));

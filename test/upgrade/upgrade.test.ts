@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { runDataRightsWork } from '../../shared/data-rights/work.ts';
 import { declarations } from '../../shared/db/entity.ts';
+import { newSortableId } from '../../shared/db/ids.ts';
 import { Grievance } from '../../shared/grievances/entities.ts';
 import { hasHandling } from '../../shared/grievances/handling.ts';
 import { statsFields } from '../../shared/grievances/stats-fields.ts';
@@ -101,6 +102,25 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
   it('brings the stored items up to date by itself when the service starts', async () => {
     expect(states.map((s) => [s.id, s.status])).toEqual(migrations.map((m) => [m.id, 'done']));
     expect(states.reduce((n, s) => n + s.changed, 0)).toBeGreaterThan(0);
+  });
+
+  it('lists a long meeting and a far-ahead leave request stored before the upgrade (their indexes backfilled)', async () => {
+    const { meetingId, leaveId, leaveEmployeeId } = oldFormWindowItems(fixture);
+    const admin = fixture.sessions.admin.token;
+    // The meeting started two days ago and ends in two: in today's default window only through the
+    // long-meeting index, which 0.1.0 did not write (the listing reads it once its backfill is done).
+    const meetings = await get('/meetings', admin);
+    expect(meetings.status).toBe(200);
+    expect(meetings.body.map((m: { id: string }) => m.id)).toContain(meetingId);
+    // The request was made two years ago for a leave ending next week: only on the ahead index.
+    const leave = await get(`/leave/requests?scope=history&employeeId=${leaveEmployeeId}`, admin);
+    expect(leave.status).toBe(200);
+    expect(leave.body.map((r: { id: string }) => r.id)).toContain(leaveId);
+    const stored = (await scanTable()).filter((i) => i.id === meetingId || i.id === leaveId);
+    expect(stored.map((i) => [i.entity, typeof i.gsi6sk, typeof i.gsi7sk]).sort()).toEqual([
+      ['LeaveRequest', 'number', 'number'],
+      ['Meeting', 'number', 'number'],
+    ]);
   });
 
   it('leaves every item in its entity current form', async () => {
@@ -251,11 +271,73 @@ function legacyAvatarOf(fixture: UpgradeFixture) {
   return { userId, unique, key: `${legacyAvatarOwnerTag(userId)}_${unique}.webp`, bytes: Buffer.from('0.2.0 avatar') };
 }
 
+/**
+ * Items 0.1.0 stored that the time windows of 0.4.0 find only through the indexes it added (and its
+ * migrations backfill): one of the fixture's meetings made a long one under way now (two days ago to in
+ * two days, with its seats), and one of its leave requests made two years ago for a leave ending next
+ * week. Both in 0.1.0's form: the index attributes that release wrote, nothing more.
+ */
+const windowItems = new WeakMap<UpgradeFixture, ReturnType<typeof makeOldFormWindowItems>>();
+function oldFormWindowItems(fixture: UpgradeFixture) {
+  const known = windowItems.get(fixture);
+  if (known) return known;
+  const made = makeOldFormWindowItems(fixture);
+  windowItems.set(fixture, made);
+  return made;
+}
+function makeOldFormWindowItems(fixture: UpgradeFixture) {
+  const day = 86_400_000;
+  const meeting = fixture.table.find((i) => i.entity?.S === 'Meeting')!;
+  const meetingId = meeting.id.S!;
+  const start = new Date(Date.now() - 2 * day).toISOString();
+  const end = new Date(Date.now() + 2 * day).toISOString();
+  const timed = (raw: Record<string, any>): Record<string, any> => ({
+    ...raw,
+    startUtc: { S: start },
+    endUtc: { S: end },
+    gsi1sk: { S: `${start}#${meetingId}` },
+    gsi2sk: { S: `${end}#${meetingId}` },
+    ...(raw.entity.S === 'Meeting'
+      ? {
+          startsAt: { S: start },
+          endsAt: { S: end },
+          gsi3sk: { S: `${start}#${meetingId}` },
+          gsi4sk: { S: `${end}#${meetingId}` },
+        }
+      : {}),
+  });
+  const replace = (raw: Record<string, any>) =>
+    raw.pk?.S === `MEETING#${meetingId}` && ['Meeting', 'MeetingSeat'].includes(String(raw.entity?.S))
+      ? timed(raw)
+      : raw;
+  const request = fixture.table.find((i) => i.entity?.S === 'LeaveRequest')!;
+  const made = new Date(Date.now() - 730 * day);
+  const leaveId = newSortableId(made);
+  const ends = new Date(Date.now() + 7 * day).toISOString().slice(0, 10);
+  const leave: Record<string, any> = {
+    ...request,
+    id: { S: leaveId },
+    pk: { S: `LEAVE#${leaveId}` },
+    createdAt: { S: made.toISOString() },
+    fromDate: { S: new Date(Date.now() + 5 * day).toISOString().slice(0, 10) },
+    toDate: { S: ends },
+    ...Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`gsi${n}sk`, { S: leaveId }])),
+  };
+  return {
+    replace,
+    leave,
+    meetingId,
+    leaveId,
+    leaveEmployeeId: String(request.employeeId.S),
+  };
+}
+
 /** Loads the fixture's items; the sessions it handed out are extended, as the test checks their form, not their age. */
 async function load(client: DynamoDBClient, table: string, fixture: UpgradeFixture): Promise<void> {
   const week = 7 * 86_400_000;
   const legacy = legacyAvatarOf(fixture);
-  const items = fixture.table.map((raw) => {
+  const windows = oldFormWindowItems(fixture);
+  const items = [...fixture.table.map(windows.replace), windows.leave].map((raw) => {
     if (raw.entity?.S === 'User' && raw.id?.S === legacy.userId)
       return { ...raw, image: { S: `/api/v1/files/avatars/${legacy.key}` } };
     if (raw.entity?.S !== 'Session') return raw;

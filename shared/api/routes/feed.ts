@@ -236,7 +236,8 @@ export const listPollVotersRoute = defineRoute({
   method: 'GET',
   path: `${postIdPath}/poll/voters`,
   auth: 'session',
-  summary: 'Who voted for what, every option listed; 403 until the poll closes.',
+  summary:
+    'Who voted for what, every option listed, each voter with the name and picture they had when voting; 403 until the poll closes.',
   status: 200,
   response: z.array(z.object({ optionId: z.string(), voters: z.array(Mention) })),
   errors: [403, 404],

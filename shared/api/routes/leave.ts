@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { calendarDate } from '../../calendar/time.ts';
 import * as hr from '../../hr/entities.ts';
+import { nextPageCursorParam, nextPageHeader } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, Manager, nonBlank, nullableIso } from '../schemas/common.ts';
 
@@ -67,17 +68,21 @@ export const listLeaveRequestsRoute = defineRoute({
   path: `${L}/requests`,
   auth: 'session',
   summary:
-    "scope=requests (default): the caller's own requests; scope=history: those routed to the caller (everybody's for a super admin). Newest first.",
+    'scope=requests (default): the caller\'s own requests; scope=history: those routed to the caller (everybody\'s for a super admin). Newest first. Without `from`, the requests whose `toDate` is at most 366 days ago (older ones need `from`). At most 500 requests an answer: when more match, the answer carries `Link: <…cursor=…>; rel="next"` for the rest.',
   query: z.strictObject({
     scope: z.enum(['requests', 'history']).optional().default('requests'),
     employeeId: z.string().min(1).max(200).optional(),
     leaveType: z.string().max(80).optional(),
     status: LeaveStatus.optional(),
-    from: calendarDate().optional().describe('keeps requests that end on or after this day'),
+    from: calendarDate()
+      .optional()
+      .describe("keeps requests that end on or after this day; default: 366 days before today (company's timezone)"),
     to: calendarDate().optional().describe('keeps requests that start on or before this day'),
+    cursor: nextPageCursorParam(),
   }),
   status: 200,
   response: z.array(LeaveRequest),
+  responseHeaders: [nextPageHeader],
   errors: [400],
 });
 

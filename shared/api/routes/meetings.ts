@@ -2,6 +2,7 @@ import * as z from 'zod';
 import * as meetings from '../../calendar/meetings/entities.ts';
 import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/types.ts';
 import { offsetDateTime } from '../../calendar/time.ts';
+import { nextPageCursorParam, nextPageHeader } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
 import { NOTIFIES } from '../writes.ts';
@@ -56,10 +57,16 @@ export const listMeetingsRoute = defineRoute({
   path: M,
   auth: 'session',
   summary:
-    "The caller's meetings (every meeting for a super admin), soonest first; a plain array. Filters combine with AND.",
+    'The caller\'s meetings (every meeting for a super admin) that overlap a time window, soonest first; a plain array. Filters combine with AND. Without `from` the window starts at the start of today in the company\'s timezone (earlier meetings need `from`); without `to` it ends 92 days after its start; a window longer than 366 days is a 400. At most 500 meetings an answer: when more match, the answer carries `Link: <…cursor=…>; rel="next"` for the rest.',
   query: z.strictObject({
-    from: offsetDateTime().optional().describe('meetings ending at or after this instant'),
-    to: offsetDateTime().optional().describe('meetings starting at or before this instant'),
+    from: offsetDateTime()
+      .optional()
+      .describe("meetings ending at or after this instant; default: the start of today in the company's timezone"),
+    to: offsetDateTime()
+      .optional()
+      .describe(
+        'meetings starting at or before this instant; default: 92 days after `from`; at most 366 days after it',
+      ),
     employeeId: z
       .string()
       .max(200)
@@ -68,9 +75,11 @@ export const listMeetingsRoute = defineRoute({
     type: z.enum(MEETING_TYPES).optional(),
     status: z.enum(MEETING_STATUSES).optional(),
     search: z.string().max(200).optional().describe('case-insensitive substring of the topic or the description'),
+    cursor: nextPageCursorParam(),
   }),
   status: 200,
   response: z.array(Meeting),
+  responseHeaders: [nextPageHeader],
   errors: [400],
 });
 

@@ -5,8 +5,17 @@ import type { MeetingType } from './types.ts';
  * The meetings' entities (docs/data-model.md, Calendar): each item's key and index attributes, declared
  * once. A person's calendar is gsi1 (by start) and gsi2 (by end) under `MEETINGS#<userId>`: the meeting
  * item carries the organizer's entries, each seat its participant's. gsi3/gsi4 = every meeting by
- * start / by end (the super admin's view).
+ * start / by end (the super admin's view). A long meeting (over LONG_MEETING_MS) is also in the sparse
+ * gsi6 (the person's, `MEETINGS_LONG#<userId>`) and gsi7 (every one, `MEETINGS_LONG_ALL`), sorted by
+ * its end in epoch ms: a time window reads the short meetings by start from LONG_MEETING_MS before the
+ * window, and the long ones still running when it opens from these (list.ts).
  */
+
+/** Meetings longer than this are "long": indexed by their end as well (list.ts reads them apart). */
+export const LONG_MEETING_MS = 6 * 3600_000;
+const isLong = (m: { startUtc: string; endUtc: string }) =>
+  Date.parse(m.endUtc) - Date.parse(m.startUtc) > LONG_MEETING_MS;
+const endMs = (m: { endUtc: string }) => Date.parse(m.endUtc);
 
 /** The meeting, the truth every answer is built from: in its organizer's calendar and in the list of every meeting. */
 export const Meeting = entity({
@@ -41,6 +50,8 @@ export const Meeting = entity({
     calendarByEnd: { index: 'gsi2', pk: ['MEETINGS', 'organizerId'], sk: ['endUtc', 'id'] },
     allByStart: { index: 'gsi3', pk: ['MEETINGS_ALL'], sk: ['startUtc', 'id'] },
     allByEnd: { index: 'gsi4', pk: ['MEETINGS_ALL'], sk: ['endUtc', 'id'] },
+    longByEnd: { index: 'gsi6', pk: ['MEETINGS_LONG', 'organizerId'], sk: [endMs], when: isLong },
+    allLongByEnd: { index: 'gsi7', pk: ['MEETINGS_LONG_ALL'], sk: [endMs], when: isLong },
   },
 });
 export type MeetingItem = EntityItem<typeof Meeting>;
@@ -53,6 +64,7 @@ export const MeetingSeat = entity({
   indexes: {
     calendarByStart: { index: 'gsi1', pk: ['MEETINGS', 'userId'], sk: ['startUtc', 'meetingId'] },
     calendarByEnd: { index: 'gsi2', pk: ['MEETINGS', 'userId'], sk: ['endUtc', 'meetingId'] },
+    longByEnd: { index: 'gsi6', pk: ['MEETINGS_LONG', 'userId'], sk: [endMs], when: isLong },
   },
 });
 export type MeetingSeatItem = EntityItem<typeof MeetingSeat>;

@@ -5,13 +5,13 @@ import { env } from '../../config/env.ts';
 export const originAllowed = (origin: string | undefined): boolean =>
   !!origin && (env.allowedOrigins.includes('*') || env.allowedOrigins.includes(origin));
 
-/** Headers that let the web client's origins call with credentials and read the rotated token. */
+/** Headers that let the web client's origins call with credentials and read the rotated token (and a list's next page, `Link`). */
 export function corsHeaders(origin: string | undefined): Record<string, string> {
   if (!originAllowed(origin)) return {};
   return {
     'access-control-allow-origin': origin!,
     'access-control-allow-credentials': 'true',
-    'access-control-expose-headers': 'set-auth-token,idempotent-replayed',
+    'access-control-expose-headers': 'set-auth-token,idempotent-replayed,link',
     vary: 'Origin',
   };
 }
