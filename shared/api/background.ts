@@ -208,6 +208,8 @@ export const schedules: Schedule[] = [
         { prefix: 'posts/', actions: ['erase'] },
         { prefix: 'pending-uploads/', actions: ['erase'] },
         { prefix: 'avatars/', actions: ['erase'] },
+        // The whole lists' documents: an erased person folded out, then their old versions erased.
+        { prefix: 'documents/', actions: ['read', 'write', 'erase'] },
       ],
       // An erased person's push registrations take their platform endpoints with them.
       sns: true,

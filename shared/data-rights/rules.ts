@@ -54,8 +54,8 @@ export const dataRules: Record<string, DataRule> = {
   [peopleEntities.DirectoryShard.name]: { erase: 'special' },
   [peopleEntities.DirectoryShardPosts.name]: { erase: 'special' },
   [peopleEntities.DirectoryFacet.name]: { erase: 'pseudonymise' },
-  // A row not folded yet into a whole list's document (the erased profile's removal folds its own row out).
-  [documentEntities.DocumentChange.name]: { erase: 'delete' },
+  // A row not folded yet into a whole list's document: theirs goes, another person's stays without them (erasure.ts).
+  [documentEntities.DocumentChange.name]: { erase: 'special' },
   [documentEntities.DocumentLease.name]: { erase: 'untouched' },
   [authEntities.Session.name]: { section: 'sessions', erase: 'delete' },
   [authEntities.Credentials.name]: { section: 'account', erase: 'delete' },

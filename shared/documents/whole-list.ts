@@ -38,7 +38,14 @@ interface StoredDocument {
   rows: Record<string, unknown[]>;
 }
 
-const objectKey = (doc: string) => `documents/${doc}.json.gz`;
+/** Where the documents are in the bucket (the lifecycle rule and the data-rights worker's grant name it too). */
+export const DOCUMENTS_PREFIX = 'documents/';
+const objectKey = (doc: string) => `${DOCUMENTS_PREFIX}${doc}.json.gz`;
+/** The document an object key is of (undefined for any other key). */
+export const documentName = (key: string) =>
+  key.startsWith(DOCUMENTS_PREFIX) && key.endsWith('.json.gz')
+    ? key.slice(DOCUMENTS_PREFIX.length, -'.json.gz'.length)
+    : undefined;
 
 /** What a document's object looked like when last read here: reused while S3 answers 304 for its ETag. */
 let cached: Map<string, { etag: string; rows: Rows }> = new Map();
