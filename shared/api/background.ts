@@ -3,6 +3,7 @@ import { BirthdayAnnouncement } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
 import { wholeListFilters } from '../documents/consumer.ts';
 import { DocumentChange, DocumentLease } from '../documents/entities.ts';
+import { LeaderboardTop } from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
@@ -133,6 +134,17 @@ export const schedules: Schedule[] = [
       bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
     },
     timeout: 900,
+    memory: 1024,
+  },
+  // The leaderboard's week and month top lists, built from the day partitions (shared/feed/leaderboard.ts):
+  // a request reads the list and what changed since, so the period takes its list's age into account.
+  {
+    name: 'leaderboard-top',
+    handler: 'functions/schedules/build-leaderboard-top.ts',
+    everySeconds: 60,
+    localEverySeconds: 5,
+    access: { table: 'write', writes: [LeaderboardTop] },
+    timeout: 300,
     memory: 1024,
   },
   // Records presence timeouts (active → away → offline) so presence.updated fires for them too.

@@ -79,6 +79,8 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.PostUpload.name]: { section: 'uploads', erase: 'special' },
   [feedEntities.FeedScore.name]: { section: 'feedScore', erase: 'special' },
   [feedEntities.FeedScoreDay.name]: { erase: 'special' },
+  // A derived top list: their row kept under the opaque id (nobody's profile, so never answered).
+  [feedEntities.LeaderboardTop.name]: { erase: 'pseudonymise' },
   [feedEntities.UploadQuota.name]: { erase: 'delete' },
   [officeEntities.WebsiteEntry.name]: { erase: 'pseudonymise' },
   [officeEntities.WebsiteCounts.name]: { erase: 'pseudonymise' },
