@@ -314,14 +314,59 @@ export const FeedScore = entity({
 });
 export type FeedScoreItem = EntityItem<typeof FeedScore>;
 
-/** A person's feed score of one UTC day (the leaderboard of a period sums a day's partition), moved in place with ADD. */
+/**
+ * A person's feed score of one UTC day (the leaderboard of a period sums a day's partition), moved in
+ * place with ADD. Every move also sets `changedAt` (and its UTC day), which puts the item on gsi1
+ * `SCORE_CHANGES#<changedDay>` by `changedAt`: what changed since a period's top list was built
+ * (leaderboard.ts). Sparse: items last moved before 0.4 are not on it (no top list predates them).
+ */
 export const FeedScoreDay = entity({
   name: 'FeedScoreDay',
-  fields: shape<ScoreTotals & { userId: string; day: string; score: number; actorId?: string }>(),
+  fields: shape<
+    ScoreTotals & {
+      userId: string;
+      day: string;
+      score: number;
+      actorId?: string;
+      changedAt?: string;
+      changedDay?: string;
+    }
+  >(),
   key: { pk: ['FEED_SCORES', 'day'], sk: ['userId'] },
+  indexes: {
+    changes: {
+      index: 'gsi1',
+      pk: ['SCORE_CHANGES', 'changedDay'],
+      sk: ['changedAt', 'userId', 'day'],
+      when: (s) => !!s.changedAt && !!s.changedDay,
+    },
+  },
   inPlace: true,
 });
 export type FeedScoreDayItem = EntityItem<typeof FeedScoreDay>;
+
+/**
+ * A period's top list (`week` or `month`, the window ending on `day`), built in the background from the
+ * day partitions (leaderboard.ts, the `leaderboard-top` schedule): the highest period tallies, `rows`
+ * of `[userId, reactions, comments, shares, posts]` (at most TOP_ROWS and the tie at the cut, never more
+ * than TOP_MAX_ROWS), and `floor`, the highest score of anybody left out (0: nobody was). A request
+ * reads it and the day items changed since `builtAt`, so its reads do not grow with the company.
+ * TTL removes it a few days after its window.
+ */
+export const LeaderboardTop = entity({
+  name: 'LeaderboardTop',
+  fields: shape<{
+    period: 'week' | 'month';
+    day: string;
+    days: string[];
+    builtAt: string;
+    floor: number;
+    rows: [string, number, number, number, number][];
+    ttl: number;
+  }>(),
+  key: { pk: ['LEADERBOARD_TOP', 'period'], sk: ['day'] },
+});
+export type LeaderboardTopItem = EntityItem<typeof LeaderboardTop>;
 
 /**
  * One person's post uploads of one UTC day (shared/feed/upload-quota.ts): `uploads` and `bytes` move
