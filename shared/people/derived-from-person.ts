@@ -14,6 +14,7 @@ import {
   type UserItem,
 } from './entities.ts';
 import { isListed, legacyRowAttribute, postsAttribute, rowAttribute, shardOf, shardRows } from './listing.ts';
+import { rosterChange } from './roster-row.ts';
 
 /**
  * What the people area derives from a person, and the writes that keep it in step. Every change of a
@@ -22,7 +23,9 @@ import { isListed, legacyRowAttribute, postsAttribute, rowAttribute, shardOf, sh
  *   partition keys while the person is listed);
  * - their compact row in a directory shard (free text and filters read the shards, see directory.ts);
  * - the facet counters of their skills, title and location (`/people/skills`, `/people/facets`);
- * - the team's `memberCount` and the manager's `reportCount`, and the team membership item.
+ * - the team's `memberCount` and the manager's `reportCount`, and the team membership item;
+ * - their roster row, when it changed (roster-row.ts: the whole lists' document, applied by every
+ *   request until the background folds it in).
  */
 
 /** The numeric sort key of the posts index (`User`): moved with ADD together with `postCount` (post-count.ts). */
@@ -273,12 +276,13 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
   );
   if (unchanged) return [];
   const rev = revCondition(before.rev);
+  const nextRev = (before.rev ?? 0) + 1;
   return [
     User.change(
       before,
       {
         ...after,
-        rev: (before.rev ?? 0) + 1,
+        rev: nextRev,
         updatedAt: new Date().toISOString(),
         ...(opts.actorId ? { actorId: opts.actorId } : {}),
       },
@@ -288,6 +292,7 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
       },
     ),
     ...derivedWrites(before, after, opts),
+    ...rosterChange(before, after, nextRev),
   ];
 }
 
@@ -327,5 +332,5 @@ export function newPersonWrites(
   opts: PersonWriteOptions,
 ): { item: UserItem; derived: TransactItem[] } {
   const item = User.item({ ...user, rev: 0 });
-  return { item, derived: derivedWrites(undefined, item, opts) };
+  return { item, derived: [...derivedWrites(undefined, item, opts), ...rosterChange(undefined, item, 0)] };
 }
