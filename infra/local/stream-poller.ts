@@ -16,16 +16,20 @@ import { type FunctionHost, outcomeError } from './function-host.ts';
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
 
 /**
- * Plays the part of the Lambda event source mapping: reads the table's DynamoDB stream (one reader,
+ * Plays the part of the Lambda event source mappings: reads the table's DynamoDB stream (one reader,
  * like the deployed change-feed consumer), applies each consumer's filter patterns and hands it
- * batches in order. A failing batch is retried a few times (from the first record a partial batch
- * response names, like Lambda with `ReportBatchItemFailures`), then skipped with a log line.
+ * batches in order. Each consumer has a lane of its own, as each deployed mapping reads the stream on
+ * its own: a consumer busy with a long batch (a company-wide fan-out) holds up its own lane only,
+ * never another consumer's (the personal notices of `feed-fan-out`, the change feed). A failing batch
+ * is retried a few times (from the first record a partial batch response names, like Lambda with
+ * `ReportBatchItemFailures`), then skipped with a log line.
  */
 export class StreamPoller {
   private running = false;
   private readonly iterators = new Map<string, string>();
   private readonly done = new Set<string>();
   private loop: Promise<void> | undefined;
+  private lanes: Lane[] = [];
 
   constructor(
     private readonly host: FunctionHost,
@@ -46,8 +50,9 @@ export class StreamPoller {
         if (outcome.status !== 'ok') throw outcomeError(outcome);
         return outcome.result;
       };
-      return { c, fn };
+      return new Lane(c.name, fn, c.filters, c.batchSize ?? 100, this.log);
     });
+    this.lanes = handlers;
     const creds = {
       accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
@@ -83,10 +88,7 @@ export class StreamPoller {
             const records = (out.Records ?? []).map((r) => toLambdaRecord(r, arn));
             if (records.length === 0) continue;
             any = true;
-            for (const { c, fn } of handlers) {
-              const batch = records.filter((r) => matchesAny(c.filters, r));
-              if (batch.length) await deliverBatch(c.name, fn, batch, this.log);
-            }
+            for (const lane of handlers) lane.offer(records);
           }
           if (!any) await sleep(150);
         } catch (err) {
@@ -123,6 +125,53 @@ export class StreamPoller {
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
+    await Promise.all(this.lanes.map((l) => l.stop()));
+  }
+}
+
+/**
+ * One consumer's lane: its batches in stream order, one at a time (as a mapping with a
+ * parallelization factor of 1 processes a shard), apart from every other consumer's. Records that
+ * arrive while a batch runs wait and go in the next batches, at most the consumer's `batchSize` each.
+ */
+export class Lane {
+  private readonly queue: DynamoDBRecord[] = [];
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly fn: StreamHandler,
+    private readonly filters: Record<string, unknown>[],
+    private readonly batchSize: number,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  offer(records: DynamoDBRecord[]): void {
+    const mine = records.filter((r) => matchesAny(this.filters, r));
+    if (mine.length === 0 || this.stopped) return;
+    this.queue.push(...mine);
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length && !this.stopped) {
+      const batch = this.queue.splice(0, this.batchSize);
+      await deliverBatch(this.name, this.fn, batch, this.log);
+    }
+  }
+
+  /** Resolves once every record offered so far has been delivered (or skipped). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Stops taking records; waits for the batch running now. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
   }
 }
 

@@ -1,9 +1,9 @@
-import { announcementFilters } from '../calendar/birthdays/announce.ts';
-import { BirthdayAnnouncement } from '../calendar/entities.ts';
+import { BirthdayAnnouncement, BirthdayDay } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
 import { wholeListFilters } from '../documents/consumer.ts';
 import { DocumentChange, DocumentLease } from '../documents/entities.ts';
-import { FollowedPost, LeaderboardTop } from '../feed/entities.ts';
+import { companyFanOutFilters } from '../feed/company-fan-out.ts';
+import { AnnouncementNotice, FollowedPost, LeaderboardTop } from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { followingListFilters } from '../feed/following-lists.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
@@ -67,13 +67,15 @@ export const streamConsumers: StreamConsumer[] = [
     // It writes the event log only (its head, replicas, events and record markers).
     access: { table: 'write', writes: [LiveHead, LiveReplica, LiveEvent, LiveRecord] },
   },
-  // The feed's deferred work: announcements to everybody, renditions of presigned images, clean-up after deletions.
+  // The feed's deferred personal work: the notices of replies and closed polls, renditions of
+  // presigned images, clean-up after deletions. Never company-wide work (company-fan-out below), so a
+  // reply's notification never waits behind an announcement to everybody.
   {
     name: 'feed-fan-out',
     handler: 'functions/feed/fan-out.ts',
     filters: fanOutFilters,
     batchSize: 10,
-    // Announcements notify (push); renditions read the upload and write the webp files under posts/.
+    // Notices notify (push); renditions read the upload and write the webp files under posts/.
     access: {
       table: 'write',
       writes: FEED_WRITES,
@@ -92,15 +94,23 @@ export const streamConsumers: StreamConsumer[] = [
     access: { table: 'write', writes: [FollowedPost] },
     timeout: 300,
   },
-  // Birthday announcements claimed by GET /birthdays/today or the sweep: a notification to every member.
+  // Company-wide fan-outs, in a function of their own (own event source mapping, own concurrency):
+  // announcements to everybody, and the day's birthday notification (claimed by GET /birthdays/today
+  // or the sweep), each page by page, resuming from its recorded progress (shared/feed/company-fan-out.ts).
   {
-    name: 'birthday-fan-out',
-    handler: 'functions/birthdays/birthday-fan-out.ts',
-    filters: announcementFilters,
+    name: 'company-fan-out',
+    handler: 'functions/feed/company-fan-out.ts',
+    filters: companyFanOutFilters,
     batchSize: 10,
-    // The claim's progress, the notifications and their push (which removes unfit registrations).
-    access: { table: 'write', writes: [BirthdayAnnouncement, ...NOTIFIES, ...PUSHES], sns: true },
-    timeout: 300,
+    // The notices' and the birthday day's progress, the notifications (no push: decisions §5 pushes no
+    // announcement or birthday; delivery is still called and may remove unfit registrations).
+    access: {
+      table: 'write',
+      writes: [AnnouncementNotice, BirthdayAnnouncement, BirthdayDay, ...NOTIFIES, ...PUSHES],
+      sns: true,
+    },
+    // A pass over 50,000 people is about 1,000 transactions; a timeout resumes from the recorded page.
+    timeout: 900,
   },
   // A deleted team's people unassigned one by one, then the team removed (shared/people/team-deletion.ts).
   {
@@ -165,12 +175,13 @@ export const schedules: Schedule[] = [
     access: { table: 'write', writes: [Presence] },
   },
   // Claims today's birthday announcements unless a GET /birthdays/today did first, and takes over
-  // stalled ones (shared/calendar/birthdays/announce.ts); the birthday fan-out sends them.
+  // stalled ones (shared/calendar/birthdays/announce.ts); the company fan-out sends them.
   {
     name: 'birthday-sweep',
     handler: 'functions/schedules/birthday-sweep.ts',
     dailyAt: '00:05',
-    access: { table: 'write', writes: [BirthdayAnnouncement] }, // it claims; the birthday fan-out notifies
+    // It claims (and takes over a stalled day's pass); the company fan-out notifies.
+    access: { table: 'write', writes: [BirthdayAnnouncement, BirthdayDay] },
     timeout: 300,
   },
   // Announces polls closed by time (poll_closed to author and voters; post.poll.updated).

@@ -74,7 +74,12 @@ export const WishCounter = entity({
 });
 export type WishCounterItem = EntityItem<typeof WishCounter>;
 
-/** The claim and progress of one person's birthday announcement on one day; the day's claims share a partition. */
+/**
+ * The claim of one person's birthday announcement on one day (the day's claims share a partition): it decides
+ * once who announces them; the company fan-out adds them to the day (`BirthdayDay`) and sets `doneAt`. The
+ * progress fields were the per-person sender's of earlier releases (a claim of theirs left unfinished is
+ * finished the same way).
+ */
 export const BirthdayAnnouncement = entity({
   name: 'BirthdayAnnouncement',
   fields: shape<{
@@ -94,3 +99,34 @@ export const BirthdayAnnouncement = entity({
   key: { pk: ['BIRTHDAY_ANNOUNCEMENTS', 'date'], sk: ['userId'] },
 });
 export type AnnouncementItem = EntityItem<typeof BirthdayAnnouncement>;
+
+/**
+ * A company day's birthday notification (decisions §8: one per person per day), sent by the
+ * `company-fan-out` consumer (shared/calendar/birthdays/announce.ts): the day's birthday people known
+ * so far (`people`, each added once, by the claim that announced them), the id every recipient's
+ * notification of the day has (`noticeId`: one item per person and day, updated in place), and the
+ * pass under way: `round` (one more each time people are added, which starts the pass over from the
+ * first page), the page cursor and step it is at, conditional on `claimId` (a take-over or a new round
+ * changes it, which stops any older sender). TTL 40 days.
+ */
+export const BirthdayDay = entity({
+  name: 'BirthdayDay',
+  fields: shape<{
+    date: string;
+    people: string[];
+    noticeId: string;
+    /** Members who joined at or before this instant (the first claim's) are the audience. */
+    cutoff: string;
+    round: number;
+    claimId: string;
+    step: number;
+    cursor: string | null;
+    /** Notifications written or revised in this round. */
+    sent: number;
+    heartbeatAt: string;
+    doneAt?: string;
+    ttl: number;
+  }>(),
+  key: { pk: ['BIRTHDAY_DAY', 'date'], sk: ['DAY'] },
+});
+export type BirthdayDayItem = EntityItem<typeof BirthdayDay>;

@@ -90,6 +90,8 @@ export const dataRules: Record<string, DataRule> = {
   [calendarEntities.BirthdayWish.name]: { section: 'birthdayWishes', erase: 'special' },
   [calendarEntities.WishCounter.name]: { erase: 'delete' },
   [calendarEntities.BirthdayAnnouncement.name]: { erase: 'delete' },
+  // The day's birthday people (its other people's notifications depend on it): the id replaced.
+  [calendarEntities.BirthdayDay.name]: { erase: 'pseudonymise' },
   [meetingEntities.Meeting.name]: { section: 'meetings', erase: 'pseudonymise' },
   [meetingEntities.MeetingSeat.name]: { section: 'meetings', erase: 'pseudonymise' },
   [meetingEntities.MeetingMailQuota.name]: { erase: 'delete' },

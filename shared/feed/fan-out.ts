@@ -1,6 +1,5 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { toItemChange } from '../live/change-feed.ts';
-import { announce } from './announcements.ts';
 import { cleanUpPost, cleanUpThread } from './cleanup.ts';
 import { Comment, PollClosedNotice, Post, PostUpload, ReplyNotice } from './entities.ts';
 import { pollClosedNoticeFilter, sendPollClosedNotice } from './poll-closed-notices.ts';
@@ -8,9 +7,9 @@ import { replyNoticeFilter, sendReplyNotice } from './reply-notices.ts';
 import { renderUpload } from './uploads.ts';
 
 /**
- * The feed's stream consumer: work that must not hold up the request that caused it.
- * - A new announcement tells everybody (O(company) notifications), page by page from its notice
- *   (announcements.ts).
+ * The feed's stream consumer: work that must not hold up the request that caused it, and never
+ * company-wide: an announcement to everybody goes to the `company-fan-out` consumer
+ * (company-fan-out.ts), so that no reply, comment or mention waits behind it.
  * - A presigned image whose bytes arrived gets its renditions.
  * - A deleted post, or a deleted thread, has what it leaves behind removed (cleanup.ts).
  * - A closed poll's voters are told (O(voters) notifications), from its closing notice
@@ -18,7 +17,6 @@ import { renderUpload } from './uploads.ts';
  * - A reply's thread is told (O(repliers) notifications), from the reply's notice (reply-notices.ts).
  */
 export const fanOutFilters: Record<string, unknown>[] = [
-  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [Post.name] }, isAnnouncement: { BOOL: [true] } } } },
   {
     eventName: ['MODIFY'],
     dynamodb: {
@@ -45,7 +43,6 @@ export async function fanOut(records: DynamoDBRecord[]): Promise<void> {
       }
       continue;
     }
-    if (Post.is(item) && r.eventName === 'INSERT' && item.isAnnouncement) await announce(item.id);
     if (PostUpload.is(item)) await renderUpload(item.id);
     if (PollClosedNotice.is(item) && r.eventName === 'INSERT') await sendPollClosedNotice(item.postId);
     if (ReplyNotice.is(item) && r.eventName === 'INSERT') await sendReplyNotice(item.commentId);

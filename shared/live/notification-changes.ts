@@ -9,7 +9,8 @@ import { type ChangeMapper, onlyUser } from './change-events.ts';
  *   stream's filter could tell a grievance one by, so nothing that marks one at rest), so that is
  *   decided here, after opening it: a grievance notification, or one whose seal does not open, emits
  *   nothing, read or not. actorId is the person who caused it, or the recipient when nobody did (a
- *   poll closing on time);
+ *   poll closing on time). Again when a notification is revised in place (`revisedAt` moves: the day's
+ *   birthday notification naming a birthday person who appeared later that day);
  * - `notification.read` { notificationId } when one notification is marked read. Marking every
  *   notification read stamps the items `readAll` (no event each) and writes one marker item, whose
  *   mapper below emits a single `notification.read` { notificationId: null }.
@@ -20,7 +21,9 @@ export const notificationChanges: ChangeMapper = (change) => {
   const c = notificationContent(n);
   if (!c || c.anonymous) return [];
   const audience = onlyUser(n.recipientId);
-  if (change.eventName === 'INSERT') {
+  // A notification revised in place (a day's birthday notification naming one more person) is news again.
+  const revised = change.eventName === 'MODIFY' && !!n.revisedAt && n.revisedAt !== change.oldImage?.revisedAt;
+  if (change.eventName === 'INSERT' || revised) {
     return [
       {
         type: 'notification.created',

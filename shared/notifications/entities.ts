@@ -53,6 +53,12 @@ export const Notification = entity({
      * reads unread until a later mark. Absent on every other notification.
      */
     afterMark?: string;
+    /**
+     * When the notification was last revised in place (a day's `birthday` notification naming a birthday
+     * person who appeared later that day): it reads unread again and the change feed emits
+     * `notification.created` for it again. Absent on every other notification.
+     */
+    revisedAt?: string;
     kind?: NotificationKind;
     actorId?: string | null;
     postId?: string | null;

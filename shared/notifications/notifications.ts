@@ -184,7 +184,7 @@ export interface ReadMark {
   at: string;
 }
 
-const markOf = (c: NotificationCounterItem | undefined): ReadMark | null =>
+export const markOf = (c: NotificationCounterItem | undefined): ReadMark | null =>
   c?.readUpTo ? { upTo: c.readUpTo, at: c.readAllAt ?? c.readUpTo } : null;
 
 /** A person's read-up-to mark, read consistently (null when they never marked all read). */

@@ -1,10 +1,12 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { matchesAny } from '../../infra/local/filter-pattern.ts';
 import { write } from '../../shared/db/table.ts';
 import { claimAnnouncement, sendAnnouncementPage } from '../../shared/feed/announcements.ts';
+import { companyFanOut, companyFanOutFilters } from '../../shared/feed/company-fan-out.ts';
 import { AnnouncementNotice, Post } from '../../shared/feed/entities.ts';
-import { fanOut } from '../../shared/feed/fan-out.ts';
+import { fanOut, fanOutFilters } from '../../shared/feed/fan-out.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { User } from '../../shared/people/entities.ts';
 import { newMember, uniq } from '../support/api.ts';
@@ -19,7 +21,7 @@ const insertRecord = (item: object): DynamoDBRecord => ({
 const announcementsOf = async (userId: string, postId: string) =>
   (await listNotifications(userId, 50)).filter((n) => n.kind === 'announcement' && n.postId === postId);
 
-describe('announcement fan-out (resumable, page by page)', () => {
+describe('announcement fan-out (the company fan-out: resumable, page by page)', () => {
   it('a redelivery after a partial run completes it, nobody told twice', async () => {
     const boss = await newMember({ role: 'super_admin' });
     for (let i = 0; i < 8; i++) await newMember(); // an audience of more than one page of 5
@@ -44,9 +46,14 @@ describe('announcement fan-out (resumable, page by page)', () => {
     expect(afterCrash).toMatchObject({ step: 1, sent: 5 });
     expect(afterCrash.cursor).not.toBeNull();
 
-    // The stream delivers the record again (twice at once): the rest is sent, each page once.
+    // The announcement's record is the company fan-out's, never the personal notices' consumer's.
     const record = insertRecord(post);
-    await Promise.all([fanOut([record]), fanOut([record])]);
+    expect(matchesAny(companyFanOutFilters, record)).toBe(true);
+    expect(matchesAny(fanOutFilters, record)).toBe(false);
+    await fanOut([record]);
+    expect((await AnnouncementNotice.get({ postId: p.id }, { consistent: true }))?.step).toBe(1);
+    // The stream delivers the record again (twice at once): the rest is sent, each page once.
+    await Promise.all([companyFanOut([record]), companyFanOut([record])]);
     const done = (await AnnouncementNotice.get({ postId: p.id }, { consistent: true }))!;
     expect(done.doneAt).toBeTruthy();
 
@@ -60,7 +67,7 @@ describe('announcement fan-out (resumable, page by page)', () => {
     for (const u of checked) expect(await announcementsOf(u.id, p.id), u.id).toHaveLength(1);
     expect(await announcementsOf(boss.id, p.id)).toHaveLength(0);
 
-    await fanOut([record]); // once more after it is done: nothing
+    await companyFanOut([record]); // once more after it is done: nothing
     expect((await AnnouncementNotice.get({ postId: p.id }, { consistent: true }))?.sent).toBe(audience.length);
     expect(await announcementsOf(audience[0].id, p.id)).toHaveLength(1);
   });

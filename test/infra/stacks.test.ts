@@ -453,6 +453,34 @@ describe('stream consumers', () => {
     }
   });
 
+  it('gives company-wide fan-outs a function and mapping of their own, apart from personal notices (issue 38)', () => {
+    const patternsOf = (name: string) => {
+      const [fnId, fn] = backgroundFunction(`Stream consumer ${name}`);
+      const [[, mapping]] = resourcesOf(background(), 'AWS::Lambda::EventSourceMapping').filter(
+        ([, m]) => m.Properties!.FunctionName.Ref === fnId,
+      );
+      const patterns = mapping.Properties!.FilterCriteria.Filters.map((f: { Pattern: string }) =>
+        JSON.parse(f.Pattern),
+      );
+      return { fn, patterns: JSON.stringify(patterns) };
+    };
+    const company = patternsOf('company-fan-out');
+    const personal = patternsOf('feed-fan-out');
+    // Announcements to everybody and the day's birthdays reach the company fan-out only …
+    for (const entity of ['"isAnnouncement"', '"BirthdayAnnouncement"', '"BirthdayDay"']) {
+      expect(company.patterns).toContain(entity);
+      expect(personal.patterns).not.toContain(entity);
+    }
+    // … and reply notices the personal consumer only.
+    expect(personal.patterns).toContain('"ReplyNotice"');
+    expect(company.patterns).not.toContain('"ReplyNotice"');
+    // A pass over a large company resumes from its recorded page when it runs past the timeout.
+    expect(company.fn.Properties!.Timeout).toBe(900);
+    expect(resourcesOf(background(), 'AWS::Lambda::Function').map(([, f]) => f.Properties?.Description)).not.toContain(
+      'Stream consumer birthday-fan-out',
+    );
+  });
+
   it('grants each background function what background.ts declares, and stream reads only to consumers', () => {
     const all = [
       ...streamConsumers.map((c) => ({ ...c, description: `Stream consumer ${c.name}`, consumer: true })),

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { deliverBatch, firstFailure } from '../../infra/local/stream-poller.ts';
+import { deliverBatch, firstFailure, Lane } from '../../infra/local/stream-poller.ts';
 
 const records = (n: number): DynamoDBRecord[] =>
   Array.from({ length: n }, (_, i) => ({ eventID: `e${i}`, dynamodb: { SequenceNumber: String(100 + i) } }));
@@ -43,5 +43,42 @@ describe('local stream poller: partial batch responses, as Lambda reads them', (
     expect(firstFailure({ batchItemFailures: [{ itemIdentifier: '103' }, { itemIdentifier: '101' }] }, batch)).toBe(1);
     expect(firstFailure({ batchItemFailures: [{ itemIdentifier: '999' }] }, batch)).toBe(0);
     expect(firstFailure({ batchItemFailures: [{ itemIdentifier: '' }] }, batch)).toBe(0);
+  });
+});
+
+describe('local stream poller: a lane per consumer, as each deployed event source mapping', () => {
+  it('a consumer busy with a long batch holds up its own lane only; each lane keeps stream order in its batch size', async () => {
+    const all = records(6);
+    let release!: () => void;
+    const busy = new Promise<void>((r) => (release = r));
+    const slowCalls: (string | undefined)[][] = [];
+    const quickCalls: (string | undefined)[][] = [];
+    const slow = new Lane(
+      'company-fan-out',
+      async (event) => {
+        slowCalls.push(seqs(event));
+        await busy; // a fan-out to everybody
+      },
+      [{ dynamodb: { SequenceNumber: ['100', '103', '104', '105'] } }],
+      2,
+      () => undefined,
+    );
+    const quick = new Lane(
+      'feed-fan-out',
+      async (event) => void quickCalls.push(seqs(event)),
+      [{ dynamodb: { SequenceNumber: ['101', '102'] } }],
+      10,
+      () => undefined,
+    );
+    slow.offer(all.slice(0, 3));
+    quick.offer(all.slice(0, 3));
+    await new Promise((r) => setTimeout(r, 20));
+    // The quick lane has delivered its records although the slow one is still on its first batch.
+    expect(quickCalls).toEqual([['101', '102']]);
+    expect(slowCalls).toEqual([['100']]);
+    slow.offer(all.slice(3));
+    release();
+    await slow.idle();
+    expect(slowCalls).toEqual([['100'], ['103', '104'], ['105']]);
   });
 });

@@ -36,10 +36,10 @@ export const listTodaysBirthdaysRoute = defineRoute({
   path: `${B}/today`,
   auth: 'session',
   summary:
-    "Today's birthdays in the company's timezone. The first read of the day on somebody's birthday announces it to everyone.",
+    "Today's birthdays in the company's timezone. The first read of the day on somebody's birthday announces it to everyone: one birthday notification per person per day, naming the day's birthday people, updated (unread again) when another appears later that day.",
   status: 200,
   response: z.array(Birthday),
-  access: { table: 'write', writes: [calendar.BirthdayAnnouncement, ...NOTIFIES] },
+  access: { table: 'write', writes: [calendar.BirthdayAnnouncement, calendar.BirthdayDay, ...NOTIFIES] },
 });
 
 export const listMyBirthdayWishesRoute = defineRoute({

@@ -7,7 +7,7 @@ import { wishState } from './wishes.ts';
 /**
  * `GET /birthdays/today`: the people celebrating today in the company's timezone (never their date
  * of birth). The first read of the day on somebody's birthday also claims its announcement, which
- * the birthday fan-out consumer sends (announce.ts): the request's work is O(birthday people).
+ * the company fan-out consumer adds to the day's one notification per person and sends (announce.ts): the request's work is O(birthday people).
  */
 export async function todaysBirthdays(viewer: UserItem, now = new Date()) {
   const today = companyDate(now);
