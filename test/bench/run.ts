@@ -29,7 +29,7 @@ const sections: Section[] = [
   },
   { name: 'Directory at 10 and 10,000 people', run: directoryBench },
   {
-    name: 'Company at 5,000 people: the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; reply notifications (p99 of 20) within 2 s while the birthdays of the day and an announcement fan out; one birthday notification per person; writes per birthday day and per announcement',
+    name: 'Company at 50,000 people: the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; reply notifications (p99 of 20) within 2 s while the birthdays of the day and an announcement fan out; one birthday notification per person; writes per birthday day and per announcement',
     run: companyBench,
   },
   {
