@@ -1,7 +1,7 @@
 /**
  * Company at 50,000 people (issue: no request does work that grows with the company). On a whole
  * local runtime (DynamoDB Local, the gateway with its integration timeout, every function in its own
- * worker cut off at its deadline, the stream consumers), with 5,000 active people seeded straight
+ * worker cut off at its deadline, the stream consumers), with 50,000 active people seeded straight
  * into the table through the entity declarations (a management tree, teams, today's attendance),
  * five of them celebrating today in COMPANY_TIMEZONE:
  * - the first GET /birthdays/today (the one that claims the five announcements), GET /admin/members,
@@ -10,7 +10,7 @@
  * - while the company fan-out consumer sends the day's birthday notification and an announcement to
  *   everybody, 20 replies in a thread: the p99 delay until the thread's starter has the reply
  *   notification (budget 2 s; issue 38: personal notifications never wait behind company-wide ones);
- * - after the fan-outs: every one of the 5,000 people holds exactly one birthday notification (decisions
+ * - after the fan-outs: every one of the people holds exactly one birthday notification (decisions
  *   §8: one per person per day, naming the day's birthday people but themselves), and the writes of the
  *   birthday day and of the announcement (budget: the birthday day at most one notification per person
  *   plus a small constant; the announcement one notification per person, in pages of 49).
@@ -41,7 +41,7 @@ import { batchWrite, benchTeamItems, isolatedSection, json, rnd, startSectionRun
 /** The issue's company (38: at 50,000 people); `COMPANY_BENCH_PEOPLE=5000` tries the section quicker. */
 const PEOPLE = Number(process.env.COMPANY_BENCH_PEOPLE ?? 50_000);
 const BIRTHDAYS = 5;
-/** Direct reports per manager: a tree five levels deep at 5,000 people. */
+/** Direct reports per manager: a tree six levels deep at 50,000 people. */
 const SPAN = 8;
 const TEAM_SIZE = 100;
 /** Share of the company checked in today (a tenth of them already checked out). */
@@ -71,7 +71,7 @@ export async function companyBench(): Promise<boolean> {
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-bench-company-'));
   const restore = isolatedSection();
   process.env.LOG_LEVEL ??= 'ERROR';
-  // In memory: seeding 5,000 people with their indexes is several times quicker than on disk.
+  // In memory: seeding the people with their indexes is several times quicker than on disk.
   const dynamo = await startDynamoDbLocal(null, await freePort());
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
   prepareEnvironment(dataDir);
