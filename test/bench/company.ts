@@ -36,7 +36,15 @@ import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
-import { batchWrite, benchTeamItems, isolatedSection, json, rnd, startSectionRuntime } from './support.ts';
+import {
+  batchWrite,
+  benchTeamItems,
+  isolatedSection,
+  json,
+  markMigrationsDone,
+  rnd,
+  startSectionRuntime,
+} from './support.ts';
 
 /** The issue's company (38: at 50,000 people); `COMPANY_BENCH_PEOPLE=5000` tries the section quicker. */
 const PEOPLE = Number(process.env.COMPANY_BENCH_PEOPLE ?? 50_000);
@@ -144,6 +152,7 @@ export async function companyBench(): Promise<boolean> {
     // their directory projection, team memberships and facets.
     const items = [...teamItems, ...projectionItems(people), ...attendance, counter];
     await batchWrite(doc, table, items);
+    await markMigrationsDone(doc, table);
     console.log(
       `company: seeded ${PEOPLE} people (${teams.length} teams, ${present.length} checked in today, ${BIRTHDAYS} birthdays on ${today}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
@@ -168,12 +177,6 @@ export async function companyBench(): Promise<boolean> {
     // A fold of the admin's own creation may hold the roster's lease meanwhile (it builds it whole too).
     for (let i = 0; !(await readDocument('roster')) && i < 300; i++) await new Promise((r) => setTimeout(r, 100));
     console.log(`company: whole lists' documents built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
-
-    // The runtime runs every pending migration at start over the whole table: measured after they finish.
-    const { migrations } = await import('../../shared/migrations/index.ts');
-    const { migrationStates } = await import('../../shared/migrations/runner.ts');
-    for (let i = 0; i < 600 && !(await migrationStates(migrations)).every((m) => m.status === 'done'); i++)
-      await sleep(1000);
 
     // A thread, and two members with sessions: its starter, told of each reply, and the replier.
     const member = async (name: string) => {
