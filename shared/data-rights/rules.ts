@@ -53,6 +53,9 @@ export const dataRules: Record<string, DataRule> = {
   [peopleEntities.DirectoryShard.name]: { erase: 'special' },
   [peopleEntities.DirectoryShardPosts.name]: { erase: 'special' },
   [peopleEntities.DirectoryFacet.name]: { erase: 'pseudonymise' },
+  // The person's directory row and terms: derived from their profile, theirs alone.
+  [peopleEntities.DirectoryPerson.name]: { erase: 'delete' },
+  [peopleEntities.DirectoryTerm.name]: { erase: 'delete' },
   [authEntities.Session.name]: { section: 'sessions', erase: 'delete' },
   [authEntities.Credentials.name]: { section: 'account', erase: 'delete' },
   [authEntities.EmailClaim.name]: { erase: 'delete' },
