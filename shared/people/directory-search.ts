@@ -1,10 +1,28 @@
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
 import { type Item, queryBudgeted } from '../db/table.ts';
-import type { DirectoryPage, DirectoryQuery, DirectorySort } from './directory.ts';
 import { exact, filterTerms, trigramTerm } from './directory-terms.ts';
 import { DirectoryPerson, type DirectoryPersonItem, DirectoryTerm, Team, type UserItem } from './entities.ts';
 import { isListed } from './listing.ts';
 import { getUsers } from './users.ts';
+
+export type DirectorySort = 'name' | 'recent' | 'posts';
+
+export interface DirectoryQuery {
+  q?: string;
+  skill?: string;
+  role?: string;
+  location?: string;
+  team?: string;
+  status?: 'active' | 'pending';
+  sort: DirectorySort;
+  cursor?: string;
+  limit: number;
+}
+
+export interface DirectoryPage {
+  users: UserItem[];
+  nextCursor: string | null;
+}
 
 /**
  * `GET /people` with a filter or `q`, once the directory rows are built (0011): every page reads a

@@ -3,7 +3,7 @@ import { page } from '../db/paging.ts';
 import { getMany, keyString } from '../db/table.ts';
 import { type DirectoryRow, rowsOf } from './derived-from-person.ts';
 import { directoryShardsLive } from './directory-migration-state.ts';
-import { searchRows } from './directory-search.ts';
+import { type DirectoryPage, type DirectoryQuery, type DirectorySort, searchRows } from './directory-search.ts';
 import {
   DirectoryFacet,
   DirectoryShard,
@@ -27,24 +27,7 @@ import { getUsers } from './users.ts';
  * - until migration 0011 has built the rows (directory-migration-state.ts): the older projection, one
  *   batch read of the fixed set of directory shards, matched and ordered in memory.
  */
-export type DirectorySort = 'name' | 'recent' | 'posts';
-
-export interface DirectoryQuery {
-  q?: string;
-  skill?: string;
-  role?: string;
-  location?: string;
-  team?: string;
-  status?: 'active' | 'pending';
-  sort: DirectorySort;
-  cursor?: string;
-  limit: number;
-}
-
-export interface DirectoryPage {
-  users: UserItem[];
-  nextCursor: string | null;
-}
+export type { DirectoryPage, DirectoryQuery, DirectorySort } from './directory-search.ts';
 
 const sortIndexes = {
   name: { index: 'byName', forward: true },

@@ -100,7 +100,7 @@ describe('directory rows and terms', () => {
     expect(await termsOf(p.id)).toEqual([]);
     const row = await rowOf(p.id);
     expect(row?.status).toBe('deactivated');
-    expect(row?.gsi4pk).toBeUndefined();
+    expect((row as Record<string, unknown> | undefined)?.gsi4pk).toBeUndefined();
     expect(ids(await directory(viewer.token, { q: `gone ${tag}` }))).toEqual([]);
     expect(ids(await directory(viewer.token, { role: `left ${tag}` }))).toEqual([]);
     await setStatus(p.id, 'active');
