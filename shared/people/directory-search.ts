@@ -34,6 +34,8 @@ export interface DirectoryPage {
  * - Otherwise (sort `posts`, a `q` under 3 characters alone, `status=active` alone): the directory rows in
  *   the sort's order (gsi4, gsi7, gsi6 of `DirectoryPerson`), DynamoDB's filter testing the lower-cased
  *   fields, at most `ROW_BUDGET` rows evaluated a page.
+ * Both start with a step about twice the page (a dense filter fills the page at once, reading about the
+ * page), then take steps of `TERM_BATCH` up to their budget (a sparse one reads at most the budget).
  * Either way a page may hold fewer than `limit` entries and still a `nextCursor` (the walk reached its
  * bound before the page filled: the spec's page shape allows it); `nextCursor` is null only at the end.
  */
@@ -166,7 +168,8 @@ async function walkTerm(
   const ids: string[] = [];
   let from = start;
   for (let read = 0; read < TERM_BUDGET; ) {
-    const batch = Math.min(TERM_BATCH, TERM_BUDGET - read);
+    // A first batch about the page's size (a dense term fills it at once), then larger ones.
+    const batch = Math.min(read === 0 ? 2 * query.limit + 1 : TERM_BATCH, TERM_BUDGET - read);
     const out = await queryBudgeted<Item>({ ...options, want: batch, budget: batch, start: from });
     const candidates = out.items;
     read += batch;
@@ -229,11 +232,21 @@ async function walkRows(w: Wanted, query: DirectoryQuery, start: Record<string, 
         }
       : {}),
   });
-  const { items, next } = await queryBudgeted<DirectoryPersonItem>({
-    ...options,
-    want: query.limit,
-    budget: ROW_BUDGET,
-    start,
-  });
-  return { ids: items.filter((r) => matches(r, w)).map((r) => r.id), next };
+  const ids: string[] = [];
+  let from = start;
+  for (let evaluated = 0; evaluated < ROW_BUDGET && ids.length < query.limit; ) {
+    // As for terms: a first step about the page's size, then larger ones, ROW_BUDGET in all.
+    const step = Math.min(evaluated === 0 ? 2 * query.limit + 1 : TERM_BATCH, ROW_BUDGET - evaluated);
+    const out = await queryBudgeted<DirectoryPersonItem>({
+      ...options,
+      want: query.limit - ids.length,
+      budget: step,
+      start: from,
+    });
+    evaluated += step;
+    ids.push(...out.items.filter((r) => matches(r, w)).map((r) => r.id));
+    from = out.next;
+    if (!from) break;
+  }
+  return { ids, next: from };
 }
