@@ -31,7 +31,14 @@ import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
-import { batchWrite, benchTeamItems, isolatedSection, rnd, startSectionRuntime } from './support.ts';
+import {
+  batchWrite,
+  benchTeamItems,
+  directoryMigrationsDone,
+  isolatedSection,
+  rnd,
+  startSectionRuntime,
+} from './support.ts';
 
 const PEOPLE = 5_000;
 const BIRTHDAYS = 5;
@@ -129,7 +136,7 @@ export async function companyBench(): Promise<boolean> {
     const counter = { ...PresentCounter.key({ date: today }), entity: 'PresentCounter', present: stillPresent };
     // The profile items as the entity declares them (indexes: members, directory, birthdays), with
     // their directory projection, team memberships and facets.
-    const items = [...teamItems, ...projectionItems(people), ...attendance, counter];
+    const items = [...teamItems, ...projectionItems(people), ...directoryMigrationsDone(now), ...attendance, counter];
     await batchWrite(doc, table, items);
     console.log(
       `company: seeded ${PEOPLE} people (${teams.length} teams, ${present.length} checked in today, ${BIRTHDAYS} birthdays on ${today}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
