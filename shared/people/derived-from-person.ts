@@ -269,6 +269,15 @@ export function derivedWrites(
   return items;
 }
 
+/** Whether a change moves what the person's directory row holds (not its `rev` or post count). */
+function rowFieldsChanged(before: UserFields, after: UserFields): boolean {
+  const fields = (u: UserFields) => {
+    const { rev: _rev, postCount: _posts, ...rest } = rowOf({ ...u, postCount: 0 }, 0);
+    return JSON.stringify(rest);
+  };
+  return fields(before) !== fields(after);
+}
+
 /**
  * The change of a person as one transaction's items: the profile item (conditioned on the revision
  * read, so concurrent changes never interleave), changed in place with its index attributes
@@ -282,13 +291,16 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
   );
   if (unchanged) return [];
   const rev = revCondition(before.rev);
-  // The directory row holds the post count the profile holds as read: a post counted meanwhile fails this.
+  const nextRev = (before.rev ?? 0) + 1;
+  // The directory row, when what it holds changes: put whole with the post count the profile holds as
+  // read, which the profile's condition then checks (a post counted meanwhile makes the change read again).
+  const rowChanged = rowFieldsChanged(before, after);
   const posts =
     before.postCount === undefined
       ? { expression: 'attribute_not_exists(postCount)', values: {} }
       : { expression: 'postCount = :pc', values: { ':pc': before.postCount } };
-  const values = { ...rev.values, ...posts.values };
-  const nextRev = (before.rev ?? 0) + 1;
+  const condition = rowChanged ? `${rev.expression} AND ${posts.expression}` : rev.expression;
+  const values = rowChanged ? { ...rev.values, ...posts.values } : rev.values;
   return [
     User.change(
       before,
@@ -299,11 +311,11 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
         ...(opts.actorId ? { actorId: opts.actorId } : {}),
       },
       {
-        ConditionExpression: `${rev.expression} AND ${posts.expression}`,
+        ConditionExpression: condition,
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       },
     ),
-    rowWrite({ ...after, postCount: before.postCount ?? 0 }, nextRev),
+    ...(rowChanged ? [rowWrite({ ...after, postCount: before.postCount ?? 0 }, nextRev)] : []),
     ...derivedWrites(before, after, opts),
   ];
 }

@@ -18,16 +18,19 @@ export const directoryRowsMigration: DataMigration = {
   id: DIRECTORY_ROWS_MIGRATION,
   description: "Every person's directory row (DirectoryPerson) and terms (DirectoryTerm), built from their profile",
   entities: ['User'],
-  pageSize: 25,
   async migrate(item) {
     if (!User.is(item)) return [];
     const user = item;
     const rev = user.rev ?? 0;
     const wanted = rowOf({ ...user, postCount: user.postCount ?? 0 } as Parameters<typeof rowOf>[0], rev);
     const row = await DirectoryPerson.get({ id: user.id }, { consistent: true });
-    const stale = !row || (Object.keys(wanted) as (keyof typeof wanted)[]).some((k) => !same(row[k], wanted[k]));
+    // A row a change wrote since the upgrade is in step (its `rev` is the one of the last change that moved it).
+    const stale =
+      !row ||
+      row.rev === undefined ||
+      (Object.keys(wanted) as (keyof typeof wanted)[]).some((k) => k !== 'rev' && !same(row[k], wanted[k]));
     if (!stale) {
-      await syncTerms(user.id);
+      await syncTerms(user.id, row);
       return [];
     }
     const held = [

@@ -29,7 +29,8 @@ export function rowOf(u: UserFields, rev: number): Omit<DirectoryPersonItem, 'pk
 }
 
 /**
- * The row's write at the person's new `rev`: the whole item (its `postCount` is the profile's, which the
+ * The row's write at the person's new `rev` (only when what the row holds changes, derived-from-person.ts):
+ * the whole item (its `postCount` is the profile's, which the
  * transaction checks, so a post counted meanwhile makes the change read again).
  */
 export const rowWrite = (u: UserFields, rev: number): TransactItem => DirectoryPerson.put(rowOf(u, rev));
@@ -93,9 +94,10 @@ const CHUNK = 99;
  * after every change of a person (change-person.ts, members.ts) and by migration 0011; idempotent.
  * O(the person's terms), never the company's.
  */
-export async function syncTerms(userId: string): Promise<void> {
+export async function syncTerms(userId: string, read?: DirectoryPersonItem): Promise<void> {
   for (let attempt = 0; attempt < 8; attempt++) {
-    const writes = await termWrites(userId);
+    // A row just read consistently (migration 0011) saves the first read.
+    const writes = await termWrites(userId, attempt === 0 ? read : undefined);
     if (writes.length === 0) return;
     try {
       for (let i = 0; i < writes.length; i += CHUNK) await transact([...writes.slice(i, i + CHUNK), writes.check]);
@@ -107,9 +109,12 @@ export async function syncTerms(userId: string): Promise<void> {
 }
 
 /** The term writes a person's row asks for now, and the check of the row they were computed from. */
-export async function termWrites(userId: string): Promise<TransactItem[] & { check: TransactItem }> {
+export async function termWrites(
+  userId: string,
+  read?: DirectoryPersonItem,
+): Promise<TransactItem[] & { check: TransactItem }> {
   const [row, held] = await Promise.all([
-    DirectoryPerson.get({ id: userId }, { consistent: true }),
+    read ?? DirectoryPerson.get({ id: userId }, { consistent: true }),
     DirectoryTerm.queryAll({ key: { userId }, consistent: true }),
   ]);
   // A row only counted into (a post of someone not yet migrated, post-count.ts) has no terms yet.

@@ -252,7 +252,7 @@ export const DirectoryPerson = entity({
     /** Name, title and bio, lower-cased, one per line: what `q` is a substring of. */
     text: string;
     postCount: number;
-    /** The person's `rev` this row was derived at (the terms' writes check it, directory-terms.ts). */
+    /** The person's `rev` when the row was last written (the terms' writes check it, directory-terms.ts). */
     rev: number;
   }>(),
   key: { pk: ['DIRPERSON', 'id'], sk: ['ROW'] },
