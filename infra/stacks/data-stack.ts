@@ -98,6 +98,14 @@ export const MEDIA_NONCURRENT_DAYS = 30;
 export const EXPORTS_EXPIRE_DAYS = EXPORT_KEEP_DAYS + 1;
 /** An export's overwritten or deleted versions are not kept for recovery: they are a person's data. */
 export const EXPORTS_NONCURRENT_DAYS = 1;
+/**
+ * The whole lists' documents (shared/documents/whole-list.ts): rebuilt from the table at any time, so
+ * their overwritten versions (which hold people's names and e-mail addresses, erased people's too)
+ * go within a day, and a day's attendance document after a few days (only today's is read).
+ */
+export const DOCUMENTS_PREFIX = 'documents/';
+export const DOCUMENTS_NONCURRENT_DAYS = 1;
+export const ATTENDANCE_DOCUMENTS_EXPIRE_DAYS = 3;
 
 /**
  * The bucket key prefixes the public Office Updates feed links to (shared/office-updates/public-view.ts):
@@ -226,6 +234,17 @@ export class DataStack extends Stack {
           prefix: EXPORTS_PREFIX,
           expiration: Duration.days(EXPORTS_EXPIRE_DAYS),
           noncurrentVersionExpiration: Duration.days(EXPORTS_NONCURRENT_DAYS),
+        },
+        // The whole lists' documents: derived copies, never kept for recovery.
+        {
+          id: 'expire-old-documents',
+          prefix: DOCUMENTS_PREFIX,
+          noncurrentVersionExpiration: Duration.days(DOCUMENTS_NONCURRENT_DAYS),
+        },
+        {
+          id: 'expire-attendance-documents',
+          prefix: `${DOCUMENTS_PREFIX}attendance-`,
+          expiration: Duration.days(ATTENDANCE_DOCUMENTS_EXPIRE_DAYS),
         },
       ],
     });

@@ -1,7 +1,11 @@
 import { announcementFilters } from '../calendar/birthdays/announce.ts';
 import { BirthdayAnnouncement } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
+import { wholeListFilters } from '../documents/consumer.ts';
+import { DocumentChange, DocumentLease } from '../documents/entities.ts';
+import { FollowedPost, LeaderboardTop } from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
+import { followingListFilters } from '../feed/following-lists.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
 import { User } from '../people/entities.ts';
@@ -79,6 +83,15 @@ export const streamConsumers: StreamConsumer[] = [
     timeout: 120,
     memory: 1024,
   },
+  // Each follower's list of the posts of the people they follow (GET /posts?following=true).
+  {
+    name: 'following-lists',
+    handler: 'functions/feed/following-lists.ts',
+    filters: followingListFilters,
+    batchSize: 20,
+    access: { table: 'write', writes: [FollowedPost] },
+    timeout: 300,
+  },
   // Birthday announcements claimed by GET /birthdays/today or the sweep: a notification to every member.
   {
     name: 'birthday-fan-out',
@@ -99,9 +112,51 @@ export const streamConsumers: StreamConsumer[] = [
     access: { table: 'write', writes: CHANGES_PEOPLE },
     timeout: 300,
   },
+  // The whole lists' documents (roster, a day's attendance): pending changes folded into the bucket
+  // objects, a removed profile's row dropped (shared/documents/whole-list.ts).
+  {
+    name: 'whole-lists',
+    handler: 'functions/stream/whole-lists.ts',
+    filters: wholeListFilters,
+    batchSize: 100,
+    // The change items it folds and deletes, the lease, the tombstones; the documents themselves.
+    access: {
+      table: 'write',
+      writes: [DocumentChange, DocumentLease],
+      bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
+    },
+    timeout: 300,
+    memory: 1024,
+  },
 ];
 
 export const schedules: Schedule[] = [
+  // Builds the whole lists' documents again from the table: a document never built (a new
+  // deployment) or drifted (shared/documents/consumer.ts).
+  {
+    name: 'whole-lists-refresh',
+    handler: 'functions/schedules/refresh-whole-lists.ts',
+    everySeconds: 1800,
+    localEverySeconds: 120,
+    access: {
+      table: 'write',
+      writes: [DocumentChange, DocumentLease],
+      bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
+    },
+    timeout: 900,
+    memory: 1024,
+  },
+  // The leaderboard's week and month top lists, built from the day partitions (shared/feed/leaderboard.ts):
+  // a request reads the list and what changed since, so the period takes its list's age into account.
+  {
+    name: 'leaderboard-top',
+    handler: 'functions/schedules/build-leaderboard-top.ts',
+    everySeconds: 60,
+    localEverySeconds: 5,
+    access: { table: 'write', writes: [LeaderboardTop] },
+    timeout: 300,
+    memory: 1024,
+  },
   // Records presence timeouts (active → away → offline) so presence.updated fires for them too.
   {
     name: 'presence-sweep',
@@ -175,6 +230,8 @@ export const schedules: Schedule[] = [
         { prefix: 'posts/', actions: ['erase'] },
         { prefix: 'pending-uploads/', actions: ['erase'] },
         { prefix: 'avatars/', actions: ['erase'] },
+        // The whole lists' documents: an erased person folded out, then their old versions erased.
+        { prefix: 'documents/', actions: ['read', 'write', 'erase'] },
       ],
       // An erased person's push registrations take their platform endpoints with them.
       sns: true,

@@ -1,3 +1,4 @@
+import { DocumentChange } from '../documents/entities.ts';
 import { Comment, FeedScore, FeedScoreDay, Follow, Post, PostListEntry, PostUpload } from '../feed/entities.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import { WebsiteCounts, WebsiteEntry } from '../office-updates/entities.ts';
@@ -32,7 +33,7 @@ export const PUSHES: Writes = [PushToken];
 /**
  * Changing a person (shared/people/change-person.ts): the profile, and what is derived from it in
  * the same transaction: the directory row, the facet counters, the team's and the manager's counts
- * and the team membership.
+ * and the team membership, and the roster's change (shared/people/roster-row.ts).
  */
 export const CHANGES_PEOPLE: Writes = [
   User,
@@ -42,6 +43,7 @@ export const CHANGES_PEOPLE: Writes = [
   DirectoryFacet,
   Team,
   TeamMember,
+  DocumentChange,
 ];
 
 /**

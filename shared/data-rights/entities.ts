@@ -138,6 +138,12 @@ export const PersonErasure = entity({
        * an earlier release, which then starts it).
        */
       again?: WalkProgress;
+      /**
+       * The whole lists' documents (after the second walk): folded without the person (`folded`), then
+       * their old versions erased a page at a time from `next` until `done` (shared/documents/erasure.ts).
+       * Absent until then (and on a job recorded by an earlier release, which then does it).
+       */
+      documents?: { folded: boolean; next?: { key: string; versionId: string }; done?: boolean };
       /** The change log's position when the erasure began: its last pass reads the events after it. */
       liveFrom?: { epoch: string; seq: number };
       leaseUntil?: string;

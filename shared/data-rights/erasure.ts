@@ -1,5 +1,7 @@
 import { env } from '../config/env.ts';
 import { getItem, type Item, isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
+import { dropFromDocuments } from '../documents/erasure.ts';
+import { DOCUMENTS_PREFIX } from '../documents/whole-list.ts';
 import { scoreWrites } from '../feed/scores.ts';
 import { PresentCounter } from '../hr/entities.ts';
 import { LIVE_MAX_REPLICAS, LiveEvent, LiveReplica } from '../live/entities.ts';
@@ -9,9 +11,10 @@ import { notificationContent, sealedContent } from '../notifications/notificatio
 import { avatarObjectPrefixes } from '../people/avatar-tag.ts';
 import { changePerson } from '../people/change-person.ts';
 import { Team, User } from '../people/entities.ts';
+import { ROSTER, ROSTER_FIELDS } from '../people/roster-row.ts';
 import { PushToken } from '../push/entities.ts';
 import { forgetEndpointOf } from '../push/tokens.ts';
-import { eraseObjects } from '../storage/erase-objects.ts';
+import { eraseObjects, eraseOldVersionsPage } from '../storage/erase-objects.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
 import { exportPrefix } from './export-document.ts';
 import { renewLease, writeHeld } from './lease.ts';
@@ -149,6 +152,19 @@ export async function erasureOf(
       // An open day counts them present: the counter moves with the record.
       return deleted(item.checkOut === null ? [PresentCounter.add({ date: item.date }, { present: -1 })] : []);
     }
+    case 'DocumentChange': {
+      // A whole list's row not folded yet (shared/documents/whole-list.ts). Theirs (keyed by their id:
+      // their roster row, their attendance that day) goes; another person's change stays theirs, with
+      // the erased person taken out as that person's profile is (a manager named by id becomes none),
+      // so nobody else's unfolded change is lost.
+      if (item.key === s.userId) return deleted();
+      if (item.doc !== ROSTER || !Array.isArray(item.row)) return kept();
+      return {
+        writes: rewriteItem(item, { ...fieldsOf(item), row: rosterRowWithout(item.row, s) }, (k) => k),
+        objects: [],
+        outcome: 'kept',
+      };
+    }
     case 'DataExport': {
       // Their copies go; the record stays as the audit of who exported when, under the opaque id.
       const fields = pseudonymised(item, s);
@@ -247,6 +263,18 @@ function pseudonymised(item: Item, s: Subject): Item {
   );
 }
 
+/** A roster row of somebody else with the person taken out as their profile is (applyPersonChange). */
+function rosterRowWithout(row: unknown[], s: Subject): unknown[] {
+  const fields = Object.fromEntries(ROSTER_FIELDS.map((f, i) => [f, row[i]]));
+  const replaced = replacePerson(
+    fields,
+    { needles: { userId: s.userId, email: s.email }, to: s.pseudonym },
+    kindsOf(User.name),
+  );
+  if (fields.managerId === s.userId) replaced.managerId = null;
+  return ROSTER_FIELDS.map((f) => replaced[f]);
+}
+
 /** Another person's profile naming the erased one (their manager, their last editor): changed as a person. */
 async function applyPersonChange(item: Item, s: Subject): Promise<void> {
   await changePerson(
@@ -331,6 +359,21 @@ export async function erasureStep(
     const next = advanced(again, page);
     if (next.tableDone) return park(job, lease, walk, counts, now, { again: next });
     return recordStep(job, lease, walk, counts, { again: next, liveAfter: undefined });
+  } else if (!job.documents?.done) {
+    // The whole lists' documents, once both walks are done: no current one holds them any more, then
+    // no earlier version either (a page of versions a step).
+    if (job.liveAfter && now < Date.parse(job.liveAfter)) return null;
+    if (!job.documents?.folded) {
+      const folded = await dropFromDocuments({ userId: s.userId, email: s.email });
+      if (!folded) return null;
+      count('documents.folded', folded.length);
+      return recordStep(job, lease, walk, counts, { documents: { folded: true } });
+    }
+    const page = await eraseOldVersionsPage(DOCUMENTS_PREFIX, job.documents.next);
+    count('objects.deleted', page.erased);
+    return recordStep(job, lease, walk, counts, {
+      documents: page.next ? { folded: true, next: page.next } : { folded: true, done: true },
+    });
   } else {
     // The change log's events since the erasure began, once the feed has caught up with its writes.
     if (job.liveAfter && now < Date.parse(job.liveAfter)) return null;

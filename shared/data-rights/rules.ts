@@ -6,6 +6,7 @@ import { IdempotencyRecord } from '../db/idempotency-record.ts';
 import * as feedEntities from '../feed/entities.ts';
 // Loaded for their declarations (the anon kinds below).
 import '../grievances/entities.ts';
+import * as documentEntities from '../documents/entities.ts';
 import * as hrEntities from '../hr/entities.ts';
 import * as liveEntities from '../live/entities.ts';
 import * as migrationEntities from '../migrations/entities.ts';
@@ -56,6 +57,9 @@ export const dataRules: Record<string, DataRule> = {
   // The person's directory row and terms: derived from their profile, theirs alone.
   [peopleEntities.DirectoryPerson.name]: { erase: 'delete' },
   [peopleEntities.DirectoryTerm.name]: { erase: 'delete' },
+  // A row not folded yet into a whole list's document: theirs goes, another person's stays without them (erasure.ts).
+  [documentEntities.DocumentChange.name]: { erase: 'special' },
+  [documentEntities.DocumentLease.name]: { erase: 'untouched' },
   [authEntities.Session.name]: { section: 'sessions', erase: 'delete' },
   [authEntities.Credentials.name]: { section: 'account', erase: 'delete' },
   [authEntities.EmailClaim.name]: { erase: 'delete' },
@@ -75,9 +79,12 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.Bookmark.name]: { section: 'bookmarks', erase: 'delete' },
   [feedEntities.Follow.name]: { section: 'follows', erase: 'delete' },
   [feedEntities.PostListEntry.name]: { erase: 'pseudonymise' },
+  [feedEntities.FollowedPost.name]: { erase: 'delete' },
   [feedEntities.PostUpload.name]: { section: 'uploads', erase: 'special' },
   [feedEntities.FeedScore.name]: { section: 'feedScore', erase: 'special' },
   [feedEntities.FeedScoreDay.name]: { erase: 'special' },
+  // A derived top list: their row kept under the opaque id (nobody's profile, so never answered).
+  [feedEntities.LeaderboardTop.name]: { erase: 'pseudonymise' },
   [feedEntities.UploadQuota.name]: { erase: 'delete' },
   [officeEntities.WebsiteEntry.name]: { erase: 'pseudonymise' },
   [officeEntities.WebsiteCounts.name]: { erase: 'pseudonymise' },

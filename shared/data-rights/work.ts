@@ -117,7 +117,15 @@ export async function runDataRightsWork(opts: WorkOptions = {}): Promise<{ erasu
 }
 
 const erasureStepName = (job: PersonErasureItem) =>
-  !job.walk.tableDone ? 'table walk' : !job.walk.objectsDone ? 'objects' : 'change log';
+  !job.walk.tableDone
+    ? 'table walk'
+    : !job.walk.objectsDone
+      ? 'objects'
+      : !job.again?.tableDone
+        ? 'second walk'
+        : !job.documents?.done
+          ? 'documents'
+          : 'change log';
 
 type Job = PersonErasureItem | DataExportItem;
 /** The declaration that writes a job (either kind). */

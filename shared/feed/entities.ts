@@ -227,13 +227,32 @@ export const Bookmark = entity({
 });
 export type BookmarkItem = EntityItem<typeof Bookmark>;
 
-/** That a person follows another (a person's follows are bounded by the company's size). */
+/**
+ * That a person follows another (a person's follows are bounded by the company's size); on gsi1 under
+ * the followed person, so a new post reaches its author's followers' lists (following-lists.ts).
+ */
 export const Follow = entity({
   name: 'Follow',
   fields: shape<{ userId: string; followingId: string; actorId: string; createdAt: string }>(),
   key: { pk: ['FOLLOWS', 'userId'], sk: ['followingId'] },
+  indexes: {
+    /** Who follows a person (0.4.0; migration 0012-following-lists). */
+    byFollowed: { index: 'gsi1', pk: ['FOLLOWERS', 'followingId'], sk: ['userId'] },
+  },
 });
 export type FollowItem = EntityItem<typeof Follow>;
+
+/**
+ * A post in the list of one of its author's followers (`?following=true`, following-lists.ts): one
+ * partition per follower, sk = post id, kept by the `following-lists` stream consumer from the author's
+ * list entries and the follows. Derived data: deleted with the follow or the post.
+ */
+export const FollowedPost = entity({
+  name: 'FollowedPost',
+  fields: shape<{ userId: string; postId: string; authorId: string; actorId: string }>(),
+  key: { pk: ['FOLLOWED', 'userId'], sk: ['postId'] },
+});
+export type FollowedPostItem = EntityItem<typeof FollowedPost>;
 
 /**
  * A post's entry in one of the lists it is on (post-lists.ts, lists.ts): one partition per list (the
@@ -295,14 +314,59 @@ export const FeedScore = entity({
 });
 export type FeedScoreItem = EntityItem<typeof FeedScore>;
 
-/** A person's feed score of one UTC day (the leaderboard of a period sums a day's partition), moved in place with ADD. */
+/**
+ * A person's feed score of one UTC day (the leaderboard of a period sums a day's partition), moved in
+ * place with ADD. Every move also sets `changedAt` (and its UTC day), which puts the item on gsi1
+ * `SCORE_CHANGES#<changedDay>` by `changedAt`: what changed since a period's top list was built
+ * (leaderboard.ts). Sparse: items last moved before 0.4 are not on it (no top list predates them).
+ */
 export const FeedScoreDay = entity({
   name: 'FeedScoreDay',
-  fields: shape<ScoreTotals & { userId: string; day: string; score: number; actorId?: string }>(),
+  fields: shape<
+    ScoreTotals & {
+      userId: string;
+      day: string;
+      score: number;
+      actorId?: string;
+      changedAt?: string;
+      changedDay?: string;
+    }
+  >(),
   key: { pk: ['FEED_SCORES', 'day'], sk: ['userId'] },
+  indexes: {
+    changes: {
+      index: 'gsi1',
+      pk: ['SCORE_CHANGES', 'changedDay'],
+      sk: ['changedAt', 'userId', 'day'],
+      when: (s) => !!s.changedAt && !!s.changedDay,
+    },
+  },
   inPlace: true,
 });
 export type FeedScoreDayItem = EntityItem<typeof FeedScoreDay>;
+
+/**
+ * A period's top list (`week` or `month`, the window ending on `day`), built in the background from the
+ * day partitions (leaderboard.ts, the `leaderboard-top` schedule): the highest period tallies, `rows`
+ * of `[userId, reactions, comments, shares, posts]` (at most TOP_ROWS and the tie at the cut, never more
+ * than TOP_MAX_ROWS), and `floor`, the highest score of anybody left out (0: nobody was). A request
+ * reads it and the day items changed since `builtAt`, so its reads do not grow with the company.
+ * TTL removes it a few days after its window.
+ */
+export const LeaderboardTop = entity({
+  name: 'LeaderboardTop',
+  fields: shape<{
+    period: 'week' | 'month';
+    day: string;
+    days: string[];
+    builtAt: string;
+    floor: number;
+    rows: [string, number, number, number, number][];
+    ttl: number;
+  }>(),
+  key: { pk: ['LEADERBOARD_TOP', 'period'], sk: ['day'] },
+});
+export type LeaderboardTopItem = EntityItem<typeof LeaderboardTop>;
 
 /**
  * One person's post uploads of one UTC day (shared/feed/upload-quota.ts): `uploads` and `bytes` move

@@ -1,8 +1,8 @@
 import { page } from '../db/paging.ts';
-import type { Item } from '../db/table.ts';
+import { type Item, write } from '../db/table.ts';
 import { User } from '../people/entities.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
-import { FeedScore, FeedScoreDay, type FeedScoreItem } from './entities.ts';
+import { FeedScore, FeedScoreDay, type FeedScoreItem, LeaderboardTop } from './entities.ts';
 import { scoreOf } from './score-formula.ts';
 import { dayOf } from './scores.ts';
 
@@ -11,8 +11,10 @@ import { dayOf } from './scores.ts';
  * the score items kept by `scores.ts`, never from posts or reactions:
  * - period `all`: gsi6 (everybody by all-time score), read from the top while scores are above zero
  *   until the page and its tie are complete: O(limit) items;
- * - `week` / `month`: the 7 / 30 day partitions, O(people active in the period) score items (small)
- *   in 7 / 30 Queries run together, then the profiles of the top rows only (rankedTop);
+ * - `week` / `month`: the period's top list (built in the background, below) and the day items changed
+ *   since it was built, then the profiles of the top rows only (rankedTop); without a list for
+ *   today's window (the first minute of a UTC day, a new deployment) the 7 / 30 day partitions,
+ *   O(people active in the period) score items in 7 / 30 Queries run together;
  * - contributors: the featured index, then gsi7 (everybody by posts) from the top.
  * Deactivated people are dropped after batch reads of the people at the top.
  */
@@ -152,7 +154,118 @@ export async function leaderboard(period: Period, limit: number, now = new Date(
     const { tallies, users } = await allTimeTallies(limit);
     return ranked(tallies, users, limit);
   }
-  return rankedTop(await periodTallies(periodDays(PERIOD_DAYS[period], now)), limit);
+  return (
+    (await fromTopList(period, limit, now)) ??
+    rankedTop(await periodTallies(periodDays(PERIOD_DAYS[period], now)), limit)
+  );
+}
+
+// ------------------------------------------------------------------------------ a period's top list
+
+/** Rows a top list keeps (twice the largest `limit`, so people dropping out rarely leave it short)… */
+export const TOP_ROWS = 100;
+/** …and at most this many with the tie at the cut (an item that never grows with the company). */
+export const TOP_MAX_ROWS = 1000;
+/** Clocks of writers and builder may differ: changes this long before a build are read again. */
+const CHANGES_MARGIN_MS = 10_000;
+/** More people changed since the build than this: the period is read from its days instead (rare). */
+const MAX_CHANGED = 200;
+
+const windowOf = (period: 'week' | 'month', now: Date) => periodDays(PERIOD_DAYS[period], now);
+
+/**
+ * Builds a period's top list from its day partitions (background: the `leaderboard-top` schedule; the
+ * reads grow with the people active in the period, here only). `builtAt` is taken before the reads, so
+ * every change the reads may have missed is on the changes index after it.
+ */
+export async function buildTopList(period: 'week' | 'month', now = new Date()): Promise<void> {
+  const builtAt = new Date().toISOString();
+  const days = windowOf(period, now);
+  const sorted = (await periodTallies(days)).filter((t) => scoreOf(t) > 0).sort((a, b) => scoreOf(b) - scoreOf(a));
+  let n = Math.min(sorted.length, TOP_ROWS);
+  while (n > 0 && n < sorted.length && n < TOP_MAX_ROWS && scoreOf(sorted[n]!) === scoreOf(sorted[n - 1]!)) n++;
+  const floor = n < sorted.length ? scoreOf(sorted[n]!) : 0;
+  await write(
+    LeaderboardTop.put({
+      period,
+      day: days[0]!,
+      days,
+      builtAt,
+      floor,
+      rows: sorted.slice(0, n).map((t) => [t.userId, t.reactions, t.comments, t.shares, t.posts]),
+      ttl: Math.floor(Date.parse(`${days[0]}T00:00:00Z`) / 1000) + 3 * 86_400,
+    }),
+    { returnValues: 'NONE' },
+  );
+}
+
+/** Both periods' top lists (the schedule). */
+export async function buildTopLists(now = new Date()): Promise<void> {
+  await buildTopList('week', now);
+  await buildTopList('month', now);
+}
+
+/** The UTC days from `since` to `now` (the changes index's partitions to read), oldest first. */
+function changeDays(since: Date, now: Date): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${dayOf(since.toISOString())}T00:00:00Z`); t <= now.getTime(); t += 86_400_000)
+    out.push(dayOf(new Date(t).toISOString()));
+  return out;
+}
+
+/**
+ * The period's answer from its top list, exact: the list's tallies, with every person whose day item
+ * in the window changed since it was built read again (their day items of the window, by key). A person
+ * not on the list and not changed since scored at most `floor` then and still does, so the answer is
+ * exact when `limit` listed people score above it (else, or with no list for today's window yet, or
+ * too many changes: undefined, and the period is read from its days). Reads: 1 R of the list + 1 Query
+ * per UTC day since the build (1, 2 after midnight) of the items changed since + one BatchGet of the
+ * changed people's days + the profiles of the top rows (rankedTop): O(limit + changes since the build).
+ */
+async function fromTopList(
+  period: 'week' | 'month',
+  limit: number,
+  now: Date,
+): Promise<LeaderboardEntry[] | undefined> {
+  const days = windowOf(period, now);
+  const top = await LeaderboardTop.get({ period, day: days[0]! });
+  if (!top || top.days.join() !== days.join()) return undefined;
+  const since = new Date(Date.parse(top.builtAt) - CHANGES_MARGIN_MS);
+  // Changes are dated by the clock (the window by `now`, which a test may move).
+  const partitions = changeDays(since, new Date());
+  if (partitions.length > 3) return undefined;
+  const inWindow = new Set(days);
+  const changed = new Set<string>();
+  for (const changedDay of partitions) {
+    const items = await FeedScoreDay.queryAll({ index: 'changes', key: { changedDay }, skAfter: since.toISOString() });
+    for (const item of items) if (inWindow.has(item.day)) changed.add(item.userId);
+    if (changed.size > MAX_CHANGED) return undefined;
+  }
+  const tallies = new Map<string, Tally>(
+    top.rows.map(([userId, reactions, comments, shares, posts]) => [
+      userId,
+      { userId, reactions, comments, shares, posts },
+    ]),
+  );
+  if (changed.size) {
+    const keys = [...changed].flatMap((userId) => days.map((day) => ({ day, userId })));
+    for (const userId of changed) tallies.delete(userId);
+    for (const item of await FeedScoreDay.getMany(keys)) {
+      if (!item) continue;
+      const t = tallies.get(item.userId) ?? { userId: item.userId, reactions: 0, comments: 0, shares: 0, posts: 0 };
+      const d = tallyOf(item);
+      t.reactions += d.reactions;
+      t.comments += d.comments;
+      t.shares += d.shares;
+      t.posts += d.posts;
+      tallies.set(item.userId, t);
+    }
+  }
+  const answer = await rankedTop([...tallies.values()], limit);
+  // Exact when nobody left off the list could be among them: every answered score above the floor,
+  // and a short answer only when nobody was left off.
+  if (top.floor > 0 && (answer.length < limit || answer.some((e) => e.score <= top.floor))) return undefined;
+  return answer;
 }
 
 export interface Contributor {

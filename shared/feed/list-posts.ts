@@ -1,22 +1,23 @@
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
 import { page } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
+import { migrationDone } from '../migrations/done.ts';
+import { FOLLOWING_LISTS_MIGRATION } from '../migrations/following-lists.ts';
 import { getUser } from '../people/users.ts';
-import { Bookmark, type PostItem, PostListEntry } from './entities.ts';
+import { Bookmark, Follow, FollowedPost, type PostItem, PostListEntry } from './entities.ts';
 import type { PostType } from './model.ts';
 import type { Viewer } from './people.ts';
 import { postLists } from './post-lists.ts';
 import { type PostView, postViews } from './post-view.ts';
 import { getPosts } from './posts.ts';
-import { followedIds } from './social.ts';
 import { normaliseTag } from './text.ts';
 
 /**
  * Post lists: every list is a partition of entries keyed by post id (time-sortable), so
  * "newest first" is one descending Query. The cursor is the last post id handed out, sealed with the
- * list it belongs to. A page costs one Query (one per followed person for `following`), one batch read
- * of the posts and the views' fixed batch reads. Filters given together are applied to the entries of
- * the most selective list, reading on (at most MAX_ROUNDS times) until the page is full.
+ * list it belongs to. A page costs one Query (two for `following`), one batch read of the posts and the
+ * views' fixed batch reads. Filters given together are applied to the entries of the most selective
+ * list, reading on (at most MAX_ROUNDS times) until the page is full.
  */
 export interface PostFilters {
   tag?: string;
@@ -53,20 +54,75 @@ const bookmarksSource =
     return { ids: found.items.map((b) => b.postId), more: found.nextCursor !== null };
   };
 
-/** Posts by any of these people, merged newest first: one Query per person, run together. */
-const mergedSource =
-  (lists: string[]): Source =>
+const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+
+/** Sources merged newest first, each id once. */
+const merged =
+  (sources: Source[]): Source =>
   async (before, n) => {
-    const pages = await Promise.all(lists.map((l) => listSource(l)(before, n)));
-    const ids = pages.flatMap((p) => p.ids).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const pages = await Promise.all(sources.map((s) => s(before, n)));
+    const ids = [...new Set(pages.flatMap((p) => p.ids))].sort(newestFirst);
     return { ids: ids.slice(0, n), more: ids.length > n || pages.some((p) => p.more) };
   };
+
+/** A person's following list (following-lists.ts), newest post first: one Query. */
+const followedPostsSource =
+  (userId: string): Source =>
+  async (before, n) => {
+    const found = await FollowedPost.query(
+      { key: { userId }, ...(before !== undefined ? { before: { postId: before } } : {}), forward: false },
+      page({ limit: n }),
+    );
+    return { ids: found.items.map((e) => e.postId), more: found.nextCursor !== null };
+  };
+
+/**
+ * The followed people's posts among the newest of the whole feed, as far back as the following lists'
+ * consumer may lag: what it has not copied yet is found here. Read once per request (a Query and two
+ * batch reads); it never asks for more pages.
+ */
+const LAG_WINDOW = 50;
+function followedInFeedHead(userId: string): Source {
+  let head: Promise<string[]> | undefined;
+  const read = async () => {
+    const { ids } = await listSource(postLists.all)(undefined, LAG_WINDOW);
+    const posts = await getPosts(ids);
+    const followed = await followedAuthors(
+      userId,
+      [...posts.values()].map((p) => p.authorId),
+    );
+    return ids.filter((id) => followed.has(posts.get(id)?.authorId ?? ''));
+  };
+  return async (before) => {
+    head ??= read();
+    return { ids: (await head).filter((id) => before === undefined || id < before), more: false };
+  };
+}
+
+/** Which of these authors a person follows: one batch read. */
+async function followedAuthors(userId: string, authorIds: string[]): Promise<Set<string>> {
+  const unique = [...new Set(authorIds)];
+  const found = await Follow.getMany(unique.map((followingId) => ({ userId, followingId })));
+  return new Set(unique.filter((_, i) => found[i]));
+}
+
+/** Before the 0012 migration indexed the follows: one Query per followed person, run together. */
+async function followedAuthorsSource(userId: string): Promise<Source> {
+  const followed = (await Follow.queryAll({ key: { userId } })).map((f) => f.followingId);
+  return merged(followed.map((id) => listSource(postLists.author(id))));
+}
 
 /** Picks the list to read and the checks left for the posts read from it. */
 async function plan(
   viewer: Viewer,
   f: PostFilters,
-): Promise<{ source: Source; keep: (p: PostItem) => boolean; exact: boolean }> {
+): Promise<{
+  source: Source;
+  keep: (p: PostItem) => boolean;
+  /** Posts only by people the reader follows (read per batch). */
+  followedOnly: boolean;
+  exact: boolean;
+}> {
   const tag = f.tag !== undefined ? normaliseTag(f.tag) : undefined;
   const checks: ((p: PostItem) => boolean)[] = [];
   let source: Source | undefined;
@@ -81,13 +137,19 @@ async function plan(
   if (tag !== undefined) use(listSource(postLists.tag(tag)), (p) => p.tags.includes(tag));
   if (f.authorId) use(listSource(postLists.author(f.authorId)), (p) => p.authorId === f.authorId);
   if (f.type) use(listSource(postLists.type(f.type)), typeCheck(f.type));
-  if (f.following) {
-    const followed = await followedIds(viewer.userId);
-    use(mergedSource(followed.map(postLists.author)), (p) => followed.includes(p.authorId));
-  }
+  if (f.following && !source)
+    source = (await migrationDone(FOLLOWING_LISTS_MIGRATION))
+      ? merged([followedPostsSource(viewer.userId), followedInFeedHead(viewer.userId)])
+      : await followedAuthorsSource(viewer.userId);
   // Bookmarks are the reader's own entries: they outlive hiding and deleting, which are checked here.
   const keep = (p: PostItem) => !p.hidden && checks.every((c) => c(p));
-  return { source: source ?? listSource(postLists.all), keep, exact: !f.bookmarked && checks.length === 0 };
+  const followedOnly = !!f.following;
+  return {
+    source: source ?? listSource(postLists.all),
+    keep,
+    followedOnly,
+    exact: !f.bookmarked && !followedOnly && checks.length === 0,
+  };
 }
 
 function typeCheck(type: PostType): (p: PostItem) => boolean {
@@ -107,18 +169,24 @@ export async function listPosts(
 ): Promise<{ items: PostView[]; nextCursor: string | null }> {
   const scope = scopeOf(viewer, f);
   let before = decodeCursor(scope, cursor)?.before as string | undefined;
-  const { source, keep, exact } = await plan(viewer, f);
+  const { source, keep, followedOnly, exact } = await plan(viewer, f);
   const kept: PostItem[] = [];
   let more = true;
   for (let round = 0; round < (exact ? 1 : MAX_ROUNDS) && more && kept.length < limit; round++) {
     const want = limit - kept.length;
     const batch = await source(before, exact ? want : Math.max(want, 10));
     const posts = await getPosts(batch.ids);
+    const followed = followedOnly
+      ? await followedAuthors(
+          viewer.userId,
+          [...posts.values()].map((p) => p.authorId),
+        )
+      : undefined;
     more = batch.more;
     for (const [i, id] of batch.ids.entries()) {
       before = id;
       const p = posts.get(id);
-      if (p && keep(p)) kept.push(p);
+      if (p && keep(p) && (!followed || followed.has(p.authorId))) kept.push(p);
       if (kept.length === limit) {
         more = more || i < batch.ids.length - 1;
         break;

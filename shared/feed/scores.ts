@@ -76,13 +76,20 @@ export function scoreWrites(deltas: ScoreDelta[], actorId: string): TransactItem
       ),
     );
   }
+  // When it changed: the day item's place on the changes index (leaderboard.ts reads what moved since a top list).
+  const changedAt = new Date().toISOString();
+  const changedDay = changedAt.slice(0, 10);
   for (const { userId, day, t } of days.values()) {
     if (isZero(t)) continue;
+    const indexed = FeedScoreDay.indexAttributes({ userId, day: day!, changedAt, changedDay } as never);
     tagged(
       userId,
       FeedScoreDay.update(
         { day: day!, userId },
-        scoreUpdate({ entity: FeedScoreDay.name, userId, actorId, day: day! }, { ...t, score: scoreOf(t) }),
+        scoreUpdate(
+          { entity: FeedScoreDay.name, userId, actorId, day: day!, changedAt, changedDay, ...indexed },
+          { ...t, score: scoreOf(t) },
+        ),
       ),
     );
   }

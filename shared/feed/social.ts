@@ -62,8 +62,3 @@ export async function unfollow(caller: Viewer, userId: string): Promise<void> {
   await followable(caller, userId);
   await write(Follow.remove({ userId: caller.userId, followingId: userId }));
 }
-
-/** The people a person follows: one Query, bounded by the company's size. */
-export async function followedIds(userId: string): Promise<string[]> {
-  return (await Follow.queryAll({ key: { userId } })).map((f) => f.followingId);
-}

@@ -1,9 +1,11 @@
 import { companyDate } from '../calendar/time.ts';
 import { isConditionFailure, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
+import { activeByName, roster } from '../people/roster.ts';
 import { getUser, type UserItem } from '../people/users.ts';
+import { checkInChange, checkOutChange, type DayRecord, dayRecords } from './attendance-day.ts';
 import { type AttendanceItem, AttendanceRecord, PresentCounter } from './entities.ts';
-import { activePeople, canViewAll } from './viewers.ts';
+import { canViewAll } from './viewers.ts';
 
 /**
  * Attendance: one record per person per company day, created by
@@ -13,7 +15,11 @@ import { activePeople, canViewAll } from './viewers.ts';
  */
 type Status = 'NOT_CHECKED_IN' | 'PRESENT' | 'CHECKED_OUT';
 
-export function toRecord(person: Pick<UserItem, 'id' | 'name'>, date: string, item: AttendanceItem | undefined) {
+export function toRecord(
+  person: Pick<UserItem, 'id' | 'name'>,
+  date: string,
+  item: Pick<AttendanceItem, 'checkIn' | 'checkOut'> | DayRecord | undefined,
+) {
   const status: Status = !item ? 'NOT_CHECKED_IN' : item.checkOut ? 'CHECKED_OUT' : 'PRESENT';
   return {
     employeeId: person.id,
@@ -38,7 +44,11 @@ export async function checkIn(person: Attendee, now = new Date()) {
     actorId: person.id,
   });
   try {
-    await transact([AttendanceRecord.create(item), PresentCounter.add({ date }, { present: 1 })]);
+    await transact([
+      AttendanceRecord.create(item),
+      PresentCounter.add({ date }, { present: 1 }),
+      checkInChange(person.id, date, item.checkIn),
+    ]);
   } catch (err) {
     if (isConditionFailure(err)) throw conflict('You have already checked in today.');
     throw err;
@@ -49,6 +59,10 @@ export async function checkIn(person: Attendee, now = new Date()) {
 export async function checkOut(person: Attendee, now = new Date()) {
   const date = companyDate(now);
   const at = now.toISOString();
+  // Read first: the day's document takes the whole record (its check-in never changes once made).
+  const open = await AttendanceRecord.get({ employeeId: person.id, date }, { consistent: true });
+  if (!open) throw conflict('Check in before checking out.');
+  if (open.checkOut) throw conflict('You have already checked out today.');
   try {
     await transact([
       AttendanceRecord.update(
@@ -60,16 +74,14 @@ export async function checkOut(person: Attendee, now = new Date()) {
         },
       ),
       PresentCounter.add({ date }, { present: -1 }),
+      checkOutChange(person.id, date, open.checkIn, at),
     ]);
   } catch (err) {
-    if (isConditionFailure(err)) {
-      const existing = await AttendanceRecord.get({ employeeId: person.id, date }, { consistent: true });
-      throw conflict(existing ? 'You have already checked out today.' : 'Check in before checking out.');
-    }
+    // Checked out by a concurrent request meanwhile.
+    if (isConditionFailure(err)) throw conflict('You have already checked out today.');
     throw err;
   }
-  const item = await AttendanceRecord.get({ employeeId: person.id, date }, { consistent: true });
-  return toRecord(person, date, item);
+  return toRecord(person, date, { ...open, checkOut: at });
 }
 
 export async function today(viewer: UserItem, now = new Date()) {
@@ -88,14 +100,13 @@ export async function today(viewer: UserItem, now = new Date()) {
   };
 }
 
-/** Every active person's record of a day (NOT_CHECKED_IN where there is none): the members Query and the day's records. */
+/**
+ * Every active person's record of a day (NOT_CHECKED_IN where there is none): the roster and the day's
+ * attendance documents with their pending changes (roster.ts, attendance-day.ts).
+ */
 async function everybodyOn(date: string) {
-  const [people, records] = await Promise.all([
-    activePeople(),
-    AttendanceRecord.queryAll({ index: 'byDay', key: { date } }),
-  ]);
-  const byPerson = new Map(records.map((r) => [r.employeeId, r]));
-  return people.map((p) => toRecord(p, date, byPerson.get(p.id)));
+  const [people, records] = await Promise.all([roster(), dayRecords(date)]);
+  return activeByName(people).map((p) => toRecord(p, date, records.get(p.id)));
 }
 
 /**
@@ -123,5 +134,5 @@ export async function history(viewer: UserItem, query: { from?: string; to?: str
 /** `/attendance/employees`: every active person, for those who can view everybody. */
 export async function employees(viewer: UserItem) {
   if (!canViewAll(viewer)) throw forbidden('Only super admins and reporting managers can list employees.');
-  return (await activePeople()).map((p) => ({ id: p.id, name: p.name }));
+  return activeByName(await roster()).map((p) => ({ id: p.id, name: p.name }));
 }

@@ -5,9 +5,10 @@ import { isConditionFailure, queryBudgeted, queryCount, transact, write } from '
 import { conflict, invalid, notFound } from '../errors.ts';
 import { migrationDone } from '../migrations/done.ts';
 import { WINDOW_INDEXES_MIGRATION } from '../migrations/window-indexes.ts';
+import { activeByName, type RosterPerson, reportCounts, roster } from '../people/roster.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
 import { dayNumber, LEAVE_AHEAD_DAYS, type LeaveItem, LeaveRequest, LeaveSeen, type LeaveStatus } from './entities.ts';
-import { activePeople, isReportingManager } from './viewers.ts';
+import { isReportingManager } from './viewers.ts';
 
 /**
  * Leave requests. A request is routed to the manager its requester
@@ -26,7 +27,7 @@ const canApproveFor = (candidate: UserItem, requesterId: string) =>
   candidate.status === 'active' &&
   (isAdmin(candidate) || isReportingManager(candidate));
 
-const brief = (u: UserItem) => ({ id: u.id, name: u.name, image: u.image ?? null });
+const brief = (u: Pick<UserItem, 'id' | 'name' | 'image'>) => ({ id: u.id, name: u.name, image: u.image ?? null });
 
 /** A seen mark covers every request created up to this moment (ids start with their creation time). */
 const seenMark = (at: Date) => `${newSortableId(at).slice(0, 10)}~`;
@@ -43,35 +44,38 @@ export async function markSeen(viewer: UserItem, now = new Date()): Promise<void
   await write(LeaveSeen.put({ userId: viewer.id, seenUpTo: seenMark(now), actorId: viewer.id }));
 }
 
+/**
+ * The caller's leave context. The approvers (and, for super admins and reporting managers, the
+ * employees) come from the roster document (shared/people/roster.ts): report counts are counted on
+ * it, so its DynamoDB reads are the roster's pending changes, whatever the company's size.
+ */
 export async function leaveContext(viewer: UserItem) {
-  const [people, manager, pending] = await Promise.all([
-    activePeople(),
+  const [everyone, manager, pending] = await Promise.all([
+    roster(),
     viewer.managerId ? getUser(viewer.managerId) : Promise.resolve(undefined),
     pendingCount(viewer),
   ]);
-  const byId = new Map(people.map((p) => [p.id, p]));
+  const names = new Map(everyone.map((p) => [p.id, p.name]));
+  const reports = reportCounts(everyone);
+  const approves = (p: RosterPerson) =>
+    p.id !== viewer.id && (p.role === 'super_admin' || (reports.get(p.id) ?? 0) >= 1);
+  // Filtered before they are sorted: a member's answer sorts the approvers only, not the company.
   const employees = isAdmin(viewer)
-    ? people
+    ? activeByName(everyone)
     : isReportingManager(viewer)
-      ? people.filter((p) => p.managerId === viewer.id)
+      ? activeByName(everyone.filter((p) => p.managerId === viewer.id))
       : [];
-  const managerName = async (ids: string[]) => {
-    const missing = ids.filter((id) => !byId.has(id));
-    const more = await getUsers(missing);
-    return (id: string | null) => (id ? ((byId.get(id) ?? more.get(id))?.name ?? null) : null);
-  };
-  const nameOf = await managerName(employees.map((e) => e.managerId).filter((m): m is string => !!m));
   return {
     isAdmin: isAdmin(viewer),
     isReportingManager: isReportingManager(viewer),
     pendingCount: pending,
     currentManager: manager ? brief(manager) : null,
-    managers: people.filter((p) => canApproveFor(p, viewer.id)).map(brief),
+    managers: activeByName(everyone.filter(approves)).map(brief),
     employees: employees.map((e) => ({
       id: e.id,
       name: e.name,
       managerId: e.managerId ?? null,
-      managerName: nameOf(e.managerId ?? null),
+      managerName: e.managerId ? (names.get(e.managerId) ?? null) : null,
     })),
   };
 }

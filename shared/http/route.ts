@@ -3,8 +3,10 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as z from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { instrument } from '../observability/instrumented.ts';
+import { encodeBody, MAX_BODY_BYTES, payloadBytes } from './compression.ts';
 import type { RequestContext } from './context.ts';
 import { withDeadline } from './deadline.ts';
+import { NotAcceptableError } from './errors.ts';
 import { HttpResponse } from './http-response.ts';
 import type { idempotent } from './idempotency.ts';
 import { routeMiddlewares } from './middlewares/route-middlewares.ts';
@@ -20,7 +22,11 @@ export type LambdaHandler = (
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** Shapes a handler's result into the API Gateway answer; the body goes through the response schema. */
-function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayProxyStructuredResultV2 {
+function toResponse(
+  def: RouteDef<any, any, any>,
+  result: unknown,
+  acceptEncoding?: string,
+): APIGatewayProxyStructuredResultV2 {
   const r = result instanceof HttpResponse ? result : new HttpResponse(def.status, result);
   const headers: Record<string, string> = { 'cache-control': 'no-store', ...r.headers };
   if (r.raw) {
@@ -36,8 +42,28 @@ function toResponse(def: RouteDef<any, any, any>, result: unknown): APIGatewayPr
   let body = '';
   if (r.body !== undefined && r.status !== 204) {
     const value = r.status === def.status && def.response ? def.response.parse(r.body) : r.body;
-    body = JSON.stringify(value);
+    const encoded = encodeBody(JSON.stringify(value), acceptEncoding);
+    if (payloadBytes(encoded.body) > MAX_BODY_BYTES) {
+      // Over Lambda's response payload: a clear answer instead of the platform's 500.
+      throw new NotAcceptableError(
+        encoded.gzip
+          ? 'This answer is too large to send, even compressed.'
+          : 'This answer is too large to send uncompressed: ask for it with Accept-Encoding: gzip.',
+      );
+    }
+    body = encoded.body;
     headers['content-type'] = 'application/json; charset=utf-8';
+    if (encoded.gzip) {
+      headers['content-encoding'] = 'gzip';
+      headers.vary = 'accept-encoding';
+      return {
+        statusCode: r.status,
+        headers,
+        body,
+        isBase64Encoded: true,
+        cookies: r.cookies.length ? r.cookies : undefined,
+      };
+    }
   }
   return { statusCode: r.status, headers, body, cookies: r.cookies.length ? r.cookies : undefined };
 }
@@ -73,7 +99,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   }
   const base = async (_event: APIGatewayProxyEventV2, context: Context) => {
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
-    return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>));
+    return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>), ctx.headers['accept-encoding']);
   };
   // Idempotency wraps the work itself, inside every middleware (see idempotency.ts for why).
   // middy's own early timeout covers only the route's function; withDeadline covers the whole request.

@@ -12,6 +12,7 @@ import { notificationLegacyForms, notificationSealMigration } from '../notificat
 import { avatarKeyedTagMigration } from '../people/avatar-migration.ts';
 import { directoryRowsMigration, directoryShardsRemovedMigration } from '../people/directory-migrations.ts';
 import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
+import { FOLLOWING_LISTS_MIGRATION } from './following-lists.ts';
 import type { DataMigration } from './migration.ts';
 import { indexBackfillMigration, type LegacyForm, storedFormMigration } from './stored-form.ts';
 import { WINDOW_INDEXES_MIGRATION } from './window-indexes.ts';
@@ -59,6 +60,12 @@ export const migrations: readonly DataMigration[] = [
     WINDOW_INDEXES_MIGRATION,
     'Long meetings (over 6 hours) and their seats, and leave requests ending over 31 days after they were made, on their sparse indexes gsi6 / gsi7',
     ['Meeting', 'MeetingSeat', 'LeaveRequest'],
+    legacyForms,
+  ),
+  indexBackfillMigration(
+    FOLLOWING_LISTS_MIGRATION,
+    'Follows on gsi1 under the followed person; the following-lists consumer then builds each follower’s list',
+    ['Follow'],
     legacyForms,
   ),
   directoryRowsMigration,

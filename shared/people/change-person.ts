@@ -74,7 +74,7 @@ export async function changePerson(
     { attempts: 6, exhausted: () => conflict('The profile changed while this request ran. Try again.') },
   ).then(async (person) => {
     // The person's directory terms follow their row before the answer (read-your-writes for `q` and the
-    // filters); a crash in between leaves them to the person's next change or to a rerun of 0011.
+    // filters); a crash in between leaves them to the person's next change or to a rerun of 0013.
     await syncTerms(userId);
     return person;
   });

@@ -16,6 +16,7 @@ import {
   type UserItem,
 } from './entities.ts';
 import { isListed, legacyRowAttribute, rowAttribute, shardOf, shardRows } from './listing.ts';
+import { rosterChange } from './roster-row.ts';
 
 /**
  * What the people area derives from a person, and the writes that keep it in step. Every change of a
@@ -24,7 +25,9 @@ import { isListed, legacyRowAttribute, rowAttribute, shardOf, shardRows } from '
  *   partition keys while the person is listed);
  * - their compact row in a directory shard (free text and filters read the shards, see directory.ts);
  * - the facet counters of their skills, title and location (`/people/skills`, `/people/facets`);
- * - the team's `memberCount` and the manager's `reportCount`, and the team membership item.
+ * - the team's `memberCount` and the manager's `reportCount`, and the team membership item;
+ * - their roster row, when it changed (roster-row.ts: the whole lists' document, applied by every
+ *   request until the background folds it in).
  */
 
 /** The numeric sort key of the posts index (`User`): moved with ADD together with `postCount` (post-count.ts). */
@@ -189,7 +192,7 @@ export interface PersonWriteOptions {
   /** The team is being deleted: its counters are left alone (they go with the team). */
   teamGone?: string;
   /**
-   * Whether the directory shards are still read (until migration 0011 has built the per-person rows,
+   * Whether the directory shards are still read (until migration 0013 has built the per-person rows,
    * directory.ts): then the person's shard row moves too. Default true.
    */
   shards?: boolean;
@@ -218,7 +221,7 @@ export function derivedWrites(
   // A 0.1.0 row (`r_<id>`, until migration 0008) goes with every write of the row, so it never outlives it.
   const legacy = legacyRowAttribute(id);
   if (opts.shards === false) {
-    // The shards are no longer read (0011 done) and go (0012): nothing writes them any more.
+    // The shards are no longer read (0013 done) and go (0014): nothing writes them any more.
   } else if (listed && (!wasListed || rowChanged)) {
     items.push(
       DirectoryShard.update({ shard }, updateExpression({ [rowAttribute(id)]: storedRow(after), ...stamp }, [legacy])),
@@ -317,6 +320,7 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
     ),
     ...(rowChanged ? [rowWrite({ ...after, postCount: before.postCount ?? 0 }, nextRev)] : []),
     ...derivedWrites(before, after, opts),
+    ...rosterChange(before, after, nextRev),
   ];
 }
 
@@ -354,5 +358,8 @@ export function newPersonWrites(
   opts: PersonWriteOptions,
 ): { item: UserItem; derived: TransactItem[] } {
   const item = User.item({ ...user, rev: 0 });
-  return { item, derived: [rowWrite(item, 0), ...derivedWrites(undefined, item, opts)] };
+  return {
+    item,
+    derived: [rowWrite(item, 0), ...derivedWrites(undefined, item, opts), ...rosterChange(undefined, item, 0)],
+  };
 }

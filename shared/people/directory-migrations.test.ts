@@ -19,9 +19,9 @@ import { postCountWrites } from './post-count.ts';
 import { blankProfile } from './users.ts';
 
 /**
- * `0011-directory-rows` and `0012-directory-shards-removed` on what 0.3.0 stored (profiles and the
+ * `0013-directory-rows` and `0014-directory-shards-removed` on what 0.3.0 stored (profiles and the
  * directory shards, no rows, no terms), in a table of their own: `GET /people` reads the shards until
- * 0011 is done, then the rows; a post counted between the upgrade and the migration is counted once;
+ * 0013 is done, then the rows; a post counted between the upgrade and the migration is counted once;
  * the shards are deleted; running both again changes nothing.
  */
 const table = `directory-migrations-${randomUUID().slice(0, 8)}`;
@@ -49,7 +49,7 @@ const shardRow = (u: UserFields) => [u.name, u.title, u.location, u.bio, u.skill
 
 const ids = async (q: Parameters<typeof listDirectory>[0]) => (await listDirectory(q)).users.map((u) => u.id).sort();
 
-describe('0011-directory-rows and 0012-directory-shards-removed', () => {
+describe('0013-directory-rows and 0014-directory-shards-removed', () => {
   beforeAll(async () => {
     process.env.TABLE_NAME = table;
     await ensureTable(new DynamoDBClient({ region: process.env.AWS_REGION }), table);
@@ -70,7 +70,7 @@ describe('0011-directory-rows and 0012-directory-shards-removed', () => {
     process.env.TABLE_NAME = savedTable;
   });
 
-  it('reads the shards until 0011 has run', async () => {
+  it('reads the shards until 0013 has run', async () => {
     expect(await ids({ sort: 'name', q: 'KITES', limit: 20 })).toEqual(['a']);
     expect(await ids({ sort: 'name', role: 'pilot', limit: 20 })).toEqual(['a', 'b']);
     // A post after the upgrade, before the migration: counted on the profile, the shard, and a row holding only the count.
@@ -84,8 +84,8 @@ describe('0011-directory-rows and 0012-directory-shards-removed', () => {
     });
     expect(complete).toBe(true);
     expect(states.map((s) => [s.id, s.status, s.error ?? null])).toEqual([
-      ['0011-directory-rows', 'done', null],
-      ['0012-directory-shards-removed', 'done', null],
+      ['0013-directory-rows', 'done', null],
+      ['0014-directory-shards-removed', 'done', null],
     ]);
     const rows = await DirectoryPerson.getMany([{ id: 'a' }, { id: 'b' }, { id: 'c' }], { consistent: true });
     expect(rows.map((r) => [r?.id, r?.status, r?.postCount, r?.rev])).toEqual([
@@ -118,8 +118,8 @@ describe('0011-directory-rows and 0012-directory-shards-removed', () => {
   it('changes nothing when run again from scratch', async () => {
     const before = await DirectoryPerson.getMany([{ id: 'a' }, { id: 'b' }, { id: 'c' }], { consistent: true });
     const again = [
-      { ...directoryRowsMigration, id: '0011-directory-rows-again' },
-      { ...directoryShardsRemovedMigration, id: '0012-directory-shards-removed-again' },
+      { ...directoryRowsMigration, id: '0013-directory-rows-again' },
+      { ...directoryShardsRemovedMigration, id: '0014-directory-shards-removed-again' },
     ];
     const { states } = await runMigrations(again, { budgetMs: 60_000 });
     expect(states.map((s) => [s.status, s.changed])).toEqual([

@@ -7,7 +7,7 @@ import { DirectoryPerson, DirectoryShard, DirectoryShardPosts, User } from './en
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * `0011-directory-rows` (expand): every person's directory row and terms, built from their profile.
+ * `0013-directory-rows` (expand): every person's directory row and terms, built from their profile.
  * The row is written whole with the profile's post count, in a transaction checking that the profile's
  * `rev` and `postCount` are still what was read (a change or a post meanwhile: read again); a row
  * already in step (written by a change since the upgrade) is left as it is. Then the person's terms are
@@ -56,8 +56,8 @@ export const directoryRowsMigration: DataMigration = {
 };
 
 /**
- * `0012-directory-shards-removed` (contract): the directory shards and their post counts, read by no
- * request once 0011 is done (it runs after it), deleted.
+ * `0014-directory-shards-removed` (contract): the directory shards and their post counts, read by no
+ * request once 0013 is done (it runs after it), deleted.
  */
 export const directoryShardsRemovedMigration: DataMigration = {
   id: DIRECTORY_SHARDS_REMOVED_MIGRATION,

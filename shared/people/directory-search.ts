@@ -25,7 +25,7 @@ export interface DirectoryPage {
 }
 
 /**
- * `GET /people` with a filter or `q`, once the directory rows are built (0011): every page reads a
+ * `GET /people` with a filter or `q`, once the directory rows are built (0013): every page reads a
  * bounded number of items, whatever the size of the company (docs/data-model.md, People).
  * - Sort `name` or `recent` with an exact filter, or with a `q` of 3 characters or more: the people of
  *   one term (the filter's value, or the rarest-looking trigram of `q`) in the sort's order, from the

@@ -91,12 +91,12 @@ const CHUNK = 99;
  * consistent Get, one Query of their own partition), then puts the missing or moved ones and deletes
  * the ones the row no longer has, in transactions of up to 99 writes each checking the row's `rev`, so
  * a change of the person meanwhile makes it read and start again (its own sync then follows it). Run
- * after every change of a person (change-person.ts, members.ts) and by migration 0011; idempotent.
+ * after every change of a person (change-person.ts, members.ts) and by migration 0013; idempotent.
  * O(the person's terms), never the company's.
  */
 export async function syncTerms(userId: string, read?: DirectoryPersonItem): Promise<void> {
   for (let attempt = 0; attempt < 8; attempt++) {
-    // A row just read consistently (migration 0011) saves the first read.
+    // A row just read consistently (migration 0013) saves the first read.
     const writes = await termWrites(userId, attempt === 0 ? read : undefined);
     if (writes.length === 0) return;
     try {

@@ -15,6 +15,7 @@ import {
   type UserItem,
 } from './entities.ts';
 import { DIRECTORY_SHARDS, nameKey, shardOf, shardPostCount } from './listing.ts';
+import { listedByName, roster } from './roster.ts';
 import { getUsers } from './users.ts';
 
 /**
@@ -24,7 +25,7 @@ import { getUsers } from './users.ts';
  *   time, gsi6 posts) — O(page);
  * - a filter or `q` (directory-search.ts): a bounded walk of one term's people (an exact filter's
  *   value, or one trigram of `q`) or of the directory rows in the sort's order, verified on the rows;
- * - until migration 0011 has built the rows (directory-migration-state.ts): the older projection, one
+ * - until migration 0013 has built the rows (directory-migration-state.ts): the older projection, one
  *   batch read of the fixed set of directory shards, matched and ordered in memory.
  */
 export type { DirectoryPage, DirectoryQuery, DirectorySort } from './directory-search.ts';
@@ -154,12 +155,12 @@ export async function directoryFacets(): Promise<{ skills: string[]; titles: str
 }
 
 /**
- * The org chart: every listed person, flat, by name (a Query of the name index: O(company), which is
- * the size of the answer). A manager who is not listed (deactivated) is not in the chart, so their
- * reports show as roots rather than dangling.
+ * The org chart: every listed person, flat, in the name index's order, from the roster document
+ * (roster.ts: its DynamoDB reads are the pending changes only). A manager who is not listed
+ * (deactivated) is not in the chart, so their reports show as roots rather than dangling.
  */
 export async function orgChart() {
-  const people = await User.queryAll({ index: 'byName', key: {} });
+  const people = listedByName(await roster());
   const listed = new Set(people.map((u) => u.id));
   return people.map((u) => ({
     id: u.id,

@@ -10,7 +10,8 @@ import { newPersonWrites } from './derived-from-person.ts';
 import { directoryShardsLive } from './directory-migration-state.ts';
 import { syncTerms } from './directory-terms.ts';
 import { Team, User, type UserFields, type UserItem } from './entities.ts';
-import { blankProfile, getUser, getUsers } from './users.ts';
+import { newestFirst, type RosterPerson, roster } from './roster.ts';
+import { blankProfile, getUser } from './users.ts';
 
 export interface NewMember {
   name: string;
@@ -91,16 +92,20 @@ export async function requireUser(userId: string): Promise<UserItem> {
   return user;
 }
 
-/** Every account (an unpaged admin list, bounded by the company's size), newest first. */
-export async function listMembers(): Promise<{ users: UserItem[]; managers: Map<string, UserItem> }> {
-  const users = await User.queryAll({ index: 'members', key: {}, forward: false });
-  const byId = new Map(users.map((u) => [u.id, u]));
-  const missing = users.map((u) => u.managerId).filter((m): m is string => !!m && !byId.has(m));
-  const managers = new Map([...byId, ...(await getUsers(missing))]);
-  return { users, managers };
+/**
+ * Every account (the whole list the specification answers), newest first: from the roster document
+ * (roster.ts), so its DynamoDB reads are the roster's pending changes only, whatever the company's size.
+ */
+export async function listMembers() {
+  const people = await roster();
+  const byId = new Map(people.map((p) => [p.id, p]));
+  return newestFirst(people).map((p) => toAdminMember(p, p.managerId ? byId.get(p.managerId) : undefined));
 }
 
-export function toAdminMember(u: UserItem, manager: UserItem | undefined) {
+type MemberSource = Pick<RosterPerson, 'id' | 'name' | 'email' | 'role' | 'status' | 'joinedAt'> &
+  Partial<Pick<UserItem, 'image' | 'title' | 'managerId' | 'isFeatured' | 'featuredNote'>>;
+
+export function toAdminMember(u: MemberSource, manager: Pick<UserItem, 'name'> | undefined) {
   return {
     id: u.id,
     name: u.name,

@@ -9,7 +9,7 @@ import { postsAttribute, shardOf } from './listing.ts';
  * directory's `posts` sort). The feed calls this inside the transaction that creates or removes a
  * post; the people area owns what else must move with it: the posts index's numeric sort key on the
  * profile item and on the person's directory row, and, while the directory shards are still read
- * (before migration 0011), the person's count in their shard. All are ADDs, so concurrent posts never
+ * (before migration 0013), the person's count in their shard. All are ADDs, so concurrent posts never
  * lose a count. The person must exist.
  */
 export async function postCountWrites(userId: string, delta: number): Promise<TransactItem[]> {
@@ -23,7 +23,7 @@ export async function postCountWrites(userId: string, delta: number): Promise<Tr
         ExpressionAttributeValues: { ':d': delta },
       },
     ),
-    // The row of a person not yet migrated (0011) is created holding the count only; 0011 completes it.
+    // The row of a person not yet migrated (0013) is created holding the count only; 0013 completes it.
     DirectoryPerson.update(
       { id: userId },
       {

@@ -51,3 +51,53 @@ async function listBatch(prefix: string): Promise<ObjectIdentifier[]> {
     return (out.Contents ?? []).filter((o) => o.Key).map((o) => ({ Key: o.Key! }));
   }
 }
+
+/** Where a listing of versions goes on from (S3's key and version-id markers). */
+export interface VersionMarker {
+  key: string;
+  versionId: string;
+}
+
+/**
+ * One page (up to `pageSize` listed) of the versions under a prefix that are no longer current,
+ * erased; the current versions stay. Answers how many went and where the next page starts (none: the
+ * listing is done). For derived objects whose every old version may hold what an erasure removed from
+ * the current one (the whole lists' documents). The local emulator keeps no old versions: nothing to do.
+ */
+export async function eraseOldVersionsPage(
+  prefix: string,
+  from: VersionMarker | undefined,
+  pageSize = 1000,
+): Promise<{ erased: number; next: VersionMarker | undefined }> {
+  let out: Awaited<ReturnType<typeof listVersions>>;
+  try {
+    out = await listVersions(prefix, from, pageSize);
+  } catch (err) {
+    if (EMULATOR_REFUSALS.has((err as { name?: string }).name ?? '')) return { erased: 0, next: undefined };
+    throw err;
+  }
+  const old: ObjectIdentifier[] = [...(out.Versions ?? []), ...(out.DeleteMarkers ?? [])]
+    .filter((v) => v.Key && v.VersionId && !v.IsLatest)
+    .map((v) => ({ Key: v.Key!, VersionId: v.VersionId! }));
+  if (old.length) {
+    const done = await s3().send(
+      new DeleteObjectsCommand({ Bucket: bucketName(), Delete: { Objects: old, Quiet: true } }),
+    );
+    if (done.Errors?.length) throw new Error(`erasing old versions under ${prefix}: ${done.Errors[0].Code}`);
+  }
+  const next =
+    out.IsTruncated && out.NextKeyMarker
+      ? { key: out.NextKeyMarker, versionId: out.NextVersionIdMarker ?? '' }
+      : undefined;
+  return { erased: old.length, next };
+}
+
+const listVersions = (prefix: string, from: VersionMarker | undefined, pageSize: number) =>
+  s3().send(
+    new ListObjectVersionsCommand({
+      Bucket: bucketName(),
+      Prefix: prefix,
+      MaxKeys: pageSize,
+      ...(from ? { KeyMarker: from.key, ...(from.versionId ? { VersionIdMarker: from.versionId } : {}) } : {}),
+    }),
+  );

@@ -11,7 +11,7 @@
  *   holds exactly one birthday notification per birthday person but themselves.
  * The seeding happens before the runtime starts, so the stream poller (which starts at the stream's
  * end) does not replay it through the change feed: the section measures the requests and the
- * fan-out, not the loading.
+ * fan-out, not the loading. The whole lists' documents are then built once, as the refresh does.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -152,6 +152,16 @@ export async function companyBench(): Promise<boolean> {
     });
     const token = signIn.headers.get('set-auth-token');
     if (!token) throw new Error(`sign-in answered ${signIn.status}`);
+    // The seeding wrote no change items (the table straight, before the stream poller started): the
+    // whole lists' documents are built as the refresh schedule builds them (shared/documents/consumer.ts),
+    // so the reads below measure the documents, not the first-deployment path that reads the table whole.
+    const built = performance.now();
+    const { refreshLists } = await import('../../shared/documents/consumer.ts');
+    const { readDocument } = await import('../../shared/documents/whole-list.ts');
+    await refreshLists();
+    // A fold of the admin's own creation may hold the roster's lease meanwhile (it builds it whole too).
+    for (let i = 0; !(await readDocument('roster')) && i < 300; i++) await new Promise((r) => setTimeout(r, 100));
+    console.log(`company: whole lists' documents built in ${((performance.now() - built) / 1000).toFixed(1)} s`);
 
     // 3. The four reads. The first GET /birthdays/today claims the five announcements.
     let ok = true;

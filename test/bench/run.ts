@@ -10,6 +10,7 @@ import { feedBench } from './feed.ts';
 import { benchGrievances } from './grievances.ts';
 import { benchLive } from './live.ts';
 import { benchOrphans } from './orphans.ts';
+import { scaleBench } from './scale.ts';
 
 interface Section {
   name: string;
@@ -30,6 +31,10 @@ const sections: Section[] = [
   {
     name: 'Company at 5,000 people: the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; every birthday notification exactly once',
     run: companyBench,
+  },
+  {
+    name: 'Scale: every GET route at 5,000 and at 50,000 people with a year of data; DynamoDB reads flat, answers within their limits',
+    run: scaleBench,
   },
   { name: 'Feed: requests per page and per leaderboard at 10 and 1,000 posts (FEED_BENCH_POSTS)', run: feedBench },
   {

@@ -140,7 +140,7 @@ export async function json(baseUrl: string, method: string, path: string, body?:
 
 /**
  * The directory migrations' states as done: a table seeded with `projectionItems` holds the directory's
- * current form (rows and terms, no shards), as a deployment does once 0011 and 0012 have run, so the
+ * current form (rows and terms, no shards), as a deployment does once 0013 and 0014 have run, so the
  * directory reads the rows at once rather than after the runtime's runner has walked every profile.
  */
 export const directoryMigrationsDone = (at: string): Item[] =>

@@ -2,8 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DataExport } from '../../shared/data-rights/entities.ts';
 import { exportPrefix } from '../../shared/data-rights/export-document.ts';
 import { runDataRightsWork } from '../../shared/data-rights/work.ts';
+import { readDocument } from '../../shared/documents/whole-list.ts';
 import { FeedScore } from '../../shared/feed/entities.ts';
+import { attendanceDoc } from '../../shared/hr/attendance-day.ts';
 import { User } from '../../shared/people/entities.ts';
+import { ROSTER } from '../../shared/people/roster.ts';
+import { waitFor } from '../feed/helpers.ts';
 import { admin, api, PASSWORD } from '../support/api.ts';
 import { checkCounters, itemsAbout, worldOf } from '../support/counters.ts';
 import { type PersonOfEveryKind, seedPersonOfEveryKind } from '../support/person-seed.ts';
@@ -177,6 +181,14 @@ describe("people's data rights over data of every kind", () => {
       body: { status: 'deactivated' },
     });
     expect(off.status).toBe(200);
+    // The whole lists' documents hold them (their roster row, O1's naming them as manager, their
+    // check-in of the seeded day) once folded: the erasure must take them out of every one.
+    const o1 = seeded.other1;
+    const day = attendanceDoc(seeded.ids.attendanceDate);
+    await waitFor(async () => {
+      const [roster, attendance] = [await readDocument(ROSTER), await readDocument(day)];
+      return roster?.has(s.id) && roster.get(o1.id)?.[7] === s.id && attendance?.has(s.id) ? true : undefined;
+    }, 15_000);
     const erasing = await api('DELETE', `/admin/members/${s.id}`, { token: a.token });
     expect(erasing.status).toBe(200);
     const erasure = `/admin/erasures/${erasing.body.id}`;
@@ -187,9 +199,10 @@ describe("people's data rights over data of every kind", () => {
     const audit = (await api('GET', erasure, { token: a.token })).body;
     expect(audit.counts['User.deleted']).toBe(1);
     expect(audit.counts['Post.kept']).toBeGreaterThanOrEqual(3);
+    expect(audit.counts['documents.folded']).toBeGreaterThanOrEqual(1);
 
     // Nothing in the table or in any object version carries them (grievance items and sealed
-    // notifications included: findTraces opens every notification).
+    // notifications included: findTraces opens every notification, and unzips the documents).
     const items = await scanTable();
     const found = (await findTraces([s.id, s.email, s.name, s.dateOfBirth], { items })).traces;
     // A date of birth is not theirs alone: another person's own profile may hold the same day (another
@@ -197,6 +210,12 @@ describe("people's data rights over data of every kind", () => {
     const traces = found.filter((t) => !(t.needle === s.dateOfBirth && /^User USER#\S+ \| PROFILE$/.test(t.where)));
     expect(traces.map((t) => `${t.needle === s.id ? 'id' : t.needle}: ${t.where} ${t.path}`)).toEqual([]);
     const objects = (await storedObjects()).objects.map((o) => o.key);
+    // The documents were there to be searched, and are read without them: O1 now has no manager there.
+    expect(objects).toEqual(expect.arrayContaining([`documents/${ROSTER}.json.gz`, `documents/${day}.json.gz`]));
+    const roster = await readDocument(ROSTER);
+    expect(roster?.has(s.id)).toBe(false);
+    expect(roster?.get(o1.id)?.[7]).toBeNull();
+    expect((await readDocument(day))?.has(s.id)).toBe(false);
     expect(objects.filter((k) => k.includes(s.avatarTag))).toEqual([]);
     // Their uploaded files went too (original and renditions), though their keys name only the upload.
     const uploadId = seeded.ids.imagePath.split('/').pop()!.split('.')[0];
@@ -211,7 +230,6 @@ describe("people's data rights over data of every kind", () => {
     expect(pseudonym).toBeDefined();
     const world = itemsAbout(worldOf(seeded, [pseudonym]), [seeded.ids.attendanceDate]);
     expect(await checkCounters({ within: world })).toEqual([]);
-    const o1 = seeded.other1;
     const reads = await readRoutesWithout5xx(
       { admin: a.token, member: o1.token },
       // Claiming today's birthdays would notify every member of the shared test table.

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { erasureOf } from '../../shared/data-rights/erasure.ts';
 import { replacePerson } from '../../shared/data-rights/person-match.ts';
 import { attributeKinds, dataRules, kindsWithoutRule } from '../../shared/data-rights/rules.ts';
 import { carries } from '../../shared/data-rights/table-walk.ts';
 import { declarations } from '../../shared/db/entity.ts';
+import type { Item } from '../../shared/db/table.ts';
+import { DocumentChange } from '../../shared/documents/entities.ts';
+import { ROSTER, ROSTER_FIELDS, rosterRow } from '../../shared/people/roster-row.ts';
 
 /** Every kind of item has a data-rights rule (shared/data-rights/rules.ts), so none can be forgotten. */
 describe('data-rights rules', () => {
@@ -71,5 +75,41 @@ describe('data-rights rules', () => {
     ).toEqual({
       recent: JSON.stringify([{ actorId: 'Z', aud: 'abcx' }]),
     });
+  });
+});
+
+describe("a whole list's unfolded changes (DocumentChange)", () => {
+  const subject = { userId: 'erased-1', email: 'Gone@Example.com', name: 'Gone Person', pseudonym: 'opaque-1' };
+  const row = (over: Partial<Record<(typeof ROSTER_FIELDS)[number], unknown>>) =>
+    rosterRow({
+      name: 'Bystander',
+      email: 'by@example.com',
+      role: 'member',
+      status: 'active',
+      joinedAt: '2024-01-01T00:00:00.000Z',
+      ...over,
+    } as never);
+  const change = (doc: string, key: string, r: unknown[] | null) =>
+    DocumentChange.item({ doc, key, rev: 4, row: r, at: '2026-01-01T00:00:00.000Z' }) as unknown as Item;
+
+  it("deletes only the person's own changes; another person's stays, without them, their own words kept", async () => {
+    expect((await erasureOf(change(ROSTER, subject.userId, row({ name: subject.name })), subject))?.outcome).toBe(
+      'deleted',
+    );
+    expect((await erasureOf(change('attendance-2026-01-01', subject.userId, ['t1', null]), subject))?.outcome).toBe(
+      'deleted',
+    );
+    expect((await erasureOf(change(ROSTER, subject.userId, null), subject))?.outcome).toBe('deleted');
+    // A bystander's change naming them as manager, with a title that equals their address (the bystander's words).
+    const theirs = row({ managerId: subject.userId, title: subject.email, currentWork: 'planning' });
+    const plan = await erasureOf(change(ROSTER, 'bystander-1', theirs), subject);
+    expect(plan?.outcome).toBe('kept');
+    expect(plan?.writes.some((w) => 'Delete' in w)).toBe(false);
+    const values = plan?.writes.flatMap((w) => Object.values((w as any).Update?.ExpressionAttributeValues ?? {}));
+    const rewritten = values?.find((v) => Array.isArray(v) && v.length === ROSTER_FIELDS.length && v !== theirs);
+    expect(rewritten).toEqual(row({ managerId: null, title: subject.email, currentWork: 'planning' }));
+    // A bystander's change that does not carry them, and their attendance, are not touched.
+    expect(await erasureOf(change(ROSTER, 'bystander-2', row({})), subject)).toBeNull();
+    expect(await erasureOf(change('attendance-2026-01-01', 'bystander-2', ['t1', 't2']), subject)).toBeNull();
   });
 });

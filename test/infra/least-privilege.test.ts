@@ -103,7 +103,9 @@ describe("people's data rights", () => {
     statementsOf(role)
       .filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')))
       .map((st) => ({ actions: actionsOf(st), resources: JSON.stringify(st.Resource) }));
-  const ERASED = ['exports/', 'posts/', 'pending-uploads/', 'avatars/'];
+  const ERASED = ['exports/', 'posts/', 'pending-uploads/', 'avatars/', 'documents/'];
+  /** What it reads and writes itself: its exports, and the whole lists' documents it folds an erased person out of. */
+  const OWN = ['/exports/*', '/documents/*'];
 
   it('lets the data-rights worker scan the table and erase every version, under the prefixes it erases only', () => {
     const role = roleOf(worker().handler);
@@ -118,8 +120,8 @@ describe("people's data rights", () => {
     const prefixes = objects.map((st) => ERASED.find((p) => st.resources.includes(`/${p}*`)));
     expect(prefixes.sort()).toEqual([...ERASED].sort());
     for (const st of objects) expect(st.actions, st.resources).toContain('s3:DeleteObjectVersion');
-    // Its own exports only it reads and writes; of the others' objects it may only erase.
-    for (const st of objects.filter((x) => !x.resources.includes('/exports/*')))
+    // Its exports and the documents it reads and writes; of the others' objects it may only erase.
+    for (const st of objects.filter((x) => !OWN.some((own) => x.resources.includes(own))))
       expect(st.actions.sort(), st.resources).toEqual(['s3:DeleteObject', 's3:DeleteObjectVersion']);
   });
 

@@ -1,7 +1,10 @@
+import { gzipSync } from 'node:zlib';
 import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../shared/db/table.ts';
 import { bucketName, s3 } from '../../shared/storage/client.ts';
+import { waitFor } from '../feed/helpers.ts';
+import { uniq } from '../support/api.ts';
 import { checkCounters, itemsAbout, worldOf } from '../support/counters.ts';
 import { type PersonOfEveryKind, seedPersonOfEveryKind } from '../support/person-seed.ts';
 import { findTraces, type Trace } from '../support/person-traces.ts';
@@ -110,6 +113,31 @@ describe('the data-rights harness', () => {
     } finally {
       await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key }));
     }
+  });
+
+  it('finds a needle inside a gzipped object (a whole list document), and the subject in the roster', async () => {
+    const { id, email, name } = seeded.subject;
+    const Key = `probes/${uniq()}.json.gz`;
+    await s3().send(
+      new PutObjectCommand({
+        Bucket: bucketName(),
+        Key,
+        Body: gzipSync(JSON.stringify({ rows: { [id]: [1, name, email] } })),
+        ContentEncoding: 'gzip',
+      }),
+    );
+    try {
+      const found = (await findTraces([id, email, name], { items: [] })).traces.filter((t) => t.where.startsWith(Key));
+      expect(found.map((t) => t.path)).toEqual(['body', 'body', 'body']);
+    } finally {
+      await s3().send(new DeleteObjectCommand({ Bucket: bucketName(), Key }));
+    }
+    // The roster document (documents/roster.json.gz) holds them once it is folded: found there too.
+    await waitFor(async () =>
+      (await findTraces([email], { items: [] })).traces.some((t) => t.where.startsWith('documents/roster.json.gz'))
+        ? true
+        : undefined,
+    );
   });
 
   it('finds nothing of a needle stored nowhere', async () => {

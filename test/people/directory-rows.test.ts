@@ -9,7 +9,7 @@ import { directory, expectStatus, ids, newTeam, patchMe, person, setStatus } fro
 /**
  * The directory's per-person forms (0.4.0): one row per person, written with every change of them, and
  * their terms (exact values and trigrams) kept in step before the change answers; through the local
- * runtime, whose migrations (0011, 0012) are done on its fresh table.
+ * runtime, whose migrations (0013, 0014) are done on its fresh table.
  */
 const rowOf = (id: string) => DirectoryPerson.get({ id }, { consistent: true });
 const termsOf = async (userId: string) =>

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
@@ -18,6 +19,9 @@ export interface Trace {
   /** Inside it: an attribute path (`.content`, `.sealed→preview`, a map's key as `.{row_x}`), or `key`, `metadata.<name>`, `body`. */
   path: string;
 }
+
+/** Whether bytes start as gzip does (1f 8b). */
+const isGzip = (b: Buffer) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 /** The needles found in one text (case-insensitively: an e-mail's case is not its identity). */
 const found = (text: string, needles: string[]) => {
@@ -44,7 +48,7 @@ function* strings(value: unknown, path: string): Generator<[string, string]> {
  * Every place in the whole table and every stored object (version) where one of the needles occurs as
  * a substring, case-insensitively: item attributes and their names at any depth (items of the grievance
  * channel, stamped `anon`, included), each notification's sealed content opened (a notification to
- * somebody else naming the person as actor), object keys, user metadata and bodies.
+ * somebody else naming the person as actor), object keys, user metadata and bodies (gzipped ones unzipped).
  */
 export async function findTraces(
   needles: string[],
@@ -76,7 +80,17 @@ export async function findTraces(
     if (!got) continue;
     for (const [name, value] of Object.entries(got.Metadata ?? {}))
       for (const needle of found(`${name}=${value}`, wanted)) traces.push({ needle, where, path: `metadata.${name}` });
-    const body = Buffer.from((await got.Body?.transformToByteArray()) ?? []);
+    const stored = Buffer.from((await got.Body?.transformToByteArray()) ?? []);
+    // A gzipped object (the whole lists' documents: `.gz`, `Content-Encoding: gzip`) is read unzipped:
+    // its compressed bytes would hide every needle. One that does not unzip is a finding of its own.
+    const zipped = o.key.endsWith('.gz') || /gzip/i.test(got.ContentEncoding ?? '') || isGzip(stored);
+    let body = stored;
+    if (zipped)
+      try {
+        body = gunzipSync(stored);
+      } catch {
+        traces.push({ needle: '', where, path: 'body (gzip that does not unzip)' });
+      }
     // Latin-1 keeps every byte (an ASCII needle in binary media); UTF-8 finds needles beyond ASCII.
     const texts = new Set([body.toString('latin1'), body.toString('utf8')]);
     const inBody = new Set([...texts].flatMap((t) => found(t, wanted)));

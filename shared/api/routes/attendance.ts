@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { calendarDate } from '../../calendar/time.ts';
+import { DocumentChange } from '../../documents/entities.ts';
 import * as hr from '../../hr/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nullableIso } from '../schemas/common.ts';
@@ -35,9 +36,11 @@ export const getAttendanceTodayRoute = defineRoute({
   path: `${A}/today`,
   auth: 'session',
   summary:
-    "The caller's record of today, how many are present, and (super admins and reporting managers) every active person's record.",
+    "The caller's record of today, how many are present, and (super admins and reporting managers) every active person's record. Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.",
   status: 200,
   response: TodayAttendance,
+  errors: [406],
+  access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
 });
 
 export const checkInRoute = defineRoute({
@@ -50,7 +53,7 @@ export const checkInRoute = defineRoute({
   status: 201,
   response: AttendanceRecord,
   errors: [409],
-  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter] },
+  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter, DocumentChange] },
 });
 
 export const checkOutRoute = defineRoute({
@@ -63,7 +66,7 @@ export const checkOutRoute = defineRoute({
   status: 201,
   response: AttendanceRecord,
   errors: [409],
-  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter] },
+  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter, DocumentChange] },
 });
 
 export const listAttendanceHistoryRoute = defineRoute({
@@ -90,10 +93,12 @@ export const listAttendanceEmployeesRoute = defineRoute({
   method: 'GET',
   path: `${A}/employees`,
   auth: 'session',
-  summary: 'Every active person (super admins and reporting managers only).',
+  summary:
+    'Every active person (super admins and reporting managers only). Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.',
   status: 200,
   response: z.array(AttendanceEmployee),
-  errors: [403],
+  errors: [403, 406],
+  access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
 });
 
 export const attendanceRoutes = [

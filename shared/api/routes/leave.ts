@@ -54,9 +54,11 @@ export const getLeaveContextRoute = defineRoute({
   path: `${L}/context`,
   auth: 'session',
   summary:
-    'What the leave screens need: roles, unseen pending requests, the managers a request may go to, the employees one may filter by.',
+    'What the leave screens need: roles, unseen pending requests, the managers a request may go to, the employees one may filter by. Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.',
   status: 200,
   response: LeaveContext,
+  errors: [406],
+  access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
 });
 
 export const listLeaveRequestsRoute = defineRoute({

@@ -10,9 +10,12 @@ export const listMembersRoute = defineRoute({
   method: 'GET',
   path: M,
   auth: 'super_admin',
-  summary: 'Every account, deactivated ones included.',
+  summary:
+    'Every account, deactivated ones included. Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.',
   status: 200,
   response: z.array(AdminMember),
+  errors: [406],
+  access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
 });
 
 export const createMemberRoute = defineRoute({

@@ -237,9 +237,12 @@ export const getOrgChartRoute = defineRoute({
   method: 'GET',
   path: `${API_PREFIX}/org-chart`,
   auth: 'session',
-  summary: 'Every active and pending person, flat; the hierarchy is built by matching managerId to id.',
+  summary:
+    'Every active and pending person, flat; the hierarchy is built by matching managerId to id. Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.',
   status: 200,
   response: z.array(OrgNode),
+  errors: [406],
+  access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
 });
 
 export const getPersonRoute = defineRoute({
