@@ -2,7 +2,16 @@ import { DocumentChange } from '../documents/entities.ts';
 import { Comment, FeedScore, FeedScoreDay, Follow, Post, PostListEntry, PostUpload } from '../feed/entities.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import { WebsiteCounts, WebsiteEntry } from '../office-updates/entities.ts';
-import { DirectoryFacet, DirectoryShard, DirectoryShardPosts, Team, TeamMember, User } from '../people/entities.ts';
+import {
+  DirectoryFacet,
+  DirectoryPerson,
+  DirectoryShard,
+  DirectoryShardPosts,
+  DirectoryTerm,
+  Team,
+  TeamMember,
+  User,
+} from '../people/entities.ts';
 import { PushToken } from '../push/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 
@@ -26,7 +35,16 @@ export const PUSHES: Writes = [PushToken];
  * the same transaction: the directory row, the facet counters, the team's and the manager's counts
  * and the team membership, and the roster's change (shared/people/roster-row.ts).
  */
-export const CHANGES_PEOPLE: Writes = [User, DirectoryShard, DirectoryFacet, Team, TeamMember, DocumentChange];
+export const CHANGES_PEOPLE: Writes = [
+  User,
+  DirectoryPerson,
+  DirectoryTerm,
+  DirectoryShard,
+  DirectoryFacet,
+  Team,
+  TeamMember,
+  DocumentChange,
+];
 
 /**
  * The feed's writes, one list for all its writing functions rather than one per route: a post's
@@ -45,6 +63,7 @@ export const FEED_WRITES: Writes = [
   FeedScore,
   FeedScoreDay,
   User,
+  DirectoryPerson,
   DirectoryShardPosts,
   WebsiteCounts,
   ...NOTIFIES,

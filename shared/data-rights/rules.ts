@@ -54,6 +54,9 @@ export const dataRules: Record<string, DataRule> = {
   [peopleEntities.DirectoryShard.name]: { erase: 'special' },
   [peopleEntities.DirectoryShardPosts.name]: { erase: 'special' },
   [peopleEntities.DirectoryFacet.name]: { erase: 'pseudonymise' },
+  // The person's directory row and terms: derived from their profile, theirs alone.
+  [peopleEntities.DirectoryPerson.name]: { erase: 'delete' },
+  [peopleEntities.DirectoryTerm.name]: { erase: 'delete' },
   // A row not folded yet into a whole list's document: theirs goes, another person's stays without them (erasure.ts).
   [documentEntities.DocumentChange.name]: { erase: 'special' },
   [documentEntities.DocumentLease.name]: { erase: 'untouched' },

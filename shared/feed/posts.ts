@@ -212,7 +212,7 @@ export async function createPost(caller: Viewer, input: PostInput): Promise<Post
   await transactScored([
     ...newPostWrites(post),
     ...websiteWrites(undefined, newCandidate(post)),
-    ...postCountWrites(caller.userId, 1),
+    ...(await postCountWrites(caller.userId, 1)),
     ...scoreWrites([{ userId: caller.userId, at, posts: 1 }], caller.userId),
     ...media.checks,
     ...(recipientId ? [recipientCheck(recipientId)] : []),
@@ -331,7 +331,7 @@ export async function deletePost(caller: Viewer, postId: string): Promise<void> 
       PostStats.remove({ postId }),
       ...listWrites(postId, listsOf(post), [], caller.userId),
       ...(entry ? websiteWrites(entry, undefined) : []),
-      ...postCountWrites(post.authorId, -1),
+      ...(await postCountWrites(post.authorId, -1)),
       ...scoreWrites(
         [
           { userId: post.authorId, at: post.createdAt, posts: -1 },
@@ -383,7 +383,7 @@ export async function sharePost(caller: Viewer, postId: string, text: string): P
     ...newPostWrites(share),
     postOpenCheck(original.id, false),
     ...(byOther ? [shareCountWrite(original.id, 1, caller.userId)] : []),
-    ...postCountWrites(caller.userId, 1),
+    ...(await postCountWrites(caller.userId, 1)),
     ...scoreWrites(
       [{ userId: caller.userId, at, posts: 1 }, ...(byOther ? [{ userId: original.authorId, at, shares: 1 }] : [])],
       caller.userId,

@@ -10,6 +10,7 @@ import {
 } from '../grievances/migrations.ts';
 import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
 import { avatarKeyedTagMigration } from '../people/avatar-migration.ts';
+import { directoryRowsMigration, directoryShardsRemovedMigration } from '../people/directory-migrations.ts';
 import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
 import { FOLLOWING_LISTS_MIGRATION } from './following-lists.ts';
 import type { DataMigration } from './migration.ts';
@@ -67,6 +68,8 @@ export const migrations: readonly DataMigration[] = [
     ['Follow'],
     legacyForms,
   ),
+  directoryRowsMigration,
+  directoryShardsRemovedMigration,
 ];
 
 export const migrationById = (id: string) => migrations.find((m) => m.id === id);

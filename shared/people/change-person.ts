@@ -1,6 +1,8 @@
 import { retryOnConflict, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { personWrites } from './derived-from-person.ts';
+import { directoryShardsLive } from './directory-migration-state.ts';
+import { syncTerms } from './directory-terms.ts';
 import { Team, type UserItem } from './entities.ts';
 import { getUser } from './users.ts';
 
@@ -63,11 +65,17 @@ export async function changePerson(
       const chain = managerChanged ? await managerChain(userId, after.managerId!) : undefined;
       if (after.teamId && after.teamId !== before.teamId && after.teamId !== opts.teamGone)
         await assertTeamOpen(after.teamId);
-      const items = personWrites(before, after, { actorId: opts.actorId, chain, teamGone: opts.teamGone });
+      const shards = await directoryShardsLive();
+      const items = personWrites(before, after, { actorId: opts.actorId, chain, teamGone: opts.teamGone, shards });
       if (items.length === 0) return before;
       await transact(items);
       return { ...after, rev: (before.rev ?? 0) + 1 };
     },
     { attempts: 6, exhausted: () => conflict('The profile changed while this request ran. Try again.') },
-  );
+  ).then(async (person) => {
+    // The person's directory terms follow their row before the answer (read-your-writes for `q` and the
+    // filters); a crash in between leaves them to the person's next change or to a rerun of 0013.
+    await syncTerms(userId);
+    return person;
+  });
 }

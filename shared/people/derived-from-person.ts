@@ -1,10 +1,12 @@
 import type { Item, TransactItem } from '../db/table.ts';
 import { indexKeys } from '../db/table-definition.ts';
 import { updateExpression } from '../db/update-expression.ts';
+import { rowOf, rowWrite, termsOf } from './directory-terms.ts';
 import {
   DirectoryFacet,
+  DirectoryPerson,
   DirectoryShard,
-  DirectoryShardPosts,
+  DirectoryTerm,
   type FacetKind,
   POSTS_INDEX,
   Team,
@@ -13,7 +15,7 @@ import {
   type UserFields,
   type UserItem,
 } from './entities.ts';
-import { isListed, legacyRowAttribute, postsAttribute, rowAttribute, shardOf, shardRows } from './listing.ts';
+import { isListed, legacyRowAttribute, rowAttribute, shardOf, shardRows } from './listing.ts';
 import { rosterChange } from './roster-row.ts';
 
 /**
@@ -51,7 +53,7 @@ export interface DirectoryRow {
 const ROW_FIELDS = ['name', 'title', 'location', 'bio', 'skills', 'teamId', 'status', 'joinedAt'] as const;
 type RowFields = Omit<DirectoryRow, 'id'>;
 
-const rowOf = (u: UserFields): RowFields => ({
+const shardRowOf = (u: UserFields): RowFields => ({
   name: u.name,
   title: u.title ?? '',
   location: u.location ?? '',
@@ -62,7 +64,7 @@ const rowOf = (u: UserFields): RowFields => ({
   joinedAt: u.joinedAt,
 });
 const encodeRow = (row: RowFields): unknown[] => ROW_FIELDS.map((field) => row[field]);
-const storedRow = (u: UserFields) => encodeRow(rowOf(u));
+const storedRow = (u: UserFields) => encodeRow(shardRowOf(u));
 
 /** The rows of one shard item. */
 export function rowsOf(shard: Record<string, unknown> | undefined): DirectoryRow[] {
@@ -189,6 +191,11 @@ export interface PersonWriteOptions {
   chain?: Map<string, number | undefined>;
   /** The team is being deleted: its counters are left alone (they go with the team). */
   teamGone?: string;
+  /**
+   * Whether the directory shards are still read (until migration 0013 has built the per-person rows,
+   * directory.ts): then the person's shard row moves too. Default true.
+   */
+  shards?: boolean;
 }
 
 /**
@@ -213,7 +220,9 @@ export function derivedWrites(
   const stamp = { shard, entity: DirectoryShard.name };
   // A 0.1.0 row (`r_<id>`, until migration 0008) goes with every write of the row, so it never outlives it.
   const legacy = legacyRowAttribute(id);
-  if (listed && (!wasListed || rowChanged)) {
+  if (opts.shards === false) {
+    // The shards are no longer read (0013 done) and go (0014): nothing writes them any more.
+  } else if (listed && (!wasListed || rowChanged)) {
     items.push(
       DirectoryShard.update({ shard }, updateExpression({ [rowAttribute(id)]: storedRow(after), ...stamp }, [legacy])),
     );
@@ -263,6 +272,15 @@ export function derivedWrites(
   return items;
 }
 
+/** Whether a change moves what the person's directory row holds (not its `rev` or post count). */
+function rowFieldsChanged(before: UserFields, after: UserFields): boolean {
+  const fields = (u: UserFields) => {
+    const { rev: _rev, postCount: _posts, ...rest } = rowOf({ ...u, postCount: 0 }, 0);
+    return JSON.stringify(rest);
+  };
+  return fields(before) !== fields(after);
+}
+
 /**
  * The change of a person as one transaction's items: the profile item (conditioned on the revision
  * read, so concurrent changes never interleave), changed in place with its index attributes
@@ -277,6 +295,15 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
   if (unchanged) return [];
   const rev = revCondition(before.rev);
   const nextRev = (before.rev ?? 0) + 1;
+  // The directory row, when what it holds changes: put whole with the post count the profile holds as
+  // read, which the profile's condition then checks (a post counted meanwhile makes the change read again).
+  const rowChanged = rowFieldsChanged(before, after);
+  const posts =
+    before.postCount === undefined
+      ? { expression: 'attribute_not_exists(postCount)', values: {} }
+      : { expression: 'postCount = :pc', values: { ':pc': before.postCount } };
+  const condition = rowChanged ? `${rev.expression} AND ${posts.expression}` : rev.expression;
+  const values = rowChanged ? { ...rev.values, ...posts.values } : rev.values;
   return [
     User.change(
       before,
@@ -287,10 +314,11 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
         ...(opts.actorId ? { actorId: opts.actorId } : {}),
       },
       {
-        ConditionExpression: rev.expression,
-        ...(Object.keys(rev.values).length ? { ExpressionAttributeValues: rev.values } : {}),
+        ConditionExpression: condition,
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       },
     ),
+    ...(rowChanged ? [rowWrite({ ...after, postCount: before.postCount ?? 0 }, nextRev)] : []),
     ...derivedWrites(before, after, opts),
     ...rosterChange(before, after, nextRev),
   ];
@@ -298,22 +326,22 @@ export function personWrites(before: UserItem, after: UserFields, opts: PersonWr
 
 /**
  * The whole projection of a set of people as items (profile items with their index attributes,
- * shard rows and post counts, facet counters, team memberships): what `personWrites` would have
- * written for them one by one. For bulk loads (the directory bench) and rebuilds.
+ * directory rows and terms, facet counters, team memberships): what `personWrites` and `syncTerms`
+ * would have written for them one by one on a deployment whose directory migrations are done (no
+ * shards). For bulk loads (the benches) and rebuilds.
  */
 export function projectionItems(users: UserFields[]): Item[] {
-  const rows = new Map<number, Record<string, unknown[]>>();
-  const posts = new Map<number, Record<string, number>>();
-  const of = <V>(shards: Map<number, Record<string, V>>, shard: number) =>
-    shards.get(shard) ?? shards.set(shard, {}).get(shard)!;
   const facets = new Map<string, Facet & { people: number }>();
   const items: Item[] = [];
   for (const u of users) {
-    items.push(User.item({ ...u, rev: u.rev ?? 0 }));
-    of(posts, shardOf(u.id))[postsAttribute(u.id)] = u.postCount ?? 0;
+    const rev = u.rev ?? 0;
+    items.push(User.item({ ...u, rev }));
+    const row = rowOf(u, rev);
+    items.push(DirectoryPerson.item(row));
+    for (const term of termsOf(row))
+      items.push(DirectoryTerm.item({ userId: u.id, term, nameKey: row.nameKey, joinedAt: row.joinedAt }));
     if (u.teamId) items.push(TeamMember.item({ teamId: u.teamId, userId: u.id }));
     if (!isListed(u)) continue;
-    of(rows, shardOf(u.id))[rowAttribute(u.id)] = storedRow(u);
     for (const [k, f] of facetsOf(u)) {
       const known = facets.get(k);
       if (known) known.people++;
@@ -321,8 +349,6 @@ export function projectionItems(users: UserFields[]): Item[] {
     }
   }
   for (const f of facets.values()) items.push(DirectoryFacet.item({ kind: f.kind, value: f.value, people: f.people }));
-  for (const [shard, shardRows] of rows) items.push(DirectoryShard.item({ shard, ...shardRows }));
-  for (const [shard, counts] of posts) items.push(DirectoryShardPosts.item({ shard, ...counts }));
   return items;
 }
 
@@ -332,5 +358,8 @@ export function newPersonWrites(
   opts: PersonWriteOptions,
 ): { item: UserItem; derived: TransactItem[] } {
   const item = User.item({ ...user, rev: 0 });
-  return { item, derived: [...derivedWrites(undefined, item, opts), ...rosterChange(undefined, item, 0)] };
+  return {
+    item,
+    derived: [rowWrite(item, 0), ...derivedWrites(undefined, item, opts), ...rosterChange(undefined, item, 0)],
+  };
 }

@@ -2,6 +2,8 @@ import { decodeCursor, encodeCursor } from '../db/cursor.ts';
 import { page } from '../db/paging.ts';
 import { getMany, keyString } from '../db/table.ts';
 import { type DirectoryRow, rowsOf } from './derived-from-person.ts';
+import { directoryShardsLive } from './directory-migration-state.ts';
+import { type DirectoryPage, type DirectoryQuery, type DirectorySort, searchRows } from './directory-search.ts';
 import {
   DirectoryFacet,
   DirectoryShard,
@@ -17,32 +19,16 @@ import { listedByName, roster } from './roster.ts';
 import { getUsers } from './users.ts';
 
 /**
- * `GET /people` and the lists next to it. Two access paths, both without Scan (costs in
- * docs/data-model.md, People):
+ * `GET /people` and the lists next to it. Access paths, none with Scan, each reading a bounded number
+ * of items whatever the size of the company (costs in docs/data-model.md, People):
  * - no filter and no `q`: one Query of the sort's index on the profile items (gsi4 name, gsi7 joining
- *   time, gsi6 posts) — O(page), whatever the size of the company;
- * - `q` or any filter: one batch read of the fixed set of directory shards (the compact projection
- *   that `personWrites` keeps in step), matched and ordered in memory, then one batch read of the page's
- *   people — a constant number of requests, reading the projection (about 0.3 KB per person).
+ *   time, gsi6 posts) — O(page);
+ * - a filter or `q` (directory-search.ts): a bounded walk of one term's people (an exact filter's
+ *   value, or one trigram of `q`) or of the directory rows in the sort's order, verified on the rows;
+ * - until migration 0013 has built the rows (directory-migration-state.ts): the older projection, one
+ *   batch read of the fixed set of directory shards, matched and ordered in memory.
  */
-export type DirectorySort = 'name' | 'recent' | 'posts';
-
-export interface DirectoryQuery {
-  q?: string;
-  skill?: string;
-  role?: string;
-  location?: string;
-  team?: string;
-  status?: 'active' | 'pending';
-  sort: DirectorySort;
-  cursor?: string;
-  limit: number;
-}
-
-export interface DirectoryPage {
-  users: UserItem[];
-  nextCursor: string | null;
-}
+export type { DirectoryPage, DirectoryQuery, DirectorySort } from './directory-search.ts';
 
 const sortIndexes = {
   name: { index: 'byName', forward: true },
@@ -53,7 +39,7 @@ const sortIndexes = {
 const hasFilter = (q: DirectoryQuery) => Boolean(q.q?.trim() || q.skill || q.role || q.location || q.team || q.status);
 
 export async function listDirectory(query: DirectoryQuery): Promise<DirectoryPage> {
-  if (hasFilter(query)) return searchProjection(query);
+  if (hasFilter(query)) return (await directoryShardsLive()) ? searchProjection(query) : searchRows(query);
   const { index, forward } = sortIndexes[query.sort];
   // The directory's partition (a listed person's), the whole index in its order.
   const found = await User.query({ index, key: {}, forward }, page({ limit: query.limit, cursor: query.cursor }));

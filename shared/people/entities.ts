@@ -225,3 +225,59 @@ export const DirectoryFacet = entity({
   key: { pk: ['FACETS'], sk: ['kind', { field: 'value', as: (v: string) => v.toLowerCase() }] },
 });
 export type DirectoryFacetItem = EntityItem<typeof DirectoryFacet>;
+
+/** The directory's partition of per-person rows while the person is listed (directory-rows.ts). */
+const rowListedIn = (r: { status?: string }) => (isListed({ status: r.status ?? '' }) ? 'DIRROWS' : undefined);
+
+/**
+ * One person's directory row (0.4.0; docs/data-model.md, People): what the filters and `q` of
+ * `GET /people` test, lower-cased, next to the sort keys. One item per person, whatever the size of
+ * the company, changed in the transaction of every change of the person (derived-from-person.ts); its
+ * `postCount` and the posts index's sort key are moved with ADD with the profile's (post-count.ts).
+ * Listed people only are in its three indexes (the filtered and searched walks of directory.ts).
+ */
+export const DirectoryPerson = entity({
+  name: 'DirectoryPerson',
+  fields: shape<{
+    id: string;
+    /** The name as the directory sorts it (`nameKey`). */
+    nameKey: string;
+    /** Trimmed and lower-cased: the exact filters compare these. */
+    title: string;
+    location: string;
+    skills: string[];
+    teamId: string | null;
+    status: 'active' | 'pending' | 'deactivated';
+    joinedAt: string;
+    /** Name, title and bio, lower-cased, one per line: what `q` is a substring of. */
+    text: string;
+    postCount: number;
+    /** The person's `rev` when the row was last written (the terms' writes check it, directory-terms.ts). */
+    rev: number;
+  }>(),
+  key: { pk: ['DIRPERSON', 'id'], sk: ['ROW'] },
+  indexes: {
+    byName: { index: 'gsi4', pk: [rowListedIn], sk: ['nameKey', 'id'] },
+    byPosts: { index: POSTS_INDEX, pk: [rowListedIn], sk: [(r) => r.postCount ?? 0] },
+    byJoined: { index: 'gsi7', pk: [rowListedIn], sk: [(r) => Date.parse(r.joinedAt)] },
+  },
+});
+export type DirectoryPersonItem = EntityItem<typeof DirectoryPerson>;
+
+/**
+ * One term of a listed person (directory-terms.ts): an exact filter value (`s:<skill>`, `t:<title>`,
+ * `l:<location>`, `m:<teamId>`, `p:pending`) or a trigram of their name, title or bio (`q:<abc>`). A
+ * person's terms are one partition of their own (so brought up to date by one Query); each term's
+ * people are one partition of gsi4 by name and of gsi7 by joining time: a filter or `q` reads a page of
+ * the term's people, never the company.
+ */
+export const DirectoryTerm = entity({
+  name: 'DirectoryTerm',
+  fields: shape<{ userId: string; term: string; nameKey: string; joinedAt: string }>(),
+  key: { pk: ['DIRTERMS', 'userId'], sk: ['term'] },
+  indexes: {
+    byName: { index: 'gsi4', pk: ['DIRTERM', 'term'], sk: ['nameKey', 'userId'] },
+    byJoined: { index: 'gsi7', pk: ['DIRTERM', 'term'], sk: [(t) => Date.parse(t.joinedAt)] },
+  },
+});
+export type DirectoryTermItem = EntityItem<typeof DirectoryTerm>;

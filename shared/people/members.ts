@@ -7,6 +7,8 @@ import { failedConditions, isConditionFailure, type TransactItem, transact } fro
 import { conflict, invalid, notFound } from '../errors.ts';
 import { changePerson } from './change-person.ts';
 import { newPersonWrites } from './derived-from-person.ts';
+import { directoryShardsLive } from './directory-migration-state.ts';
+import { syncTerms } from './directory-terms.ts';
 import { Team, User, type UserFields, type UserItem } from './entities.ts';
 import { newestFirst, type RosterPerson, roster } from './roster.ts';
 import { blankProfile, getUser } from './users.ts';
@@ -49,7 +51,7 @@ export async function createMember(
     ...(actorId ? { actorId } : {}),
     ...extra,
   };
-  const { item, derived } = newPersonWrites(user, { actorId });
+  const { item, derived } = newPersonWrites(user, { actorId, shards: await directoryShardsLive() });
   const items: TransactItem[] = [
     // First: a failed condition 0 is the e-mail address taken (409).
     EmailClaim.create({ email, userId: id }),
@@ -73,6 +75,7 @@ export async function createMember(
     if (user.teamId && failedKeys.has(Team.key({ id: user.teamId }).pk)) throw invalid(['teamId: no such team']);
     throw err;
   }
+  await syncTerms(id);
   return item;
 }
 

@@ -94,7 +94,7 @@ describe('0008-directory-attribute-names', () => {
     // Writes computed from a read, a post counted in between: the ADD is not lost, the old count not doubled.
     const read = await stored(postsKey);
     const writes = directoryAttributeNamesWrites(read);
-    await transact(postCountWritesOnShard('b', 1));
+    await transact(await postCountWritesOnShard('b', 1));
     await transact(writes);
     // Applying writes of a stale read again fails on its condition: nothing is counted twice.
     await expect(transact(writes).catch((e) => Promise.reject(isConditionFailure(e)))).rejects.toBe(true);
@@ -122,5 +122,5 @@ describe('0008-directory-attribute-names', () => {
 });
 
 /** A post of `userId` counted in their shard only (`postCountWrites` without the profile, absent here). */
-const postCountWritesOnShard = (userId: string, delta: number) =>
-  postCountWrites(userId, delta).filter((w) => w.Update?.Key?.sk === 'POSTS');
+const postCountWritesOnShard = async (userId: string, delta: number) =>
+  (await postCountWrites(userId, delta)).filter((w) => w.Update?.Key?.sk === 'POSTS');

@@ -36,15 +36,7 @@ import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
-import {
-  batchWrite,
-  benchTeamItems,
-  isolatedSection,
-  json,
-  markMigrationsDone,
-  rnd,
-  startSectionRuntime,
-} from './support.ts';
+import { batchWrite, benchTeamItems, isolatedSection, json, rnd, startSectionRuntime } from './support.ts';
 
 /** The issue's company (38: at 50,000 people); `COMPANY_BENCH_PEOPLE=5000` tries the section quicker. */
 const PEOPLE = Number(process.env.COMPANY_BENCH_PEOPLE ?? 50_000);
@@ -150,9 +142,14 @@ export async function companyBench(): Promise<boolean> {
     const counter = { ...PresentCounter.key({ date: today }), entity: 'PresentCounter', present: stillPresent };
     // The profile items as the entity declares them (indexes: members, directory, birthdays), with
     // their directory projection, team memberships and facets.
-    const items = [...teamItems, ...projectionItems(people), ...attendance, counter];
+    const items = [
+      ...teamItems,
+      ...projectionItems(people),
+      ...(await migrationsDoneItems(now)),
+      ...attendance,
+      counter,
+    ];
     await batchWrite(doc, table, items);
-    await markMigrationsDone(doc, table);
     console.log(
       `company: seeded ${PEOPLE} people (${teams.length} teams, ${present.length} checked in today, ${BIRTHDAYS} birthdays on ${today}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );

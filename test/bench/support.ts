@@ -137,29 +137,24 @@ export async function json(baseUrl: string, method: string, path: string, body?:
 }
 
 /**
- * Records every migration of this release as done on a table the bench seeded straight (its items are
- * this release's forms, written through the declarations), as a deployment's first start records them
- * over its empty table: the runtime then does not walk the seeded company at start, which would be
- * measured as the requests' work.
+ * Every migration of this release recorded as done, for a table the bench seeds straight (its items are
+ * this release's forms, written through the declarations; the directory's rows and terms, no shards),
+ * as a deployment's first start records them over its empty table: the runtime then neither walks the
+ * seeded company at start (which would be measured as the requests' work) nor reads the older forms.
  */
-export async function markMigrationsDone(doc: DynamoDBDocumentClient, table: string): Promise<void> {
+export async function migrationsDoneItems(at: string): Promise<Item[]> {
   const { migrations } = await import('../../shared/migrations/index.ts');
   const { Migration } = await import('../../shared/migrations/entities.ts');
-  const at = new Date().toISOString();
-  await batchWrite(
-    doc,
-    table,
-    migrations.map((m) =>
-      Migration.item({
-        id: m.id,
-        description: m.description,
-        status: 'done',
-        scanned: 0,
-        changed: 0,
-        startedAt: at,
-        updatedAt: at,
-        finishedAt: at,
-      }),
-    ),
+  return migrations.map((m) =>
+    Migration.item({
+      id: m.id,
+      description: m.description,
+      status: 'done',
+      scanned: 0,
+      changed: 0,
+      startedAt: at,
+      updatedAt: at,
+      finishedAt: at,
+    }),
   );
 }

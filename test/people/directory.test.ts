@@ -4,7 +4,7 @@ import { postCountWrites } from '../../shared/people/post-count.ts';
 import { admin, api, uniq } from '../support/api.ts';
 import { directory, expectStatus, ids, newTeam, patchMe, person, setStatus } from './helpers.ts';
 
-const posts = (userId: string, n: number) => transact(postCountWrites(userId, n));
+const posts = async (userId: string, n: number) => transact(await postCountWrites(userId, n));
 const same = (a: string[], b: string[]) => expect([...a].sort()).toEqual([...b].sort());
 
 describe('directory: free text', () => {

@@ -191,7 +191,7 @@ export const listPeopleRoute = defineRoute({
   path: P,
   auth: 'session',
   summary:
-    'The directory: free text over name, title and bio, exact filters (AND), three sorts, cursor paging. Deactivated people are left out.',
+    'The directory: free text over name, title and bio, exact filters (AND), three sorts, cursor paging. Deactivated people are left out. With `q` or a filter a page reads a bounded number of people, so it may hold fewer than `limit` entries and still a `nextCursor`: follow it until null.',
   query: z.strictObject({
     q: filterText(),
     skill: filterText(),
