@@ -36,7 +36,15 @@ import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
-import { batchWrite, benchTeamItems, isolatedSection, json, rnd, startSectionRuntime } from './support.ts';
+import {
+  batchWrite,
+  benchTeamItems,
+  isolatedSection,
+  json,
+  migrationsDoneItems,
+  rnd,
+  startSectionRuntime,
+} from './support.ts';
 
 /** The issue's company (38: at 50,000 people); `COMPANY_BENCH_PEOPLE=5000` tries the section quicker. */
 const PEOPLE = Number(process.env.COMPANY_BENCH_PEOPLE ?? 50_000);

@@ -30,7 +30,14 @@ import { MEETING_TYPES } from '../../shared/calendar/meetings/types.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { setS3Client } from '../../shared/storage/client.ts';
 import { DynamoMeterProxy, type Reading } from './dynamo-meter-proxy.ts';
-import { batchWrite, benchTeamItems, isolatedSection, json, startSectionRuntime } from './support.ts';
+import {
+  batchWrite,
+  benchTeamItems,
+  isolatedSection,
+  json,
+  migrationsDoneItems,
+  startSectionRuntime,
+} from './support.ts';
 
 /** The issue's sizes; `SCALE_BENCH_SIZES=300,3000` tries the section quickly (its budgets then prove nothing). */
 const SIZES = (process.env.SCALE_BENCH_SIZES?.split(',').map(Number) ?? [5_000, 50_000]) as [number, number];
