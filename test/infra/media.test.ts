@@ -207,12 +207,13 @@ describe('public media through CloudFront', () => {
     // too, not after the bucket's general MEDIA_NONCURRENT_DAYS (S3 applies the shorter of overlapping rules).
     const pending = rules.find((r) => r.Prefix === PENDING_UPLOADS_PREFIX);
     expect(pending.NoncurrentVersionExpiration).toEqual({ NoncurrentDays: 1 });
-    // Only the pending prefix and data exports' documents (docs/data-model.md, Data rights): attached
-    // uploads (posts/) and avatars are kept.
+    // Only the pending prefix, data exports' documents (docs/data-model.md, Data rights) and past days'
+    // attendance documents (derived, rebuilt from the table: Whole lists): attached uploads (posts/) and
+    // avatars are kept.
     expect(rules.filter((r) => r.ExpirationInDays).map((r) => r.Prefix)).toEqual(
-      expect.arrayContaining([PENDING_UPLOADS_PREFIX, 'exports/']),
+      expect.arrayContaining([PENDING_UPLOADS_PREFIX, 'exports/', 'documents/attendance-']),
     );
-    expect(rules.filter((r) => r.ExpirationInDays)).toHaveLength(2);
+    expect(rules.filter((r) => r.ExpirationInDays)).toHaveLength(3);
   });
 
   it('caches /api/v1/public/* at the edge, keyed on the query string only, from the API origin', () => {
