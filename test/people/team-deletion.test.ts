@@ -122,12 +122,15 @@ describe('team deletion: O(1) request, background clearing', () => {
     const [orphan] = await bulkMembers(team.id, 1);
     await putMany([{ ...(await User.get({ id: orphan }, { consistent: true }))!, teamId: null }]);
 
-    // Marked as an earlier release marked it (its in-request clearing interrupted): no MODIFY record
-    // adds the mark here, so the runtime's consumer leaves this deletion to the runs of this test.
+    // Marked as an earlier release marked it (its in-request clearing interrupted): the item removed,
+    // then written again with its mark, so the stream holds a REMOVE and an INSERT and no MODIFY that
+    // adds the mark: the runtime's consumer (in a lane of its own, at once) leaves this deletion to the
+    // runs of this test.
     const marked: TeamItem = {
       ...(await storedTeam(team.id))!,
       deletingAt: new Date().toISOString(),
     };
+    await write(Team.remove({ id: team.id }));
     await putMany([marked]);
 
     // A run that stops after two pages of 5.
