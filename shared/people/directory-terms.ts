@@ -20,7 +20,7 @@ export function rowOf(u: UserFields, rev: number): Omit<DirectoryPersonItem, 'pk
     location: exact(u.location),
     skills: [...new Set((u.skills ?? []).map(exact).filter(Boolean))],
     teamId: u.teamId ?? null,
-    status: u.status as DirectoryPersonItem['status'],
+    status: u.status,
     joinedAt: u.joinedAt,
     text: [u.name, u.title ?? '', u.bio ?? ''].map((s) => s.toLowerCase()).join('\n'),
     postCount: u.postCount ?? 0,
