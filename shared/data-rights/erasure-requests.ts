@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '../db/ids.ts';
-import { isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import { isConditionFailure, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { readHead } from '../live/event-log.ts';
 import { NotificationCounter } from '../notifications/entities.ts';
@@ -10,7 +10,7 @@ import { PersonErasure, type PersonErasureItem } from './entities.ts';
 import { walkStart } from './walk-progress.ts';
 
 /**
- * The erasure routes' side (README, "People's data: export and erasure"): starting an erasure and
+ * The erasure routes' side (docs/people-data.md): starting an erasure and
  * reading it. The walk is the worker's (erasure.ts), kept apart so that these functions carry none of it.
  */
 
@@ -42,34 +42,35 @@ export async function startErasure(
   requestedBy: string | null,
   now = new Date(),
 ): Promise<PersonErasureItem> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const user = await getUser(userId, true);
-    if (!user) throw notFound('No such person.');
-    if (user.erasureId) {
-      const running = await PersonErasure.get({ id: user.erasureId }, { consistent: true });
-      if (running?.status === 'failed') return requeue(running);
-      if (running) return running;
-    }
-    if (user.status !== 'deactivated') throw conflict('Only a deactivated account can be erased: deactivate it first.');
-    if (user.legalHold) throw conflict('This account is under a legal hold: lift the hold before erasing it.');
-    const head = await readHead(true);
-    const job = PersonErasure.item({
-      id: newId(),
-      userId,
-      email: user.email,
-      name: user.name,
-      dateOfBirth: user.dateOfBirth,
-      pseudonym: randomUUID(),
-      reason: requestedBy ? 'super_admin' : 'retention',
-      requestedBy,
-      startedAt: now.toISOString(),
-      finishedAt: null,
-      status: 'running',
-      walk: walkStart(),
-      counts: {},
-      liveFrom: { epoch: head.epoch, seq: head.seq },
-    });
-    try {
+  return retryOnConflict(
+    async () => {
+      const user = await getUser(userId, true);
+      if (!user) throw notFound('No such person.');
+      if (user.erasureId) {
+        const running = await PersonErasure.get({ id: user.erasureId }, { consistent: true });
+        if (running?.status === 'failed') return requeue(running);
+        if (running) return running;
+      }
+      if (user.status !== 'deactivated')
+        throw conflict('Only a deactivated account can be erased: deactivate it first.');
+      if (user.legalHold) throw conflict('This account is under a legal hold: lift the hold before erasing it.');
+      const head = await readHead(true);
+      const job = PersonErasure.item({
+        id: newId(),
+        userId,
+        email: user.email,
+        name: user.name,
+        dateOfBirth: user.dateOfBirth,
+        pseudonym: randomUUID(),
+        reason: requestedBy ? 'super_admin' : 'retention',
+        requestedBy,
+        startedAt: now.toISOString(),
+        finishedAt: null,
+        status: 'running',
+        walk: walkStart(),
+        counts: {},
+        liveFrom: { epoch: head.epoch, seq: head.seq },
+      });
       await transact([
         PersonErasure.create(job),
         markErasing(user.id, job.id, user.rev ?? 0),
@@ -77,11 +78,9 @@ export async function startErasure(
         NotificationCounter.add({ userId }, { unread: 0 }, { set: { closed: job.id } }),
       ]);
       return job;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-  }
-  throw conflict('The account changed while this request ran. Try again.');
+    },
+    { attempts: 3, exhausted: () => conflict('The account changed while this request ran. Try again.') },
+  );
 }
 
 /** A failed erasure running again from its last recorded step (a super admin's new request; the retention skips people already marked). */

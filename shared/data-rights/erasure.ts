@@ -1,5 +1,5 @@
 import { env } from '../config/env.ts';
-import { getItem, type Item, isConditionFailure, type TransactItem, transact, write } from '../db/table.ts';
+import { getItem, type Item, retryOnConflict, type TransactItem, transact, write } from '../db/table.ts';
 import { dropFromDocuments } from '../documents/erasure.ts';
 import { DOCUMENTS_PREFIX } from '../documents/whole-list.ts';
 import { scoreWrites } from '../feed/scores.ts';
@@ -25,7 +25,7 @@ import { carries, scanPage } from './table-walk.ts';
 import { advanced, walkStart } from './walk-progress.ts';
 
 /**
- * Erasure of a person who left (README, "People's data: export and erasure"): the request (or the
+ * Erasure of a person who left (docs/people-data.md): the request (or the
  * retention sweep) records the job and marks the person; the background worker (work.ts) walks the
  * table page by page (table-walk.ts), applying each kind's rule (rules.ts) to every item that carries
  * the person, then erases their avatar's every version, and ends by keeping only the audit record.
@@ -411,23 +411,23 @@ async function eraseOne(
   opts: { ownProfile?: boolean; again?: boolean } = {},
 ): Promise<void> {
   let item: Item | undefined = first;
-  for (let attempt = 0; item && attempt < ITEM_ATTEMPTS; attempt++) {
-    const plan = await erasureOf(item, s, opts);
-    if (!plan) return;
-    try {
+  await retryOnConflict(
+    async (attempt) => {
+      if (attempt > 1) item = await readAgain(item as Item);
+      if (!item) return;
+      const plan = await erasureOf(item, s, opts);
+      if (!plan) return;
       if (plan.writes.length) await transact(plan.writes);
       for (const prefix of plan.objects) count('objects.deleted', await eraseObjects(prefix));
       await plan.after?.();
       // An unknown kind the first walk counted as left is not counted again by the second.
       if (!(opts.again && plan.outcome === 'left')) count(`${item.entity}.${plan.outcome}`);
-      return;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 20 * 2 ** attempt)));
-      item = await readAgain(item);
-    }
-  }
-  if (item) throw new Error(`data rights: ${String(item.entity)} ${item.pk}/${item.sk} kept changing`);
+    },
+    {
+      attempts: ITEM_ATTEMPTS,
+      exhausted: () => new Error(`data rights: ${String(item?.entity)} ${item?.pk}/${item?.sk} kept changing`),
+    },
+  );
 }
 
 const readAgain = (item: Item): Promise<Item | undefined> => getItem({ pk: item.pk, sk: item.sk }, true);

@@ -113,16 +113,28 @@ export function failedConditions(err: unknown): number[] {
   return reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
 }
 
+/** Attempts of a read-decide-write step before its conflict is given up, unless a caller says otherwise. */
+export const CONFLICT_ATTEMPTS = 5;
+
 /**
- * Optimistic concurrency: runs a read-decide-write step again when its write's condition failed
- * (another request changed the item between the read and the write), after a short random pause.
- * After `attempts` tries the condition failure is rethrown, or `exhausted()` is the error to throw
- * instead, or `fallback()` the answer (a sweep that leaves the item to its next run).
+ * The pause before attempt `attempt + 1` of a step that lost a race: random up to an exponentially
+ * growing bound (10, 20, 40… ms, at most 200), so a crowd of writers on one item does not collide again
+ * in lockstep.
+ */
+export const conflictPause = (attempt: number) => Math.random() * Math.min(200, 10 * 2 ** attempt);
+
+/**
+ * Optimistic concurrency, the one way every read-decide-write step is retried: runs `step` again when
+ * its write's condition failed (another request changed the item between the read and the write), after
+ * `conflictPause`. `step` is told which attempt it is (1, 2…), so a later attempt can read again or mend
+ * what made the condition fail. After `attempts` tries the condition failure is rethrown, or
+ * `exhausted()` is the error to throw instead, or `fallback()` the answer (a sweep that leaves the item
+ * to its next run).
  */
 export async function retryOnConflict<T>(
-  step: () => Promise<T>,
+  step: (attempt: number) => Promise<T>,
   {
-    attempts = 5,
+    attempts = CONFLICT_ATTEMPTS,
     exhausted,
     fallback,
   }: { attempts?: number } & (
@@ -132,15 +144,14 @@ export async function retryOnConflict<T>(
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await step();
+      return await step(attempt);
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       if (attempt >= attempts) {
         if (fallback) return fallback();
         throw exhausted ? exhausted() : err;
       }
-      // A little jitter keeps a crowd of writers on one item from colliding again in lockstep.
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(200, 10 * 2 ** attempt)));
+      await new Promise((r) => setTimeout(r, conflictPause(attempt)));
     }
   }
 }

@@ -1,6 +1,6 @@
 import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
-import { isConditionFailure, putMany, write } from '../db/table.ts';
+import { isConditionFailure, putMany, retryOnConflict, write } from '../db/table.ts';
 import type { Audience, ChangeEventDraft } from './change-events.ts';
 import { LiveEvent, LiveHead, type LiveHeadItem, LiveRecord, LiveReplica, type LogEvent, MAX_SEQ } from './entities.ts';
 
@@ -85,12 +85,13 @@ async function ensureEpoch(): Promise<void> {
 
 /** The current epoch and last seq from the head itself (creating the first epoch when the table has none). */
 export async function readHead(consistent = false): Promise<LogHead> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const item = await LiveHead.get({}, { consistent: consistent || attempt > 0 });
-    if (item?.epoch) return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt };
+  let item = await LiveHead.get({}, { consistent });
+  if (!item?.epoch) {
     await ensureEpoch();
+    item = await LiveHead.get({}, { consistent: true });
   }
-  throw new Error('the event log has no epoch');
+  if (!item?.epoch) throw new Error('the event log has no epoch');
+  return { epoch: item.epoch, seq: item.seq ?? 0, startedAt: item.startedAt };
 }
 
 /**
@@ -105,8 +106,10 @@ export async function readReplica(replica: number): Promise<PolledReplica> {
 
 /** Hands out `count` consecutive seqs of the current epoch: answers the epoch and the last of them. */
 async function allocate(count: number): Promise<Required<LogHead>> {
-  for (let attempt = 0; ; attempt++) {
-    try {
+  // The head's condition fails only on a fresh table: the second attempt creates the first epoch first.
+  return retryOnConflict(
+    async (attempt) => {
+      if (attempt > 1) await ensureEpoch();
       const out: Partial<LiveHeadItem> =
         (await write(
           LiveHead.update(
@@ -119,11 +122,9 @@ async function allocate(count: number): Promise<Required<LogHead>> {
           ),
         )) ?? {};
       return { epoch: out.epoch!, seq: out.seq!, startedAt: out.startedAt ?? '' };
-    } catch (err) {
-      if (!isConditionFailure(err) || attempt > 0) throw err;
-      await ensureEpoch();
-    }
-  }
+    },
+    { attempts: 2 },
+  );
 }
 
 const numbered = (drafts: RecordDrafts['drafts'], first: number): LogEvent[] =>

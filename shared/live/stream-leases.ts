@@ -1,6 +1,6 @@
 import { env } from '../config/env.ts';
 import { newId } from '../db/ids.ts';
-import { isConditionFailure, write } from '../db/table.ts';
+import { isConditionFailure, retryOnConflict, write } from '../db/table.ts';
 import { unavailable } from '../errors.ts';
 import { logger } from '../observability/logger.ts';
 import { coalesced } from './coalesced-reads.ts';
@@ -114,9 +114,11 @@ export async function acquireStreamLease(userId: string, o: AcquireOptions = {})
  * once) and answers the item as it is after the addition. `version` moves with it.
  */
 async function addLease(userId: string, id: string, lease: StreamLeaseEntry): Promise<StreamLeasesItem> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const first = attempt % 2 === 1;
-    try {
+  const busy = () => unavailable('The live stream cannot start right now; retry shortly.', RETRY_AFTER_SECONDS);
+  return retryOnConflict(
+    async (attempt) => {
+      // The map is missing only for a person's first stream: the second attempt creates it.
+      const first = attempt % 2 === 0;
       const after = await write(
         StreamLeases.update(
           { userId },
@@ -137,12 +139,11 @@ async function addLease(userId: string, id: string, lease: StreamLeaseEntry): Pr
           },
         ),
       );
-      if (StreamLeases.is(after)) return after;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-  }
-  throw unavailable('The live stream cannot start right now; retry shortly.', RETRY_AFTER_SECONDS);
+      if (!StreamLeases.is(after)) throw busy();
+      return after;
+    },
+    { attempts: ATTEMPTS, exhausted: busy },
+  );
 }
 
 function leaseOf(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
-import { getItem, isConditionFailure, transact, write } from '../db/table.ts';
+import { getItem, isConditionFailure, retryOnConflict, transact, write } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
 import { Migration, type MigrationStateItem, type MigrationStatus } from './entities.ts';
 import type { DataMigration } from './migration.ts';
@@ -156,20 +156,28 @@ export async function runMigrations(
 async function migrateItem(m: DataMigration, read: Record<string, unknown>): Promise<number> {
   let item: Record<string, unknown> | undefined = read;
   let changed = 0;
-  for (let attempt = 0; item && attempt < 10; attempt++) {
-    const writes = await m.migrate(item);
-    if (writes.length === 0) return changed ? 1 : 0;
-    try {
-      await transact(writes);
-      changed++;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-    item = await getItem({ pk: item.pk as string, sk: item.sk as string }, true);
-  }
-  if (item) throw new Error(`migration ${m.id}: the item ${item.pk}/${item.sk} is still not in its current form`);
-  return changed ? 1 : 0; // deleted meanwhile
+  const stillOld = () =>
+    new Error(`migration ${m.id}: the item ${item?.pk}/${item?.sk} is still not in its current form`);
+  const readAgain = (it: Record<string, unknown>) => getItem({ pk: it.pk as string, sk: it.sk as string }, true);
+  await retryOnConflict(
+    async (attempt) => {
+      if (attempt > 1 && item) item = await readAgain(item);
+      for (let steps = 0; item; steps++) {
+        const writes = await m.migrate(item);
+        if (writes.length === 0) return;
+        if (steps >= MAX_STEPS_PER_ITEM) throw stillOld();
+        await transact(writes);
+        changed++;
+        item = await readAgain(item);
+      }
+    },
+    { attempts: MAX_STEPS_PER_ITEM, exhausted: stillOld },
+  );
+  return changed ? 1 : 0;
 }
+
+/** Transactions one item may need to reach its current form, and attempts when requests keep changing it. */
+const MAX_STEPS_PER_ITEM = 10;
 
 const entityFilter = (entities: string[]) => {
   const names: Record<string, string> = { '#entity': 'entity' };
