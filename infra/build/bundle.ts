@@ -29,7 +29,7 @@ import { SECRET_NAMES, SECRETS, type SecretName } from '../../shared/config/secr
  *   (`--enable-source-maps` costs init time on every cold start).
  * - A `createRequire` banner gives the ESM bundle a `require`, so bundled CommonJS dependencies that
  *   `require()` Node built-ins keep working.
- * - The AWS SDK: see `SDK_MODE` (the README's "Cold starts" section has the measurements).
+ * - The AWS SDK: see `SDK_MODE` (docs/cold-starts.md has the measurements).
  *   `sharp` is left out: its native binary comes from a Lambda layer (`layers/sharp/`).
  * - The bench (`test/bench/cold-start.ts`) holds the size and init-time budgets these bundles meet.
  */
@@ -45,7 +45,7 @@ const LOCK = join(DIST, '.bundle.lock');
  * tree-shaken and minified, the version the tests ran. `runtime`: `@aws-sdk/*` is left out and
  * loaded from the Lambda Node.js 22 runtime's own copy (a version the tests never ran), except the
  * `RUNTIME_MISSING_AWS_SDK` packages. `npm run bench` with `BENCH_SDK=both` measures both against the
- * floor; `bundled` was the faster (README, "Cold starts").
+ * floor; `bundled` was the faster (docs/cold-starts.md).
  */
 export type SdkMode = 'bundled' | 'runtime';
 export const SDK_MODE: SdkMode = 'bundled';

@@ -206,7 +206,7 @@ export class ServiceFunction extends Construct {
       ALLOWED_ORIGINS: config.allowedOrigins.join(','),
       LOG_LEVEL: config.logLevel,
       ...secrets.environment,
-      // The maps ship with every bundle; loading them is opt-in (README, "Cold starts").
+      // The maps ship with every bundle; loading them is opt-in (docs/cold-starts.md).
       ...(config.sourceMaps ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
       POWERTOOLS_SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
@@ -218,7 +218,7 @@ export class ServiceFunction extends Construct {
         ? { PUSH_APNS_APPLICATION_ARN: config.push.apnsApplicationArn }
         : {}),
       ...(media ? { MEDIA_SIGNING_SECRET: media.secret, MEDIA_SIGNING_PARAMETER: mediaParameter } : {}),
-      // Deadlines and retention (README, "Running the grievance channel"): the grievance routes and sweeps.
+      // Deadlines and retention (docs/grievance-channel.md): the grievance routes and sweeps.
       ...(isGrievanceFunction(props.handler) ? grievanceEnvironment(config.grievances) : {}),
       ...(functionExtras[props.handler]?.environment ?? {}),
       ...(props.environment ?? {}),
@@ -252,7 +252,7 @@ export class ServiceFunction extends Construct {
       reservedConcurrentExecutions: props.reservedConcurrency,
       functionName: props.functionName,
       // X-Ray traces of every invocation (Lambda's own segments: init, invocation, overhead) at no bundle
-      // cost; the Powertools Tracer's SDK subsegments are left out for the cold start (README).
+      // cost; the Powertools Tracer's SDK subsegments are left out for the cold start (docs/cold-starts.md).
       tracing: Tracing.ACTIVE,
     });
     acknowledge(

@@ -63,8 +63,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * |                               |                    | than this are erased (at least 30)                  |
  * | `workplace:peopleRetentionDays` | unset (off)     | PEOPLE_RETENTION_DAYS of the people-retention       |
  * |                               |                    | schedule only: people deactivated longer than this  |
- * |                               |                    | are erased (at least 30; README, "People's data:    |
- * |                               |                    | export and erasure")                                |
+ * |                               |                    | are erased (at least 30; docs/people-data.md)       |
  *
  * SERVICE_VERSION is package.json's version.
  */
@@ -108,9 +107,9 @@ export interface DeployConfig {
    * `{{resolve:ssm:...}}` reference) and the secret (name or ARN) holding the private key PEM.
    */
   mediaSigning?: { publicKey: string; secret: string };
-  /** The grievance channel's deadlines and retention, in days (README, "Running the grievance channel"). */
+  /** The grievance channel's deadlines and retention, in days (docs/grievance-channel.md). */
   grievances: { ackDays: number; feedbackDays: number; retentionDays?: number };
-  /** Days after deactivation a person is erased; absent: never by time (README, "People's data: export and erasure"). */
+  /** Days after deactivation a person is erased; absent: never by time (docs/people-data.md). */
   peopleRetentionDays?: number;
 }
 

@@ -93,7 +93,7 @@ export const MEDIA_NONCURRENT_DAYS = 30;
 /**
  * A person's data export outlives its keeping period by a day at most: the worker erases each one
  * EXPORT_KEEP_DAYS after it is ready (shared/data-rights/export.ts); the bucket expires what a stopped
- * worker left (README, "People's data: export and erasure").
+ * worker left (docs/people-data.md).
  */
 export const EXPORTS_EXPIRE_DAYS = EXPORT_KEEP_DAYS + 1;
 /** An export's overwritten or deleted versions are not kept for recovery: they are a person's data. */

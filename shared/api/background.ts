@@ -226,7 +226,7 @@ export const schedules: Schedule[] = [
     timeout: 300,
   },
   // Works people's data exports and erasures, step by step, resuming where the last run stopped
-  // (shared/data-rights/work.ts; README, "People's data: export and erasure"). It walks the table
+  // (shared/data-rights/work.ts; docs/people-data.md). It walks the table
   // (Scan), rewrites what carries an erased person anywhere in it, and erases objects' every version.
   {
     name: 'data-rights-work',

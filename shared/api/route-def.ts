@@ -18,7 +18,7 @@ export interface RouteAccess {
    * own and what it writes for other areas: notifications, counters), so
    * the role may Put/Update/Delete only under those partition-key prefixes (`dynamodb:LeadingKeys`).
    * The session refresh and the idempotency record are added from the route's declaration. Absent:
-   * the function may write anywhere in the table (README, "Least privilege on the table", says why).
+   * the function may write anywhere in the table (docs/least-privilege.md, says why).
    */
   writes?: readonly WriteTarget[];
   /** Scans the table: the migrations runner and the data-rights worker (shared/data-rights/table-walk.ts); never a request path. */

@@ -20,14 +20,14 @@ export const toSessionUser = (u: UserItem) => ({
   image: u.image ?? null,
   role: u.role,
   status: u.status,
-  // A super admin provisioned the address, so it counts as verified (README, "better-auth's client").
+  // A super admin provisioned the address, so it counts as verified (docs/client-developers.md, "better-auth's client").
   emailVerified: true,
   createdAt: u.joinedAt,
   updatedAt: u.updatedAt ?? u.joinedAt,
 });
 
 /**
- * Email and password sign-in (README, "Security"): one password evaluation taken per address before
+ * Email and password sign-in (docs/security.md): one password evaluation taken per address before
  * comparing, the same 401 for a wrong address or password, the deactivated message only with the
  * right password, pending → active on success. `receivedAt`: when the request arrived.
  */

@@ -3,7 +3,7 @@ import { isConditionFailure, type TransactItem, write } from '../db/table.ts';
 import { tooMany } from '../errors.ts';
 import { PasswordCheckThrottle, SignInThrottle, type ThrottleWindow } from './entities.ts';
 
-/** At most this many password evaluations per key in one window (README, "Security"). */
+/** At most this many password evaluations per key in one window (docs/security.md). */
 export const THROTTLE_LIMIT = 5;
 export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 

@@ -2,7 +2,7 @@ import { type EntityItem, entity, shape } from '../db/entity.ts';
 import type { WalkProgress } from './walk-progress.ts';
 
 /**
- * People's data rights (docs/data-model.md, Data rights; README, "People's data: export and erasure"):
+ * People's data rights (docs/data-model.md, Data rights; docs/people-data.md):
  * a copy of a person's data and their erasure after they left, each a job walked in the background.
  */
 

@@ -3,7 +3,7 @@ import type { Item } from '../db/table.ts';
 import type { ReadMark } from '../notifications/notifications.ts';
 
 /**
- * The export's document (README, "People's data: export and erasure"): one JSON object, a section per
+ * The export's document (docs/people-data.md): one JSON object, a section per
  * kind of data, holding what the service stores about the person and what the API shows them. What
  * each kind gives is declared below (EXPORTED): whose items of the kind are the person's or about them,
  * and the fields exported; any other field (internal marks such as `legalHold`, `erasureId`, `actorId`,

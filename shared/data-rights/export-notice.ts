@@ -8,7 +8,7 @@ import { failureKind } from './job-failure.ts';
 import { leaseHeld, renewLease, writeHeld } from './lease.ts';
 
 /**
- * The notice a super admin's export owes its person (README, "People's data: export and erasure"),
+ * The notice a super admin's export owes its person (docs/people-data.md),
  * recorded with the job when it was asked (export-requests.ts) and sent here by the worker: the
  * notification on the bell first (with the job's record, in one transaction, so it is written once),
  * then the e-mail, recorded as sent once the transport took it. A channel that fails stays `pending`

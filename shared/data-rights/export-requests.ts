@@ -9,7 +9,7 @@ import { documentKey, EXPORT_LINK_SECONDS } from './export-document.ts';
 import { walkStart } from './walk-progress.ts';
 
 /**
- * The export routes' side of a copy of a person's data (README, "People's data: export and erasure"):
+ * The export routes' side of a copy of a person's data (docs/people-data.md):
  * recording the job and reading it. The walk itself is the worker's (export.ts), kept apart so that
  * these small functions carry none of it.
  */

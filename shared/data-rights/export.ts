@@ -30,7 +30,7 @@ import { scanPage } from './table-walk.ts';
 import { advanced } from './walk-progress.ts';
 
 /**
- * A copy of a person's data (README, "People's data: export and erasure"). The request records the
+ * A copy of a person's data (docs/people-data.md). The request records the
  * job; the background worker (work.ts) walks the table page by page (table-walk.ts), writing each
  * page's finds as a part in the bucket, then assembles the document, which a `GET` links to with a
  * short-lived signed URL until it is erased EXPORT_KEEP_DAYS later. The job stays as the audit record.

@@ -1,8 +1,8 @@
 import { declarations } from '../db/entity.ts';
 
 /**
- * Why a data-rights job's step failed, in words that hold no personal data (README, "People's data:
- * export and erasure"): the step, a fixed description of the kind of failure, and the kinds of item
+ * Why a data-rights job's step failed, in words that hold no personal data (docs/people-data.md):
+ * the step, a fixed description of the kind of failure, and the kinds of item
  * the error names. An error's message may hold keys, ids or addresses (erasure.ts names the item that
  * kept changing by its key), so it is never copied: only matched against known failures, with the
  * error's class name (`TypeError`, `ValidationException`) for the rest.

@@ -20,7 +20,7 @@ import type { AttributeKinds } from './person-match.ts';
 
 /**
  * What people's data rights do with each kind of item that carries a person (docs/data-model.md, Data
- * rights; README, "People's data: export and erasure"): the section of the export it goes to (none:
+ * rights; docs/people-data.md): the section of the export it goes to (none:
  * operational records, derived copies, counters), and what erasure does with it:
  * - `delete`: the person's own data (profile, sessions, credentials, notifications to them, presence,
  *   attendance, leave they asked for, follows, bookmarks, push registrations, uploads);

@@ -35,13 +35,13 @@ import { handlerFile } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 
 /**
- * The budgets of this section, in one place (README, "Cold starts"). A budget changes only with a
+ * The budgets of this section, in one place (docs/cold-starts.md). A budget changes only with a
  * line in the change's description saying why.
  */
 export const BUDGETS = {
   /**
    * No function's code (index.mjs) above this. The AWS SDK clients stay bundled (about a third faster
-   * per cold start than the runtime's copy, README "Cold starts"), so the former size budgets (median
+   * per cold start than the runtime's copy, docs/cold-starts.md), so the former size budgets (median
    * 150 KB, largest 300 KB), which the floor alone (323 KB) exceeds, were replaced by this ceiling;
    * the sizes are still reported. What a cold start costs is judged by the ratio below.
    */

@@ -4,7 +4,7 @@ import { THROTTLE_LIMIT, THROTTLE_WINDOW_MS } from '../../shared/auth/throttle.t
 import { write } from '../../shared/db/table.ts';
 import { type ApiResponse, api, newMember, PASSWORD } from '../support/api.ts';
 
-// The throttling rule (README, "Security"): at most five password evaluations per address, or per
+// The throttling rule (docs/security.md): at most five password evaluations per address, or per
 // account on change-password, in a fixed 15-minute window, however the attempts are timed.
 
 const signInRaw = (email: string, password: string) =>

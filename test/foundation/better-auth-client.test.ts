@@ -2,7 +2,7 @@ import { createAuthClient } from 'better-auth/client';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, newMember, PASSWORD, signIn } from '../support/api.ts';
 
-// better-auth's own client, unchanged, against the local runtime (README, "better-auth's client"):
+// better-auth's own client, unchanged, against the local runtime (docs/client-developers.md, "better-auth's client"):
 // the authentication routes are a superset of what it sends and reads.
 
 const authBase = () => `${baseUrl()}/api/v1/auth`;
@@ -106,7 +106,7 @@ describe("better-auth's client with a bearer token", () => {
     expect((await client.getSession()).data!.user.name).toBe('Renamed By Client');
 
     expect((await client.signOut()).data).toEqual({ success: true });
-    // Where better-auth answers 200 null, the service answers 401 (README, "better-auth's client").
+    // Where better-auth answers 200 null, the service answers 401 (docs/client-developers.md, "better-auth's client").
     expect((await client.getSession()).error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 

@@ -28,7 +28,7 @@ describe('deployment settings from context', () => {
     expect(() => config({ 'workplace:grievanceAckDays': '0' })).toThrow(/grievanceAckDays/);
   });
 
-  it('takes the people retention from context: off unless set, and at least 30 days (README, "People\'s data")', () => {
+  it('takes the people retention from context: off unless set, and at least 30 days (docs/people-data.md)', () => {
     expect(config({}).peopleRetentionDays).toBeUndefined();
     expect(config({ 'workplace:peopleRetentionDays': '30' }).peopleRetentionDays).toBe(30);
     expect(config({ 'workplace:peopleRetentionDays': 400 }).peopleRetentionDays).toBe(400);

@@ -13,9 +13,9 @@ import { type Resource, resourcesOf, type Synthesized, synthesize } from './synt
 
 /**
  * The roles that may still write anywhere in the table (Put/Update/Delete/BatchWrite on the table
- * without a `dynamodb:LeadingKeys` condition). README ("Least privilege on the table") lists why
+ * without a `dynamodb:LeadingKeys` condition). docs/least-privilege.md lists why
  * each area's still do. The count is exact: a new one fails this test, and so does narrowing one
- * until the count here and in the README is lowered with it.
+ * until the count here and in docs/least-privilege.md is lowered with it.
  */
 const TABLE_WIDE_WRITERS_LIMIT = 32;
 /** IAM's limit on a role's inline policies (their total size, whitespace not counted). */

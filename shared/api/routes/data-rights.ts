@@ -6,7 +6,7 @@ import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { DataExportView, ErasureView, LegalHold } from '../schemas/data-rights.ts';
 
 /**
- * People's data rights (README, "People's data: export and erasure"): a copy of a person's data and
+ * People's data rights (docs/people-data.md): a copy of a person's data and
  * their erasure after they left. The requests only record a job; the data-rights worker does the work
  * (shared/api/background.ts).
  */

@@ -26,7 +26,7 @@ const reviewAccess: RouteAccess = {
 const publicAccess: RouteAccess = { table: 'read', bucket: media, publicMedia: true };
 /**
  * The website's answers are cached by browsers and the edge for a minute, served stale while
- * revalidating for ten more (README, "For website developers"): an approval shows within about a
+ * revalidating for ten more (docs/client-developers.md, "For website developers"): an approval shows within about a
  * minute, and the signed media URLs inside stay valid for far longer (shared/storage/public-urls.ts).
  */
 const publicCache = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 600 };

@@ -12,7 +12,7 @@ const attemptsFields = {
     ),
 };
 
-/** A data export as its routes answer it (README, "People's data: export and erasure"). */
+/** A data export as its routes answer it (docs/people-data.md). */
 export const DataExportView = z
   .object({
     id: z.string(),

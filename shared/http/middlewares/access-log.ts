@@ -8,7 +8,7 @@ import { contextOf } from './request-context.ts';
 
 /**
  * One line and one metric set per request: route, status, duration; the caller's id only outside
- * grievance routes (their anonymity: README). The Lambda context (request id, cold start) comes with
+ * grievance routes (their anonymity: docs/security.md). The Lambda context (request id, cold start) comes with
  * every line (instrument()). A streaming route logs when its answer starts (status and headers sent).
  */
 export const accessLog = (def: AnyRoute): MiddlewareObj<APIGatewayProxyEventV2, { statusCode?: number }> => {

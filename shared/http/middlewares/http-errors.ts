@@ -53,7 +53,7 @@ export function toHttpError(err: unknown): HttpError {
 
 /**
  * The authentication routes add `code` to the common body, because better-auth's client reads its
- * errors as `{ code, message }` (README, "better-auth's client").
+ * errors as `{ code, message }` (docs/client-developers.md, "better-auth's client").
  */
 const answersCode = (def: AnyRoute | undefined) => def?.area === 'auth';
 
