@@ -37,8 +37,7 @@ import { acknowledge, acknowledgeWildcards } from './acknowledge.ts';
 import { cfnText, METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './naming.ts';
 import { secretArns, secretGrants } from './secret-grants.ts';
 
-export { SES_ACTIONS, SNS_ACTIONS, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../shared/api/access-policy.ts';
-export { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
+export { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../shared/api/access-policy.ts';
 
 /** Powertools (structured logs, metrics): the service name and the CloudWatch metrics namespace. */
 

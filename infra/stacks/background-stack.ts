@@ -22,11 +22,6 @@ import { type DeployConfig, PEOPLE_RETENTION_SCHEDULE, peopleRetentionEnvironmen
 import { layersFor, tableStreamArn } from './data-stack.ts';
 import type { SharedData } from './shared-data.ts';
 
-/** Every background function records what it did (shared/api/background.ts). */
-export {
-  DEFAULT_BACKGROUND_ACCESS,
-  DEFAULT_BACKGROUND_TIMEOUT_SECONDS,
-} from '../../shared/api/function-settings.ts';
 /** A failing batch is split (bisect) and retried this often before its position goes to the DLQ. */
 export const STREAM_RETRY_ATTEMPTS = 5;
 /**

@@ -29,9 +29,6 @@ export interface ResourceNames {
   layerParameter: (pkg: string) => string;
 }
 
-/** A prefix every derived name accepts (stack names, S3 bucket names once lowercased, SSM paths). */
-export const PREFIX_PATTERN = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
-
 /** `restoredTable`: the name of a table restored from a backup, served instead of `<prefix>-table`. */
 export function resourceNames(prefix: string, scope: Construct, restoredTable?: string): ResourceNames {
   const stack = Stack.of(scope);

@@ -12,8 +12,6 @@ const ASSETS = new Map<string, string>([
   ['swagger-ui-standalone-preset.js', 'application/javascript; charset=utf-8'],
 ]);
 
-export const DOCS_ASSET_NAMES = [...ASSETS.keys()];
-
 function assetsDir(): string {
   if (process.env.DOCS_ASSETS_DIR) return process.env.DOCS_ASSETS_DIR;
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

@@ -45,7 +45,6 @@ export const Credentials = entity({
   key: { pk: ['USER', 'userId'], sk: ['CREDENTIALS'] },
   legacy: ['userId'],
 });
-export type CredentialsItem = EntityItem<typeof Credentials>;
 
 /** The claim on an e-mail address (lower-case): uniqueness, and the sign-in lookup of its person. */
 export const EmailClaim = entity({
@@ -54,7 +53,6 @@ export const EmailClaim = entity({
   key: { pk: ['EMAIL', { field: 'email', as: lowerCase }], sk: ['EMAIL'] },
   legacy: ['email'],
 });
-export type EmailClaimItem = EntityItem<typeof EmailClaim>;
 
 /**
  * One throttling window of password evaluations (shared/auth/throttle.ts): `taken` counts every
@@ -73,14 +71,12 @@ export const SignInThrottle = entity({
   fields: shape<ThrottleWindow & { email: string }>(),
   key: { pk: ['SIGNIN', { field: 'email', as: lowerCase }], sk: ['THROTTLE'] },
 });
-export type SignInThrottleItem = EntityItem<typeof SignInThrottle>;
 /** Checks of a signed-in person's current password (change-password). */
 export const PasswordCheckThrottle = entity({
   name: 'PasswordCheckThrottle',
   fields: shape<ThrottleWindow & { userId: string }>(),
   key: { pk: ['PWCHECK', 'userId'], sk: ['THROTTLE'] },
 });
-export type PasswordCheckThrottleItem = EntityItem<typeof PasswordCheckThrottle>;
 
 /** A password-reset token, addressed by its hash (created by operators only; see accounts.ts). */
 export const ResetToken = entity({
@@ -89,4 +85,3 @@ export const ResetToken = entity({
   key: { pk: ['RESET', 'tokenHash'], sk: ['RESET'] },
   legacy: ['tokenHash'],
 });
-export type ResetTokenItem = EntityItem<typeof ResetToken>;

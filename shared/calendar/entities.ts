@@ -72,7 +72,6 @@ export const WishCounter = entity({
   key: { pk: ['USER', 'recipientId'], sk: ['WISHES', 'year'] },
   inPlace: true,
 });
-export type WishCounterItem = EntityItem<typeof WishCounter>;
 
 /**
  * The claim of one person's birthday announcement on one day (the day's claims share a partition): it decides

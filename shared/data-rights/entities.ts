@@ -96,7 +96,6 @@ export const DataExportClaim = entity({
   fields: shape<{ userId: string; exportId: string; at: string }>(),
   key: { pk: ['DATAEXPORT_OF', 'userId'], sk: ['LATEST'] },
 });
-export type DataExportClaimItem = EntityItem<typeof DataExportClaim>;
 
 export type ErasureStatus = 'running' | 'done' | 'failed';
 

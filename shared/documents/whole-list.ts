@@ -48,12 +48,7 @@ export const documentName = (key: string) =>
     : undefined;
 
 /** What a document's object looked like when last read here: reused while S3 answers 304 for its ETag. */
-let cached: Map<string, { etag: string; rows: Rows }> = new Map();
-
-/** Drops what was read of the documents (tests that change the bucket behind the service's back). */
-export function forgetDocuments(): void {
-  cached = new Map();
-}
+const cached: Map<string, { etag: string; rows: Rows }> = new Map();
 
 /**
  * The stored document's rows, or undefined when it was never built. S3 replaces an object whole, but

@@ -202,7 +202,6 @@ export const ReplyNotice = entity({
   >(),
   key: { pk: ['COMMENT', 'commentId'], sk: ['REPLY_NOTICE'] },
 });
-export type ReplyNoticeItem = EntityItem<typeof ReplyNotice>;
 
 /** A person's like or dislike of a comment. */
 export const CommentVote = entity({
@@ -210,7 +209,6 @@ export const CommentVote = entity({
   fields: shape<{ commentId: string; postId: string; userId: string; vote: 'like' | 'dislike'; actorId: string }>(),
   key: { pk: ['COMMENT', 'commentId'], sk: ['VOTE', 'userId'] },
 });
-export type CommentVoteItem = EntityItem<typeof CommentVote>;
 
 /**
  * A person's bookmark: an entry of their own post list (`list` = `BOOKMARKS#<userId>`, post-lists.ts),
@@ -225,7 +223,6 @@ export const Bookmark = entity({
     byPost: { index: 'gsi1', pk: ['BOOKMARKED', 'postId'], sk: ['userId'] },
   },
 });
-export type BookmarkItem = EntityItem<typeof Bookmark>;
 
 /**
  * That a person follows another (a person's follows are bounded by the company's size); on gsi1 under
@@ -252,7 +249,6 @@ export const FollowedPost = entity({
   fields: shape<{ userId: string; postId: string; authorId: string; actorId: string }>(),
   key: { pk: ['FOLLOWED', 'userId'], sk: ['postId'] },
 });
-export type FollowedPostItem = EntityItem<typeof FollowedPost>;
 
 /**
  * A post's entry in one of the lists it is on (post-lists.ts, lists.ts): one partition per list (the
@@ -343,7 +339,6 @@ export const FeedScoreDay = entity({
   },
   inPlace: true,
 });
-export type FeedScoreDayItem = EntityItem<typeof FeedScoreDay>;
 
 /**
  * A period's top list (`week` or `month`, the window ending on `day`), built in the background from the
@@ -366,7 +361,6 @@ export const LeaderboardTop = entity({
   }>(),
   key: { pk: ['LEADERBOARD_TOP', 'period'], sk: ['day'] },
 });
-export type LeaderboardTopItem = EntityItem<typeof LeaderboardTop>;
 
 /**
  * One person's post uploads of one UTC day (shared/feed/upload-quota.ts): `uploads` and `bytes` move
@@ -379,4 +373,3 @@ export const UploadQuota = entity({
   key: { pk: ['UPLOADQUOTA', 'userId', 'day'], sk: ['QUOTA'] },
   inPlace: true,
 });
-export type UploadQuotaItem = EntityItem<typeof UploadQuota>;

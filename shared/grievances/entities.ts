@@ -173,7 +173,6 @@ export const GrievanceRead = entity({
   legacy: ['readTag'],
   anon: true,
 });
-export type GrievanceReadItem = EntityItem<typeof GrievanceRead>;
 
 /**
  * How many grievances a person raised or first read (unread = all − this), addressed by tag(person),
@@ -187,7 +186,6 @@ export const GrievanceSeen = entity({
   inPlace: true,
   anon: true,
 });
-export type GrievanceSeenItem = EntityItem<typeof GrievanceSeen>;
 
 /**
  * A notice waiting for its delivery batch (notices.ts), on a random queue shard (shards.ts), keyed by
@@ -280,4 +278,3 @@ export const GrievanceErasureAudit = entity({
   inPlace: true,
   anon: true,
 });
-export type GrievanceErasureAuditItem = EntityItem<typeof GrievanceErasureAudit>;

@@ -1,6 +1,6 @@
 import { PRESENT } from '../db/entity.ts';
 import { getMany, type Item, isConditionFailure, keyString, type TransactItem, transact } from '../db/table.ts';
-import { personTag, personTags, raiserTags, readTag, readTags, sameTag } from './anonymity.ts';
+import { personTag, personTags, raiserTags, readTags, sameTag } from './anonymity.ts';
 import { Grievance, type GrievanceItem, GrievanceRead, GrievanceSeen, GrievanceTotals } from './entities.ts';
 import { readerRefWrite } from './erasure-refs.ts';
 import { totalOf } from './totals.ts';
@@ -12,8 +12,7 @@ import { totalOf } from './totals.ts';
  * they raise a grievance and when they first mark somebody else's read. The raiser's own grievance
  * needs no marker: `raiserTag` on it already says it is theirs.
  */
-export const readMarkerKey = (userId: string, grievanceId: string) =>
-  GrievanceRead.key({ readTag: readTag(userId, grievanceId) });
+
 /**
  * Where a person's marker of the grievance may be: under the grievance secret's current key or an
  * earlier one of its ring (docs/deployment.md, "Rotating the secrets"). Reads try them all.

@@ -48,7 +48,6 @@ export const LiveReplica = entity({
   // Replicas written before they stored their number (or their epoch's start) lack it.
   legacy: ['replica', 'startedAt'],
 });
-export type LiveReplicaItem = EntityItem<typeof LiveReplica>;
 
 /** A stored event: the change frame's data plus who may see it. */
 export interface LogEvent {
@@ -67,7 +66,6 @@ export const LiveEvent = entity({
   fields: shape<LogEvent & { epoch: string; ttl: number }>(),
   key: { pk: ['LIVE'], sk: ['EVENT', 'epoch', { field: 'seq', as: paddedSeq }] },
 });
-export type LiveEventItem = EntityItem<typeof LiveEvent>;
 
 /** The seqs one stream record's events got, so a retried batch appends nothing twice. */
 export const LiveRecord = entity({
@@ -83,7 +81,6 @@ export const LiveRecord = entity({
   // Markers written before they stored their record's id lack it (they expire within a day).
   legacy: ['recordId'],
 });
-export type LiveRecordItem = EntityItem<typeof LiveRecord>;
 
 /** One open connection's lease: when it expires (renewed with each ping), when it was taken, its tab. */
 export interface StreamLease {

@@ -103,4 +103,3 @@ export const NotificationReadAll = entity({
   fields: shape<{ userId: string; actorId: string; readAt: string }>(),
   key: { pk: ['NOTIF', 'userId'], sk: ['READ_ALL'] },
 });
-export type NotificationReadAllItem = EntityItem<typeof NotificationReadAll>;

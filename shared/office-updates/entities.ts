@@ -47,4 +47,3 @@ export const WebsiteCounts = entity({
   key: { pk: ['WEBSITE'], sk: ['COUNTS'] },
   inPlace: true,
 });
-export type WebsiteCountsItem = EntityItem<typeof WebsiteCounts>;

@@ -28,7 +28,7 @@ import { getUsers } from './users.ts';
  * - until migration 0013 has built the rows (directory-migration-state.ts): the older projection, one
  *   batch read of the fixed set of directory shards, matched and ordered in memory.
  */
-export type { DirectoryPage, DirectoryQuery, DirectorySort } from './directory-search.ts';
+export type { DirectoryPage, DirectoryQuery } from './directory-search.ts';
 
 const sortIndexes = {
   name: { index: 'byName', forward: true },

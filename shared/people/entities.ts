@@ -128,7 +128,6 @@ export const TeamMember = entity({
   fields: shape<{ teamId: string; userId: string; actorId?: string }>(),
   key: { pk: ['TEAM', 'teamId'], sk: ['MEMBER', 'userId'] },
 });
-export type TeamMemberItem = EntityItem<typeof TeamMember>;
 
 export type TeamColor = 'blue' | 'emerald' | 'violet' | 'amber' | 'rose' | 'cyan' | 'orange' | 'slate';
 
@@ -185,7 +184,6 @@ export const TeamName = entity({
   // Claims written before they stored their name lack it (migration 0001 stores it from the key).
   legacy: ['nameLower'],
 });
-export type TeamNameItem = EntityItem<typeof TeamName>;
 
 const shardSegment = { field: 'shard', as: (shard: number) => paddedShard(shard) } as const;
 
@@ -200,7 +198,6 @@ export const DirectoryShard = entity({
   // Shards written before they stored their number lack it (migration 0001 stores it from the key).
   legacy: ['shard'],
 });
-export type DirectoryShardItem = EntityItem<typeof DirectoryShard>;
 
 /**
  * The post counts (`posts_<userId>`) of a directory shard's people, moved with ADD by `postCountWrites`
@@ -212,7 +209,6 @@ export const DirectoryShardPosts = entity({
   key: { pk: ['DIRSHARD', shardSegment], sk: ['POSTS'] },
   legacy: ['shard'],
 });
-export type DirectoryShardPostsItem = EntityItem<typeof DirectoryShardPosts>;
 
 export type FacetKind = 'skill' | 'title' | 'location';
 /**
@@ -224,7 +220,6 @@ export const DirectoryFacet = entity({
   fields: shape<{ kind: FacetKind; value: string; people: number }>(),
   key: { pk: ['FACETS'], sk: ['kind', { field: 'value', as: (v: string) => v.toLowerCase() }] },
 });
-export type DirectoryFacetItem = EntityItem<typeof DirectoryFacet>;
 
 /** The directory's partition of per-person rows while the person is listed (directory-rows.ts). */
 const rowListedIn = (r: { status?: string }) => (isListed({ status: r.status ?? '' }) ? 'DIRROWS' : undefined);
@@ -280,4 +275,3 @@ export const DirectoryTerm = entity({
     byJoined: { index: 'gsi7', pk: ['DIRTERM', 'term'], sk: [(t) => Date.parse(t.joinedAt)] },
   },
 });
-export type DirectoryTermItem = EntityItem<typeof DirectoryTerm>;

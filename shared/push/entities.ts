@@ -44,4 +44,3 @@ export const NotificationPrefs = entity({
   fields: shape<{ userId: string; pushEnabled?: boolean; actorId: string; updatedAt: string }>(),
   key: { pk: ['USER', 'userId'], sk: ['NOTIF_PREFS'] },
 });
-export type NotificationPrefsItem = EntityItem<typeof NotificationPrefs>;

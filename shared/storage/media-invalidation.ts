@@ -53,8 +53,3 @@ export async function invalidateMedia(keys: string[]): Promise<number> {
   }
   return paths.length;
 }
-
-/** Lets tests install a client of their own; undefined goes back to the default. */
-export function setCloudFrontClient(c: CloudFrontClient | undefined): void {
-  client = c;
-}

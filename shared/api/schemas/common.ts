@@ -5,7 +5,6 @@ import { hasAllowedScheme } from '../../util/links.ts';
  * they are exactly what the OpenAPI document says. */
 export const isoDateTime = () => z.string().describe('ISO 8601 with offset');
 export const nullableIso = () => isoDateTime().nullable();
-export const ymd = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
 
 export const Role = z.enum(['member', 'super_admin']);
 export const AccountStatus = z.enum(['active', 'pending', 'deactivated']);

@@ -80,4 +80,3 @@ export const MeetingMailQuota = entity({
   key: { pk: ['MEETING_MAIL', 'userId'], sk: ['DAY', 'day'] },
   inPlace: true,
 });
-export type MeetingMailQuotaItem = EntityItem<typeof MeetingMailQuota>;
