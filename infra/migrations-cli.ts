@@ -8,8 +8,9 @@
  * does the same every 5 minutes); `pause` and `resume` hold and release one migration (and the ones
  * after it).
  */
-import { migrationById, migrations } from '../shared/migrations/index.ts';
+
 import { migrationStates, runMigrations, setPaused } from '../shared/migrations/runner.ts';
+import { migrationById, migrations } from '../shared/registry/migrations.ts';
 
 const [command = 'status', id] = process.argv.slice(2);
 process.env.TABLE_NAME ??= 'workplace';

@@ -1,8 +1,8 @@
 import type { Context } from 'aws-lambda';
-import { migrations } from '../../shared/migrations/index.ts';
 import { runMigrations } from '../../shared/migrations/runner.ts';
 import { backgroundHandler } from '../../shared/observability/instrumented.ts';
 import { logger } from '../../shared/observability/logger.ts';
+import { migrations } from '../../shared/registry/migrations.ts';
 
 /**
  * Every 5 minutes (EventBridge): runs what is left of the migrations (shared/migrations/runner.ts) until

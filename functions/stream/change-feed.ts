@@ -1,6 +1,7 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { type BatchResponse, recordChanges } from '../../shared/live/change-feed.ts';
 import { backgroundHandler } from '../../shared/observability/instrumented.ts';
+import { changeMappers } from '../../shared/registry/change-mappers.ts';
 
 /**
  * The change-feed consumer: the only reader of the table's DynamoDB stream (an event source mapping
@@ -11,5 +12,5 @@ import { backgroundHandler } from '../../shared/observability/instrumented.ts';
  */
 export const handler = backgroundHandler(
   'stream',
-  (event: DynamoDBStreamEvent): Promise<BatchResponse> => recordChanges(event.Records),
+  (event: DynamoDBStreamEvent): Promise<BatchResponse> => recordChanges(event.Records, changeMappers),
 );

@@ -209,7 +209,7 @@ export async function startLocalRuntime(
 /** Runs every pending migration in this process, logging the outcome (docs/deployment.md). */
 async function runMigrationsAtStart(log: (line: string) => void, signal: AbortSignal): Promise<void> {
   try {
-    const { migrations } = await import('../../shared/migrations/index.ts');
+    const { migrations } = await import('../../shared/registry/migrations.ts');
     const { runMigrations } = await import('../../shared/migrations/runner.ts');
     const { complete, states } = await runMigrations(migrations, { budgetMs: 30 * 60_000, signal });
     if (signal.aborted) return;

@@ -112,7 +112,7 @@ export interface RouteDef<
 
 export type AnyRoute = RouteDef<any, any, any>;
 
-export const API_PREFIX = '/api/v1';
+export { API_PREFIX } from '../config/api-prefix.ts';
 
 /** Declares a route; the identity function keeps the literal types for the handler. */
 export function defineRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(

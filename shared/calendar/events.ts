@@ -4,9 +4,9 @@ import { isConditionFailure, transact, write } from '../db/table.ts';
 import { forbidden, invalid, notFound } from '../errors.ts';
 import { mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
+import { type Instant, instant } from '../util/time.ts';
 import { CompanyEvent, type CompanyEventItem, LONG_EVENT_MS } from './entities.ts';
 import { isSuperAdmin, type Viewer } from './people.ts';
-import { type Instant, instant } from './time.ts';
 
 /**
  * Company events. An event is past once its effective end (`endsAt`,

@@ -24,6 +24,6 @@ export const IdempotencyRecord = entity({
     [ANON_ATTRIBUTE]?: true;
   }>(),
   key: { pk: ['IDEMPOTENCY', 'keyTag'], sk: ['IDEMPOTENCY'] },
-  // Records written before they stored their key tag (idempotency-migrations.ts) lack it.
+  // Records written before they stored their key tag (shared/migrations/idempotency-forms.ts) lack it.
   legacy: ['keyTag'],
 });

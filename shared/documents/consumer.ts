@@ -1,11 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { companyDate } from '../calendar/time.ts';
 import { transact } from '../db/table.ts';
 import { attendanceDocDate, foldAttendanceDay } from '../hr/attendance-day.ts';
 import { User } from '../people/entities.ts';
 import { foldRoster, ROSTER } from '../people/roster.ts';
+import { companyDate } from '../util/time.ts';
 import { listChange, REMOVED_REV } from './changes.ts';
 import { DocumentChange } from './entities.ts';
 

@@ -115,7 +115,7 @@ export const bookmarkChanges = ownToggle('bookmark.updated', (b, bookmarked) => 
 
 export const followChanges = ownToggle('follow.updated', (f, following) => ({ followingId: f.followingId, following }));
 
-/** Registered in `shared/live/mappers.ts`, by `entity`. */
+/** Registered in `shared/registry/change-mappers.ts`, by `entity`. */
 export const feedChangeMappers: Record<string, ChangeMapper> = {
   Post: postChanges,
   PostStats: postStatsChanges,

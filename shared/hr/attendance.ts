@@ -1,8 +1,8 @@
-import { companyDate } from '../calendar/time.ts';
 import { isConditionFailure, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { activeByName, roster } from '../people/roster.ts';
 import { getUser, type UserItem } from '../people/users.ts';
+import { companyDate } from '../util/time.ts';
 import { checkInChange, checkOutChange, type DayRecord, dayRecords } from './attendance-day.ts';
 import { type AttendanceItem, AttendanceRecord, PresentCounter } from './entities.ts';
 import { canViewAll } from './viewers.ts';

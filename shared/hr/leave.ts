@@ -1,4 +1,3 @@
-import { companyDate } from '../calendar/time.ts';
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
 import { newSortableId } from '../db/ids.ts';
 import { isConditionFailure, queryBudgeted, queryCount, transact, write } from '../db/table.ts';
@@ -7,6 +6,7 @@ import { migrationDone } from '../migrations/done.ts';
 import { WINDOW_INDEXES_MIGRATION } from '../migrations/window-indexes.ts';
 import { activeByName, type RosterPerson, reportCounts, roster } from '../people/roster.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
+import { companyDate } from '../util/time.ts';
 import { dayNumber, LEAVE_AHEAD_DAYS, type LeaveItem, LeaveRequest, LeaveSeen, type LeaveStatus } from './entities.ts';
 import { isReportingManager } from './viewers.ts';
 

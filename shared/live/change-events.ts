@@ -2,7 +2,7 @@
  * The contract between the areas and the change feed. The change-feed consumer (the
  * only reader of the table's DynamoDB stream) hands every item change to the mapper registered for
  * the item's `entity` attribute; the mapper answers the live-update events it means. Areas register
- * their mappers in `mappers.ts`; nothing else emits events, so no mutation can forget to.
+ * their mappers in `shared/registry/change-mappers.ts`; nothing else emits events, so no mutation can forget to.
  *
  * Conventions every area follows so mappers can work from the images alone:
  * - every item carries `entity` (its type name) and, when a person changed it, `actorId` (who did

@@ -5,7 +5,6 @@ import { ANON_ATTRIBUTE } from '../db/table-definition.ts';
 import { logger } from '../observability/logger.ts';
 import type { ChangeEventDraft, ChangeMapper, ItemChange } from './change-events.ts';
 import { appendRecords } from './event-log.ts';
-import { changeMappers } from './mappers.ts';
 
 type Image = Record<string, AttributeValue> | undefined;
 
@@ -63,13 +62,14 @@ export function toItemChange(record: DynamoDBRecord): ItemChange {
 }
 
 /**
- * The live-update events one item change means: the mapper registered for its `entity`, or none.
+ * The live-update events one item change means: the mapper of `mappers` (the registry,
+ * shared/registry/change-mappers.ts) for its `entity`, or none.
  * Anonymous items are dropped here too, should the event-source filter ever let one through; a
  * mapper that throws loses its own events only (logged), never the batch.
  */
 export function eventsOf(
   change: ItemChange,
-  mappers: Record<string, ChangeMapper> = changeMappers,
+  mappers: Readonly<Record<string, ChangeMapper>>,
 ): (ChangeEventDraft & { at: Date })[] {
   if (change.newImage?.[ANON_ATTRIBUTE] || change.oldImage?.[ANON_ATTRIBUTE]) return [];
   const entity = (change.newImage?.entity ?? change.oldImage?.entity) as string | undefined;
@@ -96,11 +96,14 @@ export interface BatchResponse {
  * being done. The rest of the batch is never processed past a failure, so events keep stream order
  * (a later presence change never lands before an earlier one).
  */
-export async function recordChanges(records: DynamoDBRecord[]): Promise<BatchResponse> {
+export async function recordChanges(
+  records: DynamoDBRecord[],
+  mappers: Readonly<Record<string, ChangeMapper>>,
+): Promise<BatchResponse> {
   const appended = records.map((r) => {
     let drafts: ReturnType<typeof eventsOf> = [];
     try {
-      drafts = eventsOf(toItemChange(r));
+      drafts = eventsOf(toItemChange(r), mappers);
     } catch (err) {
       // An unreadable record loses its own events only; a retried batch would fail the same way.
       logger.error('unreadable stream record', { eventName: r.eventName, error: err as Error });

@@ -7,7 +7,7 @@ import { livePartitions, StreamLeases } from './entities.ts';
  * only when all of it holds:
  * - neither image carries `anon` (grievance items never reach the consumer). Grievance
  *   notifications carry nothing of the kind, so they pass like every notification and their mapper
- *   drops them after unsealing (notification-changes.ts). `exists` works only on leaf nodes, so
+ *   drops them after unsealing (shared/notifications/change-events.ts). `exists` works only on leaf nodes, so
  *   the pattern names the DynamoDB type (`anon` is always written as a boolean, `{ BOOL: true }`); `exists: false` also
  *   holds when the image itself is absent (an INSERT has no OldImage, a REMOVE no NewImage);
  * - the item is not the event log's own (partition `LIVE` and its replicas `LIVE#<n>`, listed one by

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { API_PREFIX } from '../api/route-def.ts';
+import { API_PREFIX } from '../config/api-prefix.ts';
 import { notFound } from '../errors.ts';
 import { bucketName, s3 } from '../storage/client.ts';
 

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from '../api/schemas/common.ts';
-import { birthdayMonthDay } from '../calendar/birthday-index.ts';
 import { type EntityFields, type EntityItem, entity, shape } from '../db/entity.ts';
+import { birthdayMonthDay } from './birthday-index.ts';
 import { isListed, nameKey, paddedShard } from './listing.ts';
 
 /** The people area's entities (docs/data-model.md, People), each declared once. */
@@ -103,7 +103,7 @@ export const User = entity({
       sk: ['featuredAt', 'id'],
       when: (u) => !!(u.isFeatured && u.featuredAt),
     },
-    /** Birthdays by month-day (shared/calendar/birthday-index.ts; query with `bornOn(monthDay)`). */
+    /** Birthdays by month-day (shared/people/birthday-index.ts; query with `bornOn(monthDay)`). */
     birthdays: {
       index: 'gsi5',
       pk: ['BIRTHDAYS', { field: 'dateOfBirth', as: (d: string) => birthdayMonthDay(d) ?? '' }],

@@ -90,7 +90,7 @@ export async function companyBench(): Promise<boolean> {
   const { BirthdayDay } = await import('../../shared/calendar/entities.ts');
   const { AnnouncementNotice } = await import('../../shared/feed/entities.ts');
   const { birthdayPreview } = await import('../../shared/calendar/birthdays/announce.ts');
-  const { companyDate } = await import('../../shared/calendar/time.ts');
+  const { companyDate } = await import('../../shared/util/time.ts');
   const table = process.env.TABLE_NAME!;
   const raw = new DynamoDBClient({ endpoint: dynamo.endpoint, region: process.env.AWS_REGION });
   const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });

@@ -96,7 +96,7 @@ export async function scaleBench(): Promise<boolean> {
   const { AttendanceRecord, PresentCounter, LeaveRequest } = await import('../../shared/hr/entities.ts');
   const { Meeting } = await import('../../shared/calendar/meetings/entities.ts');
   const { seatWrites } = await import('../../shared/calendar/meetings/store.ts');
-  const { companyDate } = await import('../../shared/calendar/time.ts');
+  const { companyDate } = await import('../../shared/util/time.ts');
   const { newSortableId } = await import('../../shared/db/ids.ts');
   const { Post } = await import('../../shared/feed/entities.ts');
   const { newPostItems, createPost } = await import('../../shared/feed/posts.ts');

@@ -143,7 +143,7 @@ export async function json(baseUrl: string, method: string, path: string, body?:
  * seeded company at start (which would be measured as the requests' work) nor reads the older forms.
  */
 export async function migrationsDoneItems(at: string): Promise<Item[]> {
-  const { migrations } = await import('../../shared/migrations/index.ts');
+  const { migrations } = await import('../../shared/registry/migrations.ts');
   const { Migration } = await import('../../shared/migrations/entities.ts');
   return migrations.map((m) =>
     Migration.item({

@@ -12,11 +12,11 @@ import {
 import { sweepBirthdays, todaysBirthdays } from '../../shared/calendar/birthdays/today.ts';
 import { loveWish, myWishes, replyToWish, sendWish } from '../../shared/calendar/birthdays/wishes.ts';
 import { BirthdayAnnouncement, BirthdayDay } from '../../shared/calendar/entities.ts';
-import { companyDate } from '../../shared/calendar/time.ts';
 import { getItem, write } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
 import { listNotifications, markRead, unreadCount } from '../../shared/notifications/notifications.ts';
 import { getUser, type UserItem } from '../../shared/people/users.ts';
+import { companyDate } from '../../shared/util/time.ts';
 import { api, newMember, uniq } from '../support/api.ts';
 import { refusalStatus } from '../support/refusal.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Meeting, type MeetingItem, MeetingSeat } from '../../shared/calendar/meetings/entities.ts';
-import { startOfCompanyDay } from '../../shared/calendar/time.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { putMany } from '../../shared/db/table.ts';
+import { startOfCompanyDay } from '../../shared/util/time.ts';
 import { type ApiResponse, admin, api, newMember, uniq } from '../support/api.ts';
 
 /**

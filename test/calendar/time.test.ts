@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { birthdayMonthDay, bornOn, celebratedMonthDays, celebratesOn } from '../../shared/calendar/birthday-index.ts';
+import { birthdayMonthDay, bornOn, celebratedMonthDays, celebratesOn } from '../../shared/people/birthday-index.ts';
 import { User } from '../../shared/people/entities.ts';
 import { blankProfile } from '../../shared/people/users.ts';
 
@@ -13,7 +13,7 @@ const sampleUser = {
   isFeatured: false,
 };
 
-import { companyDate, isCalendarDate, parseInstant, startOfCompanyDay } from '../../shared/calendar/time.ts';
+import { companyDate, isCalendarDate, parseInstant, startOfCompanyDay } from '../../shared/util/time.ts';
 
 describe('instants with an offset', () => {
   it('keeps the offset it was given and adds missing seconds', () => {

@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Meeting, MeetingSeat } from '../../shared/calendar/meetings/entities.ts';
 import { listMeetings } from '../../shared/calendar/meetings/list.ts';
-import { startOfCompanyDay } from '../../shared/calendar/time.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { type Item, putMany, transact } from '../../shared/db/table.ts';
 import { LeaveRequest } from '../../shared/hr/entities.ts';
 import { listLeaveRequests } from '../../shared/hr/leave.ts';
-import { migrationById } from '../../shared/migrations/index.ts';
 import { WINDOW_INDEXES_MIGRATION } from '../../shared/migrations/window-indexes.ts';
 import { getUser } from '../../shared/people/users.ts';
+import { migrationById } from '../../shared/registry/migrations.ts';
+import { startOfCompanyDay } from '../../shared/util/time.ts';
 import { newMember, uniq } from '../support/api.ts';
 
 /**

@@ -1,7 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { companyDate } from '../../shared/calendar/time.ts';
 import { db } from '../../shared/db/client.ts';
 import { putMany, write } from '../../shared/db/table.ts';
 import { pendingChanges } from '../../shared/documents/changes.ts';
@@ -15,6 +14,7 @@ import { nameKey } from '../../shared/people/listing.ts';
 import { foldRoster, ROSTER } from '../../shared/people/roster.ts';
 import { blankProfile } from '../../shared/people/users.ts';
 import { bucketName, s3 } from '../../shared/storage/client.ts';
+import { companyDate } from '../../shared/util/time.ts';
 import { admin, api, baseUrl, newMember, uniq } from '../support/api.ts';
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { putMany, transact } from '../../shared/db/table.ts';
 import { Follow, FollowedPost } from '../../shared/feed/entities.ts';
 import { FOLLOWING_LISTS_MIGRATION } from '../../shared/migrations/following-lists.ts';
-import { migrationById } from '../../shared/migrations/index.ts';
+import { migrationById } from '../../shared/registry/migrations.ts';
 import { api, newMember, uniq } from '../support/api.ts';
 import { createPost, waitFor } from './helpers.ts';
 

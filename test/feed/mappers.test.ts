@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedChangeMappers } from '../../shared/feed/change-events.ts';
 import type { ItemChange } from '../../shared/live/change-events.ts';
-import { changeMappers } from '../../shared/live/mappers.ts';
+import { changeMappers } from '../../shared/registry/change-mappers.ts';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const insert = (newImage: Record<string, any>): ItemChange => ({

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { companyDate } from '../../shared/calendar/time.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { putMany } from '../../shared/db/table.ts';
 import { type LeaveItem, LeaveRequest, type LeaveStatus } from '../../shared/hr/entities.ts';
+import { companyDate } from '../../shared/util/time.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
 
 /**

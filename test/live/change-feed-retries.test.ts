@@ -6,6 +6,7 @@ import { env } from '../../shared/config/env.ts';
 import { db } from '../../shared/db/client.ts';
 import { recordChanges } from '../../shared/live/change-feed.ts';
 import { readEventsAfter, readHead, readReplica } from '../../shared/live/event-log.ts';
+import { changeMappers } from '../../shared/registry/change-mappers.ts';
 
 let sequence = Date.now() * 1000;
 /** A stream record of a notification item (its mapper emits one notification.created). */
@@ -77,13 +78,13 @@ describe('change-feed consumer under retries', () => {
     const batch = [silentRecord(), a.record, b.record];
 
     failNextEventWrite();
-    const failed = await recordChanges(batch);
+    const failed = await recordChanges(batch, changeMappers);
     expect(failed.batchItemFailures).toEqual([{ itemIdentifier: a.record.dynamodb!.SequenceNumber }]);
 
     // Lambda retries from the failed record; then once more, as a bisected or duplicated delivery would.
-    expect(await recordChanges(batch.slice(1))).toEqual({ batchItemFailures: [] });
+    expect(await recordChanges(batch.slice(1), changeMappers)).toEqual({ batchItemFailures: [] });
     const once = await eventsFor(before.epoch, before.seq, recipient);
-    expect(await recordChanges(batch.slice(1))).toEqual({ batchItemFailures: [] });
+    expect(await recordChanges(batch.slice(1), changeMappers)).toEqual({ batchItemFailures: [] });
     const twice = await eventsFor(before.epoch, before.seq, recipient);
 
     expect(once.map((e) => e.payload.notificationId)).toEqual([a.id, b.id]);
@@ -96,7 +97,7 @@ describe('change-feed consumer under retries', () => {
     const n = notificationRecord(recipient);
     // Read the log from the head this test started at: a long run holds more than a page of events.
     const before = await readHead(true);
-    await recordChanges([n.record]);
+    await recordChanges([n.record], changeMappers);
     const { epoch } = before;
     const [stored] = await eventsFor(epoch, before.seq, recipient);
     // Other test files share the table: one may start a new epoch (head first, then the replicas)

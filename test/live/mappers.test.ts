@@ -3,7 +3,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import type { ItemChange } from '../../shared/live/change-events.ts';
 import { eventsOf, toItemChange } from '../../shared/live/change-feed.ts';
-import { notificationChanges, notificationsReadAllChanges } from '../../shared/live/notification-changes.ts';
+import { notificationChanges, notificationsReadAllChanges } from '../../shared/notifications/change-events.ts';
 import { notificationItem } from '../../shared/notifications/notifications.ts';
 import { presenceChanges } from '../../shared/presence/change-events.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birthdayPreview } from '../../shared/calendar/birthdays/announce.ts';
-import { companyDate } from '../../shared/calendar/time.ts';
+import { companyDate } from '../../shared/util/time.ts';
 import { type SeededCompany, seededCompany } from '../support/seeded-company.ts';
 import { isChange, openSse } from '../support/sse.ts';
 

@@ -16,7 +16,7 @@ const BUDGET_MS = 2_000;
 let company: SeededCompany;
 beforeAll(async () => {
   company = await seededCompany(PEOPLE);
-}, 300_000);
+}, 600_000);
 afterAll(async () => {
   await company?.stop();
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemChange } from '../../shared/live/change-events.ts';
-import { changeMappers } from '../../shared/live/mappers.ts';
 import { credentialsChanges, teamChanges, userChanges } from '../../shared/people/change-events.ts';
+import { changeMappers } from '../../shared/registry/change-mappers.ts';
 
 const at = new Date('2025-01-01T00:00:00Z');
 const modify = (oldImage: Record<string, unknown>, newImage: Record<string, unknown>): ItemChange => ({

@@ -7,12 +7,12 @@ import { freePort } from '../../infra/local/runtime.ts';
 import { db, setDbClient } from '../../shared/db/client.ts';
 import { putMany } from '../../shared/db/table.ts';
 import { Migration } from '../../shared/migrations/entities.ts';
-import { migrations } from '../../shared/migrations/index.ts';
 import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
 import { ROW_BUDGET, TERM_BATCH, TERM_BUDGET } from '../../shared/people/directory-search.ts';
 import { Team, type UserFields } from '../../shared/people/entities.ts';
 import { blankProfile } from '../../shared/people/users.ts';
+import { migrations } from '../../shared/registry/migrations.ts';
 
 /**
  * `GET /people` with filters and `q` reads a bounded number of items whatever the size of the company:

@@ -1,5 +1,5 @@
-import { companyDate } from '../../shared/calendar/time.ts';
 import { avatarOwnerTag } from '../../shared/people/avatar-tag.ts';
+import { companyDate } from '../../shared/util/time.ts';
 import { image, waitFor } from '../feed/helpers.ts';
 import { expectStatus, newTeam, type Person, person, upload } from '../people/helpers.ts';
 import { api, PASSWORD, signIn, uniq } from './api.ts';

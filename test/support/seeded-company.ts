@@ -100,7 +100,7 @@ export async function seededCompany(
     const baseUrl = runtime.baseUrl;
     // The runtime runs every pending migration at start, over the whole seeded table: let it finish, so
     // the test measures its own work rather than those scans.
-    const { migrations } = await import('../../shared/migrations/index.ts');
+    const { migrations } = await import('../../shared/registry/migrations.ts');
     const { migrationStates } = await import('../../shared/migrations/runner.ts');
     for (let i = 0; i < 600; i++) {
       if ((await migrationStates(migrations)).every((m) => m.status === 'done')) break;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { calendarDate } from '../../calendar/time.ts';
 import { DocumentChange } from '../../documents/entities.ts';
 import * as hr from '../../hr/entities.ts';
+import { calendarDate } from '../../util/time.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { nullableIso } from '../schemas/common.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import * as calendar from '../../calendar/entities.ts';
-import { offsetDateTime } from '../../calendar/time.ts';
+import { offsetDateTime } from '../../util/time.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, Mention, nonBlank } from '../schemas/common.ts';

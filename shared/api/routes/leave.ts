@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { calendarDate } from '../../calendar/time.ts';
 import * as hr from '../../hr/entities.ts';
+import { calendarDate } from '../../util/time.ts';
 import { nextPageCursorParam, nextPageHeader } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { isoDateTime, Manager, nonBlank, nullableIso } from '../schemas/common.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import * as meetings from '../../calendar/meetings/entities.ts';
 import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/types.ts';
-import { offsetDateTime } from '../../calendar/time.ts';
+import { offsetDateTime } from '../../util/time.ts';
 import { nextPageCursorParam, nextPageHeader } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';

@@ -24,8 +24,8 @@ import { logger } from '../../observability/logger.ts';
 import { User } from '../../people/entities.ts';
 import { getUsers, type UserItem } from '../../people/users.ts';
 import { inPool } from '../../util/in-pool.ts';
+import { companyDate } from '../../util/time.ts';
 import { type AnnouncementItem, BirthdayAnnouncement, BirthdayDay, type BirthdayDayItem } from '../entities.ts';
-import { companyDate } from '../time.ts';
 
 /**
  * The birthday notification (decisions §8): one `birthday` notification per person per company day,

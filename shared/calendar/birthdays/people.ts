@@ -1,5 +1,5 @@
+import { bornOn, celebratedMonthDays, celebratesOn } from '../../people/birthday-index.ts';
 import { User, type UserItem } from '../../people/entities.ts';
-import { bornOn, celebratedMonthDays, celebratesOn } from '../birthday-index.ts';
 
 /**
  * The people who celebrate on a company day, deactivated people left out: one Query of

@@ -1,5 +1,5 @@
 import type { UserItem } from '../../people/users.ts';
-import { companyDate } from '../time.ts';
+import { companyDate } from '../../util/time.ts';
 import { claimAnnouncements } from './announce.ts';
 import { birthdayPeople } from './people.ts';
 import { wishState } from './wishes.ts';

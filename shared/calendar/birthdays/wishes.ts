@@ -3,11 +3,11 @@ import { isConditionFailure, write } from '../../db/table.ts';
 import { updateExpression, withCondition } from '../../db/update-expression.ts';
 import { invalid, notFound } from '../../errors.ts';
 import { transactNotifications } from '../../notifications/notify-many.ts';
+import { celebratesOn } from '../../people/birthday-index.ts';
 import { mentionIn } from '../../people/person-views.ts';
 import { getUser, getUsers, type UserItem } from '../../people/users.ts';
-import { celebratesOn } from '../birthday-index.ts';
+import { companyDate } from '../../util/time.ts';
 import { BirthdayWish, WishCounter, type WishItem } from '../entities.ts';
-import { companyDate } from '../time.ts';
 
 /**
  * Birthday wishes: one per author per birthday (its id is derived

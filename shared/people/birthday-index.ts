@@ -1,4 +1,4 @@
-import { isLeapYear } from './time.ts';
+import { isLeapYear } from '../util/time.ts';
 
 /**
  * The birthdays index (gsi5 on the profile item, `BIRTHDAYS#<MM-DD>` / `<userId>`) and the dates it is

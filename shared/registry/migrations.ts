@@ -1,5 +1,4 @@
 import { authLegacyForms } from '../auth/migrations.ts';
-import { idempotencyLegacyForms } from '../db/idempotency-migrations.ts';
 import {
   grievanceHandlingMigration,
   grievanceLegacyForms,
@@ -8,14 +7,15 @@ import {
   grievanceTotalsNamesMigration,
   legacyNotificationPreview,
 } from '../grievances/migrations.ts';
+import { FOLLOWING_LISTS_MIGRATION } from '../migrations/following-lists.ts';
+import { idempotencyLegacyForms } from '../migrations/idempotency-forms.ts';
+import type { DataMigration } from '../migrations/migration.ts';
+import { indexBackfillMigration, type LegacyForm, storedFormMigration } from '../migrations/stored-form.ts';
+import { WINDOW_INDEXES_MIGRATION } from '../migrations/window-indexes.ts';
 import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
 import { avatarKeyedTagMigration } from '../people/avatar-migration.ts';
 import { directoryRowsMigration, directoryShardsRemovedMigration } from '../people/directory-migrations.ts';
 import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
-import { FOLLOWING_LISTS_MIGRATION } from './following-lists.ts';
-import type { DataMigration } from './migration.ts';
-import { indexBackfillMigration, type LegacyForm, storedFormMigration } from './stored-form.ts';
-import { WINDOW_INDEXES_MIGRATION } from './window-indexes.ts';
 // Every declaring module, so that the stored-form migration knows every entity of this release.
 import '../auth/entities.ts';
 import '../calendar/entities.ts';
@@ -30,7 +30,7 @@ import '../office-updates/entities.ts';
 import '../people/entities.ts';
 import '../presence/entities.ts';
 import '../push/entities.ts';
-import './entities.ts';
+import '../migrations/entities.ts';
 
 /** Every older stored form this release still reads, by area (CHANGELOG.md lists each with its release). */
 export const legacyForms: readonly LegacyForm[] = [

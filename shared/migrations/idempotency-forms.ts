@@ -1,4 +1,4 @@
-import type { LegacyForm } from '../migrations/stored-form.ts';
+import type { LegacyForm } from './stored-form.ts';
 
 /** Older stored forms of idempotency records (CHANGELOG.md, 0.2.0). */
 export const idempotencyLegacyForms: LegacyForm[] = [

@@ -1,6 +1,6 @@
-import { Notification } from '../notifications/entities.ts';
-import { notificationContent } from '../notifications/notifications.ts';
-import { type ChangeMapper, onlyUser } from './change-events.ts';
+import { type ChangeMapper, onlyUser } from '../live/change-events.ts';
+import { Notification } from './entities.ts';
+import { notificationContent } from './notifications.ts';
 
 /**
  * Notifications on the live-update stream, to the recipient only:

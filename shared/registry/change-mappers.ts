@@ -1,9 +1,9 @@
 import { companyEventChanges } from '../calendar/change-events.ts';
 import { feedChangeMappers } from '../feed/change-events.ts';
+import type { ChangeMapper } from '../live/change-events.ts';
+import { notificationChanges, notificationsReadAllChanges } from '../notifications/change-events.ts';
 import { credentialsChanges, teamChanges, userChanges } from '../people/change-events.ts';
 import { presenceChanges } from '../presence/change-events.ts';
-import type { ChangeMapper } from './change-events.ts';
-import { notificationChanges, notificationsReadAllChanges } from './notification-changes.ts';
 
 /**
  * Every entity's change mapper, by `entity` attribute. Each area adds its own line here (its mappers
