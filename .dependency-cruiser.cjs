@@ -27,6 +27,8 @@ const LAYERS = [
   'push',
   'calendar',
   'hr',
+  // The whole lists kept as documents (roster, attendance of the day): built from people and hr.
+  'whole-lists',
   'feed',
   'office-updates',
   'grievances',

@@ -1,7 +1,7 @@
+import { toProfile } from '../../shared/api/profile.ts';
 import { setMemberRoleRoute } from '../../shared/api/routes/members.ts';
 import { route } from '../../shared/http/route.ts';
 import { setRole } from '../../shared/people/members.ts';
-import { toProfile } from '../../shared/people/profile.ts';
 
 export const handler = route(setMemberRoleRoute, async (req) =>
   toProfile(await setRole(req.caller.userId, req.params.userId, req.body.role), req.caller),

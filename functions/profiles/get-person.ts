@@ -1,7 +1,7 @@
+import { toProfile } from '../../shared/api/profile.ts';
 import { getPersonRoute } from '../../shared/api/routes/profiles.ts';
 import { notFound } from '../../shared/errors.ts';
 import { route } from '../../shared/http/route.ts';
-import { toProfile } from '../../shared/people/profile.ts';
 import { getUser } from '../../shared/people/users.ts';
 
 export const handler = route(getPersonRoute, async (req) => {

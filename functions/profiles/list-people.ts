@@ -1,7 +1,7 @@
+import { toDirectoryEntries } from '../../shared/api/profile.ts';
 import { listPeopleRoute } from '../../shared/api/routes/profiles.ts';
 import { route } from '../../shared/http/route.ts';
 import { listDirectory } from '../../shared/people/directory.ts';
-import { toDirectoryEntries } from '../../shared/people/profile.ts';
 
 export const handler = route(listPeopleRoute, async (req) => {
   const page = await listDirectory(req.query);

@@ -1,6 +1,6 @@
+import { toProfile } from '../../shared/api/profile.ts';
 import { updateMyProfileRoute } from '../../shared/api/routes/profiles.ts';
 import { route } from '../../shared/http/route.ts';
-import { toProfile } from '../../shared/people/profile.ts';
 import { updateProfile } from '../../shared/people/profile-update.ts';
 
 export const handler = route(updateMyProfileRoute, async (req) =>

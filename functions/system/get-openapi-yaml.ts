@@ -1,8 +1,8 @@
 import { stringify } from 'yaml';
-import { openapiDocument } from '../../shared/api/openapi.ts';
 import { openapiYamlRoute } from '../../shared/api/routes/system.ts';
 import { rawReply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
+import { openapiDocument } from '../../shared/registry/openapi.ts';
 
 export const handler = route(openapiYamlRoute, async () =>
   rawReply(stringify(openapiDocument(), { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),

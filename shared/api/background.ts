@@ -1,6 +1,5 @@
 import { BirthdayAnnouncement, BirthdayDay } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
-import { wholeListFilters } from '../documents/consumer.ts';
 import { DocumentChange, DocumentLease } from '../documents/entities.ts';
 import { companyFanOutFilters } from '../feed/company-fan-out.ts';
 import { AnnouncementNotice, FollowedPost, LeaderboardTop } from '../feed/entities.ts';
@@ -11,6 +10,7 @@ import { changeFeedFilters } from '../live/stream-filters.ts';
 import { User } from '../people/entities.ts';
 import { teamDeletionFilters } from '../people/team-deletion.ts';
 import { Presence } from '../presence/entities.ts';
+import { wholeListFilters } from '../whole-lists/consumer.ts';
 import type { RouteAccess } from './route-def.ts';
 import { CHANGES_PEOPLE, FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
 
@@ -142,7 +142,7 @@ export const streamConsumers: StreamConsumer[] = [
 
 export const schedules: Schedule[] = [
   // Builds the whole lists' documents again from the table: a document never built (a new
-  // deployment) or drifted (shared/documents/consumer.ts).
+  // deployment) or drifted (shared/whole-lists/consumer.ts).
   {
     name: 'whole-lists-refresh',
     handler: 'functions/schedules/refresh-whole-lists.ts',

@@ -139,7 +139,7 @@ export const PersonErasure = entity({
       again?: WalkProgress;
       /**
        * The whole lists' documents (after the second walk): folded without the person (`folded`), then
-       * their old versions erased a page at a time from `next` until `done` (shared/documents/erasure.ts).
+       * their old versions erased a page at a time from `next` until `done` (shared/whole-lists/erasure.ts).
        * Absent until then (and on a job recorded by an earlier release, which then does it).
        */
       documents?: { folded: boolean; next?: { key: string; versionId: string }; done?: boolean };

@@ -1,6 +1,5 @@
 import { env } from '../config/env.ts';
 import { getItem, type Item, retryOnConflict, type TransactItem, transact, write } from '../db/table.ts';
-import { dropFromDocuments } from '../documents/erasure.ts';
 import { DOCUMENTS_PREFIX } from '../documents/whole-list.ts';
 import { scoreWrites } from '../feed/scores.ts';
 import { PresentCounter } from '../hr/entities.ts';
@@ -15,6 +14,7 @@ import { ROSTER, ROSTER_FIELDS } from '../people/roster-row.ts';
 import { PushToken } from '../push/entities.ts';
 import { forgetEndpointOf } from '../push/tokens.ts';
 import { eraseObjects, eraseOldVersionsPage } from '../storage/erase-objects.ts';
+import { dropFromDocuments } from '../whole-lists/erasure.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
 import { exportPrefix } from './export-document.ts';
 import { renewLease, writeHeld } from './lease.ts';

@@ -1,6 +1,6 @@
-import { FAVOURITE_FIELDS, LINK_FIELDS } from '../api/schemas/common.ts';
 import type { Item } from '../db/table.ts';
 import type { ReadMark } from '../notifications/notifications.ts';
+import { FAVOURITE_FIELDS, LINK_FIELDS } from '../people/profile-fields.ts';
 
 /**
  * The export's document (docs/people-data.md): one JSON object, a section per

@@ -1,4 +1,3 @@
-import { FAVOURITE_FIELDS, LINK_FIELDS } from '../api/schemas/common.ts';
 import {
   actorOf,
   type ChangeEventDraft,
@@ -7,6 +6,7 @@ import {
   everyone,
   type ItemChange,
 } from '../live/change-events.ts';
+import { FAVOURITE_FIELDS, LINK_FIELDS } from './profile-fields.ts';
 
 /**
  * The people area's live-update events, from the change feed's item images alone:

@@ -1,8 +1,8 @@
 import type * as z from 'zod';
-import type { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from '../api/schemas/common.ts';
 import { type EntityFields, type EntityItem, entity, shape } from '../db/entity.ts';
 import { birthdayMonthDay } from './birthday-index.ts';
 import { isListed, nameKey, paddedShard } from './listing.ts';
+import type { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from './profile-fields.ts';
 
 /** The people area's entities (docs/data-model.md, People), each declared once. */
 

@@ -1,7 +1,7 @@
-import { FAVOURITE_FIELDS, LINK_FIELDS } from '../api/schemas/common.ts';
 import { newId } from '../db/ids.ts';
 import { invalid } from '../errors.ts';
 import { assertTeamOpen, changePerson } from './change-person.ts';
+import { FAVOURITE_FIELDS, LINK_FIELDS } from './profile-fields.ts';
 import type { ProjectItem, UserItem } from './users.ts';
 
 /** A project as a client sends it (the Project input); `id` keeps an existing project's id. */

@@ -173,10 +173,10 @@ export async function companyBench(): Promise<boolean> {
     const token = signIn.headers.get('set-auth-token');
     if (!token) throw new Error(`sign-in answered ${signIn.status}`);
     // The seeding wrote no change items (the table straight, before the stream poller started): the
-    // whole lists' documents are built as the refresh schedule builds them (shared/documents/consumer.ts),
+    // whole lists' documents are built as the refresh schedule builds them (shared/whole-lists/consumer.ts),
     // so the reads below measure the documents, not the first-deployment path that reads the table whole.
     const built = performance.now();
-    const { refreshLists } = await import('../../shared/documents/consumer.ts');
+    const { refreshLists } = await import('../../shared/whole-lists/consumer.ts');
     const { readDocument } = await import('../../shared/documents/whole-list.ts');
     await refreshLists();
     // A fold of the admin's own creation may hold the roster's lease meanwhile (it builds it whole too).

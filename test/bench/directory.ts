@@ -14,11 +14,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
+import { toDirectoryEntries } from '../../shared/api/profile.ts';
 import { setDbClient } from '../../shared/db/client.ts';
 import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
 import type { UserFields } from '../../shared/people/entities.ts';
-import { toDirectoryEntries } from '../../shared/people/profile.ts';
 import { blankProfile } from '../../shared/people/users.ts';
 import {
   batchWrite,

@@ -355,7 +355,7 @@ export async function scaleBench(): Promise<boolean> {
       // Seeded straight, so no change reached the background: what its schedules build is built here
       // (the whole lists' documents, the leaderboard's top lists), on this runtime's S3 emulator.
       setS3Client(undefined);
-      const { refreshLists } = await import('../../shared/documents/consumer.ts');
+      const { refreshLists } = await import('../../shared/whole-lists/consumer.ts');
       const { buildTopLists } = await import('../../shared/feed/leaderboard.ts');
       await refreshLists();
       await buildTopLists();

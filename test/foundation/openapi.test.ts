@@ -7,10 +7,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { openapiDocument } from '../../shared/api/openapi.ts';
 import { boolParam, limitParam } from '../../shared/api/query.ts';
 import { routeMethods } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
+import { openapiDocument } from '../../shared/registry/openapi.ts';
 import { admin, api } from '../support/api.ts';
 
 describe('OpenAPI document', () => {

@@ -1,27 +1,15 @@
 import * as z from 'zod';
+import { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from '../../people/profile-fields.ts';
 import { hasAllowedScheme } from '../../util/links.ts';
+
+export { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role };
 
 /** Shapes shared by several areas' responses. Responses are parsed through these, so
  * they are exactly what the OpenAPI document says. */
 export const isoDateTime = () => z.string().describe('ISO 8601 with offset');
 export const nullableIso = () => isoDateTime().nullable();
 
-export const Role = z.enum(['member', 'super_admin']);
-export const AccountStatus = z.enum(['active', 'pending', 'deactivated']);
 export const Presence = z.enum(['active', 'away', 'offline']);
-export const Department = z.enum([
-  '',
-  'engineering',
-  'product',
-  'design',
-  'hr',
-  'business_development',
-  'digital_marketing',
-  'finance',
-  'operations',
-  'support',
-  'legal',
-]);
 export const TeamColor = z.enum(['blue', 'emerald', 'violet', 'amber', 'rose', 'cyan', 'orange', 'slate']);
 
 export const Count = z.object({ count: z.number().int() }).meta({ id: 'Count' });
@@ -52,24 +40,6 @@ export const Project = z
     link: z.string(),
   })
   .meta({ id: 'Project' });
-
-export const LINK_FIELDS = [
-  'photoShare',
-  'professionalNetwork',
-  'codeHosting',
-  'microblog',
-  'video',
-  'portfolio',
-] as const;
-export const FAVOURITE_FIELDS = [
-  'favoriteMusic',
-  'favoriteMovie',
-  'favoriteFood',
-  'funFact',
-  'dreamDestination',
-  'superpower',
-  'drink',
-] as const;
 
 const strings = <K extends string>(keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, z.string()])) as Record<K, z.ZodString>;

@@ -1,11 +1,11 @@
 import * as z from 'zod';
+import { queryParamDocs } from '../api/query.ts';
+import { type AnyRoute, routeMethods } from '../api/route-def.ts';
+import { areaDescriptions, routes } from '../api/routes/index.ts';
+import { ErrorBody } from '../api/schemas/common.ts';
 import { env } from '../config/env.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
 import { cacheControl } from '../http/middlewares/public-answers.ts';
-import { queryParamDocs } from './query.ts';
-import { type AnyRoute, routeMethods } from './route-def.ts';
-import { areaDescriptions, routes } from './routes/index.ts';
-import { ErrorBody } from './schemas/common.ts';
 
 type JsonSchema = Record<string, any>;
 

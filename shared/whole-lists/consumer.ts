@@ -2,12 +2,12 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { transact } from '../db/table.ts';
+import { listChange, REMOVED_REV } from '../documents/changes.ts';
+import { DocumentChange } from '../documents/entities.ts';
 import { attendanceDocDate, foldAttendanceDay } from '../hr/attendance-day.ts';
 import { User } from '../people/entities.ts';
 import { foldRoster, ROSTER } from '../people/roster.ts';
 import { companyDate } from '../util/time.ts';
-import { listChange, REMOVED_REV } from './changes.ts';
-import { DocumentChange } from './entities.ts';
 
 /**
  * The whole lists' stream consumer (functions/stream/whole-lists.ts): a batch's change items name the

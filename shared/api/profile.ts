@@ -1,9 +1,9 @@
 import type * as z from 'zod';
-import { FAVOURITE_FIELDS, LINK_FIELDS, type Profile } from '../api/schemas/common.ts';
+import { Team, type TeamColor, type TeamItem, type UserItem } from '../people/entities.ts';
+import { getUsers } from '../people/users.ts';
 import { presencesOf } from '../presence/view.ts';
 import { shownLink } from '../util/links.ts';
-import { Team, type TeamColor, type TeamItem, type UserItem } from './entities.ts';
-import { getUsers } from './users.ts';
+import { FAVOURITE_FIELDS, LINK_FIELDS, type Profile } from './schemas/common.ts';
 
 export interface Viewer {
   userId: string;

@@ -1,11 +1,11 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { transact } from '../db/table.ts';
+import { listChange, pendingChanges, REMOVED_REV, type Rows } from '../documents/changes.ts';
+import type { DocumentChangeItem } from '../documents/entities.ts';
+import { DOCUMENTS_PREFIX, documentName, foldList, type ListSpec, readDocument } from '../documents/whole-list.ts';
 import { attendanceDocDate, attendanceList } from '../hr/attendance-day.ts';
 import { ROSTER, rosterList } from '../people/roster.ts';
 import { bucketName, s3 } from '../storage/client.ts';
-import { listChange, pendingChanges, REMOVED_REV, type Rows } from './changes.ts';
-import type { DocumentChangeItem } from './entities.ts';
-import { DOCUMENTS_PREFIX, documentName, foldList, type ListSpec, readDocument } from './whole-list.ts';
 
 /**
  * An erased person out of the whole lists' current documents (shared/data-rights/erasure.ts, after the

@@ -1,0 +1,39 @@
+import * as z from 'zod';
+
+/**
+ * A person's vocabulary: roles, account states, departments and the profile's link and favourite
+ * fields. The people area owns it; the API's schemas (shared/api/schemas/common.ts) describe it.
+ */
+export const Role = z.enum(['member', 'super_admin']);
+export const AccountStatus = z.enum(['active', 'pending', 'deactivated']);
+export const Department = z.enum([
+  '',
+  'engineering',
+  'product',
+  'design',
+  'hr',
+  'business_development',
+  'digital_marketing',
+  'finance',
+  'operations',
+  'support',
+  'legal',
+]);
+
+export const LINK_FIELDS = [
+  'photoShare',
+  'professionalNetwork',
+  'codeHosting',
+  'microblog',
+  'video',
+  'portfolio',
+] as const;
+export const FAVOURITE_FIELDS = [
+  'favoriteMusic',
+  'favoriteMovie',
+  'favoriteFood',
+  'funFact',
+  'dreamDestination',
+  'superpower',
+  'drink',
+] as const;
