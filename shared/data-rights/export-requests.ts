@@ -1,5 +1,5 @@
 import { newId, newSortableId } from '../db/ids.ts';
-import { isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import { retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
 import { User } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
@@ -50,65 +50,64 @@ const erasing = () => conflict('This person is being erased: their data can no l
  */
 export async function startExport(userId: string, requestedBy: string, now = new Date()): Promise<DataExportItem> {
   const own = requestedBy === userId;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const user = await getUser(userId, true);
-    if (!user) throw notFound('No such person.');
-    if (user.erasureId) throw erasing();
-    const claim = own ? await DataExportClaim.get({ userId }, { consistent: true }) : undefined;
-    if (claim) {
-      // (A claim written before 0.4.0 may point to a super admin's export: never answered as theirs.)
-      const read = await DataExport.get({ id: claim.exportId }, { consistent: true });
-      const latest = read?.requestedBy === userId ? read : undefined;
-      if (latest?.status === 'running') return latest;
-      // A person's own copy at most once a day (each walks the whole table): the day's copy is answered.
-      const fresh = latest?.status === 'ready' && now.getTime() - Date.parse(latest.requestedAt) < SELF_EXPORT_EVERY_MS;
-      if (fresh) return latest;
-    }
-    const job = DataExport.item({
-      id: newId(),
-      userId,
-      requestedBy,
-      requestedAt: now.toISOString(),
-      status: 'running',
-      walk: walkStart(),
-      counts: {},
-      parts: 0,
-      readyAt: null,
-      expiresAt: null,
-      ...(own
-        ? {}
-        : {
-            notice: {
-              email: 'pending',
-              inApp: user.status === 'active' ? 'pending' : null,
-              notificationId: newSortableId(now),
-              attempts: 0,
-            },
-          }),
-    });
-    const writes: TransactItem[] = [
-      DataExport.create(job),
-      // No export once the erasure has begun (its mark is set in the transaction that starts it).
-      User.check({ id: userId }, { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(erasureId)' }),
-    ];
-    if (own)
-      writes.push(
-        DataExportClaim.put(
-          { userId, exportId: job.id, at: job.requestedAt },
-          claim
-            ? { ConditionExpression: 'exportId = :was', ExpressionAttributeValues: { ':was': claim.exportId } }
-            : { ConditionExpression: 'attribute_not_exists(pk)' },
-        ),
-      );
-    try {
+  return retryOnConflict(
+    async () => {
+      const user = await getUser(userId, true);
+      if (!user) throw notFound('No such person.');
+      if (user.erasureId) throw erasing();
+      const claim = own ? await DataExportClaim.get({ userId }, { consistent: true }) : undefined;
+      if (claim) {
+        // (A claim written before 0.4.0 may point to a super admin's export: never answered as theirs.)
+        const read = await DataExport.get({ id: claim.exportId }, { consistent: true });
+        const latest = read?.requestedBy === userId ? read : undefined;
+        if (latest?.status === 'running') return latest;
+        // A person's own copy at most once a day (each walks the whole table): the day's copy is answered.
+        const fresh =
+          latest?.status === 'ready' && now.getTime() - Date.parse(latest.requestedAt) < SELF_EXPORT_EVERY_MS;
+        if (fresh) return latest;
+      }
+      const job = DataExport.item({
+        id: newId(),
+        userId,
+        requestedBy,
+        requestedAt: now.toISOString(),
+        status: 'running',
+        walk: walkStart(),
+        counts: {},
+        parts: 0,
+        readyAt: null,
+        expiresAt: null,
+        ...(own
+          ? {}
+          : {
+              notice: {
+                email: 'pending',
+                inApp: user.status === 'active' ? 'pending' : null,
+                notificationId: newSortableId(now),
+                attempts: 0,
+              },
+            }),
+      });
+      const writes: TransactItem[] = [
+        DataExport.create(job),
+        // No export once the erasure has begun (its mark is set in the transaction that starts it).
+        User.check({ id: userId }, { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(erasureId)' }),
+      ];
+      if (own)
+        writes.push(
+          DataExportClaim.put(
+            { userId, exportId: job.id, at: job.requestedAt },
+            claim
+              ? { ConditionExpression: 'exportId = :was', ExpressionAttributeValues: { ':was': claim.exportId } }
+              : { ConditionExpression: 'attribute_not_exists(pk)' },
+          ),
+        );
       await transact(writes);
       return job;
-    } catch (err) {
-      // The person changed, or (their own) another request started one meanwhile: read again.
-      if (!isConditionFailure(err)) throw err;
-    }
-  }
-  throw conflict('The person changed while this request ran. Try again.');
+    },
+    // The person changed, or (their own) another request started one meanwhile: read again.
+    { attempts: 3, exhausted: () => conflict('The person changed while this request ran. Try again.') },
+  );
 }
 
 /**

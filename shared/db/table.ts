@@ -129,15 +129,16 @@ export const conflictPause = (attempt: number) => Math.random() * Math.min(200, 
  * `conflictPause`. `step` is told which attempt it is (1, 2…), so a later attempt can read again or mend
  * what made the condition fail. After `attempts` tries the condition failure is rethrown, or
  * `exhausted()` is the error to throw instead, or `fallback()` the answer (a sweep that leaves the item
- * to its next run).
+ * to its next run). `final(err)` names the condition failures no new attempt can mend (rethrown at once).
  */
 export async function retryOnConflict<T>(
   step: (attempt: number) => Promise<T>,
   {
     attempts = CONFLICT_ATTEMPTS,
+    final,
     exhausted,
     fallback,
-  }: { attempts?: number } & (
+  }: { attempts?: number; final?: (err: unknown) => boolean } & (
     | { exhausted?: () => Error; fallback?: never }
     | { fallback: () => T; exhausted?: never }
   ) = {},
@@ -146,7 +147,7 @@ export async function retryOnConflict<T>(
     try {
       return await step(attempt);
     } catch (err) {
-      if (!isConditionFailure(err)) throw err;
+      if (!isConditionFailure(err) || final?.(err)) throw err;
       if (attempt >= attempts) {
         if (fallback) return fallback();
         throw exhausted ? exhausted() : err;

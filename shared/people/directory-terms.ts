@@ -1,4 +1,4 @@
-import { isConditionFailure, type TransactItem, transact } from '../db/table.ts';
+import { retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { DirectoryPerson, type DirectoryPersonItem, DirectoryTerm, type UserFields } from './entities.ts';
 import { isListed, nameKey } from './listing.ts';
 
@@ -95,17 +95,15 @@ const CHUNK = 99;
  * O(the person's terms), never the company's.
  */
 export async function syncTerms(userId: string, read?: DirectoryPersonItem): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    // A row just read consistently (migration 0013) saves the first read.
-    const writes = await termWrites(userId, attempt === 0 ? read : undefined);
-    if (writes.length === 0) return;
-    try {
+  await retryOnConflict(
+    async (attempt) => {
+      // A row just read consistently (migration 0013) saves the first read.
+      const writes = await termWrites(userId, attempt === 1 ? read : undefined);
       for (let i = 0; i < writes.length; i += CHUNK) await transact([...writes.slice(i, i + CHUNK), writes.check]);
-      // Once more, to see it hold (a change in between, already committed, is caught by the loop).
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-  }
+    },
+    // Every chunk holds the row's rev: a change of the person meanwhile fails it, and its own sync follows.
+    { attempts: 8, fallback: () => undefined },
+  );
 }
 
 /** The term writes a person's row asks for now, and the check of the row they were computed from. */

@@ -3,7 +3,14 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { ABSENT, type UpdateParts } from '../../db/entity.ts';
 import { newSortableId } from '../../db/ids.ts';
 import { page as pageOf } from '../../db/paging.ts';
-import { failedConditions, isConditionFailure, type TransactItem, transact, write } from '../../db/table.ts';
+import {
+  failedConditions,
+  isConditionFailure,
+  retryOnConflict,
+  type TransactItem,
+  transact,
+  write,
+} from '../../db/table.ts';
 import { toItemChange } from '../../live/change-feed.ts';
 import {
   type NameSpan,
@@ -203,67 +210,65 @@ export async function claimAnnouncements(people: UserItem[], date: string): Prom
  */
 export async function addToDay(date: string, claims: AnnouncementItem[]): Promise<void> {
   if (claims.length === 0) return;
-  for (let attempt = 0; ; attempt++) {
-    const day = await BirthdayDay.get({ date }, { consistent: true });
-    const now = new Date();
-    const at = now.toISOString();
-    const known = new Set(day?.people ?? []);
-    const added = [...new Set(claims.map((c) => c.userId))].filter((id) => !known.has(id));
-    const done = claims.map((c) =>
-      BirthdayAnnouncement.update(c, {
-        UpdateExpression: 'SET doneAt = :now, heartbeatAt = :now',
-        ExpressionAttributeValues: { ':now': at },
-      }),
-    );
-    const writes: TransactItem[] = [];
-    if (!day) {
-      const cutoff = claims.map((c) => c.cutoff).sort()[0];
-      writes.push(
-        BirthdayDay.create({
-          date,
-          people: added,
-          noticeId: newSortableId(now),
-          cutoff,
-          round: 1,
-          claimId: randomUUID(),
-          step: 0,
-          cursor: null,
-          sent: 0,
-          heartbeatAt: at,
-          ttl: ttlFrom(now),
+  await retryOnConflict(
+    async () => {
+      const day = await BirthdayDay.get({ date }, { consistent: true });
+      const now = new Date();
+      const at = now.toISOString();
+      const known = new Set(day?.people ?? []);
+      const added = [...new Set(claims.map((c) => c.userId))].filter((id) => !known.has(id));
+      const done = claims.map((c) =>
+        BirthdayAnnouncement.update(c, {
+          UpdateExpression: 'SET doneAt = :now, heartbeatAt = :now',
+          ExpressionAttributeValues: { ':now': at },
         }),
       );
-    } else if (added.length) {
-      writes.push(
-        BirthdayDay.update(
-          { date },
-          {
-            UpdateExpression:
-              'SET people = :people, #round = #round + :one, #step = #step + :one, #cursor = :null, #sent = :zero, claimId = :new, heartbeatAt = :now REMOVE doneAt',
-            ConditionExpression: 'claimId = :seen AND #step = :step',
-            ExpressionAttributeNames: { '#round': 'round', '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
-            ExpressionAttributeValues: {
-              ':people': [...day.people, ...added],
-              ':one': 1,
-              ':null': null,
-              ':zero': 0,
-              ':new': randomUUID(),
-              ':now': at,
-              ':seen': day.claimId,
-              ':step': day.step,
+      const writes: TransactItem[] = [];
+      if (!day) {
+        const cutoff = claims.map((c) => c.cutoff).sort()[0];
+        writes.push(
+          BirthdayDay.create({
+            date,
+            people: added,
+            noticeId: newSortableId(now),
+            cutoff,
+            round: 1,
+            claimId: randomUUID(),
+            step: 0,
+            cursor: null,
+            sent: 0,
+            heartbeatAt: at,
+            ttl: ttlFrom(now),
+          }),
+        );
+      } else if (added.length) {
+        writes.push(
+          BirthdayDay.update(
+            { date },
+            {
+              UpdateExpression:
+                'SET people = :people, #round = #round + :one, #step = #step + :one, #cursor = :null, #sent = :zero, claimId = :new, heartbeatAt = :now REMOVE doneAt',
+              ConditionExpression: 'claimId = :seen AND #step = :step',
+              ExpressionAttributeNames: { '#round': 'round', '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
+              ExpressionAttributeValues: {
+                ':people': [...day.people, ...added],
+                ':one': 1,
+                ':null': null,
+                ':zero': 0,
+                ':new': randomUUID(),
+                ':now': at,
+                ':seen': day.claimId,
+                ':step': day.step,
+              },
             },
-          },
-        ),
-      );
-    }
-    try {
+          ),
+        );
+      }
       await transact([...writes, ...done]);
-      return;
-    } catch (err) {
-      // The day was created or moved meanwhile (a page recorded, another claim added): decided again.
-      if (!isConditionFailure(err) || attempt >= 20) throw err;
-    }
-  }
+    },
+    // The day was created or moved meanwhile (a page recorded, another claim added): decided again.
+    { attempts: 21 },
+  );
 }
 
 /**
@@ -337,51 +342,50 @@ async function recordDayPage(
   recipients: string[],
   nextCursor: string | null,
 ): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const [items, counters] = await Promise.all([
-      Notification.getMany(
-        recipients.map((recipientId) => ({ recipientId, id: day.noticeId })),
-        { consistent: true },
-      ),
-      NotificationCounter.getMany(
-        recipients.map((userId) => ({ userId })),
-        { consistent: true },
-      ),
-    ]);
-    const now = new Date();
-    const writes: TransactItem[] = [];
-    let sent = 0;
-    recipients.forEach((recipientId, i) => {
-      const named = people.filter((p) => p.id !== recipientId);
-      if (named.length === 0) return; // the day's only birthday person: nobody else to name
-      const w = dayNoticeWrites(recipientId, named, day.noticeId, items[i], counters[i], now);
-      if (w.length) sent += 1;
-      writes.push(...w);
-    });
-    const done = nextCursor === null;
-    const progress = BirthdayDay.update(
-      { date: day.date },
-      {
-        UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
-        ConditionExpression: 'claimId = :me AND #step = :step',
-        ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
-        ExpressionAttributeValues: {
-          ':next': day.step + 1,
-          ':cursor': nextCursor,
-          ':now': now.toISOString(),
-          ':n': sent,
-          ':me': day.claimId,
-          ':step': day.step,
+  await retryOnConflict(
+    async () => {
+      const [items, counters] = await Promise.all([
+        Notification.getMany(
+          recipients.map((recipientId) => ({ recipientId, id: day.noticeId })),
+          { consistent: true },
+        ),
+        NotificationCounter.getMany(
+          recipients.map((userId) => ({ userId })),
+          { consistent: true },
+        ),
+      ]);
+      const now = new Date();
+      const writes: TransactItem[] = [];
+      let sent = 0;
+      recipients.forEach((recipientId, i) => {
+        const named = people.filter((p) => p.id !== recipientId);
+        if (named.length === 0) return; // the day's only birthday person: nobody else to name
+        const w = dayNoticeWrites(recipientId, named, day.noticeId, items[i], counters[i], now);
+        if (w.length) sent += 1;
+        writes.push(...w);
+      });
+      const done = nextCursor === null;
+      const progress = BirthdayDay.update(
+        { date: day.date },
+        {
+          UpdateExpression: `SET #step = :next, #cursor = :cursor, heartbeatAt = :now, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
+          ConditionExpression: 'claimId = :me AND #step = :step',
+          ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
+          ExpressionAttributeValues: {
+            ':next': day.step + 1,
+            ':cursor': nextCursor,
+            ':now': now.toISOString(),
+            ':n': sent,
+            ':me': day.claimId,
+            ':step': day.step,
+          },
         },
-      },
-    );
-    try {
+      );
       await transact([progress, ...writes]);
-      return;
-    } catch (err) {
-      if (!isConditionFailure(err) || failedConditions(err).includes(0) || attempt >= 5) throw err;
-    }
-  }
+    },
+    // The progress's own condition (index 0) failing means another sender recorded the page: final.
+    { attempts: 6, final: (err) => failedConditions(err).includes(0) },
+  );
 }
 
 /**

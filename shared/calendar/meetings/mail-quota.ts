@@ -1,5 +1,5 @@
 import { env } from '../../config/env.ts';
-import { failedConditions, isConditionFailure, type TransactItem, write } from '../../db/table.ts';
+import { failedConditions, retryOnConflict, type TransactItem, write } from '../../db/table.ts';
 import { type DomainError, tooMany } from '../../errors.ts';
 import { MeetingMailQuota } from './entities.ts';
 
@@ -69,17 +69,15 @@ export function quotaRefusalOf(err: unknown, index: number, now: Date): DomainEr
  */
 export async function bookWhatIsLeft(userId: string, count: number, now: Date): Promise<number> {
   const limit = env.meetingExternalMailPerDay;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const booked = await MeetingMailQuota.get({ userId, day: dayOf(now) }, { consistent: true });
-    const n = Math.min(count, Math.max(0, limit - (booked?.sent ?? 0)));
-    const booking = bookExternalMail(userId, n, now);
-    if (!booking) return 0;
-    try {
+  return retryOnConflict(
+    async () => {
+      const booked = await MeetingMailQuota.get({ userId, day: dayOf(now) }, { consistent: true });
+      const n = Math.min(count, Math.max(0, limit - (booked?.sent ?? 0)));
+      const booking = bookExternalMail(userId, n, now);
+      if (!booking) return 0;
       await write(booking, { returnValues: 'NONE' });
       return n;
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-  }
-  return 0;
+    },
+    { fallback: () => 0 },
+  );
 }
