@@ -755,6 +755,7 @@ describe('secrets out of function configuration', () => {
       notification: 'notification-secret',
       idempotency: 'idempotency-secret',
       avatar: 'avatar-secret',
+      scim: 'scim-token',
     } as const;
     for (const { t, fn } of everyFunction()) {
       const handler = handlerOf(fn);
