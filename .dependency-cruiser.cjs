@@ -33,6 +33,8 @@ const LAYERS = [
   'office-updates',
   'grievances',
   'data-rights',
+  // Provisioning from the company's identity provider (SCIM 2.0), on the areas it provisions.
+  'scim',
   // The HTTP surface: the route table and its schemas, then the middlewares that serve it.
   'api',
   'http',

@@ -9,6 +9,7 @@ export const secretArns = (data: SharedData): Record<SecretName, string> => ({
   notification: data.notificationSecretArn,
   idempotency: data.idempotencySecretArn,
   avatar: data.avatarSecretArn,
+  scim: data.scimTokenArn,
 });
 
 /** Its name, which GetSecretValue takes as well as an ARN. */
@@ -18,6 +19,7 @@ const secretNames = (data: SharedData): Record<SecretName, string> => ({
   notification: data.notificationSecretName,
   idempotency: data.idempotencySecretName,
   avatar: data.avatarSecretName,
+  scim: data.scimTokenName,
 });
 
 /**

@@ -50,6 +50,7 @@ const LOCAL_SECRETS = [
   'notificationSecret',
   'idempotencySecret',
   'avatarSecret',
+  'scimToken',
 ] as const;
 function loadSecrets(dataDir: string): Record<(typeof LOCAL_SECRETS)[number], string> {
   const file = join(dataDir, 'secrets.json');
@@ -88,6 +89,7 @@ export function prepareEnvironment(dataDir: string): void {
     NOTIFICATION_SECRET: secrets.notificationSecret,
     IDEMPOTENCY_SECRET: secrets.idempotencySecret,
     AVATAR_SECRET: secrets.avatarSecret,
+    SCIM_TOKEN: secrets.scimToken,
     POWERTOOLS_DEV: 'false',
     POWERTOOLS_METRICS_DISABLED: 'true',
     // Lambda sets it in every on-demand environment; Powertools reports cold starts only with it.

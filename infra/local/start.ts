@@ -21,6 +21,7 @@ try {
     },
     log: (line) => console.log(`[local] ${line}`),
   });
+  console.log(`[local] SCIM: ${runtime.baseUrl}/api/v1/scim/v2, bearer token ${process.env.SCIM_TOKEN} (docs/scim.md)`);
   console.log(`[local] ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C to stop.`);
   let stopping = false;
   const shutdown = async (signal: string) => {

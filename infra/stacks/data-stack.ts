@@ -49,6 +49,8 @@ export function sharedData(scope: Construct, config: DeployConfig): SharedData {
     idempotencySecretArn: secretArnByName(scope, n.idempotencySecret),
     avatarSecretName: n.avatarSecret,
     avatarSecretArn: secretArnByName(scope, n.avatarSecret),
+    scimTokenName: n.scimToken,
+    scimTokenArn: secretArnByName(scope, n.scimToken),
     alarmTopicArn:
       config.alarmTopicArn ?? stack.formatArn({ service: 'sns', resource: n.alarmTopic, region: stack.region }),
     ...(config.adminEmail
@@ -133,6 +135,7 @@ export class DataStack extends Stack {
   readonly notificationSecret: Secret;
   readonly idempotencySecret: Secret;
   readonly avatarSecret: Secret;
+  readonly scimToken: Secret;
   /** The operators' topic: `workplace:alarmTopicArn`, or the one created here. */
   readonly alarmTopic: ITopic;
   readonly adminPasswordSecret?: Secret;
@@ -314,6 +317,11 @@ export class DataStack extends Stack {
       'AvatarSecret',
       names.avatarSecret,
       'Keys the owner tag of avatar object keys, so a published key does not link back to a person (AVATAR_SECRET).',
+    );
+    this.scimToken = secret(
+      'ScimToken',
+      names.scimToken,
+      'The bearer token of SCIM provisioning clients, Entra ID or Okta (SCIM_TOKEN; docs/scim.md).',
     );
 
     if (config.adminEmail) {

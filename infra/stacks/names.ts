@@ -21,6 +21,7 @@ export interface ResourceNames {
   notificationSecret: string;
   idempotencySecret: string;
   avatarSecret: string;
+  scimToken: string;
   adminPasswordSecret: string;
   alarmTopic: string;
   /** SSM parameter holding the table's stream ARN. */
@@ -40,6 +41,7 @@ export function resourceNames(prefix: string, scope: Construct, restoredTable?: 
     notificationSecret: `${prefix}/notification-secret`,
     idempotencySecret: `${prefix}/idempotency-secret`,
     avatarSecret: `${prefix}/avatar-secret`,
+    scimToken: `${prefix}/scim-token`,
     adminPasswordSecret: `${prefix}/admin-password`,
     alarmTopic: `${prefix}-alarms`,
     tableStreamParameter: `/${prefix}/table-stream-arn`,

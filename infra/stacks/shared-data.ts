@@ -19,6 +19,8 @@ export interface SharedData {
   idempotencySecretArn: string;
   avatarSecretName: string;
   avatarSecretArn: string;
+  scimTokenName: string;
+  scimTokenArn: string;
   /** The SNS topic every alarm notifies. */
   alarmTopicArn: string;
   /** The generated password of the first super admin (only with `workplace:adminEmail`). */

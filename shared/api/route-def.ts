@@ -92,6 +92,11 @@ export interface RouteDef<
   headers?: { name: string; description: string; schema: Record<string, unknown> }[];
   /** Headers the success answer may carry (a list's `Link` to its next page), as the OpenAPI document describes them. */
   responseHeaders?: { name: string; description: string; schema: Record<string, unknown> }[];
+  /**
+   * A SCIM route (docs/scim.md): answers `application/scim+json`, and the statuses of `errors` in SCIM's
+   * error body (shared/http/scim-route.ts) rather than the common one.
+   */
+  scim?: boolean;
   /** Answers through Lambda response streaming; kept out of the OpenAPI document. */
   streaming?: boolean;
   /** Serves raw bytes (files, the reference page) rather than JSON. */

@@ -31,6 +31,11 @@ export const SECRETS = {
    * back to a person by anyone who knows their id.
    */
   avatar: { variable: 'AVATAR_SECRET', readBy: 'shared/people/avatar-tag.ts' },
+  /**
+   * The bearer token of SCIM provisioning clients (Entra ID, Okta): grants the SCIM routes only. A key
+   * ring while it is rotated, so the previous token keeps working until the ring drops it.
+   */
+  scim: { variable: 'SCIM_TOKEN', readBy: 'shared/scim/token.ts' },
 } as const;
 
 export type SecretName = keyof typeof SECRETS;

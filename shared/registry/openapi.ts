@@ -70,6 +70,17 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
   // The error body carries an id, so converting it registers `components.schemas.Error` and returns
   // the reference every error response uses.
   const errorRef = toSchema(ErrorBody, 'output');
+  // SCIM's error body (RFC 7644 §3.12), answered by the SCIM routes (shared/scim/errors.ts).
+  const scimErrorSchema: JsonSchema = {
+    type: 'object',
+    required: ['schemas', 'status'],
+    properties: {
+      schemas: { type: 'array', items: { type: 'string' } },
+      status: { type: 'string' },
+      scimType: { type: 'string' },
+      detail: { type: 'string' },
+    },
+  };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of list) {
     if (r.streaming || r.path === '$default' || r.method === 'ANY') continue;
@@ -97,6 +108,7 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
     const responses: Record<string, unknown> = {};
     const success: Record<string, unknown> = { description: r.summary };
     if (r.response) success.content = { 'application/json': { schema: toSchema(r.response, 'output') } };
+    else if (r.scim) success.content = { 'application/scim+json': {} };
     else if (r.raw)
       success.content = {
         [r.path.endsWith('.yaml') ? 'application/yaml' : r.path.endsWith('.json') ? 'application/json' : '*/*']: {},
@@ -136,10 +148,13 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
       ...(r.body ? [415] : []),
     ]);
     for (const s of [...errorStatuses].sort()) {
-      responses[String(s)] = {
-        description: 'Error',
-        content: { 'application/json': { schema: errorRef } },
-      };
+      responses[String(s)] =
+        r.scim && r.errors?.includes(s)
+          ? {
+              description: "Error, in SCIM's error body",
+              content: { 'application/scim+json': { schema: scimErrorSchema } },
+            }
+          : { description: 'Error', content: { 'application/json': { schema: errorRef } } };
     }
     const op: Record<string, unknown> = {
       operationId: r.name,

@@ -396,9 +396,9 @@ describe('data', () => {
     });
   });
 
-  it('generates the five application secrets (and the first admin password) and keeps them', () => {
+  it('generates the six application secrets (and the first admin password) and keeps them', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
-    data.resourceCountIs('AWS::SecretsManager::Secret', 6);
+    data.resourceCountIs('AWS::SecretsManager::Secret', 7);
     data.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 });
@@ -755,6 +755,7 @@ describe('secrets out of function configuration', () => {
       notification: 'notification-secret',
       idempotency: 'idempotency-secret',
       avatar: 'avatar-secret',
+      scim: 'scim-token',
     } as const;
     for (const { t, fn } of everyFunction()) {
       const handler = handlerOf(fn);

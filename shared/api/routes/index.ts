@@ -16,6 +16,7 @@ import { presenceRoutes } from './presence.ts';
 import { profileRoutes } from './profiles.ts';
 import { pushRoutes } from './push.ts';
 import { realtimeRoutes } from './realtime.ts';
+import { scimRoutes } from './scim.ts';
 import { systemRoutes } from './system.ts';
 import { teamRoutes } from './teams.ts';
 import { uploadRoutes } from './uploads.ts';
@@ -45,6 +46,7 @@ export const routes: AnyRoute[] = [
   ...leaveRoutes,
   ...feedRoutes,
   ...officeUpdateRoutes,
+  ...scimRoutes,
 ];
 
 /**
@@ -71,4 +73,5 @@ export const areaDescriptions: Record<string, string> = {
   leave: 'Leave requests and their approval.',
   feed: 'Posts, comments, reactions, polls and bookmarks.',
   'office-updates': 'Updates from the office and the public website.',
+  scim: 'SCIM 2.0 provisioning (Entra ID, Okta) with the SCIM bearer token, not a session (docs/scim.md).',
 };
