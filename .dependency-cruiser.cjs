@@ -23,8 +23,9 @@ const LAYERS = [
   'presence',
   'documents',
   'people',
-  'notifications',
+  // Push delivers to devices and owns the kinds of notification; notifications record and then push.
   'push',
+  'notifications',
   'calendar',
   'hr',
   // The whole lists kept as documents (roster, attendance of the day): built from people and hr.

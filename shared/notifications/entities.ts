@@ -1,5 +1,5 @@
 import { type EntityFields, type EntityItem, entity, keyOnly, shape } from '../db/entity.ts';
-import type { NotificationKind } from './kinds.ts';
+import type { NotificationKind } from '../push/notification-kinds.ts';
 
 /** The notifications area's entities (docs/data-model.md, Notifications), each declared once. */
 

@@ -4,6 +4,7 @@ import { failedConditions, isConditionFailure, retryOnConflict, type TransactIte
 import { notFound } from '../errors.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
+import type { NotificationKind } from '../push/notification-kinds.ts';
 import {
   type NameSpan,
   Notification,
@@ -14,7 +15,6 @@ import {
   type NotificationItem,
   NotificationReadAll,
 } from './entities.ts';
-import type { NotificationKind } from './kinds.ts';
 import { sealNotification, unsealNotification } from './sealing.ts';
 
 export interface NewNotification {

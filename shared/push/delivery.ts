@@ -1,10 +1,10 @@
 import { Session, type SessionItem } from '../auth/entities.ts';
-import { PUSH_KINDS } from '../notifications/kinds.ts';
 import { logger } from '../observability/logger.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { pushTransport } from '../transports/push.ts';
 import type { PushTokenItem } from './entities.ts';
 import { type PushableNotification, pushMessageFor } from './message.ts';
+import { PUSH_KINDS } from './notification-kinds.ts';
 import { pushEnabledFor } from './preferences.ts';
 import { activePushTokens, disablePushToken, removeStaleRegistration, targetOf } from './tokens.ts';
 

@@ -1,5 +1,5 @@
-import type { NotificationKind } from '../notifications/kinds.ts';
 import type { PushMessage } from '../transports/push.ts';
+import type { NotificationKind } from './notification-kinds.ts';
 
 export interface PushableNotification {
   recipientId: string;

@@ -4,7 +4,7 @@ import {
   Notification as NotificationEntity,
   NotificationReadAll,
 } from '../../notifications/entities.ts';
-import { NOTIFICATION_KINDS } from '../../notifications/kinds.ts';
+import { NOTIFICATION_KINDS } from '../../push/notification-kinds.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 import { Count, isoDateTime, Mention, nullableIso } from '../schemas/common.ts';
