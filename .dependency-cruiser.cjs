@@ -33,9 +33,10 @@ const LAYERS = [
   'feed',
   'office-updates',
   'grievances',
-  'data-rights',
   // Provisioning from the company's identity provider (SCIM 2.0), on the areas it provisions.
   'scim',
+  // People's data rights: every area's items, SCIM's links included.
+  'data-rights',
   // The HTTP surface: the route table and its schemas, then the middlewares that serve it.
   'api',
   'http',

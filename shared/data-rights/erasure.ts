@@ -13,6 +13,7 @@ import { Team, User } from '../people/entities.ts';
 import { ROSTER, ROSTER_FIELDS } from '../people/roster-row.ts';
 import { PushToken } from '../push/entities.ts';
 import { forgetEndpointOf } from '../push/tokens.ts';
+import { unlink } from '../scim/links.ts';
 import { eraseObjects, eraseOldVersionsPage } from '../storage/erase-objects.ts';
 import { dropFromDocuments } from '../whole-lists/erasure.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
@@ -120,6 +121,11 @@ export async function erasureOf(
       if (item.ownerId !== s.userId) return kept();
       return deleted([], [`posts/${item.id}/`, `pending-uploads/posts/${item.id}/`]);
     }
+    case 'ScimUser':
+    case 'ScimUserSlot':
+    case 'ScimExternalId':
+      // Their link ends as a SCIM DELETE ends it: the last link moves into its position (links.ts).
+      return { writes: [], objects: [], outcome: 'deleted', after: () => unlink(s.userId).then(() => undefined) };
     case 'PushToken': {
       // The platform endpoint (deployed: an SNS endpoint holding the device's token) goes with it.
       if (!PushToken.is(item)) return deleted();

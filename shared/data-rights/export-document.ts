@@ -138,6 +138,11 @@ export const EXPORTED: Record<string, ExportedKind> = {
     fields: ['id', 'userId', 'createdAt', 'updatedAt', 'expiresAt', 'userAgent', 'revoked'],
   },
   Credentials: { about: own('userId'), fields: ['userId'] },
+  // Their link to the company's identity provider (SCIM), as the provider sent it.
+  ScimUser: {
+    about: own('userId'),
+    fields: ['userId', 'externalId', 'givenName', 'familyName', 'department', 'createdAt', 'updatedAt'],
+  },
   // Their posts (hidden ones included: they see them), and others' posts about them that they can see.
   Post: {
     about: (p, me) =>

@@ -15,6 +15,7 @@ import * as officeEntities from '../office-updates/entities.ts';
 import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
+import * as scimEntities from '../scim/entities.ts';
 import * as dataRightsEntities from './entities.ts';
 import type { AttributeKinds } from './person-match.ts';
 
@@ -111,6 +112,11 @@ export const dataRules: Record<string, DataRule> = {
   [notificationEntities.NotificationReadAll.name]: { erase: 'delete' },
   [pushEntities.PushToken.name]: { section: 'pushRegistrations', erase: 'special' },
   [pushEntities.NotificationPrefs.name]: { section: 'notificationSettings', erase: 'delete' },
+  // Their link to the identity provider: ended (links.ts unlink, which renumbers the others) by erasure.ts.
+  [scimEntities.ScimUser.name]: { section: 'identityProvider', erase: 'special' },
+  [scimEntities.ScimUserSlot.name]: { erase: 'special' },
+  [scimEntities.ScimExternalId.name]: { erase: 'special' },
+  [scimEntities.ScimUserTotal.name]: { erase: 'untouched' },
   // The change log keeps its events (replays stay whole) under the opaque id; stream leases are the person's.
   [liveEntities.LiveHead.name]: { erase: 'pseudonymise' },
   [liveEntities.LiveReplica.name]: { erase: 'pseudonymise' },

@@ -146,7 +146,8 @@ export const Team = entity({
     /** Listed people on the team, moved by every change of a person (derived-from-person.ts). */
     memberCount?: number;
     createdAt: string;
-    actorId: string;
+    /** Who last created, renamed or deleted it; absent when the identity provider did (SCIM). */
+    actorId?: string;
     /**
      * Membership items of the team (`TeamMember`, people of every status whose `teamId` names it), moved
      * with ADD in the transaction of every membership change: what a deletion unassigns.
@@ -178,7 +179,7 @@ export const TeamName = entity({
     /** The claimed name, lower-cased: the claim's key. */
     nameLower: string;
     teamId: string;
-    actorId: string;
+    actorId?: string;
   }>(),
   key: { pk: ['TEAMNAME', 'nameLower'], sk: ['TEAMNAME'] },
   // Claims written before they stored their name lack it (migration 0001 stores it from the key).

@@ -123,10 +123,14 @@ export function toAdminMember(u: MemberSource, manager: Pick<UserItem, 'name'> |
 }
 
 /**
- * Activates or deactivates. The directory entry, facets, team size and report count move
+ * Activates or deactivates (`actorId` null: the identity provider, through SCIM). The directory entry, facets, team size and report count move
  * in the same transaction as the status; deactivation then revokes every session.
  */
-export async function setStatus(actorId: string, userId: string, status: 'active' | 'deactivated'): Promise<UserItem> {
+export async function setStatus(
+  actorId: string | null,
+  userId: string,
+  status: 'active' | 'deactivated',
+): Promise<UserItem> {
   if (actorId === userId && status === 'deactivated') throw invalid('You cannot deactivate your own account.');
   const user = await changePerson(
     userId,

@@ -138,7 +138,7 @@ export function applyProfileInput(
 export async function updateProfile(
   userId: string,
   input: ProfileInput,
-  opts: { actorId: string; allowJoinedOn: boolean },
+  opts: { actorId: string | null; allowJoinedOn: boolean },
 ): Promise<UserItem> {
   return changePerson(
     userId,

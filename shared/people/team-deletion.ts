@@ -74,7 +74,7 @@ export async function clearDeletedTeam(teamId: string, opts: ClearingOptions = {
 }
 
 /** Unassigns one person from the deleted team; answers whether their `teamId` named it. */
-async function unassign(teamId: string, userId: string, actorId: string): Promise<boolean> {
+async function unassign(teamId: string, userId: string, actorId: string | undefined): Promise<boolean> {
   let named = false;
   try {
     await changePerson(
@@ -83,7 +83,7 @@ async function unassign(teamId: string, userId: string, actorId: string): Promis
         named = u.teamId === teamId;
         return named ? { ...u, teamId: null } : u;
       },
-      { actorId, teamGone: teamId },
+      { actorId: actorId ?? null, teamGone: teamId },
     );
   } catch (err) {
     if (!(err instanceof DomainError && err.kind === 'not-found')) throw err;

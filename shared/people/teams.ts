@@ -28,10 +28,16 @@ export async function listTeams(): Promise<TeamItem[]> {
 
 const nameAttributes = (name: string) => ({ name, nameLower: name.toLowerCase() });
 
-const claim = (nameLower: string, teamId: string, actorId: string): TransactItem =>
-  TeamName.create({ nameLower, teamId, actorId });
+/** `actorId` null: the identity provider (SCIM), no person: stored without one. */
+const actor = (actorId: string | null) => (actorId ? { actorId } : {});
 
-export async function createTeam(actorId: string, input: { name: string; color?: TeamColor }): Promise<TeamItem> {
+const claim = (nameLower: string, teamId: string, actorId: string | null): TransactItem =>
+  TeamName.create({ nameLower, teamId, ...actor(actorId) });
+
+export async function createTeam(
+  actorId: string | null,
+  input: { name: string; color?: TeamColor },
+): Promise<TeamItem> {
   const id = newId();
   const name = input.name.trim();
   const team = Team.item({
@@ -43,7 +49,7 @@ export async function createTeam(actorId: string, input: { name: string; color?:
     membershipMoves: 0,
     membershipsCounted: true,
     createdAt: new Date().toISOString(),
-    actorId,
+    ...actor(actorId),
   });
   try {
     await transact([claim(team.nameLower, id, actorId), Team.create(team)]);
@@ -62,7 +68,7 @@ async function openTeam(teamId: string): Promise<TeamItem> {
 
 /** Renames and/or recolours; a new name moves the claim (409 when another team holds it). */
 export async function updateTeam(
-  actorId: string,
+  actorId: string | null,
   teamId: string,
   input: { name?: string; color?: TeamColor },
 ): Promise<TeamItem> {
@@ -73,7 +79,7 @@ export async function updateTeam(
       const name = input.name?.trim() ?? team.name;
       const color = input.color ?? team.color;
       if (name === team.name && color === team.color) return team;
-      const next = Team.item({ ...team, ...nameAttributes(name), color, actorId });
+      const next = Team.item({ ...team, ...nameAttributes(name), color, actorId: actorId ?? undefined });
       const items: TransactItem[] = [
         // Name, colour and the list's sort key (gsi1sk) move in place.
         Team.change(team, next, {
@@ -105,7 +111,7 @@ export async function updateTeam(
  * transaction of every membership change, read here and held by the mark's condition. A team whose
  * counter predates it (migration 0007 not yet run on it) is counted once from its membership items.
  */
-export async function deleteTeam(actorId: string, teamId: string): Promise<{ id: string; unassigned: number }> {
+export async function deleteTeam(actorId: string | null, teamId: string): Promise<{ id: string; unassigned: number }> {
   return retryOnConflict(
     async () => {
       const team = await Team.get({ id: teamId }, { consistent: true });
@@ -119,9 +125,13 @@ export async function deleteTeam(actorId: string, teamId: string): Promise<{ id:
         Team.update(
           { id: teamId },
           {
-            UpdateExpression: 'SET deletingAt = :now, actorId = :a',
+            UpdateExpression: actorId ? 'SET deletingAt = :now, actorId = :a' : 'SET deletingAt = :now REMOVE actorId',
             ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deletingAt) AND ${held.expression}`,
-            ExpressionAttributeValues: { ':now': new Date().toISOString(), ':a': actorId, ...held.values },
+            ExpressionAttributeValues: {
+              ':now': new Date().toISOString(),
+              ...(actorId ? { ':a': actorId } : {}),
+              ...held.values,
+            },
           },
         ),
         TeamName.remove(

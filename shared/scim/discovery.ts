@@ -6,6 +6,8 @@ export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+/** The most resources one list answer carries (`count` above it is read as it). */
+export const MAX_RESULTS = 100;
 
 const attr = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -25,7 +27,7 @@ export function serviceProviderConfig(base: string) {
     documentationUri: 'docs/scim.md',
     patch: { supported: true },
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
-    filter: { supported: true, maxResults: 100 },
+    filter: { supported: true, maxResults: MAX_RESULTS },
     changePassword: { supported: false },
     sort: { supported: false },
     etag: { supported: false },
@@ -109,6 +111,15 @@ export const listResponse = (resources: unknown[]) => ({
   schemas: [LIST_RESPONSE_SCHEMA],
   totalResults: resources.length,
   startIndex: 1,
+  itemsPerPage: resources.length,
+  Resources: resources,
+});
+
+/** A page of a list (RFC 7644 §3.4.2.4): `totalResults` of the whole list, the page from `startIndex`. */
+export const listPage = (resources: unknown[], totalResults: number, startIndex: number) => ({
+  schemas: [LIST_RESPONSE_SCHEMA],
+  totalResults,
+  startIndex,
   itemsPerPage: resources.length,
   Resources: resources,
 });

@@ -120,6 +120,7 @@ describe("people's data rights over data of every kind", () => {
     has('presence', () => true);
     has('notifications', (n) => n.kind === 'mention');
     has('pushRegistrations', () => true);
+    has('identityProvider', (l) => l.userId === s.id && /^idp-/.test(l.externalId));
     has('follows', (f) => f.userId === s.id && f.followingId === seeded.other1.id);
     // Who follows them is shown by no route: not in their copy (O1 follows them).
     expect(sections.follows.filter((f) => f.userId !== s.id)).toEqual([]);

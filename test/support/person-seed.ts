@@ -1,3 +1,4 @@
+import { inject } from 'vitest';
 import { avatarOwnerTag } from '../../shared/people/avatar-tag.ts';
 import { companyDate } from '../../shared/util/time.ts';
 import { image, waitFor } from '../feed/helpers.ts';
@@ -117,6 +118,22 @@ export async function seedPersonOfEveryKind(opts: { superAdmin?: boolean } = {})
   const other1 = await person({ name: `Other One ${tag}`, managerId: s.id });
   // A second session of S (the first is `s.token`).
   const secondToken = (await signIn(s.email, PASSWORD)).token;
+  // S came from the identity provider too: SCIM links the member it finds by address (their link to
+  // the provider is theirs to export, and goes with them), the attributes sent as S has them.
+  expectStatus(
+    await api('POST', '/api/v1/scim/v2/Users', {
+      token: inject('localEnv').SCIM_TOKEN!,
+      body: {
+        userName: s.email,
+        externalId: `idp-${tag}`,
+        displayName: `Zed Erasable ${tag}`,
+        title: `Subject of ${tag}`,
+        'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { manager: { value: other2.id } },
+      },
+    }),
+    201,
+    'S provisioned',
+  );
 
   const dateOfBirth = bornToday(1992);
   expectStatus(

@@ -26,6 +26,8 @@ export function idsByParameter(items: Item[], objectKeys: string[]): Map<string,
     ['eventId', of('CompanyEvent')],
     ['meetingId', of('Meeting')],
     ['teamId', of('Team')],
+    // A SCIM Group is a team (docs/scim.md).
+    ['groupId', of('Team')],
     ['userId', of('User')],
     ['requestId', of('LeaveRequest')],
     ['wishId', of('BirthdayWish')],

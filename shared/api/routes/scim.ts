@@ -1,4 +1,5 @@
-import { API_PREFIX, defineRoute } from '../route-def.ts';
+import * as z from 'zod';
+import { API_PREFIX, defineRoute, type Method } from '../route-def.ts';
 
 /** SCIM 2.0 (RFC 7643/7644) for Entra ID and Okta provisioning (docs/scim.md); the SCIM token, not a session. */
 export const SCIM_PREFIX = `${API_PREFIX}/scim/v2`;
@@ -33,4 +34,134 @@ export const scimSchemasRoute = discovery(
   'SCIM: the schemas of User, the enterprise extension and Group as a ListResponse.',
 );
 
-export const scimRoutes = [scimServiceProviderConfigRoute, scimResourceTypesRoute, scimSchemasRoute];
+/** A SCIM request's body: a JSON object, read attribute by attribute (shared/scim/user-attributes.ts). */
+const resource = z.looseObject({ schemas: z.array(z.string().max(200)).max(10).optional() });
+
+/** The list parameters (RFC 7644 §3.4.2): a filter of exact values, 1-based paging, attribute selection. */
+const listQuery = z.strictObject({
+  filter: z.string().max(2000).optional(),
+  startIndex: z.string().max(12).optional(),
+  count: z.string().max(12).optional(),
+  attributes: z.string().max(2000).optional(),
+  excludedAttributes: z.string().max(2000).optional(),
+});
+
+const resourceRoute = (
+  name: string,
+  method: Method,
+  path: string,
+  summary: string,
+  o: { status?: 200 | 201 | 204; body?: boolean; query?: boolean; errors?: number[]; writes?: boolean } = {},
+) =>
+  defineRoute({
+    name,
+    area: 'scim',
+    method,
+    path: `${SCIM_PREFIX}/${path}`,
+    auth: 'public',
+    summary: `SCIM: ${summary} SCIM bearer token; application/scim+json; refusals in SCIM's error body.`,
+    status: o.status ?? 200,
+    ...(o.body ? { body: resource } : {}),
+    ...(o.query ? { query: listQuery } : {}),
+    raw: true,
+    scim: true,
+    errors: [401, ...(o.errors ?? [])],
+    ...(o.writes ? { access: { table: 'write' as const } } : {}),
+  });
+
+export const scimListUsersRoute = resourceRoute(
+  'list-scim-users',
+  'GET',
+  'Users',
+  'provisioned members as a ListResponse; `filter` by `userName eq "…"` and/or `externalId eq "…"`; `startIndex`/`count` (at most 100).',
+  { query: true, errors: [400] },
+);
+export const scimCreateUserRoute = resourceRoute(
+  'create-scim-user',
+  'POST',
+  'Users',
+  'creates a member (pending, no password), or links the member with this userName; 409 uniqueness when it is a User already.',
+  { status: 201, body: true, errors: [400, 409], writes: true },
+);
+export const scimGetUserRoute = resourceRoute('get-scim-user', 'GET', 'Users/{userId}', 'one User.', {
+  errors: [404],
+});
+export const scimReplaceUserRoute = resourceRoute(
+  'replace-scim-user',
+  'PUT',
+  'Users/{userId}',
+  'replaces the User (name, title, department, manager, active, externalId).',
+  { body: true, errors: [400, 404, 409], writes: true },
+);
+export const scimPatchUserRoute = resourceRoute(
+  'patch-scim-user',
+  'PATCH',
+  'Users/{userId}',
+  'add, replace or remove operations (any case), with or without path; `active` false deactivates.',
+  { body: true, errors: [400, 404, 409], writes: true },
+);
+export const scimDeleteUserRoute = resourceRoute(
+  'delete-scim-user',
+  'DELETE',
+  'Users/{userId}',
+  'deactivates the member and ends the User (a later POST links them again).',
+  { status: 204, errors: [404, 409], writes: true },
+);
+
+export const scimListGroupsRoute = resourceRoute(
+  'list-scim-groups',
+  'GET',
+  'Groups',
+  'teams as Groups; `filter=displayName eq "…"`; `excludedAttributes=members`.',
+  { query: true, errors: [400] },
+);
+export const scimCreateGroupRoute = resourceRoute(
+  'create-scim-group',
+  'POST',
+  'Groups',
+  'creates a team (409 uniqueness when the name is taken) with its members.',
+  { status: 201, body: true, errors: [400, 409], writes: true },
+);
+export const scimGetGroupRoute = resourceRoute('get-scim-group', 'GET', 'Groups/{groupId}', 'one Group.', {
+  query: true,
+  errors: [400, 404],
+});
+export const scimReplaceGroupRoute = resourceRoute(
+  'replace-scim-group',
+  'PUT',
+  'Groups/{groupId}',
+  'renames the team and makes its people exactly the members.',
+  { body: true, errors: [400, 404, 409], writes: true },
+);
+export const scimPatchGroupRoute = resourceRoute(
+  'patch-scim-group',
+  'PATCH',
+  'Groups/{groupId}',
+  'displayName replaced; members added, removed or replaced (a person added to a second Group moves there).',
+  { body: true, errors: [400, 404, 409], writes: true },
+);
+export const scimDeleteGroupRoute = resourceRoute(
+  'delete-scim-group',
+  'DELETE',
+  'Groups/{groupId}',
+  'deletes the team (its people are left without a team).',
+  { status: 204, errors: [404, 409], writes: true },
+);
+
+export const scimRoutes = [
+  scimServiceProviderConfigRoute,
+  scimResourceTypesRoute,
+  scimSchemasRoute,
+  scimListUsersRoute,
+  scimCreateUserRoute,
+  scimGetUserRoute,
+  scimReplaceUserRoute,
+  scimPatchUserRoute,
+  scimDeleteUserRoute,
+  scimListGroupsRoute,
+  scimCreateGroupRoute,
+  scimGetGroupRoute,
+  scimReplaceGroupRoute,
+  scimPatchGroupRoute,
+  scimDeleteGroupRoute,
+];
