@@ -1,3 +1,6 @@
+/** The media type of every SCIM answer, refusals included (RFC 7644 §3.1). */
+export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
+
 /** The SCIM error schema (RFC 7644 §3.12). */
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
@@ -20,3 +23,10 @@ export class ScimError extends Error {
     };
   }
 }
+
+/**
+ * Any refusal of a SCIM route as SCIM's error body: a 400 is an `invalidValue` unless the refusal names
+ * its own `scimType`.
+ */
+export const scimRefusal = (status: number, detail: string, scimType = status === 400 ? 'invalidValue' : undefined) =>
+  new ScimError(status, detail, scimType).body();

@@ -300,8 +300,9 @@ function checkAnswer(def: AnyRoute, c: Case, res: Awaited<ReturnType<typeof send
   const where = `${def.method} ${def.path} as ${c.as}: ${res.status} ${res.text.slice(0, 300)}`;
   expect(res.status, where).toBeLessThan(500);
   if (res.status >= 400 && def.scim && res.contentType.startsWith('application/scim+json')) {
-    // A SCIM route refuses in SCIM's error body (RFC 7644 §3.12); its input checks, made before the
-    // route runs, still answer in the common body (docs/scim.md), which the branch below checks.
+    // A SCIM route refuses in SCIM's error body (RFC 7644 §3.12), its input checks included; what the
+    // front door refuses before a route is chosen (a path that is not valid URL encoding, one that names
+    // no route) answers in the common body (docs/scim.md), which the branch below checks.
     expect(JSON.parse(res.text), where).toMatchObject({ schemas: [SCIM_ERROR_SCHEMA], status: String(res.status) });
   } else if (res.status >= 400) {
     expect(res.contentType, where).toMatch(/^application\/json/);

@@ -317,6 +317,15 @@ describe('SCIM Users and Groups', () => {
     );
     expect(rename.body).toMatchObject({ status: '400', scimType: 'mutability' });
     expect((await scim('GET', '/Users/does-not-exist')).body).toMatchObject({ status: '404' });
+    // Input the route table refuses before the route runs is answered in SCIM's body too.
+    const unknownParameter = await scim('GET', '/Users?sortBy=userName');
+    expect(unknownParameter.status).toBe(400);
+    expect(unknownParameter.headers.get('content-type')).toMatch(/^application\/scim\+json/);
+    expect(unknownParameter.body).toMatchObject({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+      status: '400',
+    });
+    expect((await scim('POST', '/Users', ['not', 'an', 'object'])).body).toMatchObject({ status: '400' });
     expect((await api('GET', '/api/v1/scim/v2/Users'.replace('/api/v1', ''), { token: 'wrong' })).status).toBe(401);
   });
 });

@@ -4,6 +4,7 @@ import type { AnyRoute } from '../../api/route-def.ts';
 import { isDependencyUnavailable, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../../db/unavailable.ts';
 import { DomainError, type DomainErrorKind } from '../../errors.ts';
 import { logger } from '../../observability/logger.ts';
+import { SCIM_CONTENT_TYPE, ScimError, scimRefusal } from '../../scim/errors.ts';
 import {
   BadRequestError,
   ConflictError,
@@ -57,9 +58,21 @@ export function toHttpError(err: unknown): HttpError {
  */
 const answersCode = (def: AnyRoute | undefined) => def?.area === 'auth';
 
-/** The answer to a failure, in the common error body. */
-export const answerForError = (err: unknown, def?: AnyRoute): APIGatewayProxyStructuredResultV2 =>
-  toHttpError(err).toResponse(answersCode(def));
+/**
+ * The answer to a failure, in the common error body; a SCIM route's in SCIM's (RFC 7644 §3.12), its input
+ * checks and an unavailable dependency's 503 included (docs/scim.md).
+ */
+export function answerForError(err: unknown, def?: AnyRoute): APIGatewayProxyStructuredResultV2 {
+  if (def?.scim && err instanceof ScimError)
+    return { statusCode: err.status, headers: { 'content-type': SCIM_CONTENT_TYPE }, body: JSON.stringify(err.body()) };
+  const h = toHttpError(err);
+  if (!def?.scim) return h.toResponse(answersCode(def));
+  return {
+    statusCode: h.statusCode,
+    headers: { 'content-type': SCIM_CONTENT_TYPE, ...h.headers },
+    body: JSON.stringify(scimRefusal(h.statusCode, h.message)),
+  };
+}
 
 /** Turns whatever a request's handling threw into its answer (the only place errors become answers). */
 export const httpErrors = (
