@@ -30,6 +30,8 @@ const LAYERS = [
   'hr',
   // The whole lists kept as documents (roster, attendance of the day): built from people and hr.
   'whole-lists',
+  // A post's website record (its entities and life), written by the feed with the post.
+  'website',
   'feed',
   'office-updates',
   'grievances',

@@ -1,7 +1,6 @@
 import { DocumentChange } from '../documents/entities.ts';
 import { Comment, FeedScore, FeedScoreDay, Follow, Post, PostListEntry, PostUpload } from '../feed/entities.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
-import { WebsiteCounts, WebsiteEntry } from '../office-updates/entities.ts';
 import {
   DirectoryFacet,
   DirectoryPerson,
@@ -13,6 +12,7 @@ import {
   User,
 } from '../people/entities.ts';
 import { PushToken } from '../push/entities.ts';
+import { WebsiteCounts, WebsiteEntry } from '../website/entities.ts';
 import type { RouteAccess } from './route-def.ts';
 
 /**

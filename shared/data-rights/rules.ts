@@ -11,11 +11,11 @@ import * as hrEntities from '../hr/entities.ts';
 import * as liveEntities from '../live/entities.ts';
 import * as migrationEntities from '../migrations/entities.ts';
 import * as notificationEntities from '../notifications/entities.ts';
-import * as officeEntities from '../office-updates/entities.ts';
 import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
 import * as scimEntities from '../scim/entities.ts';
+import * as officeEntities from '../website/entities.ts';
 import * as dataRightsEntities from './entities.ts';
 import type { AttributeKinds } from './person-match.ts';
 

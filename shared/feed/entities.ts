@@ -6,7 +6,7 @@ import { type ScoreTotals, scoreOf } from './score-formula.ts';
  * The feed's entities (docs/data-model.md, Feed), each declared once: its fields, key and index
  * templates. Post ids (and comment ids) are time-sortable, so "newest first" is descending id order
  * everywhere. A post's partition holds the post, its counters, and one item per reaction and per poll
- * vote (and its website record, shared/office-updates/entities.ts).
+ * vote (and its website record, shared/website/entities.ts).
  */
 
 /** A post; on the closing-polls index (gsi1, sparse, by closing time) while its poll's closing is still to be announced. */

@@ -8,8 +8,8 @@ import { uploadsFor } from '../feed/uploads.ts';
 import { AVATARS_PREFIX, avatarPath, embedsUserId, legacyAvatarKeyPrefixes } from '../people/avatars.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { publicMediaUrl } from '../storage/public-urls.ts';
-import { WebsiteEntry, type WebsiteEntryItem } from './entities.ts';
-import { isPublic } from './website-status.ts';
+import { WebsiteEntry, type WebsiteEntryItem } from '../website/entities.ts';
+import { isPublic } from '../website/status.ts';
 
 /**
  * The public website's shapes. They name people only by name, title and image; content is plain

@@ -26,7 +26,7 @@ import '../grievances/entities.ts';
 import '../hr/entities.ts';
 import '../live/entities.ts';
 import '../notifications/entities.ts';
-import '../office-updates/entities.ts';
+import '../website/entities.ts';
 import '../people/entities.ts';
 import '../presence/entities.ts';
 import '../push/entities.ts';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Comment, FeedScore, Post } from '../../shared/feed/entities.ts';
 import { scoreOf } from '../../shared/feed/score-formula.ts';
 import { scoreWrites } from '../../shared/feed/scores.ts';
-import { WebsiteEntry, type WebsiteEntryItem } from '../../shared/office-updates/entities.ts';
-import { websiteWrites } from '../../shared/office-updates/website.ts';
+import { WebsiteEntry, type WebsiteEntryItem } from '../../shared/website/entities.ts';
+import { websiteWrites } from '../../shared/website/records.ts';
 
 /**
  * The index attributes of the feed's and the office updates' items come from their declarations:

@@ -16,8 +16,8 @@ import { CompanyEvent } from '../../shared/calendar/entities.ts';
 import { db, tableName } from '../../shared/db/client.ts';
 import { UploadQuota } from '../../shared/feed/entities.ts';
 import { GrievanceHandlingEntry } from '../../shared/grievances/entities.ts';
-import { WebsiteCounts } from '../../shared/office-updates/entities.ts';
 import { DirectoryShard } from '../../shared/people/entities.ts';
+import { WebsiteCounts } from '../../shared/website/entities.ts';
 import { api, newMember } from '../support/api.ts';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { WebsiteCounts, WebsiteEntry } from '../../office-updates/entities.ts';
-import { WEBSITE_STATUSES } from '../../office-updates/website-status.ts';
+import { WebsiteCounts, WebsiteEntry } from '../../website/entities.ts';
+import { WEBSITE_STATUSES } from '../../website/status.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
 import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, nullableIso, page } from '../schemas/common.ts';

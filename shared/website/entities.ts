@@ -1,7 +1,10 @@
 import { type EntityItem, entity, shape } from '../db/entity.ts';
-import { isPublic, type WebsiteStatus } from './website-status.ts';
+import { isPublic, type WebsiteStatus } from './status.ts';
 
-/** The office updates' entities (docs/data-model.md, Office updates): each item's key and indexes, declared once. */
+/**
+ * The website records of posts (docs/data-model.md, Office updates): each item's key and indexes, declared
+ * once. Below the feed, which writes a post's record with the post; office-updates reviews and lists them.
+ */
 
 export interface WebsiteReview {
   reviewedAt: string;
