@@ -23,6 +23,9 @@ const LAYERS = [
   'presence',
   'documents',
   'people',
+  // Who is calling and how they get in: sign-in, passwords, a token resolved to its person (auth's
+  // sessions and credentials, people's person).
+  'access',
   // Push delivers to devices and owns the kinds of notification; notifications record and then push.
   'push',
   'notifications',

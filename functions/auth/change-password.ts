@@ -1,5 +1,5 @@
+import { changePassword, toSessionUser } from '../../shared/access/accounts.ts';
 import { changePasswordRoute } from '../../shared/api/routes/auth.ts';
-import { changePassword, toSessionUser } from '../../shared/auth/accounts.ts';
 import { sessionCookie } from '../../shared/http/cookies.ts';
 import { reply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';

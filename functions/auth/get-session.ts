@@ -1,5 +1,5 @@
+import { toSessionUser } from '../../shared/access/accounts.ts';
 import { getSessionRoute } from '../../shared/api/routes/auth.ts';
-import { toSessionUser } from '../../shared/auth/accounts.ts';
 import { toSessionView } from '../../shared/auth/sessions.ts';
 import { route } from '../../shared/http/route.ts';
 

@@ -1,5 +1,5 @@
+import { resetPassword } from '../../shared/access/accounts.ts';
 import { resetPasswordRoute } from '../../shared/api/routes/auth.ts';
-import { resetPassword } from '../../shared/auth/accounts.ts';
 import { route } from '../../shared/http/route.ts';
 
 export const handler = route(resetPasswordRoute, async (req) => {

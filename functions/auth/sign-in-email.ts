@@ -1,5 +1,5 @@
+import { signIn, toSessionUser } from '../../shared/access/accounts.ts';
 import { signInRoute } from '../../shared/api/routes/auth.ts';
-import { signIn, toSessionUser } from '../../shared/auth/accounts.ts';
 import { sessionCookie } from '../../shared/http/cookies.ts';
 import { reply } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';

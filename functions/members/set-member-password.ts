@@ -1,6 +1,7 @@
+import { adminSetPassword } from '../../shared/access/accounts.ts';
 import { setMemberPasswordRoute } from '../../shared/api/routes/members.ts';
 import { route } from '../../shared/http/route.ts';
-import { adminSetPassword, toAdminMember } from '../../shared/people/members.ts';
+import { toAdminMember } from '../../shared/people/members.ts';
 import { getUser } from '../../shared/people/users.ts';
 
 export const handler = route(setMemberPasswordRoute, async (req) => {

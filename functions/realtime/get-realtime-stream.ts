@@ -1,5 +1,5 @@
+import { authenticate } from '../../shared/access/caller.ts';
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
-import { authenticate } from '../../shared/auth/sessions.ts';
 import { streamingRoute } from '../../shared/http/streaming-route.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
 import { streamEndBy } from '../../shared/live/stream-lifetime.ts';

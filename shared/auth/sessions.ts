@@ -2,34 +2,20 @@ import { createHash } from 'node:crypto';
 import { type EntityFields, PRESENT } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { isConditionFailure, write } from '../db/table.ts';
-import { notFound, unauthenticated } from '../errors.ts';
-import type { UserItem } from '../people/entities.ts';
-import { getUser } from '../people/users.ts';
+import { notFound } from '../errors.ts';
 import { Session, type SessionItem } from './entities.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 export const SESSION_DAYS = 7;
-const DAY_MS = 24 * 3600 * 1000;
+export const DAY_MS = 24 * 3600 * 1000;
 export const DEACTIVATED_MESSAGE = 'This account has been deactivated. Contact a super admin.';
 export const DEACTIVATED_CODE = 'ACCOUNT_DEACTIVATED';
-
-/** The person behind a request, read fresh on every request (role and status included). */
-export interface Caller {
-  userId: string;
-  role: UserItem['role'];
-  name: string;
-  email: string;
-  sessionId: string;
-  tokenHash: string;
-  user: UserItem;
-  session: SessionItem;
-}
 
 /**
  * A session ended meanwhile (its item deleted) fails the write's condition and simply stays ended.
  * Anything else is a real failure (a throttle, a denied action) and must not pass unseen.
  */
-const ignoreEnded = (err: unknown) => {
+export const ignoreEnded = (err: unknown) => {
   if (!isConditionFailure(err)) throw err;
 };
 
@@ -37,7 +23,7 @@ const ignoreEnded = (err: unknown) => {
 const tokenHashOf = (s: Pick<SessionItem, 'pk' | 'tokenHash'>) =>
   s.tokenHash ?? s.pk.slice(Session.key({ tokenHash: '' }).pk.length);
 
-const ttlFor = (expiresAt: Date) => Math.floor(expiresAt.getTime() / 1000) + 7 * 24 * 3600;
+export const ttlFor = (expiresAt: Date) => Math.floor(expiresAt.getTime() / 1000) + 7 * 24 * 3600;
 
 export async function createSession(
   userId: string,
@@ -60,52 +46,6 @@ export async function createSession(
   };
   await write(Session.put(fields));
   return { token, session: Session.item(fields) };
-}
-
-/**
- * Resolves a token to its caller. Expiry is checked here on every read (TTL only cleans up and can
- * lag by days). `refresh` extends a session used more than a day after its last refresh; grievance
- * routes pass false so they never write an item keyed by the caller.
- */
-export async function authenticate(token: string, { refresh }: { refresh: boolean }): Promise<Caller> {
-  if (!token || token.length > 200) throw unauthenticated();
-  const tokenHash = hashToken(token);
-  const session = await Session.get({ tokenHash }, { consistent: true });
-  if (!session) throw unauthenticated();
-  if (session.revoked === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
-  const now = new Date();
-  if (Date.parse(session.expiresAt) <= now.getTime())
-    throw unauthenticated('Your session has expired. Sign in again.', 'SESSION_EXPIRED');
-  const user = await getUser(session.userId, true);
-  if (!user) throw unauthenticated();
-  if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
-  if (refresh && now.getTime() - Date.parse(session.updatedAt) > DAY_MS) {
-    const expires = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
-    session.updatedAt = now.toISOString();
-    session.expiresAt = expires.toISOString();
-    session.ttl = ttlFor(expires);
-    await write(
-      Session.update(
-        { tokenHash },
-        {
-          UpdateExpression: 'SET updatedAt = :u, expiresAt = :e, #ttl = :t',
-          ...PRESENT,
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':u': session.updatedAt, ':e': session.expiresAt, ':t': session.ttl },
-        },
-      ),
-    ).catch(ignoreEnded);
-  }
-  return {
-    userId: user.id,
-    role: user.role,
-    name: user.name,
-    email: user.email,
-    sessionId: session.id,
-    tokenHash,
-    user,
-    session,
-  };
 }
 
 /** Every live (unexpired, not revoked) session of a person, oldest first. Bounded by their devices. */

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { Caller } from '../auth/sessions.ts';
+import type { Caller } from '../access/caller.ts';
 import { UnauthorizedError } from './errors.ts';
 import type { UploadedFile } from './multipart.ts';
 

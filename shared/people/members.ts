@@ -1,7 +1,6 @@
-import { setPassword } from '../auth/accounts.ts';
 import { Credentials, EmailClaim } from '../auth/entities.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { endSessions, revokeForDeactivation } from '../auth/sessions.ts';
+import { revokeForDeactivation } from '../auth/sessions.ts';
 import { newId } from '../db/ids.ts';
 import { failedConditions, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
@@ -175,12 +174,4 @@ export async function setFeatured(
         : { ...u, isFeatured: false, featuredAt: null, featuredNote: '' },
     { actorId },
   );
-}
-
-/** A super admin sets a password: the person is signed out everywhere unless it is the caller's own. */
-export async function adminSetPassword(actorId: string, userId: string, password: string): Promise<UserItem> {
-  const user = await requireUser(userId);
-  await setPassword(userId, password, actorId);
-  if (actorId !== userId) await endSessions(userId);
-  return user;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { authenticate } from '../../shared/access/caller.ts';
 import { Session } from '../../shared/auth/entities.ts';
-import { authenticate, createSession, DEACTIVATED_MESSAGE } from '../../shared/auth/sessions.ts';
+import { createSession, DEACTIVATED_MESSAGE } from '../../shared/auth/sessions.ts';
 import { THROTTLE_LIMIT } from '../../shared/auth/throttle.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { write } from '../../shared/db/table.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signIn } from '../../shared/auth/accounts.ts';
+import { signIn } from '../../shared/access/accounts.ts';
 import { db } from '../../shared/db/client.ts';
 import { admin, api, PASSWORD, uniq } from '../support/api.ts';
 

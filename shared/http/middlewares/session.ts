@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { authenticate } from '../../access/caller.ts';
 import type { AnyRoute } from '../../api/route-def.ts';
-import { authenticate } from '../../auth/sessions.ts';
 import type { RequestContext } from '../context.ts';
 import { readCookie, SESSION_COOKIE } from '../cookies.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';

@@ -1,13 +1,13 @@
+import { Credentials, EmailClaim, ResetToken, type SessionItem } from '../auth/entities.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions } from '../auth/sessions.ts';
+import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } from '../auth/throttle.ts';
+import { hashToken } from '../auth/tokens.ts';
 import { getMany, isConditionFailure, keyString, transact, write } from '../db/table.ts';
-import { conflict, invalid, unauthenticated } from '../errors.ts';
+import { conflict, invalid, notFound, unauthenticated } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { User, type UserItem } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
-import { Credentials, EmailClaim, ResetToken, type SessionItem } from './entities.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
-import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions } from './sessions.ts';
-import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } from './throttle.ts';
-import { hashToken } from './tokens.ts';
 
 const INVALID_CREDENTIALS = 'Invalid email or password.';
 /** A user id no person has (ids are UUIDs): what an unknown address's sign-in reads instead. */
@@ -115,4 +115,13 @@ export async function resetPassword(token: string, next: string): Promise<void> 
   await write(ResetToken.remove({ tokenHash }));
   await setPassword(item.userId, next);
   await endSessions(item.userId);
+}
+
+/** A super admin sets a password: the person is signed out everywhere unless it is the caller's own. */
+export async function adminSetPassword(actorId: string, userId: string, password: string): Promise<UserItem> {
+  const user = await getUser(userId, true);
+  if (!user) throw notFound('No such person.');
+  await setPassword(userId, password, actorId);
+  if (actorId !== userId) await endSessions(userId);
+  return user;
 }
