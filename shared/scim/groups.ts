@@ -3,6 +3,7 @@ import { Team, type TeamItem, TeamMember, TeamName } from '../people/entities.ts
 import { updateProfile } from '../people/profile-update.ts';
 import { createTeam, deleteTeam, listTeams, updateTeam } from '../people/teams.ts';
 import { getUser } from '../people/users.ts';
+import { inPool } from '../util/in-pool.ts';
 import { GROUP_SCHEMA } from './discovery.ts';
 import { ScimError } from './errors.ts';
 import type { Equalities } from './filter.ts';
@@ -82,11 +83,23 @@ async function removeMember(teamId: string, userId: string): Promise<void> {
   await updateProfile(userId, { teamId: null }, { actorId: null, allowJoinedOn: false });
 }
 
+/**
+ * People changed at once by one request: a provider sends a group's members in batches (Entra ID up to
+ * a few hundred a PATCH), each a change of a person; their shared team counter is moved by ADD, so
+ * concurrent changes only retry a transaction conflict.
+ */
+const AT_ONCE = 4;
+const addAll = (teamId: string, ids: string[]) => inPool(ids, AT_ONCE, (id) => addMember(teamId, id));
+const removeAll = (teamId: string, ids: string[]) => inPool(ids, AT_ONCE, (id) => removeMember(teamId, id));
+
 /** Makes the team's people exactly these. */
 async function setMembers(teamId: string, userIds: string[]): Promise<void> {
   const wanted = new Set(userIds);
-  for (const id of await membersOf(teamId)) if (!wanted.has(id)) await removeMember(teamId, id);
-  for (const id of wanted) await addMember(teamId, id);
+  await removeAll(
+    teamId,
+    (await membersOf(teamId)).filter((id) => !wanted.has(id)),
+  );
+  await addAll(teamId, [...wanted]);
 }
 
 const nameTaken = (err: unknown) => {
@@ -97,7 +110,7 @@ const nameTaken = (err: unknown) => {
 
 export async function createGroup(body: Record<string, unknown>): Promise<TeamItem> {
   const team = await createTeam(null, { name: displayNameOf(body.displayName) }).catch(nameTaken);
-  for (const id of memberIds(body.members)) await addMember(team.id, id);
+  await addAll(team.id, memberIds(body.members));
   return team;
 }
 
@@ -132,10 +145,10 @@ export async function patchGroup(id: string, body: Record<string, unknown>): Pro
         await removeMember(id, JSON.parse(filtered[1]!) as string);
       } else if (target === 'members') {
         const ids = memberIds(value);
-        if (op === 'add') for (const m of ids) await addMember(id, m);
+        if (op === 'add') await addAll(id, ids);
         else if (op === 'replace') await setMembers(id, ids);
         else if (value === undefined) await setMembers(id, []);
-        else for (const m of ids) await removeMember(id, m);
+        else await removeAll(id, ids);
       } else if (target !== 'externalid') {
         throw new ScimError(400, `Unsupported path ${JSON.stringify(rawPath)} for a Group.`, 'invalidPath');
       }

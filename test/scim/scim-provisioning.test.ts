@@ -275,6 +275,39 @@ describe('SCIM Users and Groups', () => {
     expect(seen).toContain(id);
   });
 
+  it('changes a group of several members at once, its count exact', { timeout: 90_000 }, async () => {
+    const tag = uniq();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await scim('POST', '/Users', entraUser(`${tag}m${i}`))).body.id);
+    const group = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: `Scim crowd ${tag}`,
+      members: ids.map((value) => ({ value })),
+    });
+    expect(group.status).toBe(201);
+    expect(group.body.members.map((m: any) => m.value).sort()).toEqual([...ids].sort());
+    const { token } = await admin();
+    const count = async () =>
+      (await api('GET', '/teams', { token })).body.find((t: any) => t.id === group.body.id).memberCount;
+    expect(await count()).toBe(6);
+    const kept = ids.slice(0, 2);
+    const replaced = await scim(
+      'PATCH',
+      `/Groups/${group.body.id}`,
+      patch({ op: 'replace', path: 'members', value: kept.map((value) => ({ value })) }),
+    );
+    expect(replaced.body.members.map((m: any) => m.value).sort()).toEqual([...kept].sort());
+    expect(await count()).toBe(2);
+    for (const id of ids.slice(2)) expect((await person(id)).team).toBeNull();
+    const put = await scim('PUT', `/Groups/${group.body.id}`, {
+      schemas: [GROUP],
+      displayName: `Scim crowd ${tag} renamed`,
+      members: [],
+    });
+    expect(put.body).toMatchObject({ displayName: `Scim crowd ${tag} renamed`, members: [] });
+    expect(await count()).toBe(0);
+  });
+
   it('leaves bystanders alone: a person with the same name, title and department is not touched', {
     timeout: 60_000,
   }, async () => {

@@ -51,7 +51,15 @@ const resourceRoute = (
   method: Method,
   path: string,
   summary: string,
-  o: { status?: 200 | 201 | 204; body?: boolean; query?: boolean; errors?: number[]; writes?: boolean } = {},
+  o: {
+    status?: 200 | 201 | 204;
+    body?: boolean;
+    query?: boolean;
+    errors?: number[];
+    writes?: boolean;
+    /** Seconds: a Group's members are changed person by person (API Gateway waits 29 at most). */
+    timeout?: number;
+  } = {},
 ) =>
   defineRoute({
     name,
@@ -67,6 +75,7 @@ const resourceRoute = (
     scim: true,
     errors: [401, ...(o.errors ?? [])],
     ...(o.writes ? { access: { table: 'write' as const } } : {}),
+    ...(o.timeout ? { timeout: o.timeout } : {}),
   });
 
 export const scimListUsersRoute = resourceRoute(
@@ -120,7 +129,7 @@ export const scimCreateGroupRoute = resourceRoute(
   'POST',
   'Groups',
   'creates a team (409 uniqueness when the name is taken) with its members.',
-  { status: 201, body: true, errors: [400, 409], writes: true },
+  { status: 201, body: true, errors: [400, 409], writes: true, timeout: 29 },
 );
 export const scimGetGroupRoute = resourceRoute('get-scim-group', 'GET', 'Groups/{groupId}', 'one Group.', {
   query: true,
@@ -131,14 +140,14 @@ export const scimReplaceGroupRoute = resourceRoute(
   'PUT',
   'Groups/{groupId}',
   'renames the team and makes its people exactly the members.',
-  { body: true, errors: [400, 404, 409], writes: true },
+  { body: true, errors: [400, 404, 409], writes: true, timeout: 29 },
 );
 export const scimPatchGroupRoute = resourceRoute(
   'patch-scim-group',
   'PATCH',
   'Groups/{groupId}',
   'displayName replaced; members added, removed or replaced (a person added to a second Group moves there).',
-  { body: true, errors: [400, 404, 409], writes: true },
+  { body: true, errors: [400, 404, 409], writes: true, timeout: 29 },
 );
 export const scimDeleteGroupRoute = resourceRoute(
   'delete-scim-group',
