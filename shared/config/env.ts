@@ -144,4 +144,21 @@ export const env = {
   get serviceVersion() {
     return read('SERVICE_VERSION', '0.0.0');
   },
+  /**
+   * Single sign-on with OpenID Connect (docs/sso.md): the identity provider's issuer URL; unset = SSO
+   * off. With it, `OIDC_CLIENT_ID` and the client secret (`OIDC_CLIENT_SECRET`, a secret) are needed.
+   */
+  get oidcIssuer(): string | undefined {
+    return process.env.OIDC_ISSUER || undefined;
+  },
+  get oidcClientId(): string | undefined {
+    return process.env.OIDC_CLIENT_ID || undefined;
+  },
+  /** Comma-separated e-mail domains the identity provider serves (sign-in by e-mail picks it by domain). */
+  get oidcEmailDomains(): string[] {
+    return read('OIDC_EMAIL_DOMAINS', '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
+  },
 };

@@ -756,6 +756,7 @@ describe('secrets out of function configuration', () => {
       idempotency: 'idempotency-secret',
       avatar: 'avatar-secret',
       scim: 'scim-token',
+      oidcClient: 'oidc-client-secret',
     } as const;
     for (const { t, fn } of everyFunction()) {
       const handler = handlerOf(fn);
