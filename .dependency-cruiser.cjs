@@ -36,6 +36,8 @@ const LAYERS = [
   'data-rights',
   // Provisioning from the company's identity provider (SCIM 2.0), on the areas it provisions.
   'scim',
+  // Single sign-on with OpenID Connect: signs existing members in (auth's sessions, people's accounts).
+  'sso',
   // The HTTP surface: the route table and its schemas, then the middlewares that serve it.
   'api',
   'http',
