@@ -2,7 +2,7 @@ import { ssoCallbackRoute } from '../../shared/api/routes/sso.ts';
 import { sessionCookie } from '../../shared/http/cookies.ts';
 import { HttpResponse, redirect } from '../../shared/http/http-response.ts';
 import { route } from '../../shared/http/route.ts';
-import { completeSsoSignIn } from '../../shared/sso/sign-in.ts';
+import { completeSsoSignIn } from '../../shared/sso/callback.ts';
 
 export const handler = route(ssoCallbackRoute, async (req) => {
   const params = new URLSearchParams();

@@ -1,5 +1,6 @@
+import { env } from '../config/env.ts';
 import { getMany, isConditionFailure, keyString, transact, write } from '../db/table.ts';
-import { conflict, invalid, unauthenticated } from '../errors.ts';
+import { conflict, forbidden, invalid, unauthenticated } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { User, type UserItem } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
@@ -57,6 +58,9 @@ export async function signIn(
   if (!ok || !user) throw unauthenticated(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
   if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   await forgiveAttempts(throttle);
+  // With password sign-in off (docs/sso.md), only the break-glass super admin signs in with a password.
+  if (env.passwordSignInOff && !(address === env.breakGlassEmail && user.role === 'super_admin'))
+    throw forbidden('Password sign-in is off: sign in with single sign-on.', 'PASSWORD_SIGN_IN_OFF');
   if (user.status === 'pending') user.status = (await activateOnFirstSignIn(user.id)).status;
   const { token, session } = await createSession(user.id, userAgent);
   return { token, session, user };
