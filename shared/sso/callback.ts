@@ -7,7 +7,7 @@ import { invalid, notFound } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import type { UserItem } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
-import { OIDC_PROVIDER_ID, type OidcSettings, oidcSettings, ssoNotConfigured } from './provider.ts';
+import { OIDC_PROVIDER_ID, type OidcSettings, oidcSettings, ssoNotConfigured, unreachable } from './provider.ts';
 import { completeAuthorization, type OidcIdentity, SsoRefusal } from './token-exchange.ts';
 
 /** The outcome of a callback: where the browser goes, and the new session's token when it signed in. */
@@ -49,7 +49,10 @@ export async function completeSsoSignIn(
   if (Date.parse(flow.expiresAt) <= Date.now()) throw stale();
   const errorTarget = flow.errorCallbackURL ?? flow.callbackURL;
   try {
-    const identity = await completeAuthorization(settings, callback, { ...flow, state });
+    const identity = await completeAuthorization(settings, callback, { ...flow, state }).catch((err: unknown) => {
+      if (unreachable(err)) throw new SsoRefusal('provider_unavailable', 'The identity provider cannot be reached.');
+      throw err;
+    });
     let user = await memberFor(settings, identity);
     if (user.status === 'pending') user = await activateOnFirstSignIn(user.id);
     const { token } = await createSession(user.id, userAgent);

@@ -21,6 +21,9 @@ export function oidcSettings(): OidcSettings | undefined {
   return { issuer: new URL(issuer), clientId, emailDomains: env.oidcEmailDomains };
 }
 
+/** Whether a call to the provider failed on the network (its fetch), not on what it answered. */
+export const unreachable = (err: unknown) => err instanceof TypeError && err.message === 'fetch failed';
+
 /** Plain http to the provider only in the local runtime (the test and demo identity providers). */
 export const insecure = () => ({ [oauth.allowInsecureRequests]: env.runtime === 'local' });
 

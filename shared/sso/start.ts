@@ -5,8 +5,15 @@ import { API_PREFIX } from '../config/api-prefix.ts';
 import { env } from '../config/env.ts';
 import { ABSENT } from '../db/entity.ts';
 import { write } from '../db/table.ts';
-import { invalid, notFound } from '../errors.ts';
-import { authorizationUrl, OIDC_PROVIDER_ID, type OidcSettings, oidcSettings, ssoNotConfigured } from './provider.ts';
+import { invalid, notFound, unavailable } from '../errors.ts';
+import {
+  authorizationUrl,
+  OIDC_PROVIDER_ID,
+  type OidcSettings,
+  oidcSettings,
+  ssoNotConfigured,
+  unreachable,
+} from './provider.ts';
 
 /** How long a sign-in may take at the provider before its state is refused. */
 const STATE_MINUTES = 10;
@@ -76,6 +83,9 @@ export async function startSsoSignIn(
     nonce,
     codeVerifier,
     loginHint: (input.loginHint ?? input.email)?.trim().toLowerCase(),
+  }).catch((err: unknown) => {
+    if (unreachable(err)) throw unavailable('The identity provider cannot be reached. Try again shortly.', 30);
+    throw err;
   });
   const expires = Date.now() + STATE_MINUTES * 60_000;
   await write(

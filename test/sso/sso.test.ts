@@ -205,4 +205,16 @@ describe('single sign-on with OpenID Connect', () => {
     const byEmail = await client().signIn.sso({ email: 'Someone@Example.com', callbackURL: '/' } as never);
     expect(new URL((byEmail.data as { url: string }).url).searchParams.get('login_hint')).toBe('someone@example.com');
   });
+
+  // Last: it stops the provider.
+  it('refuses, without a session, when the provider cannot be reached for the code', async () => {
+    const m = await newMember();
+    const { subject } = person(m.email);
+    const url = await startAs(subject);
+    await idp.stop();
+    const res = await callback(url);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${baseUrl()}/welcome?error=provider_unavailable`);
+    expect(res.headers.get('set-auth-token')).toBeNull();
+  });
 });

@@ -34,7 +34,8 @@ export const signInSsoRoute = defineRoute({
   }),
   status: 200,
   response: z.object({ url: z.string(), redirect: z.literal(true) }),
-  errors: [400, 404],
+  // 503: the identity provider cannot be reached.
+  errors: [400, 404, 503],
   access: { table: 'write' },
 });
 
