@@ -40,6 +40,8 @@ const LAYERS = [
   'grievances',
   // Provisioning from the company's identity provider (SCIM 2.0), on the areas it provisions.
   'scim',
+  // Single sign-on with OpenID Connect: signs existing members in (auth's sessions, people's accounts).
+  'sso',
   // People's data rights: every area's items, SCIM's links included.
   'data-rights',
   // The HTTP surface: the route table and its schemas, then the middlewares that serve it.

@@ -39,6 +39,13 @@ import { secretArns, secretGrants } from './secret-grants.ts';
 
 export { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../shared/api/access-policy.ts';
 
+/** The functions that sign people in, which single sign-on's settings reach (docs/sso.md). */
+const SIGN_IN_HANDLERS = [
+  'functions/auth/sign-in-email.ts',
+  'functions/auth/sign-in-sso.ts',
+  'functions/auth/sso-callback.ts',
+];
+
 /** Powertools (structured logs, metrics): the service name and the CloudWatch metrics namespace. */
 
 export interface ServiceFunctionProps {
@@ -219,6 +226,16 @@ export class ServiceFunction extends Construct {
       ...(media ? { MEDIA_SIGNING_SECRET: media.secret, MEDIA_SIGNING_PARAMETER: mediaParameter } : {}),
       // Deadlines and retention (docs/grievance-channel.md): the grievance routes and sweeps.
       ...(isGrievanceFunction(props.handler) ? grievanceEnvironment(config.grievances) : {}),
+      // Single sign-on (docs/sso.md): the functions that sign people in.
+      ...(config.sso && SIGN_IN_HANDLERS.includes(props.handler)
+        ? {
+            OIDC_ISSUER: config.sso.issuer,
+            OIDC_CLIENT_ID: config.sso.clientId,
+            OIDC_EMAIL_DOMAINS: config.sso.emailDomains,
+            PASSWORD_SIGN_IN: config.sso.passwordSignIn,
+            ...(config.adminEmail ? { SSO_BREAK_GLASS_EMAIL: config.adminEmail } : {}),
+          }
+        : {}),
       ...(functionExtras[props.handler]?.environment ?? {}),
       ...(props.environment ?? {}),
     };

@@ -10,6 +10,7 @@ export const secretArns = (data: SharedData): Record<SecretName, string> => ({
   idempotency: data.idempotencySecretArn,
   avatar: data.avatarSecretArn,
   scim: data.scimTokenArn,
+  oidcClient: data.oidcClientSecretArn,
 });
 
 /** Its name, which GetSecretValue takes as well as an ARN. */
@@ -20,6 +21,7 @@ const secretNames = (data: SharedData): Record<SecretName, string> => ({
   idempotency: data.idempotencySecretName,
   avatar: data.avatarSecretName,
   scim: data.scimTokenName,
+  oidcClient: data.oidcClientSecretName,
 });
 
 /**

@@ -182,6 +182,12 @@ const daysFromNow = (d: number, hour = 10) => {
   return t.toISOString();
 };
 
+/** The demo company's i-th person (from 0): their name and address (also the demo identity provider's people, infra/local/idp.ts). */
+export const demoPerson = (i: number) => ({
+  name: `${FIRST_NAMES[i % FIRST_NAMES.length]} ${LAST_NAMES[(i * 7) % LAST_NAMES.length]}${i >= FIRST_NAMES.length ? ` ${Math.floor(i / FIRST_NAMES.length) + 1}` : ''}`,
+  email: `demo-${i + 1}@example.com`,
+});
+
 export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
   const { call } = o;
   const warnings: string[] = [];
@@ -225,8 +231,7 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
   const managers = Math.max(2, Math.round(o.people / 8));
   const total = o.people;
   for (let i = 0; i < total; i++) {
-    const name = `${FIRST_NAMES[i % FIRST_NAMES.length]} ${LAST_NAMES[(i * 7) % LAST_NAMES.length]}${i >= FIRST_NAMES.length ? ` ${Math.floor(i / FIRST_NAMES.length) + 1}` : ''}`;
-    const email = `demo-${i + 1}@example.com`;
+    const { name, email } = demoPerson(i);
     let id = byEmail.get(email);
     if (!id) {
       const res = expect(

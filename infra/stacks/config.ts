@@ -64,6 +64,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:peopleRetentionDays` | unset (off)     | PEOPLE_RETENTION_DAYS of the people-retention       |
  * |                               |                    | schedule only: people deactivated longer than this  |
  * |                               |                    | are erased (at least 30; docs/people-data.md)       |
+ * | `workplace:oidcIssuer`       | unset              | OIDC_ISSUER of the sign-in functions: single sign-on |
+ * | `workplace:oidcClientId`      | unset              | OIDC_CLIENT_ID (the client secret: the secret       |
+ * |                               |                    | `<prefix>/oidc-client-secret`; docs/sso.md)         |
+ * | `workplace:oidcEmailDomains`  | unset              | OIDC_EMAIL_DOMAINS (comma-separated)                |
+ * | `workplace:passwordSignIn`    | `on`               | PASSWORD_SIGN_IN: `off` leaves passwords to the     |
+ * |                               |                    | break-glass super admin (`workplace:adminEmail`)    |
  *
  * SERVICE_VERSION is package.json's version.
  */
@@ -107,6 +113,8 @@ export interface DeployConfig {
    * `{{resolve:ssm:...}}` reference) and the secret (name or ARN) holding the private key PEM.
    */
   mediaSigning?: { publicKey: string; secret: string };
+  /** Single sign-on (docs/sso.md): the sign-in functions' settings, when an issuer is set. */
+  sso?: { issuer: string; clientId: string; emailDomains: string; passwordSignIn: 'on' | 'off' };
   /** The grievance channel's deadlines and retention, in days (docs/grievance-channel.md). */
   grievances: { ackDays: number; feedbackDays: number; retentionDays?: number };
   /** Days after deactivation a person is erased; absent: never by time (docs/people-data.md). */
@@ -160,6 +168,17 @@ const count = (scope: Construct, key: string, fallback: number, min = 1): number
 
 export const packageVersion = (): string =>
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+function ssoConfig(scope: Construct): DeployConfig['sso'] {
+  const issuer = ctx(scope, 'oidcIssuer');
+  const clientId = ctx(scope, 'oidcClientId');
+  if (!!issuer !== !!clientId) throw new Error('workplace:oidcIssuer and workplace:oidcClientId go together.');
+  const passwordSignIn = ctx(scope, 'passwordSignIn') ?? 'on';
+  if (passwordSignIn !== 'on' && passwordSignIn !== 'off')
+    throw new Error(`workplace:passwordSignIn=${passwordSignIn} must be on or off`);
+  if (!issuer || !clientId) return undefined;
+  return { issuer, clientId, emailDomains: ctx(scope, 'oidcEmailDomains') ?? '', passwordSignIn };
+}
 
 export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = {}): DeployConfig {
   const origins = (ctx(scope, 'allowedOrigins') ?? '*')
@@ -232,6 +251,7 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     // Off unless set; at least 30 days, as the service itself requires (shared/config/env.ts).
     peopleRetentionDays:
       ctx(scope, 'peopleRetentionDays') === undefined ? undefined : count(scope, 'peopleRetentionDays', 30, 30),
+    sso: ssoConfig(scope),
     ...overrides,
   };
   // Lambda keeps at least 100 executions of the account unreserved (deployment fails otherwise); the

@@ -51,6 +51,8 @@ export function sharedData(scope: Construct, config: DeployConfig): SharedData {
     avatarSecretArn: secretArnByName(scope, n.avatarSecret),
     scimTokenName: n.scimToken,
     scimTokenArn: secretArnByName(scope, n.scimToken),
+    oidcClientSecretName: n.oidcClientSecret,
+    oidcClientSecretArn: secretArnByName(scope, n.oidcClientSecret),
     alarmTopicArn:
       config.alarmTopicArn ?? stack.formatArn({ service: 'sns', resource: n.alarmTopic, region: stack.region }),
     ...(config.adminEmail
@@ -136,6 +138,7 @@ export class DataStack extends Stack {
   readonly idempotencySecret: Secret;
   readonly avatarSecret: Secret;
   readonly scimToken: Secret;
+  readonly oidcClientSecret: Secret;
   /** The operators' topic: `workplace:alarmTopicArn`, or the one created here. */
   readonly alarmTopic: ITopic;
   readonly adminPasswordSecret?: Secret;
@@ -322,6 +325,12 @@ export class DataStack extends Stack {
       'ScimToken',
       names.scimToken,
       'The bearer token of SCIM provisioning clients, Entra ID or Okta (SCIM_TOKEN; docs/scim.md).',
+    );
+    // A placeholder until the operator puts the identity provider's client secret in it (docs/sso.md).
+    this.oidcClientSecret = secret(
+      'OidcClientSecret',
+      names.oidcClientSecret,
+      "The identity provider's client secret for single sign-on, put here by the operator (OIDC_CLIENT_SECRET; docs/sso.md).",
     );
 
     if (config.adminEmail) {

@@ -22,6 +22,7 @@ export interface ResourceNames {
   idempotencySecret: string;
   avatarSecret: string;
   scimToken: string;
+  oidcClientSecret: string;
   adminPasswordSecret: string;
   alarmTopic: string;
   /** SSM parameter holding the table's stream ARN. */
@@ -42,6 +43,7 @@ export function resourceNames(prefix: string, scope: Construct, restoredTable?: 
     idempotencySecret: `${prefix}/idempotency-secret`,
     avatarSecret: `${prefix}/avatar-secret`,
     scimToken: `${prefix}/scim-token`,
+    oidcClientSecret: `${prefix}/oidc-client-secret`,
     adminPasswordSecret: `${prefix}/admin-password`,
     alarmTopic: `${prefix}-alarms`,
     tableStreamParameter: `/${prefix}/table-stream-arn`,

@@ -21,6 +21,9 @@ export interface SharedData {
   avatarSecretArn: string;
   scimTokenName: string;
   scimTokenArn: string;
+  /** The identity provider's client secret for single sign-on (docs/sso.md). */
+  oidcClientSecretName: string;
+  oidcClientSecretArn: string;
   /** The SNS topic every alarm notifies. */
   alarmTopicArn: string;
   /** The generated password of the first super admin (only with `workplace:adminEmail`). */

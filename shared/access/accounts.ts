@@ -3,8 +3,9 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions } from '../auth/sessions.ts';
 import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } from '../auth/throttle.ts';
 import { hashToken } from '../auth/tokens.ts';
+import { env } from '../config/env.ts';
 import { getMany, isConditionFailure, keyString, transact, write } from '../db/table.ts';
-import { conflict, invalid, notFound, unauthenticated } from '../errors.ts';
+import { conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import { User, type UserItem } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
@@ -57,6 +58,9 @@ export async function signIn(
   if (!ok || !user) throw unauthenticated(INVALID_CREDENTIALS, 'INVALID_EMAIL_OR_PASSWORD');
   if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   await forgiveAttempts(throttle);
+  // With password sign-in off (docs/sso.md), only the break-glass super admin signs in with a password.
+  if (env.passwordSignInOff && !(address === env.breakGlassEmail && user.role === 'super_admin'))
+    throw forbidden('Password sign-in is off: sign in with single sign-on.', 'PASSWORD_SIGN_IN_OFF');
   if (user.status === 'pending') user.status = (await activateOnFirstSignIn(user.id)).status;
   const { token, session } = await createSession(user.id, userAgent);
   return { token, session, user };

@@ -85,3 +85,48 @@ export const ResetToken = entity({
   key: { pk: ['RESET', 'tokenHash'], sk: ['RESET'] },
   legacy: ['tokenHash'],
 });
+
+// Single sign-on with OpenID Connect (shared/sso/, docs/sso.md).
+
+/**
+ * One sign-in in flight between `POST /auth/sign-in/sso` and the provider's callback, addressed by the
+ * SHA-256 of its `state` (the state itself is never stored). It holds the PKCE verifier and the nonce,
+ * so nothing of the flow lives in a function's memory; the callback deletes it on a condition, so a
+ * state works once. The table's TTL removes the abandoned ones; expiry is checked on read as well.
+ */
+export const SsoState = entity({
+  name: 'SsoState',
+  fields: shape<{
+    stateHash: string;
+    providerId: string;
+    codeVerifier: string;
+    nonce: string;
+    /** Where the browser goes after a sign-in: checked against the trusted origins at sign-in. */
+    callbackURL: string;
+    /** Where it goes after a refusal (`?error=<code>`); the callback URL when absent. */
+    errorCallbackURL?: string;
+    /** The redirect URI sent to the provider: the code exchange must send the same. */
+    redirectUri: string;
+    expiresAt: string;
+    ttl: number;
+  }>(),
+  key: { pk: ['SSOSTATE', 'stateHash'], sk: ['SSOSTATE'] },
+});
+
+/** The link of a provider's subject (`sub`) to the member it signs in: how every later sign-in finds them. */
+export const SsoLink = entity({
+  name: 'SsoLink',
+  fields: shape<{ providerId: string; subject: string; userId: string; linkedAt: string }>(),
+  key: { pk: ['SSOLINK', 'providerId', 'subject'], sk: ['SSOLINK'] },
+});
+
+/**
+ * The same link from the member's side, in their partition: a member is linked to at most one
+ * subject of a provider, so a second account at the provider with the member's address is refused
+ * rather than linked silently.
+ */
+export const SsoMemberLink = entity({
+  name: 'SsoMemberLink',
+  fields: shape<{ userId: string; providerId: string; subject: string; linkedAt: string }>(),
+  key: { pk: ['USER', 'userId'], sk: ['SSO', 'providerId'] },
+});

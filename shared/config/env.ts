@@ -144,4 +144,34 @@ export const env = {
   get serviceVersion() {
     return read('SERVICE_VERSION', '0.0.0');
   },
+  /**
+   * Single sign-on with OpenID Connect (docs/sso.md): the identity provider's issuer URL; unset = SSO
+   * off. With it, `OIDC_CLIENT_ID` and the client secret (`OIDC_CLIENT_SECRET`, a secret) are needed.
+   */
+  get oidcIssuer(): string | undefined {
+    return process.env.OIDC_ISSUER || undefined;
+  },
+  get oidcClientId(): string | undefined {
+    return process.env.OIDC_CLIENT_ID || undefined;
+  },
+  /**
+   * `off`: members sign in with single sign-on only, once it is configured (docs/sso.md); the
+   * break-glass account (`SSO_BREAK_GLASS_EMAIL`, by default `ADMIN_EMAIL`, the first super admin) keeps
+   * its password while it is a super admin. Anything else, or SSO unconfigured: passwords work.
+   */
+  get passwordSignInOff(): boolean {
+    return read('PASSWORD_SIGN_IN', 'on') === 'off' && !!this.oidcIssuer && !!this.oidcClientId;
+  },
+  /** The break-glass account's address (lower-case), or undefined. */
+  get breakGlassEmail(): string | undefined {
+    const v = process.env.SSO_BREAK_GLASS_EMAIL || process.env.ADMIN_EMAIL;
+    return v ? v.trim().toLowerCase() : undefined;
+  },
+  /** Comma-separated e-mail domains the identity provider serves (sign-in by e-mail picks it by domain). */
+  get oidcEmailDomains(): string[] {
+    return read('OIDC_EMAIL_DOMAINS', '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean);
+  },
 };

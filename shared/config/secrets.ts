@@ -36,6 +36,11 @@ export const SECRETS = {
    * ring while it is rotated, so the previous token keeps working until the ring drops it.
    */
   scim: { variable: 'SCIM_TOKEN', readBy: 'shared/scim/token.ts' },
+  /**
+   * The client secret the identity provider issued for single sign-on (docs/sso.md): not generated,
+   * the operator puts the provider's value in it. Read by the SSO callback only.
+   */
+  oidcClient: { variable: 'OIDC_CLIENT_SECRET', readBy: 'shared/sso/client-secret.ts' },
 } as const;
 
 export type SecretName = keyof typeof SECRETS;

@@ -396,9 +396,9 @@ describe('data', () => {
     });
   });
 
-  it('generates the six application secrets (and the first admin password) and keeps them', () => {
+  it('generates the six application secrets, the placeholder of the SSO client secret (and the first admin password) and keeps them', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
-    data.resourceCountIs('AWS::SecretsManager::Secret', 7);
+    data.resourceCountIs('AWS::SecretsManager::Secret', 8);
     data.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 });
@@ -756,6 +756,7 @@ describe('secrets out of function configuration', () => {
       idempotency: 'idempotency-secret',
       avatar: 'avatar-secret',
       scim: 'scim-token',
+      oidcClient: 'oidc-client-secret',
     } as const;
     for (const { t, fn } of everyFunction()) {
       const handler = handlerOf(fn);

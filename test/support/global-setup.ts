@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,10 @@ const SHARED_ENV = [
   'IDEMPOTENCY_SECRET',
   'AVATAR_SECRET',
   'SCIM_TOKEN',
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'OIDC_EMAIL_DOMAINS',
   'LIVE_STREAMS_PER_PERSON',
   'LIVE_REPLICAS',
   'LIVE_STREAM_MIN_SECONDS',
@@ -46,6 +51,12 @@ export default async function setup(project: TestProject) {
   // orphaned stream end by itself within the run; long enough for every other stream test.
   process.env.LIVE_STREAM_MIN_SECONDS ??= '40';
   process.env.LIVE_STREAM_MAX_SECONDS ??= '50';
+  // Single sign-on against the identity provider test/foundation/sso.test.ts starts on this port
+  // (infra/local/oidc-idp.ts); until it does, a sign-in at it fails and nothing else notices.
+  process.env.OIDC_ISSUER ??= `http://127.0.0.1:${await freePort()}`;
+  process.env.OIDC_CLIENT_ID ??= 'workplace-test';
+  process.env.OIDC_CLIENT_SECRET ??= randomBytes(24).toString('base64url');
+  process.env.OIDC_EMAIL_DOMAINS ??= 'example.com';
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-test-'));
   const port = await freePort();
   const runtime = await startLocalRuntime({

@@ -42,7 +42,8 @@ export const signInRoute = defineRoute({
   }),
   status: 200,
   response: z.object({ redirect: z.literal(false), token: z.string(), user: SessionUser }),
-  errors: [400, 401, 429],
+  // 403: password sign-in is switched off for members (docs/sso.md).
+  errors: [400, 401, 403, 429],
   access: { table: 'write' },
 });
 

@@ -17,6 +17,7 @@ import { profileRoutes } from './profiles.ts';
 import { pushRoutes } from './push.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { scimRoutes } from './scim.ts';
+import { ssoRoutes } from './sso.ts';
 import { systemRoutes } from './system.ts';
 import { teamRoutes } from './teams.ts';
 import { uploadRoutes } from './uploads.ts';
@@ -28,6 +29,7 @@ import { uploadRoutes } from './uploads.ts';
 export const routes: AnyRoute[] = [
   ...systemRoutes,
   ...authRoutes,
+  ...ssoRoutes,
   ...grievanceRoutes,
   ...memberRoutes,
   ...dataRightsRoutes,

@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { type BetterAuthClientPlugin, createAuthClient } from 'better-auth/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OidcIdp, startOidcIdp } from '../../infra/local/oidc-idp.ts';
+import { EmailClaim, SsoLink, SsoMemberLink } from '../../shared/auth/entities.ts';
+import { admin, api, baseUrl, newMember, uniq } from '../support/api.ts';
+
+// Single sign-on (docs/sso.md) through the local runtime, against a real OpenID Connect provider
+// (panva's oidc-provider, infra/local/oidc-idp.ts) started here on the issuer the global setup set, with
+// better-auth's client and its SSO plugin unchanged.
+
+// better-auth's SSO client plugin, imported by a name the compiler does not follow: its declarations
+// reach samlify's, which pull the DOM library into the whole project's types.
+const SSO_CLIENT = '@better-auth/sso/client';
+const { ssoClient } = (await import(SSO_CLIENT)) as { ssoClient: () => BetterAuthClientPlugin };
+
+let idp: OidcIdp;
+const callbackPath = '/api/v1/auth/sso/callback/oidc';
+
+beforeAll(async () => {
+  const issuer = new URL(process.env.OIDC_ISSUER!);
+  idp = await startOidcIdp({
+    port: Number(issuer.port),
+    clientId: process.env.OIDC_CLIENT_ID!,
+    clientSecret: process.env.OIDC_CLIENT_SECRET!,
+    redirectUris: [`${baseUrl()}${callbackPath}`],
+  });
+});
+afterAll(() => idp?.stop());
+
+const client = () => createAuthClient({ baseURL: `${baseUrl()}/api/v1/auth`, plugins: [ssoClient()] });
+
+/**
+ * What a browser does at the provider: follows its redirects with its cookies until the provider sends
+ * it back to the service's redirect URI, which is returned (not followed).
+ */
+async function throughProvider(authorizationUrl: string): Promise<string> {
+  const jar = new Map<string, string>();
+  let url = authorizationUrl;
+  for (let hops = 0; hops < 10; hops++) {
+    if (url.startsWith(`${baseUrl()}${callbackPath}`)) return url;
+    expect(new URL(url).origin).toBe(idp.issuer);
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {},
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`the provider answered ${res.status}: ${await res.text()}`);
+    url = new URL(location, url).href;
+  }
+  throw new Error('too many redirects at the provider');
+}
+
+/** Starts a sign-in with better-auth's SSO client, as `subject` at the provider; the provider's callback URL. */
+async function startAs(subject: string | undefined, body: Record<string, unknown> = {}) {
+  idp.next.subject = subject;
+  const started = await client().signIn.sso({ providerId: 'oidc', callbackURL: '/welcome', ...body } as never);
+  expect(started.error).toBeNull();
+  expect(started.data).toMatchObject({ redirect: true, url: expect.stringContaining(idp.issuer) });
+  const auth = new URL((started.data as { url: string }).url);
+  expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
+  for (const p of ['state', 'nonce', 'code_challenge']) expect(auth.searchParams.get(p)).toBeTruthy();
+  return throughProvider(auth.href);
+}
+
+const callback = (url: string) => fetch(url, { redirect: 'manual', headers: { 'user-agent': 'sso-test' } });
+
+function person(email = `sso-${uniq()}@example.com`) {
+  const subject = randomUUID();
+  idp.people.set(subject, { email, name: `SSO ${email}` });
+  return { subject, email };
+}
+
+describe('single sign-on with OpenID Connect', () => {
+  it('signs a provisioned member in: cookie and set-auth-token, then by the stored link', async () => {
+    const m = await newMember();
+    const { subject } = person(m.email);
+    const res = await callback(await startAs(subject));
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${baseUrl()}/welcome`);
+    const token = res.headers.get('set-auth-token')!;
+    expect(token).toBeTruthy();
+    expect(res.headers.getSetCookie().some((c) => c.startsWith(`wcs_session=${token};`))).toBe(true);
+    const me = await api('GET', '/users/me/profile', { token });
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(m.id);
+    // The cookie works as the web client sends it.
+    const byCookie = await fetch(`${baseUrl()}/api/v1/auth/get-session`, {
+      headers: { cookie: `wcs_session=${token}` },
+    });
+    expect(((await byCookie.json()) as { user: { id: string } }).user.id).toBe(m.id);
+    expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toMatchObject({ userId: m.id });
+
+    // The provider changes the address: the link still signs the same member in.
+    idp.people.set(subject, { email: `renamed-${uniq()}@example.com`, name: 'Renamed' });
+    const again = await callback(await startAs(subject));
+    expect(again.status).toBe(302);
+    const token2 = again.headers.get('set-auth-token')!;
+    expect((await api('GET', '/users/me/profile', { token: token2 })).body.id).toBe(m.id);
+    // The member's password sign-in and other sessions are untouched.
+    expect((await api('GET', '/users/me/profile', { token: m.token })).status).toBe(200);
+  });
+
+  it('refuses a person who is not a member, and creates nothing', async () => {
+    const { subject, email } = person();
+    const res = await callback(await startAs(subject, { errorCallbackURL: '/sign-in-failed' }));
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${baseUrl()}/sign-in-failed?error=not_a_member`);
+    expect(res.headers.get('set-auth-token')).toBeNull();
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await EmailClaim.get({ email }, { consistent: true })).toBeUndefined();
+    expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toBeUndefined();
+  });
+
+  it('refuses an address the provider does not vouch for, and a second identity for a linked member', async () => {
+    const m = await newMember();
+    const unverified = randomUUID();
+    idp.people.set(unverified, { email: m.email, name: 'Unverified', emailVerified: false });
+    const res = await callback(await startAs(unverified));
+    expect(res.headers.get('location')).toContain('error=email_not_verified');
+    expect(res.headers.get('set-auth-token')).toBeNull();
+
+    const first = person(m.email);
+    expect((await callback(await startAs(first.subject))).headers.get('set-auth-token')).toBeTruthy();
+    const second = person(m.email);
+    const refused = await callback(await startAs(second.subject));
+    expect(refused.headers.get('location')).toContain('error=already_linked');
+    expect(refused.headers.get('set-auth-token')).toBeNull();
+    expect(await SsoLink.get({ providerId: 'oidc', subject: second.subject }, { consistent: true })).toBeUndefined();
+    expect(await SsoMemberLink.get({ userId: m.id, providerId: 'oidc' }, { consistent: true })).toMatchObject({
+      subject: first.subject,
+    });
+  });
+
+  it('refuses a deactivated member, linked or not', async () => {
+    const a = await admin();
+    for (const linkFirst of [false, true]) {
+      const m = await newMember();
+      const { subject } = person(m.email);
+      if (linkFirst) expect((await callback(await startAs(subject))).status).toBe(302);
+      const off = await api('PATCH', `/admin/members/${m.id}/status`, {
+        token: a.token,
+        body: { status: 'deactivated' },
+      });
+      expect(off.status).toBe(200);
+      const res = await callback(await startAs(subject));
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(`${baseUrl()}/welcome?error=account_deactivated`);
+      expect(res.headers.get('set-auth-token')).toBeNull();
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+  });
+
+  it('refuses a replayed callback, an unknown state and a code moved to another sign-in', async () => {
+    const m = await newMember();
+    const { subject } = person(m.email);
+    const url = await startAs(subject);
+    expect((await callback(url)).status).toBe(302);
+    // The same callback again: its state was taken.
+    const replay = await callback(url);
+    expect(replay.status).toBe(400);
+    expect(replay.headers.get('set-auth-token')).toBeNull();
+    expect(((await replay.json()) as { code: string }).code).toBe('INVALID_STATE');
+
+    const unknown = new URL(url);
+    unknown.searchParams.set('state', 'made-up-state');
+    expect((await callback(unknown.href)).status).toBe(400);
+    const none = new URL(url);
+    none.searchParams.delete('state');
+    expect((await callback(none.href)).status).toBe(400);
+
+    // A fresh code from one sign-in with the state of another: the other's PKCE verifier does not fit.
+    const one = new URL(await startAs(subject));
+    const other = new URL(await startAs(subject));
+    one.searchParams.set('state', other.searchParams.get('state')!);
+    const moved = await callback(one.href);
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get('location')).toBe(`${baseUrl()}/welcome?error=code_refused`);
+    expect(moved.headers.get('set-auth-token')).toBeNull();
+  });
+
+  it('refuses a foreign callback URL at sign-in, and unknown providers and domains', async () => {
+    for (const callbackURL of ['https://evil.example.net/steal', '//evil.example.net/x', 'javascript:alert(1)']) {
+      const res = await client().signIn.sso({ providerId: 'oidc', callbackURL } as never);
+      expect(res.error).toMatchObject({ status: 400, code: 'INVALID_CALLBACK_URL' });
+    }
+    const errorUrl = await client().signIn.sso({
+      providerId: 'oidc',
+      callbackURL: '/ok',
+      errorCallbackURL: 'https://evil.example.net/',
+    } as never);
+    expect(errorUrl.error).toMatchObject({ status: 400, code: 'INVALID_CALLBACK_URL' });
+    expect((await client().signIn.sso({ providerId: 'other', callbackURL: '/' } as never)).error).toMatchObject({
+      status: 404,
+    });
+    expect(
+      (await client().signIn.sso({ email: 'someone@elsewhere.example', callbackURL: '/' } as never)).error,
+    ).toMatchObject({ status: 404, code: 'PROVIDER_NOT_FOUND' });
+    // By e-mail on a served domain: the provider gets it as login_hint.
+    const byEmail = await client().signIn.sso({ email: 'Someone@Example.com', callbackURL: '/' } as never);
+    expect(new URL((byEmail.data as { url: string }).url).searchParams.get('login_hint')).toBe('someone@example.com');
+  });
+
+  // Last: it stops the provider.
+  it('refuses, without a session, when the provider cannot be reached for the code', async () => {
+    const m = await newMember();
+    const { subject } = person(m.email);
+    const url = await startAs(subject);
+    await idp.stop();
+    const res = await callback(url);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${baseUrl()}/welcome?error=provider_unavailable`);
+    expect(res.headers.get('set-auth-token')).toBeNull();
+  });
+});
