@@ -233,6 +233,7 @@ export class ServiceFunction extends Construct {
             OIDC_CLIENT_ID: config.sso.clientId,
             OIDC_EMAIL_DOMAINS: config.sso.emailDomains,
             PASSWORD_SIGN_IN: config.sso.passwordSignIn,
+            SSO_CREATE_MEMBERS: config.sso.createsMembers,
             ...(config.adminEmail ? { SSO_BREAK_GLASS_EMAIL: config.adminEmail } : {}),
           }
         : {}),

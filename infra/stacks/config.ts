@@ -70,6 +70,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:oidcEmailDomains`  | unset              | OIDC_EMAIL_DOMAINS (comma-separated)                |
  * | `workplace:passwordSignIn`    | `on`               | PASSWORD_SIGN_IN: `off` leaves passwords to the     |
  * |                               |                    | break-glass super admin (`workplace:adminEmail`)    |
+ * | `workplace:ssoCreatesMembers` | `off`              | SSO_CREATE_MEMBERS: `on` makes a vouched-for person |
+ * |                               |                    | of a served domain a member at first sign-in        |
  *
  * SERVICE_VERSION is package.json's version.
  */
@@ -114,7 +116,13 @@ export interface DeployConfig {
    */
   mediaSigning?: { publicKey: string; secret: string };
   /** Single sign-on (docs/sso.md): the sign-in functions' settings, when an issuer is set. */
-  sso?: { issuer: string; clientId: string; emailDomains: string; passwordSignIn: 'on' | 'off' };
+  sso?: {
+    issuer: string;
+    clientId: string;
+    emailDomains: string;
+    passwordSignIn: 'on' | 'off';
+    createsMembers: 'on' | 'off';
+  };
   /** The grievance channel's deadlines and retention, in days (docs/grievance-channel.md). */
   grievances: { ackDays: number; feedbackDays: number; retentionDays?: number };
   /** Days after deactivation a person is erased; absent: never by time (docs/people-data.md). */
@@ -176,8 +184,11 @@ function ssoConfig(scope: Construct): DeployConfig['sso'] {
   const passwordSignIn = ctx(scope, 'passwordSignIn') ?? 'on';
   if (passwordSignIn !== 'on' && passwordSignIn !== 'off')
     throw new Error(`workplace:passwordSignIn=${passwordSignIn} must be on or off`);
+  const createsMembers = ctx(scope, 'ssoCreatesMembers') ?? 'off';
+  if (createsMembers !== 'on' && createsMembers !== 'off')
+    throw new Error(`workplace:ssoCreatesMembers=${createsMembers} must be on or off`);
   if (!issuer || !clientId) return undefined;
-  return { issuer, clientId, emailDomains: ctx(scope, 'oidcEmailDomains') ?? '', passwordSignIn };
+  return { issuer, clientId, emailDomains: ctx(scope, 'oidcEmailDomains') ?? '', passwordSignIn, createsMembers };
 }
 
 export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = {}): DeployConfig {

@@ -162,6 +162,14 @@ export const env = {
   get passwordSignInOff(): boolean {
     return read('PASSWORD_SIGN_IN', 'on') === 'off' && !!this.oidcIssuer && !!this.oidcClientId;
   },
+  /**
+   * `on`: a person the identity provider vouches for (a verified address on a served domain) who is no
+   * member yet becomes one at their first single sign-on (docs/sso.md). Default `off`: only existing
+   * members sign in, as a super admin or SCIM provisioned them.
+   */
+  get ssoCreatesMembers(): boolean {
+    return read('SSO_CREATE_MEMBERS', 'off') === 'on';
+  },
   /** The break-glass account's address (lower-case), or undefined. */
   get breakGlassEmail(): string | undefined {
     const v = process.env.SSO_BREAK_GLASS_EMAIL || process.env.ADMIN_EMAIL;

@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { EmailClaim, SsoLink, SsoMemberLink, SsoState } from '../auth/entities.ts';
 import { createSession } from '../auth/sessions.ts';
 import { hashToken } from '../auth/tokens.ts';
+import { env } from '../config/env.ts';
 import { ABSENT, PRESENT } from '../db/entity.ts';
 import { isConditionFailure, transact, write } from '../db/table.ts';
-import { invalid, notFound } from '../errors.ts';
+import { DomainError, invalid, notFound } from '../errors.ts';
 import { activateOnFirstSignIn } from '../people/activation.ts';
 import type { UserItem } from '../people/entities.ts';
+import { createMember } from '../people/members.ts';
 import { getUser } from '../people/users.ts';
 import { OIDC_PROVIDER_ID, type OidcSettings, oidcSettings, ssoNotConfigured, unreachable } from './provider.ts';
 import { completeAuthorization, type OidcIdentity, SsoRefusal } from './token-exchange.ts';
@@ -24,7 +27,8 @@ const withError = (target: string, code: string) => {
  * an unknown, expired or reused state is refused with 400 and nothing else happens. Past that, a
  * refusal (the provider's error, a code it does not accept, an ID token that does not validate, a
  * person who is not an active member) sends the browser to the error callback URL with `?error=`,
- * with no session. Only an existing member signs in: nobody is created here.
+ * with no session. Only an existing member signs in: nobody is created here unless `SSO_CREATE_MEMBERS`
+ * says so (newMember below).
  */
 export async function completeSsoSignIn(
   providerId: string,
@@ -81,12 +85,32 @@ async function memberFor(settings: OidcSettings, identity: OidcIdentity): Promis
     if (settings.emailDomains.length > 0 && !settings.emailDomains.includes(domain)) throw notMember();
     const claim = await EmailClaim.get({ email: identity.email }, { consistent: true });
     user = claim ? await getUser(claim.userId, true) : undefined;
+    if (!claim && env.ssoCreatesMembers && settings.emailDomains.length > 0) user = await newMember(identity);
     if (!user) throw notMember();
     if (user.status === 'deactivated') throw deactivated();
     await linkMember(user.id, identity.subject);
   }
   if (user.status === 'deactivated') throw deactivated();
   return user;
+}
+
+/**
+ * With `SSO_CREATE_MEMBERS=on` (docs/sso.md): the person the provider vouches for becomes a member, as a
+ * super admin's `POST /admin/members` makes one (pending until this first sign-in activates them, no
+ * password anyone knows, never a super admin), named by the provider's `name` claim or their address.
+ * Only on served domains: without `OIDC_EMAIL_DOMAINS` nobody is created. Two first sign-ins at once:
+ * the second finds the first's member.
+ */
+async function newMember(identity: OidcIdentity): Promise<UserItem | undefined> {
+  const email = identity.email!;
+  const name = (identity.name?.trim() || email.split('@')[0]!).slice(0, 120);
+  try {
+    return await createMember({ name, email, password: randomBytes(32).toString('base64url') });
+  } catch (err) {
+    if (!(err instanceof DomainError && err.kind === 'conflict')) throw err;
+    const claim = await EmailClaim.get({ email }, { consistent: true });
+    return claim ? getUser(claim.userId, true) : undefined;
+  }
 }
 
 const deactivated = () => new SsoRefusal('account_deactivated', 'This account has been deactivated.');

@@ -3,6 +3,8 @@ import { type BetterAuthClientPlugin, createAuthClient } from 'better-auth/clien
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OidcIdp, startOidcIdp } from '../../infra/local/oidc-idp.ts';
 import { EmailClaim, SsoLink, SsoMemberLink } from '../../shared/auth/entities.ts';
+import { completeSsoSignIn } from '../../shared/sso/callback.ts';
+import { startSsoSignIn } from '../../shared/sso/start.ts';
 import { admin, api, baseUrl, newMember, uniq } from '../support/api.ts';
 
 // Single sign-on (docs/sso.md) through the local runtime, against a real OpenID Connect provider
@@ -115,6 +117,43 @@ describe('single sign-on with OpenID Connect', () => {
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(await EmailClaim.get({ email }, { consistent: true })).toBeUndefined();
     expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toBeUndefined();
+  });
+
+  it('with SSO_CREATE_MEMBERS=on, makes a vouched-for person of a served domain a member at first sign-in', async () => {
+    // The setting in this worker, on the domain's flow (the local runtime keeps its own settings: off).
+    const origin = baseUrl();
+    const signInAs = async (subject: string) => {
+      idp.next.subject = subject;
+      const { url } = await startSsoSignIn({ providerId: 'oidc', callbackURL: '/welcome' }, origin);
+      return completeSsoSignIn('oidc', new URL(await throughProvider(url)).searchParams, 'sso-test');
+    };
+    process.env.SSO_CREATE_MEMBERS = 'on';
+    try {
+      const { subject, email } = person();
+      const outcome = await signInAs(subject);
+      expect(outcome.redirectTo).toBe(`${origin}/welcome`);
+      expect(outcome.token).toBeTruthy();
+      const me = await api('GET', '/users/me/profile', { token: outcome.token });
+      expect(me.status).toBe(200);
+      expect(me.body.name).toBe(`SSO ${email}`);
+      const { token } = await admin();
+      const listed = (await api('GET', '/admin/members', { token })).body.find((m: any) => m.email === email);
+      expect(listed).toMatchObject({ id: me.body.id, role: 'member', status: 'active' });
+      expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toMatchObject({
+        userId: me.body.id,
+      });
+      // Another domain, or an address the provider does not vouch for: still nobody.
+      for (const [who, claims] of [
+        [randomUUID(), { email: `sso-${uniq()}@elsewhere.example`, name: 'Elsewhere' }],
+        [randomUUID(), { email: `sso-${uniq()}@example.com`, name: 'Unverified', emailVerified: false }],
+      ] as const) {
+        idp.people.set(who, claims);
+        expect((await signInAs(who)).redirectTo).toMatch(/error=(not_a_member|email_not_verified)/);
+        expect(await EmailClaim.get({ email: claims.email }, { consistent: true })).toBeUndefined();
+      }
+    } finally {
+      delete process.env.SSO_CREATE_MEMBERS;
+    }
   });
 
   it('refuses an address the provider does not vouch for, and a second identity for a linked member', async () => {
