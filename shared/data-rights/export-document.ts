@@ -138,6 +138,8 @@ export const EXPORTED: Record<string, ExportedKind> = {
     fields: ['id', 'userId', 'createdAt', 'updatedAt', 'expiresAt', 'userAgent', 'revoked'],
   },
   Credentials: { about: own('userId'), fields: ['userId'] },
+  // Their single sign-on link (the provider's subject for them).
+  SsoMemberLink: { about: own('userId'), fields: ['providerId', 'subject', 'linkedAt'] },
   // Their link to the company's identity provider (SCIM), as the provider sent it.
   ScimUser: {
     about: own('userId'),

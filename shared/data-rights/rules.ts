@@ -69,7 +69,7 @@ export const dataRules: Record<string, DataRule> = {
   [authEntities.ResetToken.name]: { erase: 'delete' },
   // Single sign-on: the member's links to the provider's subject go with them; a sign-in in flight names nobody.
   [authEntities.SsoLink.name]: { erase: 'delete' },
-  [authEntities.SsoMemberLink.name]: { erase: 'delete' },
+  [authEntities.SsoMemberLink.name]: { section: 'identityProvider', erase: 'delete' },
   [authEntities.SsoState.name]: { erase: 'untouched' },
   // Feed.
   [feedEntities.Post.name]: { section: 'posts', erase: 'special' },
