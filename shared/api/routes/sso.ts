@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SsoState } from '../../auth/entities.ts';
 import { API_PREFIX, defineRoute } from '../route-def.ts';
 
 /** Single sign-on with OpenID Connect (docs/sso.md), as better-auth's SSO client plugin calls it. */
@@ -20,7 +21,9 @@ export const signInSsoRoute = defineRoute({
     errorCallbackURL: url()
       .optional()
       .describe('Where it goes when refused, with `?error=<code>` (default: callbackURL)'),
-    newUserCallbackURL: url().optional().describe('Accepted for better-auth clients; nobody is created at sign-in'),
+    newUserCallbackURL: url()
+      .optional()
+      .describe('Accepted for better-auth clients; a member made at sign-in (SSO_CREATE_MEMBERS) goes to callbackURL'),
     domain: z.string().max(254).optional().describe('Accepted for better-auth clients; without effect'),
     organizationSlug: z.string().max(200).optional().describe('Accepted for better-auth clients; without effect'),
     loginHint: z.string().max(254).optional().describe('Passed to the provider as login_hint'),
@@ -29,14 +32,20 @@ export const signInSsoRoute = defineRoute({
       .max(20)
       .optional()
       .describe('Accepted for better-auth clients; the scopes are openid email profile'),
-    requestSignUp: z.boolean().optional().describe('Accepted for better-auth clients; nobody is created at sign-in'),
+    requestSignUp: z
+      .boolean()
+      .optional()
+      .describe(
+        'Accepted for better-auth clients; whether a new person becomes a member is a setting (SSO_CREATE_MEMBERS)',
+      ),
     providerType: z.literal('oidc').optional(),
   }),
   status: 200,
   response: z.object({ url: z.string(), redirect: z.literal(true) }),
   // 503: the identity provider cannot be reached.
   errors: [400, 404, 503],
-  access: { table: 'write' },
+  // Only the flow's state: IAM lets it write nothing else.
+  access: { table: 'write', writes: [SsoState] },
 });
 
 export const ssoCallbackRoute = defineRoute({
