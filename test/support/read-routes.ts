@@ -28,6 +28,8 @@ export function idsByParameter(items: Item[], objectKeys: string[]): Map<string,
     ['teamId', of('Team')],
     // A SCIM Group is a team (docs/scim.md).
     ['groupId', of('Team')],
+    // The one identity provider of single sign-on (docs/sso.md).
+    ['providerId', ['oidc']],
     ['userId', of('User')],
     ['requestId', of('LeaveRequest')],
     ['wishId', of('BirthdayWish')],
