@@ -153,15 +153,19 @@ export const getScimUser = linkedMember;
 
 /** `PUT`: the User becomes what the attributes say (those left out are cleared). */
 export async function replaceUser(id: string, a: UserAttributes) {
-  const { user, own } = await linkedMember(id);
+  return writeUser(await linkedMember(id), a);
+}
+
+/** The member and their link, as read, made what the attributes say. */
+async function writeUser({ user, own }: { user: UserItem; own: ScimUserItem }, a: UserAttributes) {
   const next = await applyToMember(user, a);
   return { user: next, own: await updateLink(own, linkFields(a)) };
 }
 
 /** `PATCH`: the operations applied to the User's attributes, then written as a `PUT` of them. */
 export async function patchUser(id: string, body: Record<string, unknown>) {
-  const { user, own } = await linkedMember(id);
-  return replaceUser(id, applyPatch(attributesOf(user, own), body));
+  const read = await linkedMember(id);
+  return writeUser(read, applyPatch(attributesOf(read.user, read.own), body));
 }
 
 /** `DELETE`: the member is deactivated (sessions and push end) and their User ends (a later GET is 404). */
