@@ -37,6 +37,8 @@ const LAYERS = [
   'website',
   'feed',
   'office-updates',
+  // Reports of posts and comments and their review: on the feed (hiding) and notifications.
+  'moderation',
   'grievances',
   // Provisioning from the company's identity provider (SCIM 2.0), on the areas it provisions.
   'scim',

@@ -30,6 +30,7 @@ import {
   type DeployConfig,
   grievanceEnvironment,
   isGrievanceFunction,
+  isModerationFunction,
   mediaSigningParameterName,
 } from '../stacks/config.ts';
 import { mailAddressOf, type SharedData } from '../stacks/shared-data.ts';
@@ -226,6 +227,8 @@ export class ServiceFunction extends Construct {
       ...(media ? { MEDIA_SIGNING_SECRET: media.secret, MEDIA_SIGNING_PARAMETER: mediaParameter } : {}),
       // Deadlines and retention (docs/grievance-channel.md): the grievance routes and sweeps.
       ...(isGrievanceFunction(props.handler) ? grievanceEnvironment(config.grievances) : {}),
+      // Content reports (docs/moderation.md): the reporters' threshold.
+      ...(isModerationFunction(props.handler) ? { REPORT_HIDE_THRESHOLD: String(config.reportHideThreshold) } : {}),
       // Single sign-on (docs/sso.md): the functions that sign people in.
       ...(config.sso && SIGN_IN_HANDLERS.includes(props.handler)
         ? {

@@ -64,6 +64,9 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:peopleRetentionDays` | unset (off)     | PEOPLE_RETENTION_DAYS of the people-retention       |
  * |                               |                    | schedule only: people deactivated longer than this  |
  * |                               |                    | are erased (at least 30; docs/people-data.md)       |
+ * | `workplace:reportHideThreshold` | `5`             | REPORT_HIDE_THRESHOLD of the moderation functions:  |
+ * |                               |                    | distinct reporters that hide an item until reviewed |
+ * |                               |                    | (0: never; docs/moderation.md)                      |
  * | `workplace:oidcIssuer`       | unset              | OIDC_ISSUER of the sign-in functions: single sign-on |
  * | `workplace:oidcClientId`      | unset              | OIDC_CLIENT_ID (the client secret: the secret       |
  * |                               |                    | `<prefix>/oidc-client-secret`; docs/sso.md)         |
@@ -127,7 +130,12 @@ export interface DeployConfig {
   grievances: { ackDays: number; feedbackDays: number; retentionDays?: number };
   /** Days after deactivation a person is erased; absent: never by time (docs/people-data.md). */
   peopleRetentionDays?: number;
+  /** Distinct reporters that hide a post or comment until reviewed; 0: never (docs/moderation.md). */
+  reportHideThreshold: number;
 }
+
+/** The content-report functions (functions/moderation/), which apply `reportHideThreshold`. */
+export const isModerationFunction = (handler: string) => /(^|\/)moderation\//.test(handler);
 
 /** The grievance routes (functions/grievances/) and the grievance sweeps (functions/schedules/*grievance*). */
 export const isGrievanceFunction = (handler: string) => /(^|\/)[^/]*grievance[^/]*(\/|\.ts$)/.test(handler);
@@ -262,6 +270,7 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     // Off unless set; at least 30 days, as the service itself requires (shared/config/env.ts).
     peopleRetentionDays:
       ctx(scope, 'peopleRetentionDays') === undefined ? undefined : count(scope, 'peopleRetentionDays', 30, 30),
+    reportHideThreshold: count(scope, 'reportHideThreshold', 5, 0),
     sso: ssoConfig(scope),
     ...overrides,
   };

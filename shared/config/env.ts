@@ -170,6 +170,15 @@ export const env = {
   get ssoCreatesMembers(): boolean {
     return read('SSO_CREATE_MEMBERS', 'off') === 'on';
   },
+  /**
+   * Distinct reporters after which a reported post or comment is hidden until a moderator reviews it
+   * (docs/moderation.md); 0 turns the automatic hiding off.
+   */
+  get reportHideThreshold(): number {
+    const n = Number(read('REPORT_HIDE_THRESHOLD', '5'));
+    if (!Number.isInteger(n) || n < 0) throw new Error('REPORT_HIDE_THRESHOLD must be a whole number, 0 or more');
+    return n;
+  },
   /** The break-glass account's address (lower-case), or undefined. */
   get breakGlassEmail(): string | undefined {
     const v = process.env.SSO_BREAK_GLASS_EMAIL || process.env.ADMIN_EMAIL;

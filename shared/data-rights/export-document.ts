@@ -159,6 +159,23 @@ export const EXPORTED: Record<string, ExportedKind> = {
       c.authorId === me || (names(c, 'mentionedIds', me) && (await ctx.postShown(String(c.postId)))),
     fields: COMMENT_FIELDS,
   },
+  // The reports they filed (theirs), and the reports on what they wrote: counts and the decision, never who reported.
+  ReportFiling: { about: own('reporterId'), fields: ['reportId', 'round', 'reason', 'details', 'createdAt'] },
+  ContentReport: {
+    about: own('authorId'),
+    fields: [
+      'id',
+      'kind',
+      'postId',
+      'commentId',
+      'status',
+      'reporterCount',
+      'reasons',
+      'firstReportedAt',
+      'reviewedAt',
+      'note',
+    ],
+  },
   CommentVote: { about: own('userId'), fields: ['commentId', 'postId', 'userId', 'vote'] },
   Bookmark: { about: own('userId'), fields: ['postId', 'userId', 'createdAt'] },
   // Whom they follow; who follows them is shown by no route, so it is not theirs to export.

@@ -10,6 +10,7 @@ import * as documentEntities from '../documents/entities.ts';
 import * as hrEntities from '../hr/entities.ts';
 import * as liveEntities from '../live/entities.ts';
 import * as migrationEntities from '../migrations/entities.ts';
+import * as moderationEntities from '../moderation/entities.ts';
 import * as notificationEntities from '../notifications/entities.ts';
 import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
@@ -92,6 +93,11 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.LeaderboardTop.name]: { erase: 'pseudonymise' },
   [feedEntities.UploadQuota.name]: { erase: 'delete' },
   [officeEntities.WebsiteEntry.name]: { erase: 'pseudonymise' },
+  // Moderation: the reports they filed and those on what they wrote (counts only, nobody named); kept
+  // under the opaque id so the counts stay whole.
+  [moderationEntities.ContentReport.name]: { section: 'reportsOnTheirContent', erase: 'pseudonymise' },
+  [moderationEntities.ReportFiling.name]: { section: 'reports', erase: 'pseudonymise' },
+  [moderationEntities.ReportQuota.name]: { erase: 'delete' },
   [officeEntities.WebsiteCounts.name]: { erase: 'pseudonymise' },
   // Calendar.
   [calendarEntities.CompanyEvent.name]: { section: 'events', erase: 'pseudonymise' },
@@ -161,6 +167,8 @@ export const attributeKinds: Record<string, AttributeKinds> = {
   [meetingEntities.Meeting.name]: { text: ['topic', 'description'] },
   [hrEntities.LeaveRequest.name]: { text: ['reason', 'processComment', 'leaveType'] },
   [officeEntities.WebsiteEntry.name]: { text: ['review.reason'] },
+  [moderationEntities.ContentReport.name]: { text: ['note'] },
+  [moderationEntities.ReportFiling.name]: { text: ['details'] },
   // Notifications of the earlier form held their preview in the clear.
   [notificationEntities.Notification.name]: { text: ['preview'] },
   // The change log's inline copy of its newest events, as JSON.

@@ -88,6 +88,9 @@ export const commentChanges: ChangeMapper = (change) => {
   const payload = { postId: c.postId, commentId: c.id, parentId: c.parentId ?? null };
   if (change.eventName === 'INSERT') return [draft('post.comment.created', actorOf(change), payload)];
   if (change.eventName === 'REMOVE') return [draft('post.comment.deleted', actorOf(change), payload)];
+  // Hidden by moderation it is gone for readers, shown again it is back; nobody's act (docs/moderation.md).
+  if (changed(change, 'hidden'))
+    return [draft(c.hidden ? 'post.comment.deleted' : 'post.comment.created', null, payload)];
   if (changed(change, 'likeCount', 'dislikeCount'))
     return [draft('post.comment.vote.updated', actorOf(change), { postId: c.postId, commentId: c.id })];
   return [];

@@ -35,9 +35,12 @@ export interface CommentView {
 }
 
 /** A comment and its post as the viewer may see them (404 when either is missing or hidden from them). */
-async function readableComment(viewer: Viewer, commentId: string): Promise<{ comment: CommentItem; post: PostItem }> {
+export async function readableComment(
+  viewer: Viewer,
+  commentId: string,
+): Promise<{ comment: CommentItem; post: PostItem }> {
   const comment = looksLikeId(commentId) ? await Comment.get({ id: commentId }, { consistent: true }) : undefined;
-  if (!comment) throw notFound('No such comment.');
+  if (!comment || (comment.hidden && !isPrivileged(viewer, comment.authorId))) throw notFound('No such comment.');
   const post = await readablePost(viewer, comment.postId, true).catch(() => {
     throw notFound('No such comment.');
   });
@@ -72,6 +75,22 @@ export async function commentViews(
   }));
 }
 
+/**
+ * Hides or shows a comment again (moderation): a hidden comment leaves its post's or thread's list (its
+ * index attributes go) and is 404 to all but its author and super admins. Made by no person's hand in
+ * the change feed, so nobody learns who asked for it.
+ */
+export async function setCommentHidden(commentId: string, hidden: boolean): Promise<CommentItem> {
+  return retryOnConflict(async () => {
+    const before = looksLikeId(commentId) ? await Comment.get({ id: commentId }, { consistent: true }) : undefined;
+    if (!before) throw notFound('No such comment.');
+    if (!!before.hidden === hidden) return before;
+    const after: CommentItem = { ...before, hidden };
+    await transact([Comment.change(before, after, { ConditionExpression: 'attribute_exists(pk)' })]);
+    return after;
+  });
+}
+
 export async function createComment(
   caller: Viewer,
   postId: string,
@@ -83,7 +102,9 @@ export async function createComment(
   if (parentId !== undefined) {
     const parent = looksLikeId(parentId) ? await Comment.get({ id: parentId }, { consistent: true }) : undefined;
     top = parent?.parentId ? await Comment.get({ id: parent.parentId }, { consistent: true }) : parent;
-    if (!top || top.postId !== postId) throw invalid(['parentId: no such comment on this post']);
+    // A hidden comment (moderation) takes no replies from those it is hidden from.
+    const hiddenFromCaller = [parent, top].some((c) => c?.hidden && !isPrivileged(caller, c.authorId));
+    if (!top || top.postId !== postId || hiddenFromCaller) throw invalid(['parentId: no such comment on this post']);
   }
   content = await withoutErasing(content);
   const tokens = mentionIds(content);

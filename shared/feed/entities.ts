@@ -171,13 +171,15 @@ export const Comment = entity({
     createdAt: string;
     editedAt: string | null;
     actorId: string;
+    /** Hidden by moderation (docs/moderation.md): off its lists, 404 to all but its author and super admins. */
+    hidden?: boolean;
   }>(),
   key: { pk: ['COMMENT', 'id'], sk: ['COMMENT'] },
   indexes: {
-    /** A post's top-level comments. */
-    topLevel: { index: 'gsi1', pk: ['COMMENTS', 'postId'], sk: ['id'], when: (c) => !c.parentId },
-    /** A thread's replies (a reply's `parentId` is its top-level comment). */
-    replies: { index: 'gsi1', pk: ['REPLIES', 'parentId'], sk: ['id'], when: (c) => !!c.parentId },
+    /** A post's top-level comments (hidden ones left out). */
+    topLevel: { index: 'gsi1', pk: ['COMMENTS', 'postId'], sk: ['id'], when: (c) => !c.parentId && !c.hidden },
+    /** A thread's replies (a reply's `parentId` is its top-level comment; hidden ones left out). */
+    replies: { index: 'gsi1', pk: ['REPLIES', 'parentId'], sk: ['id'], when: (c) => !!c.parentId && !c.hidden },
   },
 });
 export type CommentItem = EntityItem<typeof Comment>;

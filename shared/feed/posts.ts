@@ -395,17 +395,22 @@ export async function sharePost(caller: Viewer, postId: string, text: string): P
   return share;
 }
 
-/** Hides or unhides a post (super admins): off every list and the website while hidden. */
-export async function setHidden(caller: Viewer, postId: string, hidden: boolean): Promise<PostItem> {
+/**
+ * Hides or unhides a post (super admins): off every list and the website while hidden. Without a
+ * caller (moderation's reporters' threshold, docs/moderation.md) the post keeps its last actor, so the
+ * change feed names nobody who reported it.
+ */
+export async function setHidden(caller: Viewer | null, postId: string, hidden: boolean): Promise<PostItem> {
   return retryOnConflict(async () => {
     const before = looksLikeId(postId) ? await Post.get({ id: postId }, { consistent: true }) : undefined;
     if (!before) throw notFound('No such post.');
     if (before.hidden === hidden) return before;
+    const actorId = caller?.userId ?? before.actorId;
     const after: PostItem = {
       ...before,
       hidden,
       updatedAt: new Date().toISOString(),
-      actorId: caller.userId,
+      actorId,
       rev: before.rev + 1,
     };
     const entry = before.sharedPostId ? undefined : await getWebsiteEntry(postId);
@@ -419,14 +424,14 @@ export async function setHidden(caller: Viewer, postId: string, hidden: boolean)
           ExpressionAttributeValues: {
             ':h': hidden,
             ':u': after.updatedAt,
-            ':a': caller.userId,
+            ':a': actorId,
             ':seen': before.rev,
             ':one': 1,
           },
         },
       ),
-      ...listWrites(postId, listsOf(before), listsOf(after), caller.userId),
-      ...(entry ? websiteWrites(entry, afterHiding(entry, hidden, caller.userId)) : []),
+      ...listWrites(postId, listsOf(before), listsOf(after), actorId),
+      ...(entry ? websiteWrites(entry, afterHiding(entry, hidden, actorId)) : []),
     ]);
     return after;
   });

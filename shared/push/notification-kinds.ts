@@ -16,6 +16,8 @@ export const NOTIFICATION_KINDS = [
   'birthday',
   'birthday_wish',
   'birthday_thanks',
+  // Beyond the specification: a moderator hid the person's post or comment (docs/moderation.md).
+  'content_hidden',
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

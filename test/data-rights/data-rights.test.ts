@@ -122,6 +122,10 @@ describe("people's data rights over data of every kind", () => {
     has('pushRegistrations', () => true);
     has('identityProvider', (l) => l.userId === s.id && /^idp-/.test(l.externalId));
     has('follows', (f) => f.userId === s.id && f.followingId === seeded.other1.id);
+    has('reports', (r) => r.reportId === `post-${ids.recognitionPostId}` && r.reason === 'other');
+    has('reportsOnTheirContent', (r) => r.postId === ids.imagePostId && r.reasons.spam === 1);
+    // The report on their post names nobody who reported it.
+    expect(JSON.stringify(sections.reportsOnTheirContent)).not.toContain(o1.id);
     // Who follows them is shown by no route: not in their copy (O1 follows them).
     expect(sections.follows.filter((f) => f.userId !== s.id)).toEqual([]);
     has('bookmarks', (b) => b.postId === ids.otherPostId);

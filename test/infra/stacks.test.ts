@@ -657,6 +657,14 @@ describe('push and mail', () => {
     }
   });
 
+  it("passes the reporters' threshold to the content-report functions only", () => {
+    for (const r of routes) {
+      const vars = functionOf(r)[1].Properties!.Environment.Variables;
+      expect(vars.REPORT_HIDE_THRESHOLD, r.name).toBe(r.area === 'moderation' ? '5' : undefined);
+    }
+    expect(routes.filter((r) => r.area === 'moderation')).toHaveLength(4);
+  });
+
   it('creates the SES identity of workplace:mailFrom and gives MAIL_FROM to the functions that send mail', () => {
     s.templates.get(`${prefix()}-Data`)!.hasResourceProperties('AWS::SES::EmailIdentity', {
       EmailIdentity: 'no-reply@workplace.example.org',

@@ -180,6 +180,21 @@ export async function seedPersonOfEveryKind(opts: { superAdmin?: boolean } = {})
     'recognition of S',
   );
 
+  // Content reports: S reports O1's recognition post (S's filing); O1 reports S's image post (a report on S's content).
+  expectStatus(
+    await api('POST', `/posts/${recognitionPost.id}/report`, {
+      token: s.token,
+      body: { reason: 'other', details: `S explains ${tag}` },
+    }),
+    201,
+    'S reports',
+  );
+  expectStatus(
+    await api('POST', `/posts/${imagePost.id}/report`, { token: other1.token, body: { reason: 'spam' } }),
+    201,
+    'O1 reports S',
+  );
+
   // S acts on O1's post: reaction, poll vote, comment, a reply to O1's comment (liked), bookmark, share.
   expectStatus(
     await api('POST', `/posts/${otherPost.id}/upvote`, { token: s.token, body: { reaction: 'love' } }),

@@ -10,6 +10,7 @@ import { grievanceRoutes } from './grievances.ts';
 import { leaveRoutes } from './leave.ts';
 import { meetingRoutes } from './meetings.ts';
 import { memberRoutes } from './members.ts';
+import { moderationRoutes } from './moderation.ts';
 import { notificationRoutes } from './notifications.ts';
 import { officeUpdateRoutes } from './office-updates.ts';
 import { presenceRoutes } from './presence.ts';
@@ -48,6 +49,7 @@ export const routes: AnyRoute[] = [
   ...leaveRoutes,
   ...feedRoutes,
   ...officeUpdateRoutes,
+  ...moderationRoutes,
   ...scimRoutes,
 ];
 
@@ -75,5 +77,7 @@ export const areaDescriptions: Record<string, string> = {
   leave: 'Leave requests and their approval.',
   feed: 'Posts, comments, reactions, polls and bookmarks.',
   'office-updates': 'Updates from the office and the public website.',
+  moderation:
+    'Reports of posts and comments, and their review by super admins (beyond the specification; docs/moderation.md).',
   scim: 'SCIM 2.0 provisioning (Entra ID, Okta) with the SCIM bearer token, not a session (docs/scim.md).',
 };
