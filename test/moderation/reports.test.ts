@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { env } from '../../shared/config/env.ts';
 import { ReportFiling } from '../../shared/moderation/entities.ts';
 import { REPORTS_PER_DAY } from '../../shared/moderation/reports.ts';
-import { admin, api, newMember } from '../support/api.ts';
 import { createPost, notificationsOf } from '../feed/helpers.ts';
+import { admin, api, newMember } from '../support/api.ts';
 
 /** Content reports through the local runtime (docs/moderation.md). */
 
