@@ -2,7 +2,7 @@ import { BirthdayAnnouncement, BirthdayDay } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
 import { DocumentChange, DocumentLease } from '../documents/entities.ts';
 import { companyFanOutFilters } from '../feed/company-fan-out.ts';
-import { AnnouncementNotice, FollowedPost, LeaderboardTop } from '../feed/entities.ts';
+import { AnnouncementNotice, FollowedPost, LeaderboardTop, ScheduledPost } from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { followingListFilters } from '../feed/following-lists.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
@@ -190,6 +190,16 @@ export const schedules: Schedule[] = [
     handler: 'functions/feed/announce-closed-polls.ts',
     everySeconds: 60,
     access: { table: 'write', writes: FEED_WRITES, sns: true }, // poll_closed notifications (push)
+  },
+  // Publishes scheduled posts at their moment, each as a post written then (shared/feed/scheduled-posts.ts).
+  {
+    name: 'scheduled-posts',
+    handler: 'functions/feed/publish-scheduled-posts.ts',
+    everySeconds: 60,
+    localEverySeconds: 2,
+    // What creating a post writes (its notifications pushed), and the schedule it ends.
+    access: { table: 'write', writes: [...FEED_WRITES, ScheduledPost, ...NOTIFIES], sns: true },
+    timeout: 300,
   },
   // Delivers grievance notifications in batches apart from the events that caused them (shared/grievances/notice-delivery.ts).
   {

@@ -111,6 +111,10 @@ export async function erasureOf(
       // Their uploads go (PostUpload below): the post keeps its text, attributed to nobody.
       return kept({ ...pseudonymised(item, s), images: [], videos: [], documents: [] });
     }
+    case 'ScheduledPost':
+      // Their own unpublished posts go; another's that names them (a recognition, a mention) is kept
+      // under the opaque id (a recognition of nobody is then not published, scheduled-posts.ts).
+      return item.authorId === s.userId ? deleted() : kept();
     case 'PollVote': {
       // Their vote is kept under the opaque id, without the name and picture it was cast under.
       if (item.userId !== s.userId) return kept();

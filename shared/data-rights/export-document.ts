@@ -151,6 +151,8 @@ export const EXPORTED: Record<string, ExportedKind> = {
       p.authorId === me || (!p.hidden && (names(p, 'mentionedIds', me) || p.recognition?.recipientId === me)),
     fields: POST_FIELDS,
   },
+  // Their posts scheduled for later, as they wrote them.
+  ScheduledPost: { about: own('authorId'), fields: ['id', 'publishAt', 'input', 'createdAt', 'updatedAt', 'failure'] },
   PostReaction: { about: own('userId'), fields: ['postId', 'userId', 'reaction', 'reactedAt'] },
   PollVote: { about: own('userId'), fields: ['postId', 'userId', 'optionId', 'votedAt'] },
   // Their comments, and others' comments mentioning them on a post they can see.

@@ -92,6 +92,7 @@ export const dataRules: Record<string, DataRule> = {
   // A derived top list: their row kept under the opaque id (nobody's profile, so never answered).
   [feedEntities.LeaderboardTop.name]: { erase: 'pseudonymise' },
   [feedEntities.UploadQuota.name]: { erase: 'delete' },
+  [feedEntities.ScheduledPost.name]: { section: 'scheduledPosts', erase: 'special' },
   [officeEntities.WebsiteEntry.name]: { erase: 'pseudonymise' },
   // Moderation: the reports they filed and those on what they wrote (counts only, nobody named); kept
   // under the opaque id so the counts stay whole.
@@ -162,6 +163,15 @@ export const attributeKinds: Record<string, AttributeKinds> = {
     text: ['content', 'poll.question', 'poll.description', 'poll.options.text', 'recognition.message'],
   },
   [feedEntities.Comment.name]: { text: ['content'] },
+  [feedEntities.ScheduledPost.name]: {
+    text: [
+      'input.content',
+      'input.poll.question',
+      'input.poll.description',
+      'input.poll.options',
+      'input.recognition.message',
+    ],
+  },
   [calendarEntities.CompanyEvent.name]: { text: ['title', 'location', 'description'] },
   [calendarEntities.BirthdayWish.name]: { text: ['message', 'reply'] },
   [meetingEntities.Meeting.name]: { text: ['topic', 'description'] },

@@ -375,3 +375,42 @@ export const UploadQuota = entity({
   key: { pk: ['UPLOADQUOTA', 'userId', 'day'], sk: ['QUOTA'] },
   inPlace: true,
 });
+
+/**
+ * A post scheduled for later (docs/scheduled-posts.md): the author's input as sent, kept until its
+ * moment, then written as a post (posts.ts createPost) with this id, its schedule removed in the same
+ * transaction. Nobody but its author sees it; it is on no list, and the change feed does not map it.
+ * A post that cannot be published at its moment (its recognition's recipient left, its author lost
+ * the right to announce) stays with `failure` set, off the due index, for its author to see.
+ */
+export const ScheduledPost = entity({
+  name: 'ScheduledPost',
+  fields: shape<{
+    /** The post's id once published (sorts by `publishAt`). */
+    id: string;
+    authorId: string;
+    /** The body as the author sent it (PostInput), attachments as verified when scheduled. */
+    input: {
+      content?: string;
+      images?: string[];
+      videos?: string[];
+      documents?: DocumentRef[];
+      poll?: { question: string; description?: string; options: string[]; closesAt: string };
+      recognition?: { recipientId: string; category: RecognitionCategory; message?: string };
+      isAnnouncement?: boolean;
+    };
+    publishAt: string;
+    createdAt: string;
+    updatedAt: string;
+    failure: string | null;
+    rev: number;
+  }>(),
+  key: { pk: ['SCHEDULED', 'id'], sk: ['SCHEDULED'] },
+  indexes: {
+    /** The author's scheduled posts, soonest first. */
+    byAuthor: { index: 'gsi1', pk: ['SCHEDULED_BY', 'authorId'], sk: ['publishAt', 'id'] },
+    /** Those still to publish, by moment: the publishing schedule's queue (left when published or failed). */
+    due: { index: 'gsi2', pk: ['SCHEDULED_DUE'], sk: ['publishAt', 'id'], when: (p) => p.failure === null },
+  },
+});
+export type ScheduledPostItem = EntityItem<typeof ScheduledPost>;

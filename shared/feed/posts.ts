@@ -163,9 +163,11 @@ type PostBody = Pick<
   | 'mentionedIds'
 >;
 
-/** A new post (or share) as first written: its id sorts by `now`, tagged from its content, shown, unedited. */
-function firstRevision(authorId: string, now: Date, body: PostBody): PostItem {
-  const id = newSortableId(now);
+/**
+ * A new post (or share) as first written: its id sorts by `now` (a scheduled post keeps the id it was
+ * given when scheduled), tagged from its content, shown, unedited.
+ */
+function firstRevision(authorId: string, now: Date, body: PostBody, id = newSortableId(now)): PostItem {
   const at = now.toISOString();
   return Post.item({
     id,
@@ -181,41 +183,66 @@ function firstRevision(authorId: string, now: Date, body: PostBody): PostItem {
   });
 }
 
-/** Creates a post: a website candidate, counted in the author's posts, its people told. */
-export async function createPost(caller: Viewer, input: PostInput): Promise<PostItem> {
+/**
+ * What a new post would be if written at `now`: validated, its mentions and attachments resolved (the
+ * checks keep the attachments so until the post's transaction). Creating a post and scheduling one
+ * (scheduled-posts.ts) both start here, so a scheduled post is refused for what a post is refused for.
+ */
+export async function newPostFrom(caller: Viewer, input: PostInput, now: Date, id?: string) {
   if (!hasSubstance(input)) throw invalid(EMPTY_POST_MESSAGE);
-  const now = new Date();
-  const at = now.toISOString();
   const content = await withoutErasing(input.content ?? '');
   const poll = input.poll ? newPoll(input.poll, now) : null;
   const recipientId = input.recognition?.recipientId;
   const { users, mentioned } = await resolveBody(content, recipientId ? [recipientId] : []);
   if (recipientId) checkRecipient(caller.userId, recipientId, users);
   const media = await attachments(caller.userId, input);
-  const post = firstRevision(caller.userId, now, {
-    content,
-    images: media.images,
-    videos: media.videos,
-    documents: media.documents,
-    poll,
-    recognition: input.recognition
-      ? {
-          recipientId: input.recognition.recipientId,
-          category: input.recognition.category,
-          message: input.recognition.message ?? '',
-        }
-      : null,
-    isAnnouncement: !!input.isAnnouncement && caller.role === 'super_admin',
-    sharedPostId: null,
-    mentionedIds: mentioned,
-  });
+  const post = firstRevision(
+    caller.userId,
+    now,
+    {
+      content,
+      images: media.images,
+      videos: media.videos,
+      documents: media.documents,
+      poll,
+      recognition: input.recognition
+        ? {
+            recipientId: input.recognition.recipientId,
+            category: input.recognition.category,
+            message: input.recognition.message ?? '',
+          }
+        : null,
+      isAnnouncement: !!input.isAnnouncement && caller.role === 'super_admin',
+      sharedPostId: null,
+      mentionedIds: mentioned,
+    },
+    id,
+  );
+  const checks = [...media.checks, ...(recipientId ? [recipientCheck(recipientId)] : [])];
+  return { post, mentioned, checks };
+}
+
+/** A scheduled post being published: its id and moment, and the writes that end its schedule. */
+export interface Publishing {
+  id: string;
+  at: Date;
+  writes: TransactItem[];
+}
+
+/**
+ * Creates a post: a website candidate, counted in the author's posts, its people told. A scheduled
+ * post is created the same way at its moment (`publishing`), its schedule ended in the same transaction.
+ */
+export async function createPost(caller: Viewer, input: PostInput, publishing?: Publishing): Promise<PostItem> {
+  const now = publishing?.at ?? new Date();
+  const { post, mentioned, checks } = await newPostFrom(caller, input, now, publishing?.id);
   await transactScored([
     ...newPostWrites(post),
     ...websiteWrites(undefined, newCandidate(post)),
     ...(await postCountWrites(caller.userId, 1)),
-    ...scoreWrites([{ userId: caller.userId, at, posts: 1 }], caller.userId),
-    ...media.checks,
-    ...(recipientId ? [recipientCheck(recipientId)] : []),
+    ...scoreWrites([{ userId: caller.userId, at: post.createdAt, posts: 1 }], caller.userId),
+    ...checks,
+    ...(publishing?.writes ?? []),
   ]);
   await notifyNewPost(post, mentioned);
   return post;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ScheduledPost } from '../../feed/entities.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
@@ -22,6 +23,8 @@ const notifying: RouteAccess = { table: 'write', writes: FEED_WRITES, sns: true 
  */
 const postWrites: RouteAccess = {
   ...notifying,
+  // A post may be scheduled instead (shared/feed/scheduled-posts.ts), or a scheduled one edited.
+  writes: [...FEED_WRITES, ScheduledPost],
   bucket: [
     { prefix: 'posts/', actions: ['write'] },
     { prefix: PENDING_UPLOADS_PREFIX, actions: ['read', 'delete'] },
@@ -101,10 +104,11 @@ export const deletePostRoute = defineRoute({
   method: 'DELETE',
   path: postIdPath,
   auth: 'session',
-  summary: 'Deletes a post (author or super admin); it answers 404 everywhere afterwards.',
+  summary:
+    "Deletes a post (author or super admin), or the caller's scheduled post before its moment; it answers 404 everywhere afterwards.",
   status: 204,
   errors: [403, 404],
-  access: writes,
+  access: { table: 'write', writes: [...FEED_WRITES, ScheduledPost] },
 });
 
 export const sharePostRoute = defineRoute({
@@ -414,7 +418,23 @@ export const getLeaderboardRoute = defineRoute({
   access: reads,
 });
 
+export const listScheduledPostsRoute = defineRoute({
+  name: 'list-scheduled-posts',
+  area: 'feed',
+  method: 'GET',
+  path: `${API_PREFIX}/users/me/scheduled-posts`,
+  auth: 'session',
+  summary:
+    "The caller's posts scheduled for later, soonest first, each with publishAt (and scheduleFailure when one could not be published).",
+  query: z.strictObject(pageQuery()),
+  status: 200,
+  response: page(Post),
+  errors: [400],
+  access: reads,
+});
+
 export const feedRoutes = [
+  listScheduledPostsRoute,
   createPostRoute,
   listPostsRoute,
   getPostRoute,

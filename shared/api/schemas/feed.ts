@@ -47,6 +47,13 @@ const postFields = {
   createdAt: isoDateTime(),
   updatedAt: isoDateTime(),
   editedAt: nullableIso(),
+  publishAt: isoDateTime()
+    .optional()
+    .describe('Only on a scheduled post, shown to its author: when it will be published (docs/scheduled-posts.md)'),
+  scheduleFailure: z
+    .string()
+    .optional()
+    .describe('Only on a scheduled post that could not be published at its moment: why'),
 };
 
 export const SharedPost = z.object({ ...postFields, sharedPost: z.null() }).meta({ id: 'SharedPost' });
@@ -103,6 +110,12 @@ export const PostBody = z.strictObject({
     })
     .nullish(),
   isAnnouncement: z.boolean().optional(),
+  publishAt: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date and time' })
+    .optional()
+    .describe(
+      'Schedules the post for this moment (in the future, at most a year ahead): hidden from everyone but its author until then (docs/scheduled-posts.md). On PATCH only a scheduled post takes it, unchanged.',
+    ),
 });
 
 export const Contributor = z

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { ScheduledPost } from '../../shared/feed/entities.ts';
+import { publishDuePosts } from '../../shared/feed/scheduled-posts.ts';
+import { admin, api, baseUrl, newMember } from '../support/api.ts';
+import { isChange, openSse } from '../support/sse.ts';
+import { createPost, future, notificationsOf, waitFor } from './helpers.ts';
+
+/**
+ * Posts scheduled for later, through the local runtime. The tests' runtime runs no schedules: the
+ * publishing schedule's work (`publishDuePosts`, every minute deployed, every 2 s under `npm start`) is
+ * run here once the moment has passed.
+ */
+const publishAfter = async (publishAt: string) => {
+  await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(publishAt) - Date.now() + 50)));
+  return publishDuePosts();
+};
+
+const schedule = (token: string, body: Record<string, unknown>) => api('POST', '/posts', { token, body });
+
+describe('scheduled posts', () => {
+  it('stays with its author until its moment, then is a post written then, everywhere at once', async () => {
+    const [author, reader, mentioned] = [await newMember(), await newMember(), await newMember()];
+    const publishAt = future(4_000);
+    const res = await schedule(author.token, { content: `Soon, @[${mentioned.id}] #launch`, publishAt });
+    expect(res.status, res.text).toBe(201);
+    const id = res.body.id as string;
+    expect(res.body).toMatchObject({ publishAt: new Date(publishAt).toISOString(), createdAt: res.body.publishAt });
+    expect(res.body.mentions.map((m: { id: string }) => m.id)).toEqual([mentioned.id]);
+
+    // Hidden from everyone but its author: a 404, on no list, nobody told.
+    expect((await api('GET', `/posts/${id}`, { token: reader.token })).status).toBe(404);
+    expect((await api('GET', `/posts/${id}`, { token: (await admin()).token })).status).toBe(404);
+    expect((await api('DELETE', `/posts/${id}`, { token: reader.token })).status).toBe(404);
+    const listed = await api('GET', `/posts?authorId=${author.id}`, { token: reader.token });
+    expect(listed.body.items ?? listed.body).not.toContainEqual(expect.objectContaining({ id }));
+    expect((await notificationsOf(mentioned.token)).filter((n) => n.postId === id)).toEqual([]);
+    const own = await api('GET', `/posts/${id}`, { token: author.token });
+    expect(own.status).toBe(200);
+    expect(own.body.publishAt).toBe(res.body.publishAt);
+    const mine = await api('GET', '/users/me/scheduled-posts', { token: author.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body.items.map((p: { id: string }) => p.id)).toEqual([id]);
+    expect((await api('GET', '/users/me/scheduled-posts', { token: reader.token })).body.items).toEqual([]);
+
+    // Edited until published; its moment stays.
+    const edited = await api('PATCH', `/posts/${id}`, {
+      token: author.token,
+      body: { content: `Launching now, @[${mentioned.id}] #launch` },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body).toMatchObject({
+      content: `Launching now, @[${mentioned.id}] #launch`,
+      publishAt: res.body.publishAt,
+    });
+    const moved = await api('PATCH', `/posts/${id}`, {
+      token: author.token,
+      body: { content: 'later', publishAt: future(60_000) },
+    });
+    expect(moved.status).toBe(400);
+
+    const stream = await openSse(baseUrl(), reader.token);
+    expect(stream.status).toBe(200);
+    try {
+      expect(await publishAfter(publishAt)).toBeGreaterThanOrEqual(1);
+      // Published once: another run finds nothing of it left to do.
+      await publishDuePosts();
+      const read = await api('GET', `/posts/${id}`, { token: reader.token });
+      expect(read.status).toBe(200);
+      const post = read.body;
+      expect(post.publishAt).toBeUndefined();
+      expect(post).toMatchObject({ id, content: `Launching now, @[${mentioned.id}] #launch`, tags: ['launch'] });
+      expect(post.createdAt).toBe(res.body.publishAt);
+      await stream.next(
+        isChange('post.created', (p) => p.postId === id),
+        15_000,
+      );
+    } finally {
+      stream.close();
+    }
+    // Listed, its mention told, off the author's schedule.
+    const after = await api('GET', `/posts?authorId=${author.id}`, { token: reader.token });
+    expect(JSON.stringify(after.body)).toContain(id);
+    await waitFor(async () =>
+      (await notificationsOf(mentioned.token)).some((n) => n.kind === 'mention' && n.postId === id) ? true : undefined,
+    );
+    expect((await api('GET', '/users/me/scheduled-posts', { token: author.token })).body.items).toEqual([]);
+    expect(await ScheduledPost.get({ id }, { consistent: true })).toBeUndefined();
+    // Now a post like any: PATCH takes no publishAt.
+    expect(
+      (await api('PATCH', `/posts/${id}`, { token: author.token, body: { content: 'x', publishAt: future(60_000) } }))
+        .status,
+    ).toBe(400);
+  });
+
+  it('refuses a moment in the past or more than a year ahead, and what a post would be refused for', async () => {
+    const author = await newMember();
+    for (const publishAt of [new Date(Date.now() - 1000).toISOString(), future(367 * 86_400_000), 'tomorrow']) {
+      const res = await schedule(author.token, { content: 'when?', publishAt });
+      expect(res.status, publishAt).toBe(400);
+      expect(res.body.statusCode).toBe(400);
+    }
+    expect((await schedule(author.token, { content: '   ', publishAt: future(60_000) })).status).toBe(400);
+    const poll = { question: 'Q?', options: ['a', 'b'], closesAt: future(30_000) };
+    // Its poll must still be open at its moment.
+    expect((await schedule(author.token, { poll, publishAt: future(60_000) })).status).toBe(400);
+    expect((await api('GET', '/users/me/scheduled-posts', { token: author.token })).body.items).toEqual([]);
+  });
+
+  it('is deleted by its author before its moment and never published; one that cannot be published says why', async () => {
+    const [author, reader, recipient] = [await newMember(), await newMember(), await newMember()];
+    const gone = await schedule(author.token, { content: 'never mind', publishAt: future(3_000) });
+    expect(gone.status).toBe(201);
+    expect((await api('DELETE', `/posts/${gone.body.id}`, { token: author.token })).status).toBe(204);
+    expect((await api('GET', `/posts/${gone.body.id}`, { token: author.token })).status).toBe(404);
+
+    const thanksAt = future(3_000);
+    const thanks = await schedule(author.token, {
+      recognition: { recipientId: recipient.id, category: 'teamwork', message: 'thanks' },
+      publishAt: thanksAt,
+    });
+    expect(thanks.status, thanks.text).toBe(201);
+    const a = await admin();
+    expect(
+      (await api('PATCH', `/admin/members/${recipient.id}/status`, { token: a.token, body: { status: 'deactivated' } }))
+        .status,
+    ).toBe(200);
+    await publishAfter(thanksAt);
+    const list = (await api('GET', '/users/me/scheduled-posts', { token: author.token })).body.items;
+    const failed = list.find((p: { id: string }) => p.id === thanks.body.id);
+    expect(failed.scheduleFailure).toMatch(/recogni|recipient/i);
+    expect((await api('GET', `/posts/${thanks.body.id}`, { token: reader.token })).status).toBe(404);
+    expect((await api('GET', `/posts/${gone.body.id}`, { token: reader.token })).status).toBe(404);
+    // A bystander's own post is untouched by the author's schedule.
+    const own = await createPost(reader.token, { content: 'mine' });
+    expect((await api('GET', `/posts/${own.id}`, { token: reader.token })).status).toBe(200);
+  });
+});
