@@ -31,7 +31,10 @@ export function readDocsAsset(name: string): { data: string; contentType: string
  */
 const TOKEN_KEY = 'workplace-docs-token';
 
-/** The page loads its assets and the description relative to /api/v1/docs, with the same cookie. */
+/**
+ * The page loads its assets and the description relative to /api/v1/docs, with the same cookie; it
+ * links both machine-readable descriptions (OpenAPI for the routes, AsyncAPI for the live stream).
+ */
 export const docsHtml = () => `<!doctype html>
 <html lang="en">
 <head>
@@ -40,6 +43,10 @@ export const docsHtml = () => `<!doctype html>
 <link rel="stylesheet" href="/api/v1/docs/swagger-ui.css">
 </head>
 <body>
+<nav id="descriptions" style="font-family: system-ui, sans-serif; padding: .6rem 1rem; font-size: .9rem;">
+Descriptions: the HTTP API (OpenAPI 3.1) <a href="/api/v1/openapi.json">JSON</a> · <a href="/api/v1/openapi.yaml">YAML</a>;
+the live-update stream and its change types (AsyncAPI 3.0) <a href="/api/v1/asyncapi.json">JSON</a> · <a href="/api/v1/asyncapi.yaml">YAML</a>
+</nav>
 <div id="reference"></div>
 <script src="/api/v1/docs/swagger-ui-bundle.js"></script>
 <script src="/api/v1/docs/swagger-ui-standalone-preset.js"></script>

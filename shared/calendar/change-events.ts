@@ -1,4 +1,5 @@
-import { actorOf, type ChangeMapper, changed, everyone } from '../live/change-events.ts';
+import * as z from 'zod';
+import { actorOf, type ChangeMapper, changed, changeType } from '../live/change-events.ts';
 
 /**
  * Company events on the live-update stream: `event.updated` to everyone when an event
@@ -6,10 +7,18 @@ import { actorOf, type ChangeMapper, changed, everyone } from '../live/change-ev
  * else of the calendar and HR areas is announced; their notifications go through the notification
  * items like every other area's.
  */
+export const eventUpdated = changeType(
+  'event.updated',
+  'everyone',
+  'A company event was created, moved or deleted.',
+  z.object({ eventId: z.string().nullable().describe('Null after a delete: re-read the list.') }),
+);
+
+/** The calendar area's change types (collected by `shared/registry/change-types.ts`). */
+export const calendarChangeTypes = [eventUpdated];
+
 export const companyEventChanges: ChangeMapper = (change) => {
-  const event = (eventId: string | null) => [
-    { type: 'event.updated', actorId: actorOf(change), payload: { eventId }, audience: everyone },
-  ];
+  const event = (eventId: string | null) => [eventUpdated.event(actorOf(change), { eventId })];
   switch (change.eventName) {
     case 'INSERT':
       return event(change.newImage?.id ?? null);

@@ -1,10 +1,11 @@
+import * as z from 'zod';
 import {
   actorOf,
-  type ChangeEventDraft,
   type ChangeMapper,
   changed,
-  everyone,
-  onlyUser,
+  changeType,
+  type DeclaredChange,
+  type ItemChange,
 } from '../live/change-events.ts';
 
 /**
@@ -13,12 +14,95 @@ import {
  * shares → post.share.updated, poll tallies → post.poll.updated (comment counts are announced by
  * the comment items themselves).
  */
-const draft = (
-  type: string,
-  actorId: string | null,
-  payload: Record<string, unknown>,
-  audience = everyone,
-): ChangeEventDraft => ({ type, actorId, payload, audience });
+const postRef = z.object({ postId: z.string() });
+const commentRef = z.object({
+  postId: z.string(),
+  commentId: z.string(),
+  parentId: z.string().nullable().describe('The comment replied to; null for a top-level comment.'),
+});
+
+export const postCreated = changeType(
+  'post.created',
+  'everyone',
+  'A post was published (a share included).',
+  z.object({
+    postId: z.string(),
+    authorId: z.string(),
+    isAnnouncement: z.boolean(),
+    isRecognition: z.boolean(),
+    hasPoll: z.boolean(),
+  }),
+);
+export const postUpdated = changeType(
+  'post.updated',
+  'everyone',
+  'A post was edited, hidden or unhidden, or its website approval changed.',
+  postRef,
+);
+export const postDeleted = changeType(
+  'post.deleted',
+  'everyone',
+  'A post was deleted.',
+  z.object({ postId: z.string(), authorId: z.string() }),
+);
+export const postReactionUpdated = changeType(
+  'post.reaction.updated',
+  'everyone',
+  "A post's reactions changed.",
+  postRef,
+);
+export const postShareUpdated = changeType('post.share.updated', 'everyone', "A post's share count changed.", postRef);
+export const postPollUpdated = changeType(
+  'post.poll.updated',
+  'everyone',
+  "A post's poll was voted on or closed.",
+  postRef,
+);
+export const commentCreated = changeType(
+  'post.comment.created',
+  'everyone',
+  'A comment or reply was added to a post.',
+  commentRef,
+);
+export const commentDeleted = changeType(
+  'post.comment.deleted',
+  'everyone',
+  'A comment or reply was deleted.',
+  commentRef,
+);
+export const commentVoteUpdated = changeType(
+  'post.comment.vote.updated',
+  'everyone',
+  "A comment's likes or dislikes changed.",
+  z.object({ postId: z.string(), commentId: z.string() }),
+);
+export const bookmarkUpdated = changeType(
+  'bookmark.updated',
+  'user',
+  'You bookmarked a post or removed its bookmark.',
+  z.object({ postId: z.string(), bookmarked: z.boolean() }),
+);
+export const followUpdated = changeType(
+  'follow.updated',
+  'user',
+  'You followed or unfollowed a person.',
+  z.object({ followingId: z.string(), following: z.boolean() }),
+);
+
+/** The feed's change types (collected by `shared/registry/change-types.ts`). */
+export const feedChangeTypes = [
+  postCreated,
+  postUpdated,
+  postDeleted,
+  postReactionUpdated,
+  postShareUpdated,
+  postPollUpdated,
+  commentCreated,
+  commentDeleted,
+  commentVoteUpdated,
+  bookmarkUpdated,
+  followUpdated,
+];
 
 /** What a post edit, hide or unhide changes (counters live elsewhere; index attributes are not news). */
 const POST_BODY = [
@@ -39,7 +123,7 @@ export const postChanges: ChangeMapper = (change) => {
   const postId = post.id as string;
   if (change.eventName === 'INSERT') {
     return [
-      draft('post.created', actorOf(change), {
+      postCreated.event(actorOf(change), {
         postId,
         authorId: post.authorId,
         isAnnouncement: !!post.isAnnouncement,
@@ -48,22 +132,21 @@ export const postChanges: ChangeMapper = (change) => {
       }),
     ];
   }
-  if (change.eventName === 'REMOVE')
-    return [draft('post.deleted', actorOf(change), { postId, authorId: post.authorId })];
-  const events: ChangeEventDraft[] = [];
+  if (change.eventName === 'REMOVE') return [postDeleted.event(actorOf(change), { postId, authorId: post.authorId })];
+  const events: DeclaredChange[] = [];
   if (changed(change, ...POST_BODY) || (changed(change, 'poll') && !pollOnlyClosed(change))) {
-    events.push(draft('post.updated', actorOf(change), { postId }));
+    events.push(postUpdated.event(actorOf(change), { postId }));
   }
   if (pollOnlyClosed(change)) {
     // Closed by its author (their act) or found closed by the sweep at closesAt (nobody's act).
     const byAuthor = changed(change, 'poll');
-    events.push(draft('post.poll.updated', byAuthor ? actorOf(change) : null, { postId }));
+    events.push(postPollUpdated.event(byAuthor ? actorOf(change) : null, { postId }));
   }
   return events;
 };
 
 /** The poll's closing (by the author, or announced by the sweep) and nothing else of the poll changed. */
-function pollOnlyClosed(change: Parameters<ChangeMapper>[0]): boolean {
+function pollOnlyClosed(change: ItemChange): boolean {
   if (!changed(change, 'pollClosedNotifiedAt', 'poll')) return false;
   const before = change.oldImage?.poll;
   const after = change.newImage?.poll;
@@ -75,10 +158,10 @@ export const postStatsChanges: ChangeMapper = (change) => {
   if (change.eventName !== 'MODIFY') return [];
   const postId = (change.newImage?.postId ?? change.oldImage?.postId) as string;
   const actor = actorOf(change);
-  const events: ChangeEventDraft[] = [];
-  if (changed(change, 'reactions', 'reactionTotal')) events.push(draft('post.reaction.updated', actor, { postId }));
-  if (changed(change, 'shareCount')) events.push(draft('post.share.updated', actor, { postId }));
-  if (changed(change, 'tallies', 'pollTotal')) events.push(draft('post.poll.updated', actor, { postId }));
+  const events: DeclaredChange[] = [];
+  if (changed(change, 'reactions', 'reactionTotal')) events.push(postReactionUpdated.event(actor, { postId }));
+  if (changed(change, 'shareCount')) events.push(postShareUpdated.event(actor, { postId }));
+  if (changed(change, 'tallies', 'pollTotal')) events.push(postPollUpdated.event(actor, { postId }));
   return events;
 };
 
@@ -86,37 +169,38 @@ export const commentChanges: ChangeMapper = (change) => {
   const c = change.newImage ?? change.oldImage;
   if (!c) return [];
   const payload = { postId: c.postId, commentId: c.id, parentId: c.parentId ?? null };
-  if (change.eventName === 'INSERT') return [draft('post.comment.created', actorOf(change), payload)];
-  if (change.eventName === 'REMOVE') return [draft('post.comment.deleted', actorOf(change), payload)];
+  if (change.eventName === 'INSERT') return [commentCreated.event(actorOf(change), payload)];
+  if (change.eventName === 'REMOVE') return [commentDeleted.event(actorOf(change), payload)];
   // Hidden by moderation it is gone for readers, shown again it is back; nobody's act (docs/moderation.md).
-  if (changed(change, 'hidden'))
-    return [draft(c.hidden ? 'post.comment.deleted' : 'post.comment.created', null, payload)];
+  if (changed(change, 'hidden')) return [(c.hidden ? commentDeleted : commentCreated).event(null, payload)];
   if (changed(change, 'likeCount', 'dislikeCount'))
-    return [draft('post.comment.vote.updated', actorOf(change), { postId: c.postId, commentId: c.id })];
+    return [commentVoteUpdated.event(actorOf(change), { postId: c.postId, commentId: c.id })];
   return [];
 };
 
 /** A website decision shows on the post ("website approval" → post.updated). */
 export const websiteEntryChanges: ChangeMapper = (change) => {
   if (change.eventName !== 'MODIFY' || !changed(change, 'review')) return [];
-  return [draft('post.updated', actorOf(change), { postId: change.newImage?.postId })];
+  return [postUpdated.event(actorOf(change), { postId: change.newImage?.postId })];
 };
 
 /**
  * A person's own on/off record (a bookmark, a follow): created is on, deleted is off, and only its
  * owner is told.
  */
-const ownToggle =
-  (type: string, payload: (item: Record<string, any>, on: boolean) => Record<string, unknown>): ChangeMapper =>
-  (change) => {
-    const item = change.newImage ?? change.oldImage;
-    if (!item || change.eventName === 'MODIFY') return [];
-    return [draft(type, item.userId, payload(item, change.eventName === 'INSERT'), onlyUser(item.userId))];
-  };
+export const bookmarkChanges: ChangeMapper = (change) => {
+  const b = change.newImage ?? change.oldImage;
+  if (!b || change.eventName === 'MODIFY') return [];
+  return [bookmarkUpdated.event(b.userId, { postId: b.postId, bookmarked: change.eventName === 'INSERT' }, b.userId)];
+};
 
-export const bookmarkChanges = ownToggle('bookmark.updated', (b, bookmarked) => ({ postId: b.postId, bookmarked }));
-
-export const followChanges = ownToggle('follow.updated', (f, following) => ({ followingId: f.followingId, following }));
+export const followChanges: ChangeMapper = (change) => {
+  const f = change.newImage ?? change.oldImage;
+  if (!f || change.eventName === 'MODIFY') return [];
+  return [
+    followUpdated.event(f.userId, { followingId: f.followingId, following: change.eventName === 'INSERT' }, f.userId),
+  ];
+};
 
 /** Registered in `shared/registry/change-mappers.ts`, by `entity`. */
 export const feedChangeMappers: Record<string, ChangeMapper> = {

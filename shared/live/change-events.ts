@@ -1,3 +1,5 @@
+import type * as z from 'zod';
+
 /**
  * The contract between the areas and the change feed. The change-feed consumer (the
  * only reader of the table's DynamoDB stream) hands every item change to the mapper registered for
@@ -10,15 +12,76 @@
  *   `deletedAt` first (or the mapper uses the last known actor);
  * - grievance items carry `anon: true` and never reach the consumer; grievance notifications look
  *   like every other notification and are told apart by their mapper after unsealing.
+ *
+ * Every change type is declared once, next to its mapper, with `changeType` (its name, audience,
+ * one-line description and payload schema); a mapper builds its events only through those
+ * declarations (`postCreated.event(actorId, { postId, ... })`), so TypeScript refuses a type or a
+ * payload nobody declared. The registry (`shared/registry/change-types.ts`) collects the
+ * declarations, and the AsyncAPI document of the stream is made from them (docs/asyncapi.md).
  */
 export type Audience = { kind: 'all' } | { kind: 'user'; userId: string };
 
+/** An event on its way to the log (what the event log appends). */
 export interface ChangeEventDraft {
   type: string;
   actorId: string | null;
   payload: Record<string, unknown>;
   audience: Audience;
 }
+
+declare const declared: unique symbol;
+/** An event made by a change type's declaration: the only thing a mapper may answer. */
+export type DeclaredChange = ChangeEventDraft & { readonly [declared]: true };
+
+/** Who receives a change type: everyone signed in, or only the one person it concerns. */
+export type AudienceKind = 'everyone' | 'user';
+
+/** One change type of the live stream, declared once beside its mapper (see `changeType`). */
+export interface ChangeType<
+  N extends string = string,
+  A extends AudienceKind = AudienceKind,
+  P extends z.ZodType = z.ZodType,
+> {
+  readonly name: N;
+  readonly audience: A;
+  /** One line, for client developers (the AsyncAPI document's message summary). */
+  readonly description: string;
+  readonly payload: P;
+  /** An event of this type: to everyone, or (audience `user`) to `userId` only. */
+  readonly event: A extends 'user'
+    ? (actorId: string | null, payload: z.output<P>, userId: string) => DeclaredChange
+    : (actorId: string | null, payload: z.output<P>) => DeclaredChange;
+}
+
+/**
+ * Declares a change type: `changeType('post.deleted', 'everyone', 'A post was deleted.', z.object({ ... }))`.
+ * Export it from the area's `change-events.ts` and add it to the area's list of declarations.
+ */
+export function changeType<N extends string, A extends AudienceKind, P extends z.ZodType>(
+  name: N,
+  audience: A,
+  description: string,
+  payload: P,
+): ChangeType<N, A, P> {
+  const event = (actorId: string | null, body: z.output<P>, userId?: string): DeclaredChange => {
+    const draft: ChangeEventDraft = {
+      type: name,
+      actorId,
+      payload: body as Record<string, unknown>,
+      audience: audience === 'user' ? onlyUser(userId as string) : everyone,
+    };
+    return draft as DeclaredChange;
+  };
+  return { name, audience, description, payload, event: event as ChangeType<N, A, P>['event'] };
+}
+
+/** Whether a value is a change type's declaration (the registry's tests find them among a module's exports). */
+export const isChangeType = (value: unknown): value is ChangeType =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ChangeType).name === 'string' &&
+  typeof (value as ChangeType).event === 'function' &&
+  ((value as ChangeType).audience === 'everyone' || (value as ChangeType).audience === 'user');
 
 /** One item change, with images already unmarshalled into plain objects. */
 export interface ItemChange {
@@ -28,7 +91,8 @@ export interface ItemChange {
   at: Date;
 }
 
-export type ChangeMapper = (change: ItemChange) => ChangeEventDraft[];
+/** An entity's mapper: the events one item change means, made by change types' declarations only. */
+export type ChangeMapper = (change: ItemChange) => DeclaredChange[];
 
 export const everyone: Audience = { kind: 'all' };
 export const onlyUser = (userId: string): Audience => ({ kind: 'user', userId });

@@ -1,12 +1,40 @@
-import {
-  actorOf,
-  type ChangeEventDraft,
-  type ChangeMapper,
-  changed,
-  everyone,
-  type ItemChange,
-} from '../live/change-events.ts';
+import * as z from 'zod';
+import { actorOf, type ChangeMapper, changed, changeType, type DeclaredChange } from '../live/change-events.ts';
 import { FAVOURITE_FIELDS, LINK_FIELDS } from './profile-fields.ts';
+
+const person = z.object({ userId: z.string() });
+
+export const memberCreated = changeType('member.created', 'everyone', 'A member account was created.', person);
+export const memberUpdated = changeType(
+  'member.updated',
+  'everyone',
+  "A member's status, role or password changed.",
+  person,
+);
+export const profileUpdated = changeType(
+  'profile.updated',
+  'everyone',
+  "A person's profile changed (re-read it).",
+  person,
+);
+export const profileAvatarUpdated = changeType(
+  'profile.avatar.updated',
+  'everyone',
+  "A person's avatar changed; it carries the new image (apply it directly).",
+  z.object({
+    userId: z.string(),
+    image: z.string().nullable().describe("The new avatar's path, as the profile's `image`; null when removed."),
+  }),
+);
+export const teamUpdated = changeType(
+  'team.updated',
+  'everyone',
+  'A team was created, renamed, recoloured or deleted.',
+  z.object({ teamId: z.string().nullable().describe('Null after a delete: re-read the list.') }),
+);
+
+/** The people area's change types (collected by `shared/registry/change-types.ts`). */
+export const peopleChangeTypes = [memberCreated, memberUpdated, profileUpdated, profileAvatarUpdated, teamUpdated];
 
 /**
  * The people area's live-update events, from the change feed's item images alone:
@@ -42,40 +70,33 @@ const PROFILE_FIELDS = [
   'featuredNote',
 ];
 
-const event = (change: ItemChange, type: string, payload: Record<string, unknown>): ChangeEventDraft => ({
-  type,
-  actorId: actorOf(change),
-  payload,
-  audience: everyone,
-});
-
 export const userChanges: ChangeMapper = (change) => {
   const userId = (change.newImage?.id ?? change.oldImage?.id) as string | undefined;
   if (!userId) return [];
-  if (change.eventName === 'INSERT') return [event(change, 'member.created', { userId })];
+  if (change.eventName === 'INSERT') return [memberCreated.event(actorOf(change), { userId })];
   if (change.eventName !== 'MODIFY') return [];
-  const events: ChangeEventDraft[] = [];
-  if (changed(change, 'status', 'role')) events.push(event(change, 'member.updated', { userId }));
+  const events: DeclaredChange[] = [];
+  if (changed(change, 'status', 'role')) events.push(memberUpdated.event(actorOf(change), { userId }));
   if (changed(change, 'image'))
-    events.push(event(change, 'profile.avatar.updated', { userId, image: change.newImage?.image ?? null }));
-  if (changed(change, ...PROFILE_FIELDS)) events.push(event(change, 'profile.updated', { userId }));
+    events.push(profileAvatarUpdated.event(actorOf(change), { userId, image: change.newImage?.image ?? null }));
+  if (changed(change, ...PROFILE_FIELDS)) events.push(profileUpdated.event(actorOf(change), { userId }));
   return events;
 };
 
 export const credentialsChanges: ChangeMapper = (change) => {
   if (change.eventName !== 'MODIFY' || !changed(change, 'passwordHash')) return [];
   const userId = String(change.newImage?.pk ?? '').replace(/^USER#/, '');
-  return userId ? [event(change, 'member.updated', { userId })] : [];
+  return userId ? [memberUpdated.event(actorOf(change), { userId })] : [];
 };
 
 export const teamChanges: ChangeMapper = (change) => {
   if (change.eventName === 'REMOVE')
-    return change.oldImage?.deletingAt ? [] : [event(change, 'team.updated', { teamId: null })];
+    return change.oldImage?.deletingAt ? [] : [teamUpdated.event(actorOf(change), { teamId: null })];
   const teamId = change.newImage?.id as string | undefined;
   if (!teamId) return [];
   if (change.newImage?.deletingAt)
-    return change.oldImage?.deletingAt ? [] : [event(change, 'team.updated', { teamId: null })];
+    return change.oldImage?.deletingAt ? [] : [teamUpdated.event(actorOf(change), { teamId: null })];
   if (change.eventName === 'INSERT' || changed(change, 'name', 'color'))
-    return [event(change, 'team.updated', { teamId })];
+    return [teamUpdated.event(actorOf(change), { teamId })];
   return [];
 };

@@ -1,4 +1,15 @@
-import { type ChangeMapper, everyone } from '../live/change-events.ts';
+import * as z from 'zod';
+import { type ChangeMapper, changeType } from '../live/change-events.ts';
+
+export const presenceUpdated = changeType(
+  'presence.updated',
+  'everyone',
+  "A person's presence changed; it carries the new value (apply it directly).",
+  z.object({ userId: z.string(), presence: z.enum(['active', 'away', 'offline']) }),
+);
+
+/** The presence area's change types (collected by `shared/registry/change-types.ts`). */
+export const presenceChangeTypes = [presenceUpdated];
 
 /**
  * `presence.updated` { userId, presence } to everyone when a person's announced presence changes:
@@ -10,5 +21,5 @@ export const presenceChanges: ChangeMapper = (change) => {
   const after = change.newImage?.presence ?? 'offline';
   if (before === after) return [];
   const userId = (change.newImage?.userId ?? change.oldImage?.userId) as string;
-  return [{ type: 'presence.updated', actorId: userId, payload: { userId, presence: after }, audience: everyone }];
+  return [presenceUpdated.event(userId, { userId, presence: after })];
 };

@@ -50,8 +50,12 @@ describe('bundle contents', () => {
     }
   });
 
-  it('carries the YAML library only in the YAML description route', () => {
-    expect(carrying('yaml').map((r) => handlerFile(r))).toEqual(['functions/system/get-openapi-yaml.ts']);
+  it('carries the YAML library only in the YAML description routes', () => {
+    expect(
+      carrying('yaml')
+        .map((r) => handlerFile(r))
+        .sort(),
+    ).toEqual(['functions/system/get-asyncapi-yaml.ts', 'functions/system/get-openapi-yaml.ts']);
   });
 });
 

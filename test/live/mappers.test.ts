@@ -1,13 +1,16 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { ItemChange } from '../../shared/live/change-events.ts';
+import * as z from 'zod';
+import { changeType, type ItemChange } from '../../shared/live/change-events.ts';
 import { eventsOf, toItemChange } from '../../shared/live/change-feed.ts';
 import { notificationChanges, notificationsReadAllChanges } from '../../shared/notifications/change-events.ts';
 import { notificationItem } from '../../shared/notifications/notifications.ts';
 import { presenceChanges } from '../../shared/presence/change-events.ts';
 
 const at = new Date('2026-01-02T03:04:05.000Z');
+/** A change type of these tests only (mappers answer declared events). */
+const thing = changeType('t', 'everyone', 'A test event.', z.object({}));
 const change = (
   eventName: ItemChange['eventName'],
   oldImage?: Record<string, any>,
@@ -174,7 +177,7 @@ describe('change-feed mapping', () => {
   });
 
   it('calls the mapper of the item entity and stamps the events with the change time', () => {
-    const mappers = { Thing: () => [{ type: 't', actorId: 'a', payload: {}, audience: { kind: 'all' } as const }] };
+    const mappers = { Thing: () => [thing.event('a', {})] };
     expect(eventsOf(change('INSERT', undefined, { entity: 'Thing' }), mappers)).toEqual([
       { type: 't', actorId: 'a', payload: {}, audience: { kind: 'all' }, at },
     ]);
@@ -185,7 +188,7 @@ describe('change-feed mapping', () => {
 
   it('drops anonymous items even if a filter let one through, and survives a failing mapper', () => {
     const mappers = {
-      Thing: () => [{ type: 't', actorId: 'a', payload: {}, audience: { kind: 'all' } as const }],
+      Thing: () => [thing.event('a', {})],
       Broken: () => {
         throw new Error('bad image');
       },

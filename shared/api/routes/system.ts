@@ -35,6 +35,28 @@ export const openapiYamlRoute = defineRoute({
   raw: true,
 });
 
+export const asyncapiJsonRoute = defineRoute({
+  name: 'get-asyncapi-json',
+  area: 'system',
+  method: 'GET',
+  path: `${API_PREFIX}/asyncapi.json`,
+  auth: 'session',
+  summary: 'The machine-readable description of the live-update stream and its change types (AsyncAPI 3.0).',
+  status: 200,
+  raw: true,
+});
+
+export const asyncapiYamlRoute = defineRoute({
+  name: 'get-asyncapi-yaml',
+  area: 'system',
+  method: 'GET',
+  path: `${API_PREFIX}/asyncapi.yaml`,
+  auth: 'session',
+  summary: 'The same description of the live-update stream as YAML.',
+  status: 200,
+  raw: true,
+});
+
 export const docsPageRoute = defineRoute({
   name: 'get-docs',
   area: 'system',
@@ -73,6 +95,8 @@ export const systemRoutes = [
   healthRoute,
   openapiJsonRoute,
   openapiYamlRoute,
+  asyncapiJsonRoute,
+  asyncapiYamlRoute,
   docsPageRoute,
   docsAssetRoute,
   notFoundRoute,
