@@ -72,8 +72,12 @@ const iso = (name: string, value: string | undefined, fallback: string) => {
 export async function listAuditLog(q: AuditLogQuery): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
   const now = new Date().toISOString();
   const to = iso('to', q.to, now);
-  const from = iso('from', q.from, new Date(Date.now() - env.auditRetentionDays * DAY_MS).toISOString());
-  if (from > to) throw invalid(['from: must not be after to']);
+  // Nothing older than the retention is answered (DynamoDB's TTL erases late; the month walk stays bounded).
+  const kept = new Date(Date.now() - env.auditRetentionDays * DAY_MS).toISOString();
+  const asked = iso('from', q.from, kept);
+  const from = asked < kept ? kept : asked;
+  if (asked > to) throw invalid(['from: must not be after to']);
+  if (from > to) return { items: [], nextCursor: null };
   const partitions: QueryOptions[] = q.targetId
     ? [AuditEntry.queryOptions({ index: 'byTarget', key: { targetId: q.targetId } })]
     : q.actorId
@@ -97,9 +101,11 @@ export async function listAuditLog(q: AuditLogQuery): Promise<{ items: AuditEntr
   const filter = conditions.length
     ? { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }
     : undefined;
-  const scope = `audit|${q.targetId ?? ''}|${q.actorId ?? ''}|${q.action ?? ''}|${from}|${to}`;
-  const at = decodeCursor(scope, q.cursor) as { p: number; k: Record<string, unknown> | null } | undefined;
-  let p = at?.p ?? 0;
+  // The cursor names its partition (not its position in the list: a default `to` moves with the clock).
+  const scope = `audit|${q.targetId ?? ''}|${q.actorId ?? ''}|${q.action ?? ''}|${q.from ?? ''}|${q.to ?? ''}`;
+  const at = decodeCursor(scope, q.cursor) as { p: string; k: Record<string, unknown> | null } | undefined;
+  let p = at ? partitions.findIndex((o) => o.pk === at.p) : 0;
+  if (p < 0) throw invalid(['cursor is not valid for this list']);
   let start = at?.k ?? undefined;
   const items: AuditEntryItem[] = [];
   // A second filter applies only with a target or an actor, whose entries are one partition: the page
@@ -128,6 +134,6 @@ export async function listAuditLog(q: AuditLogQuery): Promise<{ items: AuditEntr
   const more = p < partitions.length;
   return {
     items: items.map(auditEntryView),
-    nextCursor: more ? encodeCursor(scope, { p, k: start ?? null }) : null,
+    nextCursor: more ? encodeCursor(scope, { p: partitions[p].pk, k: start ?? null }) : null,
   };
 }
