@@ -1,8 +1,10 @@
+import sharp from 'sharp';
 import { describe, expect, inject, it } from 'vitest';
 import { routes } from '../../shared/api/routes/index.ts';
 import { AuditEntry } from '../../shared/audit/entities.ts';
 import { erasureOf } from '../../shared/data-rights/erasure.ts';
 import { exportOf } from '../../shared/data-rights/export.ts';
+import { upload } from '../people/helpers.ts';
 import { admin, api, newMember, PASSWORD, signIn, uniq } from '../support/api.ts';
 
 /**
@@ -187,6 +189,68 @@ describe('the admin audit log', () => {
     ok(await scim('DELETE', `/Users/${user.id}`), 204);
     await expectOne(user.id, 'scim.user.delete', 'scim');
   }, 120_000);
+
+  it("records a person's avatar, their erasure and SCIM's replacements and groups", async () => {
+    const a = await admin();
+    const me = a.user.id as string;
+    const p = await newMember();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#234' } })
+      .png()
+      .toBuffer();
+    ok(await upload(`/people/${p.id}/avatar`, a.token, png), 201);
+    await expectOne(p.id, 'member.avatar.set', me);
+    // Erasure: refused (409) while active, recorded once asked of a deactivated person (target: the job too).
+    const refused = await api('DELETE', `/admin/members/${p.id}`, { token: a.token });
+    expect(refused.status).toBe(409);
+    expect((await about(p.id)).filter((e) => e.action === 'member.erase')).toEqual([]);
+    ok(await api('PATCH', `/admin/members/${p.id}/status`, { token: a.token, body: { status: 'deactivated' } }), 200);
+    const erasure = ok(await api('DELETE', `/admin/members/${p.id}`, { token: a.token }), 200);
+    const erased = await expectOne(p.id, 'member.erase', me);
+    expect(erased.targetIds).toEqual([p.id, erasure.id]);
+
+    const tag = uniq();
+    const user = ok(
+      await scim('POST', '/Users', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: `scim-put-${tag}@example.com`,
+        name: { givenName: 'Scim', familyName: tag },
+        active: true,
+      }),
+      201,
+    );
+    ok(
+      await scim('PUT', `/Users/${user.id}`, {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: `scim-put-${tag}@example.com`,
+        name: { givenName: 'Scim', familyName: `${tag}b` },
+        active: true,
+      }),
+      200,
+    );
+    await expectOne(user.id, 'scim.user.replace', 'scim');
+    const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+    const group = ok(await scim('POST', '/Groups', { schemas: [GROUP], displayName: `Scim group ${tag}` }), 201);
+    await expectOne(group.id, 'scim.group.create', 'scim');
+    ok(
+      await scim('PUT', `/Groups/${group.id}`, {
+        schemas: [GROUP],
+        displayName: `Scim group ${tag} b`,
+        members: [{ value: user.id }],
+      }),
+      200,
+    );
+    await expectOne(group.id, 'scim.group.replace', 'scim');
+    ok(
+      await scim('PATCH', `/Groups/${group.id}`, {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'displayName', value: `Scim group ${tag} c` }],
+      }),
+      200,
+    );
+    await expectOne(group.id, 'scim.group.patch', 'scim');
+    ok(await scim('DELETE', `/Groups/${group.id}`), 204);
+    await expectOne(group.id, 'scim.group.delete', 'scim');
+  }, 180_000);
 
   it('records grievance handling with the grievance id only, and nothing of raising or replying as the raiser', async () => {
     const a = await admin();
