@@ -76,7 +76,7 @@ function toResponse(
  */
 function auditedWork<T>(def: RouteDef<any, any, any>, ctx: RequestContext, work: () => Promise<T>): Promise<T> {
   const actorId = def.scim ? 'scim' : def.anonymous ? null : ctx.caller.userId;
-  const requestId = ctx.event.requestContext?.requestId ?? ctx.event.headers?.['x-request-id'] ?? randomUUID();
+  const requestId = ctx.event.requestContext?.requestId ?? randomUUID();
   return audited(
     def.audit!,
     { requestId, receivedAt: ctx.receivedAt, actorId, params: ctx.params },
