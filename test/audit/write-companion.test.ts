@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuditEntry } from '../../shared/audit/entities.ts';
 import { type AuditDeclaration, audited } from '../../shared/audit/scope.ts';
+import { DataExportClaim } from '../../shared/data-rights/entities.ts';
 import { ABSENT } from '../../shared/db/entity.ts';
 import { isConditionFailure, transact, write } from '../../shared/db/table.ts';
-import { DataExportClaim } from '../../shared/data-rights/entities.ts';
 
 /**
  * The audit scope over the table's write hook (shared/audit/scope.ts, shared/db/table.ts), against the
