@@ -18,6 +18,8 @@ const LAYERS = [
   // Machinery the domain areas plug into.
   'migrations',
   'live',
+  // The admin audit log: its entries and the request scope that writes them with the request's first write.
+  'audit',
   // Domain areas, each standing on the ones before it.
   'auth',
   'presence',

@@ -58,6 +58,8 @@ export interface ServiceFunctionProps {
   refreshesSession?: boolean;
   /** Honours `Idempotency-Key`: a narrowed write grant covers its records too. */
   idempotent?: boolean;
+  /** Declares `audit`: a narrowed write grant covers its audit log entries too. */
+  audited?: boolean;
   timeoutSeconds?: number;
   memoryMb?: number;
   data: SharedData;
@@ -176,6 +178,7 @@ export class ServiceFunction extends Construct {
       access,
       refreshesSession: props.refreshesSession,
       idempotent: props.idempotent,
+      audited: props.audited,
       secrets: secrets.names,
     })) {
       const resolved = s.resources.map(resolve);

@@ -1,3 +1,4 @@
+import { AuditEntry } from '../audit/entities.ts';
 import { Session } from '../auth/entities.ts';
 import type { SecretName } from '../config/secrets.ts';
 import { IdempotencyRecord } from '../db/idempotency-record.ts';
@@ -101,6 +102,8 @@ export function leadingKeyPattern(target: WriteTarget): string {
 export const SESSION_KEYS = leadingKeyPattern(Session);
 /** The `Idempotency-Key` records (shared/http/idempotency.ts) every idempotent route writes. */
 export const IDEMPOTENCY_KEYS = leadingKeyPattern(IdempotencyRecord);
+/** The admin audit log's entries (shared/audit/), written by every route that declares `audit`. */
+export const AUDIT_KEYS = leadingKeyPattern(AuditEntry);
 
 /** A function's declaration: its access and whether it refreshes the caller's session. */
 export interface FunctionAccess {
@@ -112,6 +115,8 @@ export interface FunctionAccess {
   refreshesSession?: boolean;
   /** Honours `Idempotency-Key`: records its first outcome, whatever its `access.writes` name. */
   idempotent?: boolean;
+  /** Declares `audit`: records its entry in the admin audit log, whatever its `access.writes` name. */
+  audited?: boolean;
   /** `access.writes` resolved to its patterns (`plainFunctionAccess`); when present, it is what counts. */
   writeKeys?: string[];
   /**
@@ -123,22 +128,25 @@ export interface FunctionAccess {
 
 /** A route's declaration: session routes refresh, public and anonymous (grievance) routes never do. */
 export const routeFunctionAccess = (
-  route: Pick<AnyRoute, 'access' | 'auth' | 'anonymous' | 'idempotent'>,
+  route: Pick<AnyRoute, 'access' | 'auth' | 'anonymous' | 'idempotent' | 'audit'>,
 ): FunctionAccess => ({
   access: route.access,
   refreshesSession: route.auth !== 'public' && !route.anonymous,
   ...(route.idempotent ? { idempotent: true } : {}),
+  ...(route.audit ? { audited: true } : {}),
 });
 
 /**
  * The partition keys a writing function may write (`dynamodb:LeadingKeys` patterns), or `undefined`
  * when it declares none and writes anywhere in the table. Besides what `access.writes` names, what the
- * request wrapper writes for every such function: the session refresh and the idempotency record.
+ * request wrapper writes for every such function: the session refresh, the idempotency record and the
+ * audit log's entry.
  */
 export function writableKeys({
   access = {},
   refreshesSession = false,
   idempotent = false,
+  audited = false,
   writeKeys,
 }: FunctionAccess): string[] | undefined {
   const declared = writeKeys ?? access.writes?.map(leadingKeyPattern);
@@ -146,6 +154,7 @@ export function writableKeys({
   const patterns = [...declared];
   if (refreshesSession) patterns.push(SESSION_KEYS);
   if (idempotent) patterns.push(IDEMPOTENCY_KEYS);
+  if (audited) patterns.push(AUDIT_KEYS);
   return [...new Set(patterns)].sort();
 }
 

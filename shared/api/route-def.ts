@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { AuditDeclaration } from '../audit/scope.ts';
 /** A kind of item a function writes: an entity declaration, by its partition key's template. */
 export interface WriteTarget {
   readonly name: string;
@@ -104,6 +105,12 @@ export interface RouteDef<
   /** May answer `302` to a short-lived signed URL instead of the bytes (large files, videos). */
   redirects?: boolean;
   access?: RouteAccess;
+  /**
+   * The admin audit log (docs/audit-log.md): the action this route records, with its target, in the
+   * same transaction as its first write. Every super-admin route that writes, and every SCIM route that
+   * writes, declares one (test/audit/audit-log.test.ts walks the table).
+   */
+  audit?: AuditDeclaration;
   /**
    * A public GET whose answers anyone may cache (the website feed): `Cache-Control` with these ages
    * (seconds), a strong `ETag` and `304` on `If-None-Match`, `HEAD` beside `GET`, and CORS for any

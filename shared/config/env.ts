@@ -134,6 +134,13 @@ export const env = {
     return raw === undefined || raw === '' ? undefined : wholeDays('PEOPLE_RETENTION_DAYS', 0, 30);
   },
   /**
+   * Days the admin audit log keeps an entry (shared/audit/): each entry carries the table's TTL
+   * attribute set to its time plus this, and DynamoDB erases it after. At least 30.
+   */
+  get auditRetentionDays(): number {
+    return wholeDays('AUDIT_RETENTION_DAYS', 730, 30);
+  },
+  /**
    * Seconds an erasure gives the change feed to turn its own writes into events before its last pass
    * over the change log (shared/data-rights/erasure.ts); tests shorten it.
    */

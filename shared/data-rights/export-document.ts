@@ -272,6 +272,8 @@ export const EXPORTED: Record<string, ExportedKind> = {
     about: own('userId'),
     fields: ['id', 'userId', 'requestedBy', 'requestedAt', 'status', 'readyAt', 'expiresAt', 'counts'],
   },
+  // What they did as a super admin (the admin audit log): their entries as the actor.
+  AuditEntry: { about: own('actorId'), fields: ['at', 'actorId', 'action', 'targetIds', 'changed', 'requestId'] },
 };
 
 /** An item as the export shows it: the listed fields it holds (sets as lists), nothing else. */

@@ -1,3 +1,4 @@
+import * as auditEntities from '../audit/entities.ts';
 import * as authEntities from '../auth/entities.ts';
 import * as calendarEntities from '../calendar/entities.ts';
 import * as meetingEntities from '../calendar/meetings/entities.ts';
@@ -141,6 +142,8 @@ export const dataRules: Record<string, DataRule> = {
   [dataRightsEntities.DataExport.name]: { section: 'exports', erase: 'special' },
   [dataRightsEntities.DataExportClaim.name]: { erase: 'delete' },
   [dataRightsEntities.PersonErasure.name]: { erase: 'untouched' },
+  // The admin audit log keeps every entry (until its TTL) under the opaque id; their own actions are exported.
+  [auditEntities.AuditEntry.name]: { section: 'auditLog', erase: 'pseudonymise' },
 };
 
 /**

@@ -1,4 +1,5 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -77,21 +78,66 @@ export async function putMany(items: Item[]): Promise<void> {
 }
 
 /**
+ * An item a request adds to its first successful write (the admin audit log's entry, shared/audit/):
+ * the generic hook by which a request scope records something in the same transaction as the request's
+ * own change, while the domain code that writes stays unaware of it.
+ */
+export interface WriteCompanion {
+  /** The item to add to this write, or undefined to leave this write alone (and wait for a later one). */
+  itemFor: (items: readonly TransactItem[]) => TransactItem | undefined;
+  /** The write that carried the item committed (or found it already there): nothing more is added. */
+  written: () => void;
+  /** Whether the item was written. */
+  readonly done: boolean;
+}
+
+const companions = new AsyncLocalStorage<WriteCompanion>();
+
+/** Runs `fn` with `companion` riding on its first successful `write` or `transact` (see WriteCompanion). */
+export const withWriteCompanion = <T>(companion: WriteCompanion, fn: () => Promise<T>): Promise<T> =>
+  companions.run(companion, fn);
+
+/** The companion item this write should carry, if a scope is open and its item is not written yet. */
+function companionFor(items: readonly TransactItem[]): { companion: WriteCompanion; item: TransactItem } | undefined {
+  const companion = companions.getStore();
+  // A transaction holds at most 100 items: a full one leaves the companion to the next write.
+  if (!companion || companion.done || items.length >= 100) return undefined;
+  const item = companion.itemFor(items);
+  return item ? { companion, item } : undefined;
+}
+
+/**
  * One entry on its own, outside a transaction (a transaction of one costs twice the write units). An
  * update answers the item's new attributes unless `returnValues` says otherwise; a condition check has
- * nothing to write alone and is refused.
+ * nothing to write alone and is refused. Inside a write companion's scope (withWriteCompanion), the
+ * first write becomes a transaction of two: the entry and the companion's item; an update's new
+ * attributes are then read back (strongly consistent) after it, as a transaction answers none.
  */
 export async function write(
   entry: TransactItem,
   { returnValues = 'ALL_NEW' }: { returnValues?: 'ALL_NEW' | 'NONE' } = {},
 ): Promise<Item | undefined> {
+  if (!entry.Put && !entry.Delete && !entry.Update)
+    throw new Error('write: a condition check alone writes nothing; send it in a transaction');
+  if (companionFor([entry])) {
+    try {
+      await transact([entry]);
+    } catch (err) {
+      // The entry's own condition failed: answered as the single write would have.
+      if (isConditionFailure(err))
+        throw new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
+      throw err;
+    }
+    if (entry.Update && returnValues === 'ALL_NEW') return getItem(entry.Update.Key as Key, true);
+    return undefined;
+  }
   const TableName = tableName();
   if (entry.Put) await db().send(new PutCommand({ TableName, ...entry.Put }));
   else if (entry.Delete) await db().send(new DeleteCommand({ TableName, ...entry.Delete }));
   else if (entry.Update) {
     const out = await db().send(new UpdateCommand({ TableName, ReturnValues: returnValues, ...entry.Update }));
     return out.Attributes;
-  } else throw new Error('write: a condition check alone writes nothing; send it in a transaction');
+  }
   return undefined;
 }
 
@@ -163,16 +209,25 @@ export async function retryOnConflict<T>(
  */
 export async function transact(items: TransactItem[]): Promise<void> {
   if (items.length === 0) return;
-  const withTable = items.map((it) => {
+  const extra = companionFor(items);
+  const withTable = [...items, ...(extra ? [extra.item] : [])].map((it) => {
     const [kind, body] = Object.entries(it)[0] as [string, Record<string, unknown>];
     return { [kind]: { TableName: tableName(), ...body } } as RawTransactItem;
   });
   for (let attempt = 0; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand({ TransactItems: withTable }));
+      extra?.companion.written();
       return;
     } catch (err) {
       const reasons = (err as TransactionCanceledException)?.CancellationReasons ?? [];
+      const failed = failedConditions(err);
+      if (extra && failed.length === 1 && failed[0] === items.length) {
+        // Only the companion's own condition failed: its item is already there (an earlier attempt of
+        // the same request wrote it). Recorded once: the writes go again without it.
+        extra.companion.written();
+        return transact(items);
+      }
       const conflict =
         reasons.some((r) => r.Code === 'TransactionConflict') &&
         !reasons.some((r) => r.Code === 'ConditionalCheckFailed');

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
+import { audited } from '../audit/scope.ts';
 import { instrument } from '../observability/instrumented.ts';
 import { encodeBody, MAX_BODY_BYTES, payloadBytes } from './compression.ts';
 import type { RequestContext } from './context.ts';
@@ -68,6 +70,21 @@ function toResponse(
   return { statusCode: r.status, headers, body, cookies: r.cookies.length ? r.cookies : undefined };
 }
 
+/**
+ * A route's work inside its audit scope (shared/audit/scope.ts): the actor is the caller, `scim` on a
+ * SCIM route, and nobody on a grievance route (handling is recorded with the grievance id only).
+ */
+function auditedWork<T>(def: RouteDef<any, any, any>, ctx: RequestContext, work: () => Promise<T>): Promise<T> {
+  const actorId = def.scim ? 'scim' : def.anonymous ? null : ctx.caller.userId;
+  const requestId = ctx.event.requestContext?.requestId ?? randomUUID();
+  return audited(
+    def.audit!,
+    { requestId, receivedAt: ctx.receivedAt, actorId, params: ctx.params },
+    work,
+    (result) => !(result instanceof HttpResponse) || result.status < 400,
+  );
+}
+
 export interface RouteOptions {
   /** The multipart parser, for routes whose definition has `multipart` (see `uploadRoute`). */
   parseMultipart?: typeof parseMultipart;
@@ -99,7 +116,10 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   }
   const base = async (_event: APIGatewayProxyEventV2, context: Context) => {
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
-    return toResponse(def, await fn(ctx as RequestContext<z.output<Q>, z.output<B>>), ctx.headers['accept-encoding']);
+    const work = () => fn(ctx as RequestContext<z.output<Q>, z.output<B>>);
+    const result =
+      def.audit && (!def.audit.when || def.audit.when(ctx.body)) ? await auditedWork(def, ctx, work) : await work();
+    return toResponse(def, result, ctx.headers['accept-encoding']);
   };
   // Idempotency wraps the work itself, inside every middleware (see idempotency.ts for why).
   // middy's own early timeout covers only the route's function; withDeadline covers the whole request.

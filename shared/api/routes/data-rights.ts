@@ -19,6 +19,7 @@ export const exportMemberDataRoute = defineRoute({
   method: 'POST',
   path: `${M}/{userId}/data-export`,
   auth: 'super_admin',
+  audit: { action: 'member.data_export.create', target: { params: ['userId'], created: 'DataExport' } },
   summary:
     "Starts a copy of a person's data (deactivated people included), always a job of its own: the person is told (e-mail, and a notification if they can sign in) by the background worker. 409 once their erasure has begun.",
   status: 201,
@@ -74,6 +75,7 @@ export const eraseMemberRoute = defineRoute({
   method: 'DELETE',
   path: `${M}/{userId}`,
   auth: 'super_admin',
+  audit: { action: 'member.erase', target: { params: ['userId'], created: 'PersonErasure' } },
   summary:
     'Erases a deactivated person now (in the background): 409 unless deactivated or while under a legal hold. Answers the erasure; asking again answers the same one, re-queued if it had failed.',
   status: 200,
@@ -102,6 +104,7 @@ export const setLegalHoldRoute = defineRoute({
   method: 'PUT',
   path: `${M}/{userId}/legal-hold`,
   auth: 'super_admin',
+  audit: { action: 'member.legal_hold.set', target: { params: ['userId'] } },
   summary: 'Sets or lifts a legal hold: while set, neither the retention nor a super admin can erase the person.',
   body: z.strictObject({ legalHold: z.boolean() }),
   status: 200,

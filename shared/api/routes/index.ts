@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route-def.ts';
 import { attendanceRoutes } from './attendance.ts';
+import { auditRoutes } from './audit.ts';
 import { authRoutes } from './auth.ts';
 import { birthdayRoutes } from './birthdays.ts';
 import { dataRightsRoutes } from './data-rights.ts';
@@ -34,6 +35,7 @@ export const routes: AnyRoute[] = [
   ...grievanceRoutes,
   ...memberRoutes,
   ...dataRightsRoutes,
+  ...auditRoutes,
   ...profileRoutes,
   ...teamRoutes,
   ...fileRoutes,
@@ -62,7 +64,7 @@ export const areaDescriptions: Record<string, string> = {
   auth: 'Sign-in, sessions and passwords.',
   grievances: 'The anonymous grievance channel: grievances, replies and the board.',
   members:
-    "Accounts of the company: invitations, roles and deactivation; people's data exports, erasure of people who left and legal holds (super admins).",
+    "Accounts of the company: invitations, roles and deactivation; people's data exports, erasure of people who left, legal holds and the admin audit log (super admins).",
   profiles: "People's profiles and the directory, and a copy of one's own data (export).",
   teams: 'Teams and their members.',
   files: 'Uploaded files and images.',

@@ -24,6 +24,7 @@ export const createMemberRoute = defineRoute({
   method: 'POST',
   path: M,
   auth: 'super_admin',
+  audit: { action: 'member.create', target: { created: 'User' } },
   summary: 'Creates a login and a profile (pending until the first sign-in). The password is not e-mailed.',
   body: z.strictObject({
     name: z
@@ -51,6 +52,7 @@ export const setMemberStatusRoute = defineRoute({
   method: 'PATCH',
   path: `${M}/{userId}/status`,
   auth: 'super_admin',
+  audit: { action: 'member.status.set', target: { params: ['userId'] } },
   summary:
     'Activates or deactivates; deactivating revokes every session of the person. 409 while the person is being erased.',
   body: z.strictObject({ status: z.enum(['active', 'deactivated']) }),
@@ -66,6 +68,7 @@ export const setMemberPasswordRoute = defineRoute({
   method: 'PATCH',
   path: `${M}/{userId}/password`,
   auth: 'super_admin',
+  audit: { action: 'member.password.set', target: { params: ['userId'] } },
   summary: "Sets a password and signs the person out everywhere (unless it is the caller's own).",
   body: z.strictObject({ password: password(128) }),
   status: 200,
@@ -81,6 +84,7 @@ export const setMemberRoleRoute = defineRoute({
   method: 'PATCH',
   path: `${M}/{userId}/role`,
   auth: 'super_admin',
+  audit: { action: 'member.role.set', target: { params: ['userId'] } },
   summary: 'Changes the role; takes effect at once on existing sessions.',
   body: z.strictObject({ role: Role }),
   status: 200,
@@ -95,6 +99,7 @@ export const setMemberFeaturedRoute = defineRoute({
   method: 'PATCH',
   path: `${M}/{userId}/featured`,
   auth: 'super_admin',
+  audit: { action: 'member.featured.set', target: { params: ['userId'] } },
   summary: 'Pins a person to Top Contributors with a note, or unpins them.',
   body: z.strictObject({
     featured: z.boolean(),

@@ -107,6 +107,7 @@ export const reviewReportRoute = defineRoute({
   method: 'PATCH',
   path: `${API_PREFIX}/admin/reports/{reportId}`,
   auth: 'super_admin',
+  audit: { action: 'report.review', target: { params: ['reportId'] } },
   summary:
     'Decides an open report: `dismiss` (an item the threshold hid is shown again) or `hide` (the item is hidden and its author told, with the note). 409 when it was already reviewed.',
   body: z.strictObject({

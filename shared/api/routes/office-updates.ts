@@ -117,6 +117,7 @@ export const approveWebsitePostRoute = defineRoute({
   method: 'POST',
   path: `${A}/{postId}/approve`,
   auth: 'super_admin',
+  audit: { action: 'website_post.approve', target: { params: ['postId'] } },
   summary:
     'Puts a pending, rejected or unpublished post on the website (no body). With If-Unmodified-Since, only the version reviewed: an edit since is a 409.',
   headers: [
@@ -144,6 +145,7 @@ export const rejectWebsitePostRoute = defineRoute({
   method: 'POST',
   path: `${A}/{postId}/reject`,
   auth: 'super_admin',
+  audit: { action: 'website_post.reject', target: { params: ['postId'] } },
   summary: 'Keeps a pending or unpublished post off the website, with an optional reason.',
   ...withReason,
 });
@@ -154,6 +156,7 @@ export const unpublishWebsitePostRoute = defineRoute({
   method: 'POST',
   path: `${A}/{postId}/unpublish`,
   auth: 'super_admin',
+  audit: { action: 'website_post.unpublish', target: { params: ['postId'] } },
   summary: 'Takes an approved post off the website (it stays in the feed), with an optional reason.',
   ...withReason,
 });

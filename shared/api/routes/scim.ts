@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { AuditDeclaration } from '../../audit/scope.ts';
 import { API_PREFIX, defineRoute, type Method } from '../route-def.ts';
 
 /** SCIM 2.0 (RFC 7643/7644) for Entra ID and Okta provisioning (docs/scim.md); the SCIM token, not a session. */
@@ -59,6 +60,8 @@ const resourceRoute = (
     writes?: boolean;
     /** Seconds: a Group's members are changed person by person (API Gateway waits 29 at most). */
     timeout?: number;
+    /** A write's entry in the admin audit log (docs/audit-log.md): the provisioning channel is its actor. */
+    audit?: AuditDeclaration;
   } = {},
 ) =>
   defineRoute({
@@ -76,6 +79,7 @@ const resourceRoute = (
     errors: [401, ...(o.errors ?? [])],
     ...(o.writes ? { access: { table: 'write' as const } } : {}),
     ...(o.timeout ? { timeout: o.timeout } : {}),
+    ...(o.audit ? { audit: o.audit } : {}),
   });
 
 export const scimListUsersRoute = resourceRoute(
@@ -90,7 +94,13 @@ export const scimCreateUserRoute = resourceRoute(
   'POST',
   'Users',
   'creates a member (pending, no password), or links the member with this userName; 409 uniqueness when it is a User already.',
-  { status: 201, body: true, errors: [400, 409], writes: true },
+  {
+    status: 201,
+    body: true,
+    errors: [400, 409],
+    writes: true,
+    audit: { action: 'scim.user.create', target: { created: 'ScimUser', createdField: 'userId' } },
+  },
 );
 export const scimGetUserRoute = resourceRoute('get-scim-user', 'GET', 'Users/{userId}', 'one User.', {
   errors: [404],
@@ -100,21 +110,36 @@ export const scimReplaceUserRoute = resourceRoute(
   'PUT',
   'Users/{userId}',
   'replaces the User (name, title, department, manager, active, externalId).',
-  { body: true, errors: [400, 404, 409], writes: true },
+  {
+    body: true,
+    errors: [400, 404, 409],
+    writes: true,
+    audit: { action: 'scim.user.replace', target: { params: ['userId'] } },
+  },
 );
 export const scimPatchUserRoute = resourceRoute(
   'patch-scim-user',
   'PATCH',
   'Users/{userId}',
   'add, replace or remove operations (any case), with or without path; `active` false deactivates.',
-  { body: true, errors: [400, 404, 409], writes: true },
+  {
+    body: true,
+    errors: [400, 404, 409],
+    writes: true,
+    audit: { action: 'scim.user.patch', target: { params: ['userId'] } },
+  },
 );
 export const scimDeleteUserRoute = resourceRoute(
   'delete-scim-user',
   'DELETE',
   'Users/{userId}',
   'deactivates the member and ends the User (a later POST links them again).',
-  { status: 204, errors: [404, 409], writes: true },
+  {
+    status: 204,
+    errors: [404, 409],
+    writes: true,
+    audit: { action: 'scim.user.delete', target: { params: ['userId'] } },
+  },
 );
 
 export const scimListGroupsRoute = resourceRoute(
@@ -129,7 +154,14 @@ export const scimCreateGroupRoute = resourceRoute(
   'POST',
   'Groups',
   'creates a team (409 uniqueness when the name is taken) with its members.',
-  { status: 201, body: true, errors: [400, 409], writes: true, timeout: 29 },
+  {
+    status: 201,
+    body: true,
+    errors: [400, 409],
+    writes: true,
+    audit: { action: 'scim.group.create', target: { created: 'Team' } },
+    timeout: 29,
+  },
 );
 export const scimGetGroupRoute = resourceRoute('get-scim-group', 'GET', 'Groups/{groupId}', 'one Group.', {
   query: true,
@@ -140,21 +172,38 @@ export const scimReplaceGroupRoute = resourceRoute(
   'PUT',
   'Groups/{groupId}',
   'renames the team and makes its people exactly the members.',
-  { body: true, errors: [400, 404, 409], writes: true, timeout: 29 },
+  {
+    body: true,
+    errors: [400, 404, 409],
+    writes: true,
+    audit: { action: 'scim.group.replace', target: { params: ['groupId'] } },
+    timeout: 29,
+  },
 );
 export const scimPatchGroupRoute = resourceRoute(
   'patch-scim-group',
   'PATCH',
   'Groups/{groupId}',
   'displayName replaced; members added, removed or replaced (a person added to a second Group moves there).',
-  { body: true, errors: [400, 404, 409], writes: true, timeout: 29 },
+  {
+    body: true,
+    errors: [400, 404, 409],
+    writes: true,
+    audit: { action: 'scim.group.patch', target: { params: ['groupId'] } },
+    timeout: 29,
+  },
 );
 export const scimDeleteGroupRoute = resourceRoute(
   'delete-scim-group',
   'DELETE',
   'Groups/{groupId}',
   'deletes the team (its people are left without a team).',
-  { status: 204, errors: [404, 409], writes: true },
+  {
+    status: 204,
+    errors: [404, 409],
+    writes: true,
+    audit: { action: 'scim.group.delete', target: { params: ['groupId'] } },
+  },
 );
 
 export const scimRoutes = [

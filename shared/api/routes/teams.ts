@@ -28,6 +28,7 @@ export const createTeamRoute = defineRoute({
   method: 'POST',
   path: T,
   auth: 'super_admin',
+  audit: { action: 'team.create', target: { created: 'Team' } },
   summary: 'Creates a team; names are unique case-insensitively (409); the colour defaults to slate.',
   body: z.strictObject({ name: nonBlank(1, 60), color: TeamColor.optional() }),
   idempotent: true,
@@ -43,6 +44,7 @@ export const updateTeamRoute = defineRoute({
   method: 'PATCH',
   path: `${T}/{teamId}`,
   auth: 'super_admin',
+  audit: { action: 'team.update', target: { params: ['teamId'] } },
   summary: 'Renames and/or recolours a team.',
   body: z.strictObject({ name: nonBlank(1, 60).optional(), color: TeamColor.optional() }),
   status: 200,
@@ -57,6 +59,7 @@ export const deleteTeamRoute = defineRoute({
   method: 'DELETE',
   path: `${T}/{teamId}`,
   auth: 'super_admin',
+  audit: { action: 'team.delete', target: { params: ['teamId'] } },
   summary:
     'Deletes a team; its people are left unassigned (answers how many). Every read shows them without a team at once; their profiles are cleared in the background.',
   status: 200,

@@ -1,0 +1,105 @@
+import { env } from '../config/env.ts';
+import type { TransactItem } from '../db/table.ts';
+import { withWriteCompanion, write } from '../db/table.ts';
+import { AuditEntry, type AuditEntryFields } from './entities.ts';
+
+/**
+ * What a route declares about the audit log (the route table's `audit`; docs/audit-log.md): the
+ * action's stable name and its target.
+ */
+export interface AuditDeclaration {
+  /** `<object>.<verb>` or `<object>.<field>.<verb>`: `member.create`, `member.role.set`. */
+  action: string;
+  /**
+   * The target: path parameters by name (their values, in this order), and/or `created`, the entity
+   * whose new item the request creates (its `id`; the entry then rides on the write that creates it).
+   */
+  target: { params?: readonly string[]; created?: string; createdField?: string };
+  /** Only requests whose validated body meets this are actions to record (create-post: an announcement). */
+  when?: (body: any) => boolean;
+}
+
+/** The request an entry records. */
+export interface AuditedRequest {
+  requestId: string;
+  /** When it arrived (epoch ms). */
+  receivedAt: number;
+  /** A person's id, `scim`, or null for grievance handling (recorded without anyone's id). */
+  actorId: string | null;
+  params: Record<string, string | undefined>;
+}
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** The entry's fields for a request, with the target it has so far. */
+function entryFields(d: AuditDeclaration, r: AuditedRequest, created: string | undefined, changed: boolean) {
+  const at = new Date(r.receivedAt).toISOString();
+  const targetIds = [
+    ...(d.target.params ?? []).map((p) => r.params[p]).filter((v): v is string => !!v),
+    ...(created ? [created] : []),
+  ];
+  const fields: AuditEntryFields = {
+    requestId: r.requestId,
+    at,
+    month: at.slice(0, 7),
+    actorKind: r.actorId === null ? 'grievance_handler' : r.actorId === 'scim' ? 'scim' : 'person',
+    ...(r.actorId === null ? { anon: true } : { actorId: r.actorId }),
+    action: d.action,
+    targetId: targetIds[0] ?? null,
+    targetIds,
+    changed,
+    ttl: Math.floor(r.receivedAt / 1000) + env.auditRetentionDays * DAY_SECONDS,
+  };
+  return fields;
+}
+
+/** The id of the item of kind `entity` this write creates (a Put), if it creates one. */
+function createdIn(items: readonly TransactItem[], entity: string, field = 'id'): string | undefined {
+  for (const it of items) {
+    const item = it.Put?.Item as Record<string, unknown> | undefined;
+    if (item?.entity === entity && typeof item[field] === 'string') return item[field] as string;
+  }
+  return undefined;
+}
+
+/**
+ * Runs a request's work with its audit entry riding on the work's first successful table write, in the
+ * same transaction (shared/db/table.ts, withWriteCompanion), conditioned on its key being new: the key
+ * is the request's time and id, so a retried attempt of the same write carries it again and it is
+ * still written once. With a `created` target, the entry waits for the write that creates that item.
+ * A request whose work succeeds without writing anything records its entry on its own afterwards,
+ * marked `changed: false` (docs/audit-log.md), as does one whose writes never carried it (a created
+ * target that was not created: `changed` true, no target); a request that fails before any write records nothing.
+ */
+export async function audited<T>(
+  d: AuditDeclaration,
+  r: AuditedRequest,
+  work: () => Promise<T>,
+  succeeded: (result: T) => boolean = () => true,
+): Promise<T> {
+  let done = false;
+  let wrote = false;
+  const companion = {
+    itemFor: (items: readonly TransactItem[]) => {
+      wrote = true;
+      const created = d.target.created ? createdIn(items, d.target.created, d.target.createdField) : undefined;
+      if (d.target.created && !created) return undefined;
+      return AuditEntry.create(entryFields(d, r, created, true));
+    },
+    written: () => {
+      done = true;
+    },
+    get done() {
+      return done;
+    },
+  };
+  const result = await withWriteCompanion(companion, work);
+  if (!done && succeeded(result)) {
+    // `changed` stays true when the work wrote, though not the item its declaration waited for.
+    await write(AuditEntry.create(entryFields(d, r, undefined, wrote))).catch((err: unknown) => {
+      // Already there: an earlier attempt of this request recorded it.
+      if ((err as { name?: string })?.name !== 'ConditionalCheckFailedException') throw err;
+    });
+  }
+  return result;
+}
