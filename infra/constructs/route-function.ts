@@ -230,6 +230,8 @@ export class ServiceFunction extends Construct {
       ...(media ? { MEDIA_SIGNING_SECRET: media.secret, MEDIA_SIGNING_PARAMETER: mediaParameter } : {}),
       // Deadlines and retention (docs/grievance-channel.md): the grievance routes and sweeps.
       ...(isGrievanceFunction(props.handler) ? grievanceEnvironment(config.grievances) : {}),
+      // The audit log's retention (docs/audit-log.md): the entries' TTL and the log's earliest answer.
+      AUDIT_RETENTION_DAYS: String(config.auditRetentionDays),
       // Content reports (docs/moderation.md): the reporters' threshold.
       ...(isModerationFunction(props.handler) ? { REPORT_HIDE_THRESHOLD: String(config.reportHideThreshold) } : {}),
       // Single sign-on (docs/sso.md): the functions that sign people in.

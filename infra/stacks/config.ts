@@ -64,6 +64,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * | `workplace:peopleRetentionDays` | unset (off)     | PEOPLE_RETENTION_DAYS of the people-retention       |
  * |                               |                    | schedule only: people deactivated longer than this  |
  * |                               |                    | are erased (at least 30; docs/people-data.md)       |
+ * | `workplace:auditRetentionDays` | `730`           | AUDIT_RETENTION_DAYS of every function: days an     |
+ * |                               |                    | audit entry is kept (at least 30; audit-log.md)     |
  * | `workplace:reportHideThreshold` | `5`             | REPORT_HIDE_THRESHOLD of the moderation functions:  |
  * |                               |                    | distinct reporters that hide an item until reviewed |
  * |                               |                    | (0: never; docs/moderation.md)                      |
@@ -130,6 +132,8 @@ export interface DeployConfig {
   grievances: { ackDays: number; feedbackDays: number; retentionDays?: number };
   /** Days after deactivation a person is erased; absent: never by time (docs/people-data.md). */
   peopleRetentionDays?: number;
+  /** Days the admin audit log keeps an entry (docs/audit-log.md). */
+  auditRetentionDays: number;
   /** Distinct reporters that hide a post or comment until reviewed; 0: never (docs/moderation.md). */
   reportHideThreshold: number;
 }
@@ -271,6 +275,7 @@ export function readConfig(scope: Construct, overrides: Partial<DeployConfig> = 
     peopleRetentionDays:
       ctx(scope, 'peopleRetentionDays') === undefined ? undefined : count(scope, 'peopleRetentionDays', 30, 30),
     reportHideThreshold: count(scope, 'reportHideThreshold', 5, 0),
+    auditRetentionDays: count(scope, 'auditRetentionDays', 730, 30),
     sso: ssoConfig(scope),
     ...overrides,
   };

@@ -657,6 +657,12 @@ describe('push and mail', () => {
     }
   });
 
+  it("passes the audit log's retention to every route function", () => {
+    for (const r of routes) {
+      expect(functionOf(r)[1].Properties!.Environment.Variables.AUDIT_RETENTION_DAYS, r.name).toBe('730');
+    }
+  });
+
   it("passes the reporters' threshold to the content-report functions only", () => {
     for (const r of routes) {
       const vars = functionOf(r)[1].Properties!.Environment.Variables;
