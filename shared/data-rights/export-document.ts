@@ -152,6 +152,8 @@ export const EXPORTED: Record<string, ExportedKind> = {
     fields: POST_FIELDS,
   },
   PostReaction: { about: own('userId'), fields: ['postId', 'userId', 'reaction', 'reactedAt'] },
+  // Their part in must-read announcements: pending or acknowledged, and when.
+  MustReadAck: { about: own('userId'), fields: ['postId', 'userId', 'status', 'addedAt', 'acknowledgedAt'] },
   PollVote: { about: own('userId'), fields: ['postId', 'userId', 'optionId', 'votedAt'] },
   // Their comments, and others' comments mentioning them on a post they can see.
   Comment: {
