@@ -58,7 +58,10 @@ describe('must-read announcements', () => {
     const people = [];
     for (let i = 0; i < 7; i++) people.push(await newMember());
     const [a, b, c, ...rest] = people;
-    const push = await api('POST', '/push/tokens', { token: c.token, body: { token: `t-${uniq()}`, platform: 'android' } });
+    const push = await api('POST', '/push/tokens', {
+      token: c.token,
+      body: { token: `t-${uniq()}`, platform: 'android' },
+    });
     expect(push.status).toBe(204);
 
     const dueAt = future(3 * DAY);
@@ -209,7 +212,10 @@ describe('must-read announcements', () => {
       body: { content: 'x', isAnnouncement: true, acknowledgement: ack },
     });
     expect(asMember.status).toBe(403);
-    const notAnnouncement = await api('POST', '/posts', { token: boss.token, body: { content: 'x', acknowledgement: ack } });
+    const notAnnouncement = await api('POST', '/posts', {
+      token: boss.token,
+      body: { content: 'x', acknowledgement: ack },
+    });
     expect(notAnnouncement.status).toBe(400);
     const past = await api('POST', '/posts', {
       token: boss.token,
