@@ -203,6 +203,19 @@ describe('must-read announcements', () => {
     expect(now.body.items.map((p: { id: string }) => p.id)).not.toContain(ids[1]);
   });
 
+  it('deleting a must-read takes its state and the part of everybody with it', async () => {
+    const boss = await newMember({ role: 'super_admin' });
+    const me = await newMember();
+    const post = await mustRead(boss.token, future(4 * DAY));
+    await audienceAdded(post.id);
+    expect((await api('POST', `/posts/${post.id}/acknowledge`, { token: me.token })).status).toBe(200);
+    expect((await api('DELETE', `/posts/${post.id}`, { token: boss.token })).status).toBe(204);
+    expect((await api('POST', `/posts/${post.id}/acknowledge`, { token: me.token })).status).toBe(404);
+    await eventually(async () => (await partsOf(post.id)).length === 0);
+    expect(await MustRead.get({ postId: post.id }, { consistent: true })).toBeUndefined();
+    expect(await MustReadReminder.get({ postId: post.id }, { consistent: true })).toBeUndefined();
+  });
+
   it('refuses what it cannot do with a clear 4xx', async () => {
     const boss = await newMember({ role: 'super_admin' });
     const member = await newMember();
