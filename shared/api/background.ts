@@ -2,7 +2,15 @@ import { BirthdayAnnouncement, BirthdayDay } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
 import { DocumentChange, DocumentLease } from '../documents/entities.ts';
 import { companyFanOutFilters } from '../feed/company-fan-out.ts';
-import { AnnouncementNotice, FollowedPost, LeaderboardTop, ScheduledPost } from '../feed/entities.ts';
+import {
+  AnnouncementNotice,
+  FollowedPost,
+  LeaderboardTop,
+  MustRead,
+  MustReadAck,
+  MustReadReminder,
+  ScheduledPost,
+} from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { followingListFilters } from '../feed/following-lists.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
@@ -106,7 +114,8 @@ export const streamConsumers: StreamConsumer[] = [
     // announcement or birthday; delivery is still called and may remove unfit registrations).
     access: {
       table: 'write',
-      writes: [AnnouncementNotice, BirthdayAnnouncement, BirthdayDay, ...NOTIFIES, ...PUSHES],
+      // Must-reads: their state and each person's part (docs/must-read.md).
+      writes: [AnnouncementNotice, BirthdayAnnouncement, BirthdayDay, MustRead, MustReadAck, ...NOTIFIES, ...PUSHES],
       sns: true,
     },
     // A pass over 50,000 people is about 1,000 transactions; a timeout resumes from the recorded page.
@@ -215,6 +224,17 @@ export const schedules: Schedule[] = [
     handler: 'functions/schedules/send-grievance-reminders.ts',
     everySeconds: 900,
     access: { table: 'write', sns: true, ses: true }, // bell notifications (push) and e-mail
+  },
+  // Reminds the people who still owe a must-read announcement before its dueAt, page by page
+  // (shared/feed/must-read-reminders.ts; docs/must-read.md).
+  {
+    name: 'must-read-reminders',
+    handler: 'functions/schedules/send-must-read-reminders.ts',
+    everySeconds: 300,
+    localEverySeconds: 5,
+    // The reminder's progress, the notifications (push) and the e-mail.
+    access: { table: 'write', writes: [MustReadReminder, ...NOTIFIES, ...PUSHES], sns: true, ses: true },
+    timeout: 300,
   },
   // Brings stored items to the current form, in bounded pages, resuming where the last run stopped
   // (shared/migrations/; the deploy hook starts each deployment's run).

@@ -1,5 +1,14 @@
 import { DocumentChange } from '../documents/entities.ts';
-import { Comment, FeedScore, FeedScoreDay, Follow, Post, PostListEntry, PostUpload } from '../feed/entities.ts';
+import {
+  Comment,
+  FeedScore,
+  FeedScoreDay,
+  Follow,
+  MustReadAck,
+  Post,
+  PostListEntry,
+  PostUpload,
+} from '../feed/entities.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
 import {
   DirectoryFacet,
@@ -55,6 +64,8 @@ export const CHANGES_PEOPLE: Writes = [
  */
 export const FEED_WRITES: Writes = [
   Post,
+  // A must-read's people (its state and reminder are in the post's partition).
+  MustReadAck,
   WebsiteEntry,
   PostListEntry,
   Comment,

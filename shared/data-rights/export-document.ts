@@ -154,6 +154,8 @@ export const EXPORTED: Record<string, ExportedKind> = {
   // Their posts scheduled for later, as they wrote them.
   ScheduledPost: { about: own('authorId'), fields: ['id', 'publishAt', 'input', 'createdAt', 'updatedAt', 'failure'] },
   PostReaction: { about: own('userId'), fields: ['postId', 'userId', 'reaction', 'reactedAt'] },
+  // Their part in must-read announcements: pending or acknowledged, and when.
+  MustReadAck: { about: own('userId'), fields: ['postId', 'userId', 'status', 'addedAt', 'acknowledgedAt'] },
   PollVote: { about: own('userId'), fields: ['postId', 'userId', 'optionId', 'votedAt'] },
   // Their comments, and others' comments mentioning them on a post they can see.
   Comment: {

@@ -79,6 +79,11 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.PollClosedNotice.name]: { erase: 'pseudonymise' },
   [feedEntities.AnnouncementNotice.name]: { erase: 'pseudonymise' },
   [feedEntities.PostReaction.name]: { section: 'reactions', erase: 'pseudonymise' },
+  // Must-reads (docs/must-read.md): the state names the author; a person's part is theirs, kept under
+  // the opaque id so the exact counts still count it; the reminder names nobody.
+  [feedEntities.MustRead.name]: { erase: 'pseudonymise' },
+  [feedEntities.MustReadAck.name]: { section: 'acknowledgements', erase: 'pseudonymise' },
+  [feedEntities.MustReadReminder.name]: { erase: 'untouched' },
   [feedEntities.PollVote.name]: { section: 'pollVotes', erase: 'special' },
   [feedEntities.Comment.name]: { section: 'comments', erase: 'pseudonymise' },
   [feedEntities.ReplyNotice.name]: { erase: 'pseudonymise' },

@@ -6,6 +6,9 @@ import {
   Comment,
   type CommentItem,
   CommentVote,
+  MustRead,
+  MustReadAck,
+  MustReadReminder,
   PollVote,
   type PostItem,
   PostReaction,
@@ -60,4 +63,10 @@ export async function cleanUpPost(post: PostItem): Promise<void> {
     await write(Bookmark.remove(b));
   // An announcement's progress goes with it (a later redelivery finds no post and sends nothing).
   if (post.isAnnouncement) await write(AnnouncementNotice.remove({ postId: post.id }));
+  // A must-read's state first (nobody is added or counted after it), then every person's part.
+  if (post.acknowledgement) {
+    await write(MustRead.remove({ postId: post.id }));
+    await write(MustReadReminder.remove({ postId: post.id }));
+    for (const part of await MustReadAck.queryAll({ key: { postId: post.id } })) await write(MustReadAck.remove(part));
+  }
 }

@@ -1,8 +1,10 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { announcementFanOut, announcementFilters } from '../calendar/birthdays/announce.ts';
 import { toItemChange } from '../live/change-feed.ts';
+import { User } from '../people/entities.ts';
 import { announce } from './announcements.ts';
-import { Post } from './entities.ts';
+import { MustRead, Post } from './entities.ts';
+import { addAudience, join, leave } from './must-read-audience.ts';
 
 /**
  * The company-wide fan-outs, in a stream consumer of their own (`company-fan-out`, with its own
@@ -12,18 +14,48 @@ import { Post } from './entities.ts';
  * - A new announcement tells everybody, page by page from its notice (announcements.ts).
  * - The day's birthday people are added to the day's notification, which goes to everybody, one
  *   item per person per day (shared/calendar/birthdays/announce.ts).
- * Both resume after a crash from the progress they record with each page (the stream redelivers the
+ * - A must-read announcement's first audience is added, page by page from its state
+ *   (must-read-audience.ts); a person who becomes active joins the must-reads still open to joiners,
+ *   a person deactivated leaves those they owe.
+ * All resume after a crash from the progress they record with each page (the stream redelivers the
  * record that started them; a stalled birthday day is also taken over by the next reader).
  */
 export const companyFanOutFilters: Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [Post.name] }, isAnnouncement: { BOOL: [true] } } } },
   ...announcementFilters,
+  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [MustRead.name] } } } },
+  // A person who becomes active (new, or reactivated), or is deactivated: the must-reads' audiences.
+  {
+    eventName: ['INSERT'],
+    dynamodb: { NewImage: { entity: { S: [User.name] }, status: { S: ['active', 'pending'] } } },
+  },
+  {
+    eventName: ['MODIFY'],
+    dynamodb: {
+      NewImage: { entity: { S: [User.name] }, status: { S: ['active', 'pending'] } },
+      OldImage: { status: { S: ['deactivated'] } },
+    },
+  },
+  {
+    eventName: ['MODIFY'],
+    dynamodb: {
+      NewImage: { entity: { S: [User.name] }, status: { S: ['deactivated'] } },
+      OldImage: { status: { S: ['active', 'pending'] } },
+    },
+  },
 ];
 
 export async function companyFanOut(records: DynamoDBRecord[]): Promise<void> {
   for (const r of records) {
     const item = toItemChange(r).newImage;
     if (r.eventName === 'INSERT' && Post.is(item) && item.isAnnouncement) await announce(item.id);
+    if (r.eventName === 'INSERT' && MustRead.is(item)) await addAudience(item.postId);
+    if (User.is(item)) {
+      const before = toItemChange(r).oldImage;
+      const was = User.is(before) ? before.status : undefined;
+      if (item.status === 'deactivated' && was && was !== 'deactivated') await leave(item.id);
+      if (item.status !== 'deactivated' && (r.eventName === 'INSERT' || was === 'deactivated')) await join(item);
+    }
   }
   await announcementFanOut(records);
 }

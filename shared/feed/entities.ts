@@ -40,6 +40,11 @@ export const Post = entity({
      * announcement; still read, so a redelivered record of such a post is not sent twice. No longer written.
      */
     announcedAt?: string;
+    /**
+     * A must-read announcement (docs/must-read.md): people must acknowledge it, by `dueAt` when set.
+     * Absent on every other post. Set at creation only (an edit keeps it).
+     */
+    acknowledgement?: { required: true; dueAt: string | null };
   }>(),
   key: { pk: ['POST', 'id'], sk: ['POST'] },
   indexes: {
@@ -111,6 +116,82 @@ export const AnnouncementNotice = entity({
   key: { pk: ['POST', 'postId'], sk: ['ANNOUNCEMENT'] },
 });
 export type AnnouncementNoticeItem = EntityItem<typeof AnnouncementNotice>;
+
+/**
+ * A must-read announcement's state (docs/must-read.md), written with the post: its exact counts
+ * (moved in the transaction of every per-person item's change), who joins (people who become active
+ * until `joinUntil`) and the progress of the background pass that adds everybody active at posting
+ * (`cutoff`), page by page. On the joinable index (gsi1) by `joinUntil`: a joiner is added to the
+ * must-reads whose `joinUntil` is still ahead (O(open must-reads), no Scan).
+ */
+export const MustRead = entity({
+  name: 'MustRead',
+  fields: shape<
+    PageProgress & {
+      postId: string;
+      authorId: string;
+      dueAt: string | null;
+      /** People who become active before this instant are added (dueAt, or 30 days after posting). */
+      joinUntil: string;
+      /** Members who joined at or before this instant (the post's creation) are the first audience. */
+      cutoff: string;
+      /** The cursor of the next page of members (null before the first). */
+      cursor: string | null;
+      acknowledged: number;
+      pending: number;
+    }
+  >(),
+  key: { pk: ['POST', 'postId'], sk: ['MUST_READ'] },
+  indexes: {
+    joinable: { index: 'gsi1', pk: ['MUST_READ_JOINABLE'], sk: ['joinUntil', 'postId'] },
+  },
+});
+export type MustReadItem = EntityItem<typeof MustRead>;
+
+/**
+ * One person's part in a must-read announcement: pending until they acknowledge it. On the post's
+ * people index by status (gsi1, the super admins' lists) and, while pending, on the person's owed
+ * index (gsi2, sparse: `GET /users/me/must-read`, and what a deactivation drops).
+ */
+export const MustReadAck = entity({
+  name: 'MustReadAck',
+  fields: shape<{
+    postId: string;
+    userId: string;
+    status: 'pending' | 'acknowledged';
+    addedAt: string;
+    acknowledgedAt: string | null;
+  }>(),
+  key: { pk: ['MUST_READ', 'postId'], sk: ['USER', 'userId'] },
+  indexes: {
+    byStatus: { index: 'gsi1', pk: ['MUST_READ_PEOPLE', 'postId', 'status'], sk: ['userId'] },
+    owed: { index: 'gsi2', pk: ['MUST_READ_OWED', 'userId'], sk: ['postId'], when: (a) => a.status === 'pending' },
+  },
+});
+export type MustReadAckItem = EntityItem<typeof MustReadAck>;
+
+/**
+ * The reminder of a must-read announcement with a `dueAt`: on the reminders index (gsi1, sparse) by
+ * `remindAt` until sent; the schedule records a page of the still-pending people at a time with
+ * `step` and `cursor` (each person reminded once).
+ */
+export const MustReadReminder = entity({
+  name: 'MustReadReminder',
+  fields: shape<
+    PageProgress & {
+      postId: string;
+      remindAt: string;
+      dueAt: string;
+      /** The cursor of the next page of pending people (null before the first). */
+      cursor: string | null;
+    }
+  >(),
+  key: { pk: ['POST', 'postId'], sk: ['MUST_READ_REMINDER'] },
+  indexes: {
+    due: { index: 'gsi1', pk: ['MUST_READ_REMINDERS'], sk: ['remindAt', 'postId'], when: (r) => !r.doneAt },
+  },
+});
+export type MustReadReminderItem = EntityItem<typeof MustReadReminder>;
 
 /** A person's reaction to a post. */
 export const PostReaction = entity({
@@ -398,6 +479,8 @@ export const ScheduledPost = entity({
       poll?: { question: string; description?: string; options: string[]; closesAt: string };
       recognition?: { recipientId: string; category: RecognitionCategory; message?: string };
       isAnnouncement?: boolean;
+      /** A must-read announcement's requirement (docs/must-read.md). */
+      acknowledgement?: { required: true; dueAt?: string | null };
     };
     publishAt: string;
     createdAt: string;

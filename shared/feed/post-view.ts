@@ -3,6 +3,8 @@ import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import {
   Bookmark,
+  MustRead,
+  MustReadAck,
   PollVote,
   type PollVoteItem,
   Post,
@@ -13,6 +15,7 @@ import {
   type PostStatsItem,
 } from './entities.ts';
 import { type PollItem, REACTIONS, type Reaction, type RecognitionCategory, zeroReactions } from './model.ts';
+import { type AcknowledgementContext, type AcknowledgementView, acknowledgementView } from './must-read-model.ts';
 import { isPrivileged, resolveMentions, type Viewer } from './people.ts';
 import { mentionIds } from './text.ts';
 
@@ -40,6 +43,8 @@ interface PostFields {
   createdAt: string;
   updatedAt: string;
   editedAt: string | null;
+  /** Must-read announcements only (docs/must-read.md). */
+  acknowledgement?: AcknowledgementView;
 }
 
 /** A shared post as embedded in a share: without a sharedPost of its own. */
@@ -105,6 +110,7 @@ interface Context {
   votes: Map<string, PollVoteItem>;
   bookmarks: Set<string>;
   users: Map<string, UserItem>;
+  acknowledgements: AcknowledgementContext;
 }
 
 function peopleOf(p: PostItem): string[] {
@@ -125,6 +131,7 @@ export async function postViews(
   const originalIds = [...new Set(posts.map((p) => p.sharedPostId).filter((x): x is string => !!x))];
   const ids = [...new Set([...posts.map((p) => p.id), ...originalIds])];
   const userId = viewer.userId;
+  const mustReadIds = [...new Set([...posts.filter((p) => p.acknowledgement).map((p) => p.id), ...originalIds])];
   // One batch read of the posts' partitions and the reader's bookmark list (several entities): each
   // item found is told by its declaration.
   const keys = [
@@ -138,6 +145,11 @@ export async function postViews(
     ...[...new Set([...posts.filter((p) => p.poll).map((p) => p.id), ...originalIds])].map((postId) =>
       PollVote.key({ postId, userId }),
     ),
+    // Must-reads: the reader's part, and the counts for super admins (docs/must-read.md).
+    ...mustReadIds.flatMap((postId) => [
+      MustReadAck.key({ postId, userId }),
+      ...(viewer.role === 'super_admin' ? [MustRead.key({ postId })] : []),
+    ]),
   ];
   const found = await getMany(keys, opts.consistent);
   const ctx: Context = {
@@ -148,7 +160,14 @@ export async function postViews(
     votes: new Map(),
     bookmarks: new Set(),
     users: new Map(),
+    acknowledgements: { parts: new Map(), states: new Map() },
   };
+  for (const id of mustReadIds) {
+    const part = found.get(keyString(MustReadAck.key({ postId: id, userId })));
+    if (MustReadAck.is(part)) ctx.acknowledgements.parts.set(id, part);
+    const state = found.get(keyString(MustRead.key({ postId: id })));
+    if (MustRead.is(state)) ctx.acknowledgements.states.set(id, state);
+  }
   for (const id of ids) {
     const original = found.get(keyString(Post.key({ id })));
     if (Post.is(original) && originalIds.includes(id)) ctx.originals.set(id, original);
@@ -210,5 +229,6 @@ function viewOf(p: PostItem, ctx: Context, withShared: boolean): PostView {
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
     editedAt: p.editedAt,
+    ...(p.acknowledgement ? { acknowledgement: acknowledgementView(p, ctx.viewer, ctx.acknowledgements) } : {}),
   };
 }

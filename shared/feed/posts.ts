@@ -10,6 +10,7 @@ import { Post, type PostItem, PostListEntry, PostStats } from './entities.ts';
 import { withoutErasing } from './erasing-mentions.ts';
 import { listsOf, listWrites } from './lists.ts';
 import { type DocumentRef, looksLikeId, type PollItem, type RecognitionCategory, zeroReactions } from './model.ts';
+import { type AcknowledgementInput, acknowledgementOf, mustReadWrites } from './must-read-model.ts';
 import { notifyNewMentions, notifyNewPost } from './notify.ts';
 import { isPrivileged, mentionable, type Viewer } from './people.ts';
 import { scoreWrites, transactScored } from './scores.ts';
@@ -27,6 +28,8 @@ export interface PostInput {
   poll?: { question: string; description?: string; options: string[]; closesAt: string };
   recognition?: { recipientId: string; category: RecognitionCategory; message?: string };
   isAnnouncement?: boolean;
+  /** Create only: a super admin's announcement that people must acknowledge (must-read-model.ts). */
+  acknowledgement?: AcknowledgementInput | null;
 }
 
 /** A post as one reader may see it: 404 when missing, or hidden from them. */
@@ -161,6 +164,7 @@ type PostBody = Pick<
   | 'isAnnouncement'
   | 'sharedPostId'
   | 'mentionedIds'
+  | 'acknowledgement'
 >;
 
 /**
@@ -190,6 +194,7 @@ function firstRevision(authorId: string, now: Date, body: PostBody, id = newSort
  */
 export async function newPostFrom(caller: Viewer, input: PostInput, now: Date, id?: string) {
   if (!hasSubstance(input)) throw invalid(EMPTY_POST_MESSAGE);
+  const acknowledgement = acknowledgementOf(caller, input, now);
   const content = await withoutErasing(input.content ?? '');
   const poll = input.poll ? newPoll(input.poll, now) : null;
   const recipientId = input.recognition?.recipientId;
@@ -215,6 +220,7 @@ export async function newPostFrom(caller: Viewer, input: PostInput, now: Date, i
       isAnnouncement: !!input.isAnnouncement && caller.role === 'super_admin',
       sharedPostId: null,
       mentionedIds: mentioned,
+      ...(acknowledgement ? { acknowledgement } : {}),
     },
     id,
   );
@@ -238,6 +244,7 @@ export async function createPost(caller: Viewer, input: PostInput, publishing?: 
   const { post, mentioned, checks } = await newPostFrom(caller, input, now, publishing?.id);
   await transactScored([
     ...newPostWrites(post),
+    ...mustReadWrites(post),
     ...websiteWrites(undefined, newCandidate(post)),
     ...(await postCountWrites(caller.userId, 1)),
     ...scoreWrites([{ userId: caller.userId, at: post.createdAt, posts: 1 }], caller.userId),

@@ -38,6 +38,7 @@ function keptInput(input: PostInput, post: PostItem): ScheduledPostItem['input']
     ...(input.poll ? { poll: input.poll } : {}),
     ...(input.recognition ? { recognition: input.recognition } : {}),
     isAnnouncement: post.isAnnouncement,
+    ...(post.acknowledgement ? { acknowledgement: { required: true, dueAt: post.acknowledgement.dueAt } } : {}),
   };
 }
 
@@ -153,6 +154,7 @@ export function scheduledAsPost(s: ScheduledPostItem): PostItem {
         }
       : null,
     isAnnouncement: !!i.isAnnouncement,
+    ...(i.acknowledgement ? { acknowledgement: { required: true, dueAt: i.acknowledgement.dueAt ?? null } } : {}),
     hidden: false,
     sharedPostId: null,
     mentionedIds: [],

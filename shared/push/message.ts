@@ -16,6 +16,7 @@ const TITLES: Partial<Record<NotificationKind, (actor: string | null) => string>
   reaction: (a) => (a ? `${a} reacted to your post` : 'New reaction to your post'),
   recognition: (a) => (a ? `${a} recognised you` : 'You were recognised'),
   poll_closed: () => 'A poll has closed',
+  must_read: () => 'Please acknowledge an announcement',
 };
 
 /** Title, body, link and kind of one push (`/feed#post-<id>` opens the post, `/feed` the feed). */

@@ -5,7 +5,7 @@
  */
 
 /** The kinds that are pushed as well as shown on the bell. */
-const PUSHED = ['mention', 'comment', 'reply', 'reaction', 'recognition', 'poll_closed'] as const;
+const PUSHED = ['mention', 'comment', 'reply', 'reaction', 'recognition', 'poll_closed', 'must_read'] as const;
 
 /** Every kind; those after the pushed ones stay on the bell. */
 export const NOTIFICATION_KINDS = [

@@ -110,6 +110,7 @@ describe("people's data rights over data of every kind", () => {
     has('comments', (c) => c.id === ids.commentId);
     has('comments', (c) => c.id === ids.replyId);
     has('reactions', (r) => r.postId === ids.otherPostId);
+    has('acknowledgements', (a) => a.postId === ids.mustReadPostId && a.status === 'acknowledged');
     has('pollVotes', (v) => v.postId === ids.otherPostId);
     has('commentVotes', (v) => v.commentId === ids.likedCommentId);
     has('birthdayWishes', (w) => w.id === ids.wishToSubjectId);

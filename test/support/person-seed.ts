@@ -1,9 +1,10 @@
 import { inject } from 'vitest';
+import { AnnouncementNotice, MustRead } from '../../shared/feed/entities.ts';
 import { avatarOwnerTag } from '../../shared/people/avatar-tag.ts';
 import { companyDate } from '../../shared/util/time.ts';
 import { image, waitFor } from '../feed/helpers.ts';
 import { expectStatus, newTeam, type Person, person, upload } from '../people/helpers.ts';
-import { api, PASSWORD, signIn, uniq } from './api.ts';
+import { admin, api, PASSWORD, signIn, uniq } from './api.ts';
 
 /**
  * The subject of the people's data rights tests (issue 28): a person with data of every kind, made
@@ -53,6 +54,8 @@ export interface PersonOfEveryKind {
     attendanceDate: string;
     presenceConnectionId: string;
     pushToken: string;
+    /** A must-read announcement the subject acknowledged (docs/must-read.md). */
+    mustReadPostId: string;
   };
 }
 
@@ -237,6 +240,25 @@ export async function seedPersonOfEveryKind(opts: { superAdmin?: boolean } = {})
     'share',
   );
 
+  // S acknowledges a must-read announcement; its fan-outs (the announcement to everybody, who must
+  // acknowledge) are done before the seed returns, so no background write lands on anybody later.
+  const mustRead = expectStatus(
+    await api('POST', '/posts', {
+      token: (await admin()).token,
+      body: { content: `Policy ${tag}`, isAnnouncement: true, acknowledgement: { required: true } },
+    }),
+    201,
+    'must-read',
+  );
+  expectStatus(await api('POST', `/posts/${mustRead.id}/acknowledge`, { token: s.token }), 200, 'acknowledge');
+  await waitFor(async () => {
+    const [state, notice] = await Promise.all([
+      MustRead.get({ postId: mustRead.id }, { consistent: true }),
+      AnnouncementNotice.get({ postId: mustRead.id }, { consistent: true }),
+    ]);
+    return state?.doneAt && notice?.doneAt ? true : undefined;
+  }, 30_000);
+
   // O1 acts on S's post, so S is notified (reaction, comment) and S's poll has a vote by another.
   expectStatus(
     await api('POST', `/posts/${imagePost.id}/upvote`, { token: other1.token, body: { reaction: 'celebrate' } }),
@@ -348,6 +370,7 @@ export async function seedPersonOfEveryKind(opts: { superAdmin?: boolean } = {})
       attendanceDate,
       presenceConnectionId,
       pushToken,
+      mustReadPostId: mustRead.id,
     },
   };
 }

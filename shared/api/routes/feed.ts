@@ -4,7 +4,17 @@ import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
 import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Mention, nonBlank, page } from '../schemas/common.ts';
-import { Comment, Contributor, LeaderboardEntry, Poll, Post, PostBody, Reaction } from '../schemas/feed.ts';
+import {
+  AcknowledgementsPage,
+  Comment,
+  Contributor,
+  CreatePostBody,
+  LeaderboardEntry,
+  Poll,
+  Post,
+  PostBody,
+  Reaction,
+} from '../schemas/feed.ts';
 import { FEED_WRITES } from '../writes.ts';
 
 /*
@@ -46,13 +56,15 @@ export const createPostRoute = defineRoute({
     target: { created: 'Post' },
     when: (body: { isAnnouncement?: boolean }) => body?.isAnnouncement === true,
   },
-  summary: 'Creates a post (text, media, documents, a poll or a recognition; announcements by super admins).',
-  body: PostBody,
+  summary:
+    'Creates a post (text, media, documents, a poll or a recognition; announcements by super admins, which may require acknowledgement: docs/must-read.md).',
+  body: CreatePostBody,
   idempotent: true,
   status: 201,
   response: Post,
+  // 403: acknowledgement asked for by anybody but a super admin.
   // 409: an attached presigned upload was PUT again while it was being checked (shared/feed/uploads.ts).
-  errors: [400, 409],
+  errors: [400, 403, 409],
   access: postWrites,
 });
 
@@ -210,6 +222,49 @@ export const unhidePostRoute = defineRoute({
   response: Post,
   errors: [404],
   access: writes,
+});
+
+// ---------------------------------------------------------------- must-read announcements (docs/must-read.md)
+
+export const acknowledgePostRoute = defineRoute({
+  name: 'acknowledge-post',
+  area: 'feed',
+  method: 'POST',
+  path: `${postIdPath}/acknowledge`,
+  auth: 'session',
+  summary: 'Acknowledges a must-read announcement (idempotent); answers the post. 409 for a post that asks for none.',
+  status: 200,
+  response: Post,
+  errors: [404, 409],
+  access: writes,
+});
+
+export const listMustReadRoute = defineRoute({
+  name: 'list-must-read',
+  area: 'feed',
+  method: 'GET',
+  path: `${API_PREFIX}/users/me/must-read`,
+  auth: 'session',
+  summary: 'The must-read announcements the caller still has to acknowledge, newest first.',
+  query: z.strictObject(pageQuery()),
+  status: 200,
+  response: page(Post),
+  errors: [400],
+  access: reads,
+});
+
+export const listAcknowledgementsRoute = defineRoute({
+  name: 'list-acknowledgements',
+  area: 'feed',
+  method: 'GET',
+  path: `${postIdPath}/acknowledgements`,
+  auth: 'super_admin',
+  summary: "A must-read's people with one status (pending by default), by id, paged, with the exact totals.",
+  query: z.strictObject({ ...pageQuery(), status: z.enum(['pending', 'acknowledged']).optional() }),
+  status: 200,
+  response: AcknowledgementsPage,
+  errors: [400, 404, 409],
+  access: reads,
 });
 
 // ---------------------------------------------------------------- polls
@@ -454,6 +509,9 @@ export const feedRoutes = [
   unbookmarkPostRoute,
   hidePostRoute,
   unhidePostRoute,
+  acknowledgePostRoute,
+  listMustReadRoute,
+  listAcknowledgementsRoute,
   votePollRoute,
   closePollRoute,
   listPollVotersRoute,

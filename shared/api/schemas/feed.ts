@@ -22,6 +22,16 @@ export const Poll = z
 
 const DocumentRef = z.object({ url: z.string(), name: z.string(), mimeType: z.string(), sizeBytes: z.number().int() });
 
+export const Acknowledgement = z
+  .object({
+    required: z.literal(true),
+    dueAt: nullableIso(),
+    acknowledgedAt: nullableIso().describe("The reader's acknowledgement; null while they have not acknowledged"),
+    acknowledged: z.number().int().optional().describe('Super admins only: people who acknowledged (exact)'),
+    pending: z.number().int().optional().describe('Super admins only: people who still must (exact)'),
+  })
+  .meta({ id: 'Acknowledgement' });
+
 const postFields = {
   id: z.string(),
   author: Mention.extend({ title: z.string() }),
@@ -54,6 +64,9 @@ const postFields = {
     .string()
     .optional()
     .describe('Only on a scheduled post that could not be published at its moment: why'),
+  acknowledgement: Acknowledgement.optional().describe(
+    'Present only on a must-read announcement (docs/must-read.md): what the reader owes',
+  ),
 };
 
 export const SharedPost = z.object({ ...postFields, sharedPost: z.null() }).meta({ id: 'SharedPost' });
@@ -117,6 +130,25 @@ export const PostBody = z.strictObject({
       'Schedules the post for this moment (in the future, at most a year ahead): hidden from everyone but its author until then (docs/scheduled-posts.md). On PATCH only a scheduled post takes it, unchanged.',
     ),
 });
+
+/** Creating a post: the whole post, and (super admins' announcements only) the acknowledgement it asks for. */
+export const CreatePostBody = PostBody.extend({
+  acknowledgement: z
+    .strictObject({
+      required: z.literal(true),
+      dueAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time' }).nullish(),
+    })
+    .nullish(),
+});
+
+export const AcknowledgementsPage = z
+  .object({
+    items: z.array(z.object({ person: Mention, acknowledgedAt: nullableIso() })),
+    nextCursor: z.string().nullable(),
+    acknowledged: z.number().int(),
+    pending: z.number().int(),
+  })
+  .meta({ id: 'AcknowledgementsPage' });
 
 export const Contributor = z
   .object({
