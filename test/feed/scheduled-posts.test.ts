@@ -92,6 +92,37 @@ describe('scheduled posts', () => {
     ).toBe(400);
   });
 
+  it('publishes a scheduled must-read announcement with its acknowledgement, due after its moment', async () => {
+    const a = await admin();
+    const publishAt = future(3_000);
+    const dueAt = future(2 * 86_400_000);
+    // Its due date is checked against its moment: due before it is refused.
+    const early = await schedule(a.token, {
+      content: 'Read me',
+      isAnnouncement: true,
+      acknowledgement: { required: true, dueAt: future(2_000) },
+      publishAt,
+    });
+    expect(early.status).toBe(400);
+    const res = await schedule(a.token, {
+      content: 'Read me',
+      isAnnouncement: true,
+      acknowledgement: { required: true, dueAt },
+      publishAt,
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.acknowledgement).toMatchObject({ required: true, dueAt: new Date(dueAt).toISOString() });
+    await publishAfter(publishAt);
+    const reader = await newMember();
+    const read = await api('GET', `/posts/${res.body.id}`, { token: reader.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      isAnnouncement: true,
+      acknowledgement: { required: true, acknowledgedAt: null },
+    });
+    expect((await api('POST', `/posts/${res.body.id}/acknowledge`, { token: reader.token })).status).toBe(200);
+  });
+
   it('refuses a moment in the past or more than a year ahead, and what a post would be refused for', async () => {
     const author = await newMember();
     for (const publishAt of [new Date(Date.now() - 1000).toISOString(), future(367 * 86_400_000), 'tomorrow']) {
