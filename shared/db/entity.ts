@@ -46,6 +46,9 @@ const deleteEntry = (key: Key, condition: Condition = {}) => entry({ Delete: { K
 export const ABSENT: Condition = { ConditionExpression: 'attribute_not_exists(pk)' };
 /** Only an item that exists (a reference that must not dangle). */
 export const PRESENT = { ConditionExpression: 'attribute_exists(pk)' } as const;
+/** Only the item as read: its `rev` (moved by every write of it) still the one read (optimistic concurrency). */
+export const atRevision = (rev: number) =>
+  ({ ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': rev } }) as const;
 
 /** The numeric fields of an item's fields: what `add` may move. */
 type NumericField<T> = { [P in keyof T]-?: NonNullable<T[P]> extends number ? P : never }[keyof T] & string;

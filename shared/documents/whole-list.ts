@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetObjectCommand, type GetObjectCommandOutput, PutObjectCommand } from '@aws-sdk/client-s3';
+import { atRevision } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { isConditionFailure, write } from '../db/table.ts';
 import { logger } from '../observability/logger.ts';
@@ -213,12 +214,9 @@ async function deleteFolded(changes: DocumentChangeItem[]): Promise<void> {
       changes
         .slice(i, i + CONCURRENCY)
         .map((c) =>
-          write(
-            DocumentChange.remove(
-              { doc: c.doc, key: c.key },
-              { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': c.rev } },
-            ),
-          ).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err))),
+          write(DocumentChange.remove({ doc: c.doc, key: c.key }, atRevision(c.rev))).catch((err) =>
+            isConditionFailure(err) ? undefined : Promise.reject(err),
+          ),
         ),
     );
   }

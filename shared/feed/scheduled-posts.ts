@@ -1,3 +1,4 @@
+import { atRevision } from '../db/entity.ts';
 import { newSortableId } from '../db/ids.ts';
 import { page } from '../db/paging.ts';
 import { failedConditions, isConditionFailure, retryOnConflict, transact } from '../db/table.ts';
@@ -89,13 +90,7 @@ export async function updateScheduledPost(
     rev: before.rev + 1,
   };
   try {
-    await transact([
-      ScheduledPost.change(before, after, {
-        ConditionExpression: 'rev = :rev',
-        ExpressionAttributeValues: { ':rev': before.rev },
-      }),
-      ...checks,
-    ]);
+    await transact([ScheduledPost.change(before, after, atRevision(before.rev)), ...checks]);
   } catch (err) {
     if (failedConditions(err).includes(0)) throw notFound('No such post.'); // published or deleted meanwhile
     throw err;
@@ -106,12 +101,7 @@ export async function updateScheduledPost(
 /** Deletes a scheduled post before its moment (after it, the post is deleted as any post). */
 export async function deleteScheduledPost(before: ScheduledPostItem): Promise<void> {
   try {
-    await transact([
-      ScheduledPost.remove(
-        { id: before.id },
-        { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': before.rev } },
-      ),
-    ]);
+    await transact([ScheduledPost.remove({ id: before.id }, atRevision(before.rev))]);
   } catch (err) {
     if (isConditionFailure(err)) throw notFound('No such post.');
     throw err;
@@ -199,12 +189,7 @@ async function publishOne(item: ScheduledPostItem): Promise<'published' | 'faile
     await createPost({ userId: author.id, role: author.role }, item.input, {
       id: item.id,
       at: new Date(item.publishAt),
-      writes: [
-        ScheduledPost.remove(
-          { id: item.id },
-          { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': item.rev } },
-        ),
-      ],
+      writes: [ScheduledPost.remove({ id: item.id }, atRevision(item.rev))],
     });
     return 'published';
   } catch (err) {
@@ -226,7 +211,7 @@ async function fail(item: ScheduledPostItem, failure: string): Promise<'failed' 
         ScheduledPost.change(
           item,
           { ...item, failure, updatedAt: new Date().toISOString(), rev: item.rev + 1 },
-          { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': item.rev } },
+          atRevision(item.rev),
         ),
       ]);
       return 'failed' as const;

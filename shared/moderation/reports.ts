@@ -1,4 +1,5 @@
 import { env } from '../config/env.ts';
+import { atRevision } from '../db/entity.ts';
 import { page } from '../db/paging.ts';
 import { failedConditions, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound, tooMany } from '../errors.ts';
@@ -136,12 +137,7 @@ export async function fileReport(
           createdAt: at,
         }),
         quotaWrite(caller.userId, now),
-        before
-          ? ContentReport.change(before, after, {
-              ConditionExpression: 'rev = :rev',
-              ExpressionAttributeValues: { ':rev': before.rev },
-            })
-          : ContentReport.create(after),
+        before ? ContentReport.change(before, after, atRevision(before.rev)) : ContentReport.create(after),
       ];
       try {
         await transact(writes);
@@ -172,11 +168,7 @@ async function hideWhenOverThreshold(report: ContentReportItem): Promise<void> {
     const before = await ContentReport.get({ id: report.id }, { consistent: true });
     if (before?.status !== 'open' || before.autoHidden) return;
     await transact([
-      ContentReport.change(
-        before,
-        { ...before, autoHidden: true, rev: before.rev + 1 },
-        { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': before.rev } },
-      ),
+      ContentReport.change(before, { ...before, autoHidden: true, rev: before.rev + 1 }, atRevision(before.rev)),
     ]);
   });
 }
@@ -268,12 +260,7 @@ export async function reviewReport(
     rev: before.rev + 1,
   };
   try {
-    await transact([
-      ContentReport.change(before, after, {
-        ConditionExpression: 'rev = :rev',
-        ExpressionAttributeValues: { ':rev': before.rev },
-      }),
-    ]);
+    await transact([ContentReport.change(before, after, atRevision(before.rev))]);
   } catch (err) {
     if (failedConditions(err).includes(0)) throw conflict('The report changed meanwhile; read it again.');
     throw err;

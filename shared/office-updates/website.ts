@@ -1,3 +1,4 @@
+import { atRevision } from '../db/entity.ts';
 import { page } from '../db/paging.ts';
 import { getMany, keyString, retryOnConflict, transact } from '../db/table.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -62,17 +63,7 @@ export async function decide(
         publishedAt: decision === 'approve' ? now : null,
         actorId: reviewer.userId,
       };
-      const unchangedPost = reviewedAt
-        ? [
-            Post.check(
-              { id: postId },
-              {
-                ConditionExpression: 'rev = :rev',
-                ExpressionAttributeValues: { ':rev': post.rev },
-              },
-            ),
-          ]
-        : [];
+      const unchangedPost = reviewedAt ? [Post.check({ id: postId }, atRevision(post.rev))] : [];
       await transact([...websiteWrites(entry, next), ...unchangedPost]);
       return { entry: next, post };
     },

@@ -1,3 +1,4 @@
+import { atRevision } from '../db/entity.ts';
 import { retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { DirectoryPerson, type DirectoryPersonItem, DirectoryTerm, type UserFields } from './entities.ts';
 import { isListed, nameKey } from './listing.ts';
@@ -127,10 +128,7 @@ export async function termWrites(
     writes.push(DirectoryTerm.put({ userId, term, nameKey: whole!.nameKey, joinedAt: whole!.joinedAt }));
   }
   const check = whole
-    ? DirectoryPerson.check(
-        { id: userId },
-        { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': whole.rev } },
-      )
+    ? DirectoryPerson.check({ id: userId }, atRevision(whole.rev))
     : DirectoryPerson.check({ id: userId }, { ConditionExpression: 'attribute_not_exists(rev)' });
   return Object.assign(writes, { check });
 }

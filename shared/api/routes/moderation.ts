@@ -45,38 +45,34 @@ const ContentReportView = z
   })
   .meta({ id: 'ContentReport' });
 
-const reportErrors = [400, 403, 404, 409, 429];
+/** Filing a report of a post or a comment: the same body, answer and refusals. */
+const reportRoute = <N extends string, P extends string>(name: N, path: P, summary: string) =>
+  defineRoute({
+    name,
+    area: 'moderation',
+    method: 'POST',
+    path,
+    auth: 'session',
+    summary,
+    body: ReportBody,
+    idempotent: true,
+    status: 201,
+    response: FiledReport,
+    errors: [400, 403, 404, 409, 429],
+    access: reporting,
+  });
 
-export const reportPostRoute = defineRoute({
-  name: 'report-post',
-  area: 'moderation',
-  method: 'POST',
-  path: `${API_PREFIX}/posts/{postId}/report`,
-  auth: 'session',
-  summary:
-    'Reports a post to the moderators (one open report per person per post; 403 for your own post, 409 when your report is still open, 429 past the daily limit). Its author never learns who reported.',
-  body: ReportBody,
-  idempotent: true,
-  status: 201,
-  response: FiledReport,
-  errors: reportErrors,
-  access: reporting,
-});
+export const reportPostRoute = reportRoute(
+  'report-post',
+  `${API_PREFIX}/posts/{postId}/report`,
+  'Reports a post to the moderators (one open report per person per post; 403 for your own post, 409 when your report is still open, 429 past the daily limit). Its author never learns who reported.',
+);
 
-export const reportCommentRoute = defineRoute({
-  name: 'report-comment',
-  area: 'moderation',
-  method: 'POST',
-  path: `${API_PREFIX}/posts/{postId}/comments/{commentId}/report`,
-  auth: 'session',
-  summary: 'Reports a comment to the moderators, as a post is reported.',
-  body: ReportBody,
-  idempotent: true,
-  status: 201,
-  response: FiledReport,
-  errors: reportErrors,
-  access: reporting,
-});
+export const reportCommentRoute = reportRoute(
+  'report-comment',
+  `${API_PREFIX}/posts/{postId}/comments/{commentId}/report`,
+  'Reports a comment to the moderators, as a post is reported.',
+);
 
 export const listReportsRoute = defineRoute({
   name: 'admin-list-reports',
