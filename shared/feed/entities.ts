@@ -139,11 +139,14 @@ export const MustRead = entity({
       cursor: string | null;
       acknowledged: number;
       pending: number;
+      /** Set once joinUntil passed (must-read-reminders.ts): off the joinable index, which so holds only open ones. */
+      joinClosedAt?: string;
     }
   >(),
   key: { pk: ['POST', 'postId'], sk: ['MUST_READ'] },
   indexes: {
-    joinable: { index: 'gsi1', pk: ['MUST_READ_JOINABLE'], sk: ['joinUntil', 'postId'] },
+    /** Must-reads still open to joiners, by joinUntil (sparse: the schedule takes closed ones off). */
+    joinable: { index: 'gsi1', pk: ['MUST_READ_JOINABLE'], sk: ['joinUntil', 'postId'], when: (m) => !m.joinClosedAt },
   },
 });
 export type MustReadItem = EntityItem<typeof MustRead>;

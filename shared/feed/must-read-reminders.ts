@@ -1,6 +1,6 @@
 import type { UpdateParts } from '../db/entity.ts';
 import { page as pageOf } from '../db/paging.ts';
-import { isConditionFailure, write } from '../db/table.ts';
+import { isConditionFailure, transact, write } from '../db/table.ts';
 import { indexKeys } from '../db/table-definition.ts';
 import type { NewNotification } from '../notifications/notifications.ts';
 import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
@@ -122,4 +122,21 @@ export async function sendDueMustReadReminders(now = new Date(), pageSize = NOTI
     }
   }
   return reminded;
+}
+
+/**
+ * Takes the must-reads whose joinUntil passed off the joinable index (a page a run), so the index's
+ * partition holds only those still open to joiners and never grows with the years.
+ */
+export async function closeJoinWindows(now = new Date()): Promise<number> {
+  const closed = await MustRead.query(
+    { index: 'joinable', key: {}, skBefore: `${now.toISOString()}$` },
+    pageOf({ limit: REMINDERS_PER_RUN }),
+  );
+  for (const m of closed.items) {
+    await transact([
+      MustRead.change(m, { ...m, joinClosedAt: now.toISOString() }, { ConditionExpression: 'attribute_exists(pk)' }),
+    ]).catch((err) => (isConditionFailure(err) ? undefined : Promise.reject(err)));
+  }
+  return closed.items.length;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MustRead, MustReadAck, MustReadReminder } from '../../shared/feed/entities.ts';
-import { sendDueMustReadReminders } from '../../shared/feed/must-read-reminders.ts';
+import { closeJoinWindows, sendDueMustReadReminders } from '../../shared/feed/must-read-reminders.ts';
 import { listNotifications } from '../../shared/notifications/notifications.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
 import { createPost, future, getPost } from './helpers.ts';
@@ -178,6 +178,26 @@ describe('must-read announcements', () => {
     const joiner = await newMember();
     await eventually(async () => (await partOf(post.id, joiner.id))?.status === 'pending');
   });
+
+  it('a must-read closed to joiners leaves the joinable index, and a later joiner is not added to it', async () => {
+    const boss = await newMember({ role: 'super_admin' });
+    const closing = await mustRead(boss.token, future(2 * DAY));
+    const open = await mustRead(boss.token, future(5 * DAY));
+    await audienceAdded(closing.id);
+    await audienceAdded(open.id);
+    // The schedule's run three days on: the first window has passed, the second has not.
+    const later = new Date(Date.now() + 3 * DAY);
+    await eventually(async () => {
+      await closeJoinWindows(later);
+      return (await MustRead.get({ postId: closing.id }, { consistent: true }))?.joinClosedAt;
+    });
+    expect((await MustRead.get({ postId: open.id }, { consistent: true }))?.joinClosedAt).toBeUndefined();
+    const joinable = await MustRead.queryAll({ index: 'joinable', key: {}, consistent: false });
+    expect(joinable.map((m) => m.postId)).not.toContain(closing.id);
+    const joiner = await newMember();
+    await eventually(async () => (await partOf(open.id, joiner.id))?.status === 'pending');
+    expect(await partOf(closing.id, joiner.id)).toBeUndefined();
+  }, 120_000);
 
   it('lists what I owe newest first, paged', async () => {
     const boss = await newMember({ role: 'super_admin' });
