@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { type EmulatorStore, makeConsistent } from './s3-consistent-store.ts';
 import { type SigningCredentials, startSignatureGate } from './s3-signature-gate.ts';
 
 /**
@@ -18,6 +19,7 @@ export async function startS3Emulator(
 ): Promise<{ endpoint: string; stop: () => Promise<void> }> {
   mkdirSync(dir, { recursive: true });
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, resetOnClose: false });
+  makeConsistent(server.store as EmulatorStore);
   const inner = await server.run();
   const gate = await startSignatureGate(port, { host: '127.0.0.1', port: inner.port }, credentials);
   return {

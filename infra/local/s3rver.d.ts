@@ -11,5 +11,7 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** The filesystem store (infra/local/s3-consistent-store.ts replaces its object operations). */
+    readonly store: unknown;
   }
 }

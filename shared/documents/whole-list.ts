@@ -51,25 +51,8 @@ export const documentName = (key: string) =>
 /** What a document's object looked like when last read here: reused while S3 answers 304 for its ETag. */
 const cached: Map<string, { etag: string; rows: Rows }> = new Map();
 
-/**
- * The stored document's rows, or undefined when it was never built. S3 replaces an object whole, but
- * the local emulator (s3rver) writes it in place, so a read during a fold can meet half a document:
- * an object that does not decode is read again (a few times, briefly) before it is an error.
- */
+/** The stored document's rows, or undefined when it was never built. */
 export async function readDocument(doc: string): Promise<Rows | undefined> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await readDocumentOnce(doc);
-    } catch (err) {
-      if (!(err instanceof UndecodableDocument) || attempt >= 5) throw err;
-      await new Promise((r) => setTimeout(r, 40 * attempt));
-    }
-  }
-}
-
-class UndecodableDocument extends Error {}
-
-async function readDocumentOnce(doc: string): Promise<Rows | undefined> {
   const key = objectKey(doc);
   const known = cached.get(key);
   let out: GetObjectCommandOutput;
@@ -84,12 +67,7 @@ async function readDocumentOnce(doc: string): Promise<Rows | undefined> {
     throw err;
   }
   const bytes = Buffer.from(await out.Body!.transformToByteArray());
-  let parsed: StoredDocument;
-  try {
-    parsed = JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredDocument;
-  } catch (err) {
-    throw new UndecodableDocument(`document ${doc} does not decode: ${(err as Error).message}`);
-  }
+  const parsed = JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredDocument;
   const rows: Rows = new Map(Object.entries(parsed.rows));
   if (!out.ETag) return rows;
   cached.set(key, { etag: out.ETag, rows });
