@@ -111,21 +111,32 @@ export async function listAuditLog(q: AuditLogQuery): Promise<{ items: AuditEntr
   // A second filter applies only with a target or an actor, whose entries are one partition: the page
   // evaluates at most BUDGET_PER_ITEM × `limit` of them. The month partitions are read unfiltered.
   while (p < partitions.length && items.length < q.limit) {
-    const want = q.limit - items.length;
-    const out = await queryBudgeted<AuditEntryItem>({
-      ...partitions[p],
-      // `at#requestId` sort keys: from `from` up to anything at `to` (`~` sorts after the `#`).
-      skBetween: [from, `${to}~`],
-      skPrefix: undefined,
-      forward: false,
-      filter,
-      want,
-      budget: filter ? want * BUDGET_PER_ITEM : want,
-      start,
-    });
-    items.push(...out.items);
-    if (out.next) {
-      start = out.next;
+    // With a filter, a first step of about twice the page (a filter most entries pass fills the page
+    // at once, evaluating and sending no more), then the rest of the page's budget.
+    let left = filter ? (q.limit - items.length) * BUDGET_PER_ITEM : q.limit - items.length;
+    let step = filter ? Math.min(left, 2 * (q.limit - items.length) + 1) : left;
+    let next: Record<string, unknown> | undefined;
+    for (;;) {
+      const out = await queryBudgeted<AuditEntryItem>({
+        ...partitions[p],
+        // `at#requestId` sort keys: from `from` up to anything at `to` (`~` sorts after the `#`).
+        skBetween: [from, `${to}~`],
+        skPrefix: undefined,
+        forward: false,
+        filter,
+        want: q.limit - items.length,
+        budget: step,
+        start,
+      });
+      items.push(...out.items);
+      next = out.next;
+      left -= step;
+      step = left;
+      if (!next || items.length >= q.limit || left <= 0) break;
+      start = next;
+    }
+    if (next) {
+      start = next;
       break;
     }
     p += 1;

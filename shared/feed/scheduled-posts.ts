@@ -8,7 +8,7 @@ import { User } from '../people/entities.ts';
 import { Post, type PostItem, ScheduledPost, type ScheduledPostItem } from './entities.ts';
 import { looksLikeId } from './model.ts';
 import type { Viewer } from './people.ts';
-import { postView } from './post-view.ts';
+import { postViews } from './post-view.ts';
 import { createPost, newPostFrom, type PostInput } from './posts.ts';
 
 /**
@@ -220,8 +220,19 @@ async function fail(item: ScheduledPostItem, failure: string): Promise<'failed' 
   );
 }
 
+/**
+ * Scheduled posts as their author reads them: the Posts they will be, each with its moment (and
+ * failure), in the views' fixed batch reads for the whole page (not a read per post).
+ */
+export async function scheduledViews(caller: Viewer, items: ScheduledPostItem[]) {
+  const views = await postViews(caller, items.map(scheduledAsPost));
+  return views.map((view, n) => {
+    const s = items[n];
+    return { ...view, publishAt: s.publishAt, ...(s.failure ? { scheduleFailure: s.failure } : {}) };
+  });
+}
+
 /** A scheduled post as its author reads it: the Post it will be, with its moment (and failure). */
 export async function scheduledView(caller: Viewer, s: ScheduledPostItem) {
-  const view = await postView(caller, scheduledAsPost(s));
-  return { ...view, publishAt: s.publishAt, ...(s.failure ? { scheduleFailure: s.failure } : {}) };
+  return (await scheduledViews(caller, [s]))[0];
 }

@@ -1,9 +1,11 @@
 import sharp from 'sharp';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { routes } from '../../shared/api/routes/index.ts';
 import { AuditEntry } from '../../shared/audit/entities.ts';
+import { listAuditLog } from '../../shared/audit/log.ts';
 import { erasureOf } from '../../shared/data-rights/erasure.ts';
 import { exportOf } from '../../shared/data-rights/export.ts';
+import { db } from '../../shared/db/client.ts';
 import { upload } from '../people/helpers.ts';
 import { admin, api, newMember, PASSWORD, signIn, uniq } from '../support/api.ts';
 
@@ -400,6 +402,24 @@ describe('the admin audit log', () => {
     });
     expect(stored?.ttl).toBe(Math.floor(Date.parse(mine[0].at) / 1000) + 730 * 86_400);
   }, 120_000);
+
+  it('reads about its page with two filters most entries pass, not its whole budget', async () => {
+    const boss = await newMember({ role: 'super_admin' });
+    const people = await Promise.all([newMember(), newMember(), newMember(), newMember()]);
+    for (const p of people)
+      ok(await api('PATCH', `/admin/members/${p.id}/featured`, { token: boss.token, body: { featured: true } }), 200);
+    const send = vi.spyOn(db(), 'send');
+    try {
+      const page = await listAuditLog({ actorId: boss.id, action: 'member.featured.set', limit: 1 });
+      expect(page.items).toHaveLength(1);
+      expect(page.nextCursor).not.toBeNull();
+      // The first step asks for about twice the page (3), not the page's whole budget (5 a page item).
+      const limits = send.mock.calls.map(([command]: any[]) => command.input?.Limit);
+      expect(limits).toEqual([3]);
+    } finally {
+      send.mockRestore();
+    }
+  });
 
   it("exports a person's own entries as actor, and erasure puts the opaque id in their place", async () => {
     const entry = AuditEntry.item({

@@ -9,7 +9,11 @@
  * counts): a manager tree of span 8 (six levels at 50,000), teams of 100, today's attendance, and a
  * year of data per person — posts (two in five people), a meeting each with three people (from 300 days
  * ago to 65 days ahead), a leave request each, notifications, reactions
- * of the last month and votes on a poll — so the data grows with the company ×10 like the headcount.
+ * of the last month and votes on a poll — and issue 36's kinds: a part in each of 12 must-read
+ * announcements (one in three acknowledged), a post scheduled within the next year for one in fifty, a
+ * report with its reporters' filings on one in four posts (half reviewed, most of those last month) and
+ * an audit entry each (three admins and the provisioning channel) — so the data grows with the company
+ * ×10 like the headcount. The member measured owes every must-read and has 25 posts scheduled.
  *
  * Budgets (the issue's): per route, read calls and bytes at 50,000 at most 1.5× those at 5,000 (with a
  * floor of 2 calls and 8 KB, below which a difference is noise: an item of a person is a few hundred
@@ -28,6 +32,7 @@ import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { API_PREFIX } from '../../shared/api/route-def.ts';
 import { MEETING_TYPES } from '../../shared/calendar/meetings/types.ts';
 import type { Item } from '../../shared/db/table.ts';
+import type { PostItem } from '../../shared/feed/entities.ts';
 import { setS3Client } from '../../shared/storage/client.ts';
 import { DynamoMeterProxy, type Reading } from './dynamo-meter-proxy.ts';
 import {
@@ -60,6 +65,17 @@ const WHOLE_LISTS = new Set([
   '/openapi.json',
   '/openapi.yaml',
 ]);
+
+/**
+ * Must-read announcements over the year (one a month), the same at both sizes: every person has a part
+ * in each (so they grow with the company ×10; a count growing with it too would grow the parts ×100).
+ */
+const MUST_READS = 12;
+/** The audit log's actors (people at the top of the tree, acting as super admins) and each one's usual action. */
+const AUDIT_ACTORS = [0, 1, 2];
+const AUDIT_MAIN_ACTION = ['member.role.set', 'member.create', 'team.update'];
+const AUDIT_ACTIONS = ['member.create', 'member.role.set', 'member.status.set', 'team.update', 'post.hide'];
+const AUDIT_TARGET = 1;
 
 const MEETING_TYPE = MEETING_TYPES[0];
 const TITLES = ['Engineer', 'Designer', 'Analyst', 'Manager', 'Writer', 'Recruiter'];
@@ -98,7 +114,12 @@ export async function scaleBench(): Promise<boolean> {
   const { seatWrites } = await import('../../shared/calendar/meetings/store.ts');
   const { companyDate } = await import('../../shared/util/time.ts');
   const { newSortableId } = await import('../../shared/db/ids.ts');
-  const { Post } = await import('../../shared/feed/entities.ts');
+  const { Post, MustRead, MustReadAck, MustReadReminder, ScheduledPost } = await import(
+    '../../shared/feed/entities.ts'
+  );
+  const { remindAtOf, JOIN_WINDOW_DAYS } = await import('../../shared/feed/must-read-model.ts');
+  const { ContentReport, ReportFiling, REPORT_REASONS, monthOf } = await import('../../shared/moderation/entities.ts');
+  const { AuditEntry } = await import('../../shared/audit/entities.ts');
   const { newPostItems, createPost } = await import('../../shared/feed/posts.ts');
   const { setReaction } = await import('../../shared/feed/reactions.ts');
   const { vote } = await import('../../shared/feed/polls.ts');
@@ -139,9 +160,10 @@ export async function scaleBench(): Promise<boolean> {
   const yearOf = (i: number, n: number): Item[] => {
     const items: Item[] = [];
     const author = idOf(i);
+    let post: PostItem | undefined;
     if (det(i, 'posts', 5) < 2) {
       const at = new Date(now.getTime() - (1 + det(i, 'postAt', 364)) * DAY - det(i, 'postMs', DAY));
-      const post = Post.item({
+      post = Post.item({
         id: newSortableId(at),
         authorId: author,
         content: `${Array.from({ length: 30 }, (_, k) => detPick(WORDS, i, `post${k}`)).join(' ')} #${detPick(WORDS, i, 'tag')}`,
@@ -163,6 +185,7 @@ export async function scaleBench(): Promise<boolean> {
       });
       items.push(...newPostItems(post));
     }
+    items.push(...newKindsOf(i, n, post));
     if (n > 4) {
       const start = new Date(now.getTime() + (det(i, 'meetAt', 365) - 300) * DAY + det(i, 'meetH', 8) * 3_600_000);
       const participants = [1, 2, 3].map((k) => idOf((i + k) % n));
@@ -223,6 +246,214 @@ export async function scaleBench(): Promise<boolean> {
     return items;
   };
 
+  /**
+   * The must-read announcements (issue 36), the same at both sizes: one a month over the year, by
+   * person 0 (the top of the tree, standing for the super admin who posts them), every other one with a
+   * dueAt three weeks after posting. Their ids are drawn once, so the second size adds to the same posts.
+   */
+  const mustReads = Array.from({ length: MUST_READS }, (_, k) => {
+    const at = new Date(now.getTime() - (1 + 30 * k) * DAY - k * 3_600_000);
+    const dueAt = k % 2 === 0 ? new Date(at.getTime() + 21 * DAY).toISOString() : null;
+    return { id: newSortableId(at), at: at.toISOString(), dueAt };
+  });
+  const acknowledges = (i: number, k: number) => det(i, `ack${k}`, 3) === 0;
+  /** The must-reads' posts (written once), with their reminders as the schedule leaves them. */
+  const mustReadPosts = (): Item[] =>
+    mustReads.flatMap((m, k) => {
+      const post = Post.item({
+        id: m.id,
+        authorId: idOf(0),
+        content: `Please read: ${Array.from({ length: 40 }, (_, w) => detPick(WORDS, k, `must${w}`)).join(' ')}`,
+        tags: [],
+        images: [],
+        videos: [],
+        documents: [],
+        poll: null,
+        recognition: null,
+        isAnnouncement: true,
+        acknowledgement: { required: true, dueAt: m.dueAt },
+        hidden: false,
+        sharedPostId: null,
+        mentionedIds: [],
+        createdAt: m.at,
+        updatedAt: m.at,
+        editedAt: null,
+        actorId: idOf(0),
+        rev: 0,
+      });
+      const remindAt = m.dueAt ? remindAtOf(m.at, m.dueAt) : undefined;
+      return [
+        ...newPostItems(post),
+        ...(m.dueAt && remindAt
+          ? [
+              MustReadReminder.item({
+                postId: m.id,
+                remindAt,
+                dueAt: m.dueAt,
+                cursor: null,
+                step: remindAt < nowIso ? 1 : 0,
+                sent: 0,
+                createdAt: m.at,
+                ...(remindAt < nowIso ? { doneAt: remindAt } : {}),
+              }),
+            ]
+          : []),
+      ];
+    });
+  /**
+   * Each must-read's state at `n` people, its audience added whole (everybody but the author joined
+   * before it) and its counts exact: the parts of people 1..n-1, and `extra` more pending (the member measured).
+   */
+  const mustReadStates = (n: number, extra: number): Item[] =>
+    mustReads.map((m, k) => {
+      let acknowledged = 0;
+      for (let i = 1; i < n; i++) if (acknowledges(i, k)) acknowledged++;
+      const joinUntil = m.dueAt ?? new Date(Date.parse(m.at) + JOIN_WINDOW_DAYS * DAY).toISOString();
+      return MustRead.item({
+        postId: m.id,
+        authorId: idOf(0),
+        dueAt: m.dueAt,
+        joinUntil,
+        cutoff: m.at,
+        cursor: null,
+        step: Math.ceil((n - 1) / 45),
+        sent: n - 1 + extra,
+        createdAt: m.at,
+        doneAt: new Date(Date.parse(m.at) + 60_000).toISOString(),
+        acknowledged,
+        pending: n - 1 - acknowledged + extra,
+        ...(joinUntil < nowIso ? { joinClosedAt: joinUntil } : {}),
+      });
+    });
+  const mustReadPart = (k: number, userId: string, acknowledged: boolean) => {
+    const addedAt = new Date(Date.parse(mustReads[k].at) + 60_000).toISOString();
+    return MustReadAck.item({
+      postId: mustReads[k].id,
+      userId,
+      status: acknowledged ? 'acknowledged' : 'pending',
+      addedAt,
+      acknowledgedAt: acknowledged ? new Date(Date.parse(addedAt) + 3_600_000).toISOString() : null,
+    });
+  };
+  /** The month before this one (YYYY-MM): the reviewed reports' busiest month. */
+  const lastMonth = (() => {
+    const d = new Date(`${nowIso.slice(0, 7)}-01T00:00:00.000Z`);
+    d.setUTCMonth(d.getUTCMonth() - 1);
+    return d;
+  })();
+
+  /**
+   * A person's items of issue 36's kinds: their part in every must-read (one in three acknowledged),
+   * a post scheduled over the next year (one in fifty people), a report on their post with two to four
+   * reporters (one in four posts, so one in ten people; half reviewed, most of those last month), and
+   * an audit entry (over the year: three admins, each mostly at their usual action, and the
+   * provisioning channel; one in four about person 1).
+   */
+  const newKindsOf = (i: number, n: number, post: PostItem | undefined): Item[] => {
+    const items: Item[] = [];
+    const who = idOf(i);
+    if (i > 0) for (let k = 0; k < MUST_READS; k++) items.push(mustReadPart(k, who, acknowledges(i, k)));
+    if (det(i, 'sched', 50) === 0) {
+      const publishAt = new Date(now.getTime() + (1 + det(i, 'schedAt', 363)) * DAY + det(i, 'schedMs', DAY));
+      items.push(
+        ScheduledPost.item({
+          id: newSortableId(publishAt),
+          authorId: who,
+          input: {
+            content: Array.from({ length: 25 }, (_, k) => detPick(WORDS, i, `sched${k}`)).join(' '),
+            images: [],
+            videos: [],
+            documents: [],
+            isAnnouncement: false,
+          },
+          publishAt: publishAt.toISOString(),
+          createdAt: nowIso,
+          updatedAt: nowIso,
+          failure: null,
+          rev: 0,
+        }),
+      );
+    }
+    if (post && det(i, 'reported', 4) === 0) {
+      const id = `post-${post.id}`;
+      const reporters = Array.from({ length: 2 + det(i, 'reporters', 3) }, (_, k) => ({
+        id: idOf((i + 1 + 13 * k) % n),
+        reason: detPick(REPORT_REASONS, i, `reason${k}`),
+        at: new Date(Date.parse(post.createdAt) + (2 + k) * 3_600_000).toISOString(),
+      }));
+      const reasons: Partial<Record<(typeof REPORT_REASONS)[number], number>> = {};
+      for (const r of reporters) reasons[r.reason] = (reasons[r.reason] ?? 0) + 1;
+      const last = reporters[reporters.length - 1].at;
+      // Half reviewed: three in four of those last month, the others some days after the reports.
+      let reviewedAt: string | null = null;
+      if (det(i, 'reviewed', 2) === 0) {
+        const at =
+          det(i, 'reviewWhen', 4) < 3
+            ? new Date(lastMonth.getTime() + det(i, 'reviewDay', 28) * DAY + det(i, 'reviewMs', DAY))
+            : new Date(Date.parse(last) + (1 + det(i, 'reviewAfter', 20)) * DAY);
+        if (at.toISOString() > last && at.getTime() < now.getTime()) reviewedAt = at.toISOString();
+      }
+      items.push(
+        ContentReport.item({
+          id,
+          kind: 'post',
+          postId: post.id,
+          commentId: null,
+          authorId: who,
+          status: reviewedAt ? 'dismissed' : 'open',
+          round: 1,
+          reporterCount: reporters.length,
+          reasons,
+          firstReportedAt: reporters[0].at,
+          lastReportedAt: last,
+          autoHidden: false,
+          reviewedAt,
+          reviewMonth: reviewedAt ? monthOf(reviewedAt) : null,
+          reviewedBy: reviewedAt ? idOf(0) : null,
+          note: null,
+          rev: reporters.length + (reviewedAt ? 1 : 0),
+        }),
+        ...reporters.map((r) =>
+          ReportFiling.item({
+            reportId: id,
+            round: 1,
+            reporterId: r.id,
+            reason: r.reason,
+            details: null,
+            createdAt: r.at,
+          }),
+        ),
+      );
+    }
+    {
+      const at = new Date(now.getTime() - (1 + det(i, 'auditAt', 364)) * DAY - det(i, 'auditMs', DAY)).toISOString();
+      const a = det(i, 'auditActor', 10);
+      const scim = a === 9;
+      const actor = AUDIT_ACTORS[a % AUDIT_ACTORS.length];
+      const action = scim
+        ? 'scim.user.patch'
+        : det(i, 'auditMain', 5) < 3
+          ? AUDIT_MAIN_ACTION[a % AUDIT_ACTORS.length]
+          : detPick(AUDIT_ACTIONS, i, 'auditAction');
+      const targetId = det(i, 'auditTarget', 4) === 0 ? idOf(AUDIT_TARGET) : who;
+      items.push(
+        AuditEntry.item({
+          requestId: `scale-audit-${i}`,
+          at,
+          month: at.slice(0, 7),
+          actorKind: scim ? 'scim' : 'person',
+          actorId: scim ? 'scim' : idOf(actor),
+          action,
+          targetId,
+          targetIds: [targetId],
+          changed: true,
+          ttl: Math.floor(Date.parse(at) / 1000) + 730 * 86_400,
+        }),
+      );
+    }
+    return items;
+  };
+
   /** The company at `n` people: everybody (again), and the year of the people from `from`. */
   const seed = async (from: number, n: number) => {
     const t0 = performance.now();
@@ -234,6 +465,9 @@ export async function scaleBench(): Promise<boolean> {
       ...benchTeamItems(teams, nowIso, (t) => Math.min(TEAM_SIZE, n - t * TEAM_SIZE)),
       ...projectionItems(people),
       ...year,
+      ...(from === 0 ? mustReadPosts() : []),
+      // The must-reads' counts at this size (the member measured owes each one once created).
+      ...mustReadStates(n, memberId ? 1 : 0),
       { ...PresentCounter.key({ date: today }), entity: 'PresentCounter', present } as Item,
     ]);
     // Through the domain (their counters, scores and notifications move as they do on requests): two
@@ -267,12 +501,15 @@ export async function scaleBench(): Promise<boolean> {
       async (i) => void (await vote(viewers(i), pollId!, pollOptions![det(i, 'vote', pollOptions!.length)])),
     );
     const seconds = (performance.now() - t0) / 1000;
+    const kinds = (name: string) => year.filter((it) => it.entity === name).length;
     console.log(
-      `scale: ${n} people (${teams.length} teams), a year of data for people ${from}..${n - 1}: ${year.length} items straight, ${(n - from) * 2} notifications, ${Math.ceil((n - from) / 10)} reactions and votes through the domain, in ${seconds.toFixed(0)} s`,
+      `scale: ${n} people (${teams.length} teams), a year of data for people ${from}..${n - 1}: ${year.length} items straight (${kinds('MustReadAck')} must-read parts of ${MUST_READS} must-reads, ${kinds('ScheduledPost')} scheduled posts, ${kinds('ContentReport')} reports with ${kinds('ReportFiling')} filings, ${kinds('AuditEntry')} audit entries), ${(n - from) * 2} notifications, ${Math.ceil((n - from) / 10)} reactions and votes through the domain, in ${seconds.toFixed(0)} s`,
     );
     return seconds;
   };
 
+  /** The member measured, once created (after the first size's seed). */
+  let memberId: string | undefined;
   // The poll every tenth person votes on, and the posts of the last month people react to.
   let pollId: string | undefined;
   let pollOptions: string[] | undefined;
@@ -350,6 +587,19 @@ export async function scaleBench(): Promise<boolean> {
           member: (await signIn(baseUrl, 'scale-member@example.com', 'member-password-1'))!,
         };
         for (let k = 2; k < 22; k++) await json(baseUrl, 'PUT', `/people/${idOf(k)}/follow`, undefined, tokens.member);
+        // They owe every must-read (as the audience pass would have added them; counts in the states),
+        // and have more posts scheduled than a page.
+        memberId = created.body.id as string;
+        await batchWrite(doc, table, [
+          ...mustReads.map((_, k) => mustReadPart(k, memberId!, false)),
+          ...mustReadStates(n, 1),
+        ]);
+        for (let k = 0; k < 25; k++) {
+          const publishAt = new Date(now.getTime() + (2 + 7 * k) * DAY).toISOString();
+          const scheduled = await json(baseUrl, 'POST', '/posts', { content: `Later ${k}`, publishAt }, tokens.member);
+          if (scheduled.status !== 201)
+            throw new Error(`scheduled post: ${scheduled.status} ${JSON.stringify(scheduled.body)}`);
+        }
         cases = await casesFor(baseUrl, tokens, created.body.id);
       } else tokens.admin = adminToken;
       // Seeded straight, so no change reached the background: what its schedules build is built here
@@ -407,10 +657,17 @@ export async function scaleBench(): Promise<boolean> {
       if (r.method !== 'GET') continue;
       const path = r.path.slice(API_PREFIX.length) as string;
       if (skipped.has(path)) continue;
-      const filled = path.replace(/\{(\w+)\}/g, (_, p: string) => values[p] ?? 'none');
+      // A must-read's people: the newest must-read's (the poll asks for no acknowledgement).
+      const mustRead = path.endsWith('/acknowledgements');
+      const filled = path.replace(/\{(\w+)\}/g, (_, p: string) =>
+        mustRead && p === 'postId' ? mustReads[0].id : (values[p] ?? 'none'),
+      );
       out.push({ path: filled, who: r.auth === 'super_admin' ? 'admin' : 'member' });
     }
     void memberId;
+    // A quarter of the year, a month back: several month partitions, none the current one.
+    const auditFrom = new Date(now.getTime() - 120 * DAY).toISOString();
+    const auditTo = new Date(now.getTime() - 30 * DAY).toISOString();
     // The variants the issue names: lists of everything ever, searches, rankings, the following feed.
     out.push(
       { path: '/meetings', who: 'admin' },
@@ -427,6 +684,21 @@ export async function scaleBench(): Promise<boolean> {
       { path: '/attendance/employees', who: 'admin' },
       { path: '/attendance/today', who: 'admin' },
       { path: '/org-chart', who: 'admin' },
+      // Issue 36's lists: a must-read's people by status, reports open and reviewed, the audit log's filters.
+      { path: '/users/me/must-read?limit=5', who: 'member' },
+      { path: `/posts/${mustReads[0].id}/acknowledgements?status=pending`, who: 'admin' },
+      { path: `/posts/${mustReads[0].id}/acknowledgements?status=acknowledged`, who: 'admin' },
+      { path: `/posts/${mustReads[MUST_READS - 1].id}/acknowledgements?status=acknowledged`, who: 'admin' },
+      { path: '/admin/reports?status=open', who: 'admin' },
+      { path: `/admin/reports?status=reviewed&month=${lastMonth.toISOString().slice(0, 7)}`, who: 'admin' },
+      { path: '/admin/reports?status=reviewed', who: 'admin' },
+      { path: `/admin/audit-log?actorId=${idOf(AUDIT_ACTORS[0])}`, who: 'admin' },
+      { path: '/admin/audit-log?actorId=scim', who: 'admin' },
+      { path: '/admin/audit-log?action=member.role.set', who: 'admin' },
+      { path: `/admin/audit-log?targetId=${idOf(AUDIT_TARGET)}`, who: 'admin' },
+      { path: `/admin/audit-log?from=${auditFrom}&to=${auditTo}`, who: 'admin' },
+      { path: `/admin/audit-log?actorId=${idOf(AUDIT_ACTORS[0])}&action=${AUDIT_MAIN_ACTION[0]}`, who: 'admin' },
+      { path: `/admin/audit-log?targetId=${idOf(AUDIT_TARGET)}&actorId=${idOf(AUDIT_ACTORS[1])}`, who: 'admin' },
     );
     return out;
   }
@@ -470,7 +742,7 @@ function report(
   let ok = true;
   const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
   console.log(
-    `  ${'route'.padEnd(58)} ${'calls'.padStart(11)} ${'DynamoDB bytes'.padStart(22)} ${'answer (wire)'.padStart(24)} ${'ms'.padStart(13)}`,
+    `  ${'route'.padEnd(110)} ${'calls'.padStart(11)} ${'DynamoDB bytes'.padStart(22)} ${'answer (wire)'.padStart(24)} ${'ms'.padStart(13)}`,
   );
   for (const [key, [small, large]] of results) {
     if (!small || !large) continue;
@@ -484,7 +756,7 @@ function report(
     if (large.status >= 500 || small.status >= 500) problems.push(`answered ${small.status}/${large.status}`);
     if (problems.length) ok = false;
     console.log(
-      `  ${key.slice(0, 58).padEnd(58)} ${`${small.calls}→${large.calls}`.padStart(11)} ${`${kb(small.bytes)}→${kb(large.bytes)}`.padStart(22)} ${`${kb(small.wire)}→${kb(large.wire)}`.padStart(24)} ${`${small.ms.toFixed(0)}→${large.ms.toFixed(0)}`.padStart(13)} ${small.status}/${large.status}${whole ? ' whole list' : ''}  ${problems.length ? `FAIL: ${problems.join(', ')}` : 'ok'}`,
+      `  ${key.slice(0, 110).padEnd(110)} ${`${small.calls}→${large.calls}`.padStart(11)} ${`${kb(small.bytes)}→${kb(large.bytes)}`.padStart(22)} ${`${kb(small.wire)}→${kb(large.wire)}`.padStart(24)} ${`${small.ms.toFixed(0)}→${large.ms.toFixed(0)}`.padStart(13)} ${small.status}/${large.status}${whole ? ' whole list' : ''}  ${problems.length ? `FAIL: ${problems.join(', ')}` : 'ok'}`,
     );
   }
   console.log(

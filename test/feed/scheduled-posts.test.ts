@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { db } from '../../shared/db/client.ts';
 import { ScheduledPost } from '../../shared/feed/entities.ts';
-import { publishDuePosts } from '../../shared/feed/scheduled-posts.ts';
+import { listScheduledPosts, publishDuePosts, scheduledViews } from '../../shared/feed/scheduled-posts.ts';
 import { admin, api, baseUrl, newMember } from '../support/api.ts';
 import { isChange, openSse } from '../support/sse.ts';
 import { createPost, future, notificationsOf, waitFor } from './helpers.ts';
@@ -164,5 +165,38 @@ describe('scheduled posts', () => {
     // A bystander's own post is untouched by the author's schedule.
     const own = await createPost(reader.token, { content: 'mine' });
     expect((await api('GET', `/posts/${own.id}`, { token: reader.token })).status).toBe(200);
+  });
+});
+
+describe('the scheduled posts list', () => {
+  /** DynamoDB requests `work` sends from this process. */
+  async function requestsOf<T>(work: () => Promise<T>): Promise<{ out: T; requests: number }> {
+    const send = vi.spyOn(db(), 'send');
+    try {
+      const out = await work();
+      return { out, requests: send.mock.calls.length };
+    } finally {
+      send.mockRestore();
+    }
+  }
+
+  it('reads a page in the same few requests whatever its length, each post with its own moment', async () => {
+    const author = await newMember();
+    const viewer = { userId: author.id, role: 'member' as const };
+    const moments = Array.from({ length: 6 }, (_, k) => new Date(Date.now() + (k + 1) * 3_600_000).toISOString());
+    for (const [k, publishAt] of moments.entries()) {
+      const res = await schedule(author.token, { content: `Later ${k}`, publishAt });
+      expect(res.status, res.text).toBe(201);
+    }
+    const views = async (limit: number) => {
+      const { items } = await listScheduledPosts(viewer, limit, undefined);
+      return requestsOf(() => scheduledViews(viewer, items));
+    };
+    const one = await views(1);
+    const six = await views(6);
+    expect(six.out.map((p) => [p.content, p.publishAt])).toEqual(moments.map((m, k) => [`Later ${k}`, m]));
+    expect(one.out).toHaveLength(1);
+    // The views' batch reads for the whole page: no request per post.
+    expect(six.requests).toBe(one.requests);
   });
 });
