@@ -126,6 +126,17 @@ export type AnyRoute = RouteDef<any, any, any>;
 
 export { API_PREFIX } from '../config/api-prefix.ts';
 
+/**
+ * A declaration of the route table (a route, a schema, a set of fields), built in place: every
+ * top-level declaration of shared/api/routes/ and shared/api/schemas/ that calls anything is written
+ * `declared(() => ...)` with esbuild's pure annotation (a `@__PURE__` block comment) before the call.
+ * The value is the same, built at the same moment; the annotation lets esbuild leave out of a
+ * function's bundle what that function never uses, so each function builds its own route's schemas
+ * at a cold start, not every route of its area (docs/cold-starts.md). A test holds the annotation
+ * (test/infra/bundle-contents.test.ts).
+ */
+export const declared = <T>(make: () => T): T => make();
+
 /** Declares a route; the identity function keeps the literal types for the handler. */
 export function defineRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   def: RouteDef<Q, B, R>,

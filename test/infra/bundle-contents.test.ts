@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,40 @@ describe('bundle contents', () => {
 });
 
 describe('the handler wrapper', () => {
+  it("builds only the function's own route of its area's file: the other routes and their schemas are left out", () => {
+    // The top-level declarations of the route table are pure (`declared`, shared/api/route-def.ts),
+    // so a function's bundle holds no other route of its area: checked by the summaries, which survive minifying.
+    for (const name of ['list-members', 'reply-birthday-wish', 'list-grievances']) {
+      const own = routes.find((r) => r.name === name)!;
+      const code = readFileSync(join(ROOT, 'dist', handlerFile(own).replace(/\.ts$/, ''), 'index.mjs'), 'utf8');
+      expect(code).toContain(JSON.stringify(own.summary));
+      const others = routes.filter((r) => r.area === own.area && r !== own);
+      expect(others.length).toBeGreaterThan(0);
+      expect(
+        others.filter((r) => code.includes(JSON.stringify(r.summary))).map((r) => r.name),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it('writes every top-level declaration of the route table that calls anything as a pure `declared(() => ...)`', () => {
+    const folders = ['shared/api/routes', 'shared/api/schemas'];
+    const offending: string[] = [];
+    for (const folder of folders) {
+      for (const file of readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.ts') && f !== 'index.ts')) {
+        const source = readFileSync(join(ROOT, folder, file), 'utf8');
+        for (const m of source.matchAll(/^(?:export )?const (\w+)(?:: [^=]+)? = (.*)$/gm)) {
+          const value = m[2];
+          if (value.startsWith('/* @__PURE__ */ declared(')) continue;
+          // A call (`z.object(...)`, `defineRoute(...)`) or a chain starting on the next line (`z`).
+          if (!/^[A-Za-z_$][\w$]*\s*(\.|\(|$)/.test(value)) continue;
+          offending.push(`${folder}/${file}: ${m[1]}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+
   it('refuses a multipart route built without the upload wrapper (which brings the parser)', () => {
     const upload = routes.find((r) => r.multipart)!;
     expect(() => route(upload, async () => undefined)).toThrow(/uploadRoute/);

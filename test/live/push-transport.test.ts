@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SnsPushTransport, snsPushPayload } from '../../shared/transports/push.ts';
+import { SnsPushTransport, snsPushPayload } from '../../shared/transports/sns-push.ts';
 
 const sns = mockClient(SNSClient);
 const FCM = 'arn:aws:sns:eu-west-1:1:app/GCM/workplace';

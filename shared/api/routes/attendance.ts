@@ -2,104 +2,120 @@ import * as z from 'zod';
 import { DocumentChange } from '../../documents/entities.ts';
 import * as hr from '../../hr/entities.ts';
 import { calendarDate } from '../../util/time.ts';
-import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { nullableIso } from '../schemas/common.ts';
 
-export const AttendanceRecord = z
-  .object({
-    employeeId: z.string(),
-    employeeName: z.string(),
-    date: z.string().describe('YYYY-MM-DD in the company timezone'),
-    checkIn: nullableIso(),
-    checkOut: nullableIso(),
-    status: z.enum(['NOT_CHECKED_IN', 'PRESENT', 'CHECKED_OUT']),
-  })
-  .meta({ id: 'AttendanceRecord' });
+export const AttendanceRecord = /* @__PURE__ */ declared(() =>
+  z
+    .object({
+      employeeId: z.string(),
+      employeeName: z.string(),
+      date: z.string().describe('YYYY-MM-DD in the company timezone'),
+      checkIn: nullableIso(),
+      checkOut: nullableIso(),
+      status: z.enum(['NOT_CHECKED_IN', 'PRESENT', 'CHECKED_OUT']),
+    })
+    .meta({ id: 'AttendanceRecord' }),
+);
 
-export const TodayAttendance = z
-  .object({
-    me: AttendanceRecord,
-    canViewAll: z.boolean(),
-    currentlyPresentCount: z.number().int(),
-    employees: z.array(AttendanceRecord),
-  })
-  .meta({ id: 'TodayAttendance' });
+export const TodayAttendance = /* @__PURE__ */ declared(() =>
+  z
+    .object({
+      me: AttendanceRecord,
+      canViewAll: z.boolean(),
+      currentlyPresentCount: z.number().int(),
+      employees: z.array(AttendanceRecord),
+    })
+    .meta({ id: 'TodayAttendance' }),
+);
 
-export const AttendanceEmployee = z.object({ id: z.string(), name: z.string() }).meta({ id: 'AttendanceEmployee' });
+export const AttendanceEmployee = /* @__PURE__ */ declared(() =>
+  z.object({ id: z.string(), name: z.string() }).meta({ id: 'AttendanceEmployee' }),
+);
 
 const A = `${API_PREFIX}/attendance`;
 
-export const getAttendanceTodayRoute = defineRoute({
-  name: 'get-attendance-today',
-  area: 'attendance',
-  method: 'GET',
-  path: `${A}/today`,
-  auth: 'session',
-  summary:
-    "The caller's record of today, how many are present, and (super admins and reporting managers) every active person's record. Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.",
-  status: 200,
-  response: TodayAttendance,
-  errors: [406],
-  access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
-});
-
-export const checkInRoute = defineRoute({
-  name: 'check-in',
-  area: 'attendance',
-  method: 'POST',
-  path: `${A}/check-in`,
-  auth: 'session',
-  summary: 'Checks the caller in for today (company timezone); 409 when already checked in today.',
-  status: 201,
-  response: AttendanceRecord,
-  errors: [409],
-  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter, DocumentChange] },
-});
-
-export const checkOutRoute = defineRoute({
-  name: 'check-out',
-  area: 'attendance',
-  method: 'POST',
-  path: `${A}/check-out`,
-  auth: 'session',
-  summary: 'Checks the caller out for today; 409 before checking in or after checking out.',
-  status: 201,
-  response: AttendanceRecord,
-  errors: [409],
-  access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter, DocumentChange] },
-});
-
-export const listAttendanceHistoryRoute = defineRoute({
-  name: 'list-attendance-history',
-  area: 'attendance',
-  method: 'GET',
-  path: `${A}/history`,
-  auth: 'session',
-  summary:
-    "A person's records between two days (inclusive), newest first: your own, or anybody's for super admins and reporting managers.",
-  query: z.strictObject({
-    from: calendarDate().optional(),
-    to: calendarDate().optional(),
-    employeeId: z.string().min(1).max(200).optional(),
+export const getAttendanceTodayRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'get-attendance-today',
+    area: 'attendance',
+    method: 'GET',
+    path: `${A}/today`,
+    auth: 'session',
+    summary:
+      "The caller's record of today, how many are present, and (super admins and reporting managers) every active person's record. Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.",
+    status: 200,
+    response: TodayAttendance,
+    errors: [406],
+    access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
   }),
-  status: 200,
-  response: z.array(AttendanceRecord),
-  errors: [400, 403, 404],
-});
+);
 
-export const listAttendanceEmployeesRoute = defineRoute({
-  name: 'list-attendance-employees',
-  area: 'attendance',
-  method: 'GET',
-  path: `${A}/employees`,
-  auth: 'session',
-  summary:
-    'Every active person (super admins and reporting managers only). Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.',
-  status: 200,
-  response: z.array(AttendanceEmployee),
-  errors: [403, 406],
-  access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
-});
+export const checkInRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'check-in',
+    area: 'attendance',
+    method: 'POST',
+    path: `${A}/check-in`,
+    auth: 'session',
+    summary: 'Checks the caller in for today (company timezone); 409 when already checked in today.',
+    status: 201,
+    response: AttendanceRecord,
+    errors: [409],
+    access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter, DocumentChange] },
+  }),
+);
+
+export const checkOutRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'check-out',
+    area: 'attendance',
+    method: 'POST',
+    path: `${A}/check-out`,
+    auth: 'session',
+    summary: 'Checks the caller out for today; 409 before checking in or after checking out.',
+    status: 201,
+    response: AttendanceRecord,
+    errors: [409],
+    access: { table: 'write', writes: [hr.AttendanceRecord, hr.PresentCounter, DocumentChange] },
+  }),
+);
+
+export const listAttendanceHistoryRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'list-attendance-history',
+    area: 'attendance',
+    method: 'GET',
+    path: `${A}/history`,
+    auth: 'session',
+    summary:
+      "A person's records between two days (inclusive), newest first: your own, or anybody's for super admins and reporting managers.",
+    query: z.strictObject({
+      from: calendarDate().optional(),
+      to: calendarDate().optional(),
+      employeeId: z.string().min(1).max(200).optional(),
+    }),
+    status: 200,
+    response: z.array(AttendanceRecord),
+    errors: [400, 403, 404],
+  }),
+);
+
+export const listAttendanceEmployeesRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'list-attendance-employees',
+    area: 'attendance',
+    method: 'GET',
+    path: `${A}/employees`,
+    auth: 'session',
+    summary:
+      'Every active person (super admins and reporting managers only). Sent gzip-compressed when large and the client accepts it (Accept-Encoding: gzip); uncompressed when it fits the 6 MB response limit, else 406.',
+    status: 200,
+    response: z.array(AttendanceEmployee),
+    errors: [403, 406],
+    access: { bucket: [{ prefix: 'documents/', actions: ['read'] }] },
+  }),
+);
 
 export const attendanceRoutes = [
   getAttendanceTodayRoute,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ContentReport, REPORT_REASONS, ReportFiling, ReportQuota } from '../../moderation/entities.ts';
 import { pageQuery } from '../query.ts';
-import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
+import { API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, page } from '../schemas/common.ts';
 import { FEED_WRITES, NOTIFIES } from '../writes.ts';
 
@@ -12,38 +12,44 @@ import { FEED_WRITES, NOTIFIES } from '../writes.ts';
 const reporting: RouteAccess = { table: 'write', writes: [...FEED_WRITES, ContentReport, ReportFiling, ReportQuota] };
 const moderating: RouteAccess = { table: 'write', writes: [...FEED_WRITES, ...NOTIFIES, ContentReport], sns: true };
 
-const ReportBody = z.strictObject({
-  reason: z.enum(REPORT_REASONS).describe('Why it is reported'),
-  details: z.string().trim().max(1000).optional().describe('What a moderator should know (at most 1000 characters)'),
-});
+const ReportBody = /* @__PURE__ */ declared(() =>
+  z.strictObject({
+    reason: z.enum(REPORT_REASONS).describe('Why it is reported'),
+    details: z.string().trim().max(1000).optional().describe('What a moderator should know (at most 1000 characters)'),
+  }),
+);
 
-const FiledReport = z
-  .object({
-    reportId: z.string().describe("The reported item's report (what moderators review)"),
-    reason: z.enum(REPORT_REASONS),
-    createdAt: isoDateTime(),
-  })
-  .meta({ id: 'FiledReport' });
+const FiledReport = /* @__PURE__ */ declared(() =>
+  z
+    .object({
+      reportId: z.string().describe("The reported item's report (what moderators review)"),
+      reason: z.enum(REPORT_REASONS),
+      createdAt: isoDateTime(),
+    })
+    .meta({ id: 'FiledReport' }),
+);
 
-const ContentReportView = z
-  .object({
-    id: z.string().describe('`post-<postId>` or `comment-<commentId>`'),
-    kind: z.enum(['post', 'comment']),
-    postId: z.string(),
-    commentId: z.string().nullable(),
-    authorId: z.string().describe("The reported item's author"),
-    status: z.enum(['open', 'dismissed', 'actioned']),
-    reporterCount: z.number().int().describe('Distinct people who reported it since its last review'),
-    reasons: z
-      .partialRecord(z.enum(REPORT_REASONS), z.number().int())
-      .describe('Reports since its last review, per reason'),
-    firstReportedAt: isoDateTime(),
-    lastReportedAt: isoDateTime(),
-    hidden: z.boolean().describe('Hidden by the reporters\u2019 threshold until reviewed'),
-    reviewedAt: isoDateTime().nullable(),
-    note: z.string().nullable().describe('The moderator\u2019s note to the author'),
-  })
-  .meta({ id: 'ContentReport' });
+const ContentReportView = /* @__PURE__ */ declared(() =>
+  z
+    .object({
+      id: z.string().describe('`post-<postId>` or `comment-<commentId>`'),
+      kind: z.enum(['post', 'comment']),
+      postId: z.string(),
+      commentId: z.string().nullable(),
+      authorId: z.string().describe("The reported item's author"),
+      status: z.enum(['open', 'dismissed', 'actioned']),
+      reporterCount: z.number().int().describe('Distinct people who reported it since its last review'),
+      reasons: z
+        .partialRecord(z.enum(REPORT_REASONS), z.number().int())
+        .describe('Reports since its last review, per reason'),
+      firstReportedAt: isoDateTime(),
+      lastReportedAt: isoDateTime(),
+      hidden: z.boolean().describe('Hidden by the reporters\u2019 threshold until reviewed'),
+      reviewedAt: isoDateTime().nullable(),
+      note: z.string().nullable().describe('The moderator\u2019s note to the author'),
+    })
+    .meta({ id: 'ContentReport' }),
+);
 
 /** Filing a report of a post or a comment: the same body, answer and refusals. */
 const reportRoute = <N extends string, P extends string>(name: N, path: P, summary: string) =>
@@ -62,58 +68,66 @@ const reportRoute = <N extends string, P extends string>(name: N, path: P, summa
     access: reporting,
   });
 
-export const reportPostRoute = reportRoute(
-  'report-post',
-  `${API_PREFIX}/posts/{postId}/report`,
-  'Reports a post to the moderators (one open report per person per post; 403 for your own post, 409 when your report is still open, 429 past the daily limit). Its author never learns who reported.',
+export const reportPostRoute = /* @__PURE__ */ declared(() =>
+  reportRoute(
+    'report-post',
+    `${API_PREFIX}/posts/{postId}/report`,
+    'Reports a post to the moderators (one open report per person per post; 403 for your own post, 409 when your report is still open, 429 past the daily limit). Its author never learns who reported.',
+  ),
 );
 
-export const reportCommentRoute = reportRoute(
-  'report-comment',
-  `${API_PREFIX}/posts/{postId}/comments/{commentId}/report`,
-  'Reports a comment to the moderators, as a post is reported.',
+export const reportCommentRoute = /* @__PURE__ */ declared(() =>
+  reportRoute(
+    'report-comment',
+    `${API_PREFIX}/posts/{postId}/comments/{commentId}/report`,
+    'Reports a comment to the moderators, as a post is reported.',
+  ),
 );
 
-export const listReportsRoute = defineRoute({
-  name: 'admin-list-reports',
-  area: 'moderation',
-  method: 'GET',
-  path: `${API_PREFIX}/admin/reports`,
-  auth: 'super_admin',
-  summary:
-    'Reports grouped per reported item, with counts per reason and no reporter named: open ones newest first, or those reviewed in a month.',
-  query: z.strictObject({
-    ...pageQuery(),
-    status: z.enum(['open', 'reviewed']).default('open'),
-    month: z
-      .string()
-      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM')
-      .optional()
-      .describe('With status=reviewed: the month of the reviews (YYYY-MM, UTC; default the current one)'),
+export const listReportsRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'admin-list-reports',
+    area: 'moderation',
+    method: 'GET',
+    path: `${API_PREFIX}/admin/reports`,
+    auth: 'super_admin',
+    summary:
+      'Reports grouped per reported item, with counts per reason and no reporter named: open ones newest first, or those reviewed in a month.',
+    query: z.strictObject({
+      ...pageQuery(),
+      status: z.enum(['open', 'reviewed']).default('open'),
+      month: z
+        .string()
+        .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM')
+        .optional()
+        .describe('With status=reviewed: the month of the reviews (YYYY-MM, UTC; default the current one)'),
+    }),
+    status: 200,
+    response: page(ContentReportView),
+    errors: [400],
+    access: { table: 'read' },
   }),
-  status: 200,
-  response: page(ContentReportView),
-  errors: [400],
-  access: { table: 'read' },
-});
+);
 
-export const reviewReportRoute = defineRoute({
-  name: 'admin-review-report',
-  area: 'moderation',
-  method: 'PATCH',
-  path: `${API_PREFIX}/admin/reports/{reportId}`,
-  auth: 'super_admin',
-  audit: { action: 'report.review', target: { params: ['reportId'] } },
-  summary:
-    'Decides an open report: `dismiss` (an item the threshold hid is shown again) or `hide` (the item is hidden and its author told, with the note). 409 when it was already reviewed.',
-  body: z.strictObject({
-    action: z.enum(['dismiss', 'hide']),
-    note: z.string().trim().max(1000).optional().describe('Told to the author with a hide'),
+export const reviewReportRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'admin-review-report',
+    area: 'moderation',
+    method: 'PATCH',
+    path: `${API_PREFIX}/admin/reports/{reportId}`,
+    auth: 'super_admin',
+    audit: { action: 'report.review', target: { params: ['reportId'] } },
+    summary:
+      'Decides an open report: `dismiss` (an item the threshold hid is shown again) or `hide` (the item is hidden and its author told, with the note). 409 when it was already reviewed.',
+    body: z.strictObject({
+      action: z.enum(['dismiss', 'hide']),
+      note: z.string().trim().max(1000).optional().describe('Told to the author with a hide'),
+    }),
+    status: 200,
+    response: ContentReportView,
+    errors: [404, 409],
+    access: moderating,
   }),
-  status: 200,
-  response: ContentReportView,
-  errors: [404, 409],
-  access: moderating,
-});
+);
 
 export const moderationRoutes = [reportPostRoute, reportCommentRoute, listReportsRoute, reviewReportRoute];

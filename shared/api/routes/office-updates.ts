@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { WebsiteCounts, WebsiteEntry } from '../../website/entities.ts';
 import { WEBSITE_STATUSES } from '../../website/status.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
-import { type AnyRoute, API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
+import { type AnyRoute, API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, nullableIso, page } from '../schemas/common.ts';
 import { RecognitionCategory } from '../schemas/feed.ts';
 
@@ -31,11 +31,11 @@ const publicAccess: RouteAccess = { table: 'read', bucket: media, publicMedia: t
  */
 const publicCache = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 600 };
 
-export const PublicPerson = z
-  .object({ name: z.string(), title: z.string(), image: z.string().nullable() })
-  .meta({ id: 'PublicPerson' });
+export const PublicPerson = /* @__PURE__ */ declared(() =>
+  z.object({ name: z.string(), title: z.string(), image: z.string().nullable() }).meta({ id: 'PublicPerson' }),
+);
 
-const officeUpdateFields = {
+const officeUpdateFields = /* @__PURE__ */ declared(() => ({
   id: z.string(),
   content: z.string().describe('Plain text; mentions rendered as names; render with line breaks, never as HTML'),
   tags: z.array(z.string()),
@@ -53,141 +53,160 @@ const officeUpdateFields = {
   author: PublicPerson,
   createdAt: isoDateTime(),
   publishedAt: nullableIso(),
-};
+}));
 
-export const OfficeUpdate = z.object(officeUpdateFields).meta({ id: 'OfficeUpdate' });
+export const OfficeUpdate = /* @__PURE__ */ declared(() => z.object(officeUpdateFields).meta({ id: 'OfficeUpdate' }));
 
-export const WebsiteStatus = z.enum(WEBSITE_STATUSES);
-export const WebsitePost = z
-  .object({
-    ...officeUpdateFields,
-    status: WebsiteStatus,
-    review: z
-      .object({ reviewedAt: isoDateTime(), reviewer: z.string().nullable(), reason: z.string().nullable() })
-      .nullable(),
-    notShownPublicly: z.array(z.enum(['poll', 'documents'])),
-  })
-  .meta({ id: 'WebsitePost' });
-
-export const listWebsitePostsRoute = defineRoute({
-  name: 'list-website-posts',
-  area: 'office-updates',
-  method: 'GET',
-  path: A,
-  auth: 'super_admin',
-  summary: 'The review queue of one status (pending by default), newest post first.',
-  query: z.strictObject({ status: WebsiteStatus.optional().default('pending'), ...pageQuery() }),
-  status: 200,
-  response: page(WebsitePost),
-  access: { table: 'read', bucket: media, publicMedia: true },
-});
-
-export const getWebsiteCountsRoute = defineRoute({
-  name: 'get-website-counts',
-  area: 'office-updates',
-  method: 'GET',
-  path: `${A}/counts`,
-  auth: 'super_admin',
-  summary: 'How many posts are in each website status.',
-  status: 200,
-  response: z
+export const WebsiteStatus = /* @__PURE__ */ declared(() => z.enum(WEBSITE_STATUSES));
+export const WebsitePost = /* @__PURE__ */ declared(() =>
+  z
     .object({
-      pending: z.number().int(),
-      approved: z.number().int(),
-      rejected: z.number().int(),
-      unpublished: z.number().int(),
+      ...officeUpdateFields,
+      status: WebsiteStatus,
+      review: z
+        .object({ reviewedAt: isoDateTime(), reviewer: z.string().nullable(), reason: z.string().nullable() })
+        .nullable(),
+      notShownPublicly: z.array(z.enum(['poll', 'documents'])),
     })
-    .meta({ id: 'WebsiteCounts' }),
-  access: { table: 'read' },
-});
+    .meta({ id: 'WebsitePost' }),
+);
+
+export const listWebsitePostsRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'list-website-posts',
+    area: 'office-updates',
+    method: 'GET',
+    path: A,
+    auth: 'super_admin',
+    summary: 'The review queue of one status (pending by default), newest post first.',
+    query: z.strictObject({ status: WebsiteStatus.optional().default('pending'), ...pageQuery() }),
+    status: 200,
+    response: page(WebsitePost),
+    access: { table: 'read', bucket: media, publicMedia: true },
+  }),
+);
+
+export const getWebsiteCountsRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'get-website-counts',
+    area: 'office-updates',
+    method: 'GET',
+    path: `${A}/counts`,
+    auth: 'super_admin',
+    summary: 'How many posts are in each website status.',
+    status: 200,
+    response: z
+      .object({
+        pending: z.number().int(),
+        approved: z.number().int(),
+        rejected: z.number().int(),
+        unpublished: z.number().int(),
+      })
+      .meta({ id: 'WebsiteCounts' }),
+    access: { table: 'read' },
+  }),
+);
 
 /** Rejecting and unpublishing take the same optional reason and answer the same way. */
-const withReason = {
-  body: z.strictObject({ reason: z.string().max(500, 'must be at most 500 characters').nullish() }),
-  bodyOptional: true,
-  status: 200,
-  response: WebsitePost,
-  errors: [400, 404, 409],
-  access: reviewAccess,
-} satisfies Partial<AnyRoute>;
+const withReason = /* @__PURE__ */ declared(
+  () =>
+    ({
+      body: z.strictObject({ reason: z.string().max(500, 'must be at most 500 characters').nullish() }),
+      bodyOptional: true,
+      status: 200,
+      response: WebsitePost,
+      errors: [400, 404, 409],
+      access: reviewAccess,
+    }) satisfies Partial<AnyRoute>,
+);
 
-export const approveWebsitePostRoute = defineRoute({
-  name: 'approve-website-post',
-  area: 'office-updates',
-  method: 'POST',
-  path: `${A}/{postId}/approve`,
-  auth: 'super_admin',
-  audit: { action: 'website_post.approve', target: { params: ['postId'] } },
-  summary:
-    'Puts a pending, rejected or unpublished post on the website (no body). With If-Unmodified-Since, only the version reviewed: an edit since is a 409.',
-  headers: [
-    {
-      name: 'If-Unmodified-Since',
-      description: [
-        'Binds the approval to what the reviewer saw: send the `Date` of the answer that showed the post',
-        '(the admin list). When the author edited the post at or after that moment (whole seconds: an edit',
-        'in the same second counts), the answer is 409 and nothing changes; review the post again. A value',
-        'that is not an HTTP date is a 400. Without the header, the post is approved as it is when the',
-        'request arrives.',
-      ].join(' '),
-      schema: { type: 'string', examples: ['Wed, 25 Nov 2026 09:30:00 GMT'] },
-    },
-  ],
-  status: 200,
-  response: WebsitePost,
-  errors: [404, 409],
-  access: reviewAccess,
-});
+export const approveWebsitePostRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'approve-website-post',
+    area: 'office-updates',
+    method: 'POST',
+    path: `${A}/{postId}/approve`,
+    auth: 'super_admin',
+    audit: { action: 'website_post.approve', target: { params: ['postId'] } },
+    summary:
+      'Puts a pending, rejected or unpublished post on the website (no body). With If-Unmodified-Since, only the version reviewed: an edit since is a 409.',
+    headers: [
+      {
+        name: 'If-Unmodified-Since',
+        description: [
+          'Binds the approval to what the reviewer saw: send the `Date` of the answer that showed the post',
+          '(the admin list). When the author edited the post at or after that moment (whole seconds: an edit',
+          'in the same second counts), the answer is 409 and nothing changes; review the post again. A value',
+          'that is not an HTTP date is a 400. Without the header, the post is approved as it is when the',
+          'request arrives.',
+        ].join(' '),
+        schema: { type: 'string', examples: ['Wed, 25 Nov 2026 09:30:00 GMT'] },
+      },
+    ],
+    status: 200,
+    response: WebsitePost,
+    errors: [404, 409],
+    access: reviewAccess,
+  }),
+);
 
-export const rejectWebsitePostRoute = defineRoute({
-  name: 'reject-website-post',
-  area: 'office-updates',
-  method: 'POST',
-  path: `${A}/{postId}/reject`,
-  auth: 'super_admin',
-  audit: { action: 'website_post.reject', target: { params: ['postId'] } },
-  summary: 'Keeps a pending or unpublished post off the website, with an optional reason.',
-  ...withReason,
-});
+export const rejectWebsitePostRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'reject-website-post',
+    area: 'office-updates',
+    method: 'POST',
+    path: `${A}/{postId}/reject`,
+    auth: 'super_admin',
+    audit: { action: 'website_post.reject', target: { params: ['postId'] } },
+    summary: 'Keeps a pending or unpublished post off the website, with an optional reason.',
+    ...withReason,
+  }),
+);
 
-export const unpublishWebsitePostRoute = defineRoute({
-  name: 'unpublish-website-post',
-  area: 'office-updates',
-  method: 'POST',
-  path: `${A}/{postId}/unpublish`,
-  auth: 'super_admin',
-  audit: { action: 'website_post.unpublish', target: { params: ['postId'] } },
-  summary: 'Takes an approved post off the website (it stays in the feed), with an optional reason.',
-  ...withReason,
-});
+export const unpublishWebsitePostRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'unpublish-website-post',
+    area: 'office-updates',
+    method: 'POST',
+    path: `${A}/{postId}/unpublish`,
+    auth: 'super_admin',
+    audit: { action: 'website_post.unpublish', target: { params: ['postId'] } },
+    summary: 'Takes an approved post off the website (it stays in the feed), with an optional reason.',
+    ...withReason,
+  }),
+);
 
-export const listOfficeUpdatesRoute = defineRoute({
-  name: 'list-office-updates',
-  area: 'office-updates',
-  method: 'GET',
-  path: `${API_PREFIX}/public/office-updates`,
-  auth: 'public',
-  cache: publicCache,
-  summary: 'The public website feed: approved posts, newest publishedAt first (no session).',
-  query: z.strictObject({ cursor: cursorParam(), limit: limitParam(24, 9) }),
-  status: 200,
-  response: page(OfficeUpdate),
-  access: publicAccess,
-});
+export const listOfficeUpdatesRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'list-office-updates',
+    area: 'office-updates',
+    method: 'GET',
+    path: `${API_PREFIX}/public/office-updates`,
+    auth: 'public',
+    cache: publicCache,
+    summary: 'The public website feed: approved posts, newest publishedAt first (no session).',
+    query: z.strictObject({ cursor: cursorParam(), limit: limitParam(24, 9) }),
+    status: 200,
+    response: page(OfficeUpdate),
+    access: publicAccess,
+  }),
+);
 
-export const getOfficeUpdateRoute = defineRoute({
-  name: 'get-office-update',
-  area: 'office-updates',
-  method: 'GET',
-  path: `${API_PREFIX}/public/office-updates/{postId}`,
-  auth: 'public',
-  cache: publicCache,
-  summary: 'One public office update; 404 alike for not approved, deleted or missing (no session).',
-  status: 200,
-  response: OfficeUpdate,
-  errors: [404],
-  access: publicAccess,
-});
+export const getOfficeUpdateRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'get-office-update',
+    area: 'office-updates',
+    method: 'GET',
+    path: `${API_PREFIX}/public/office-updates/{postId}`,
+    auth: 'public',
+    cache: publicCache,
+    summary: 'One public office update; 404 alike for not approved, deleted or missing (no session).',
+    status: 200,
+    response: OfficeUpdate,
+    errors: [404],
+    access: publicAccess,
+  }),
+);
 
 export const officeUpdateRoutes = [
   listWebsitePostsRoute,

@@ -1,65 +1,75 @@
 import * as z from 'zod';
 import { NotificationPrefs, PushToken } from '../../push/entities.ts';
-import { API_PREFIX, defineRoute } from '../route-def.ts';
+import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { nonBlank } from '../schemas/common.ts';
 
-export const PushPlatform = z.enum(['web', 'ios', 'android']);
+export const PushPlatform = /* @__PURE__ */ declared(() => z.enum(['web', 'ios', 'android']));
 
-export const NotificationPreferences = z.object({ pushEnabled: z.boolean() }).meta({ id: 'NotificationPreferences' });
+export const NotificationPreferences = /* @__PURE__ */ declared(() =>
+  z.object({ pushEnabled: z.boolean() }).meta({ id: 'NotificationPreferences' }),
+);
 
-export const registerPushTokenRoute = defineRoute({
-  name: 'register-push-token',
-  area: 'push',
-  method: 'POST',
-  path: `${API_PREFIX}/push/tokens`,
-  auth: 'session',
-  summary:
-    'Registers a push token (repeated on every launch and on rotation). Mobile clients send `platform`; `previousToken` retires the old registration if it was the caller’s.',
-  body: z.strictObject({
-    token: nonBlank(1, 500),
-    platform: PushPlatform.optional(),
-    userAgent: z.string().max(400, 'must be at most 400 characters').optional(),
-    previousToken: z.string().min(1).max(500, 'must be at most 500 characters').optional(),
+export const registerPushTokenRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'register-push-token',
+    area: 'push',
+    method: 'POST',
+    path: `${API_PREFIX}/push/tokens`,
+    auth: 'session',
+    summary:
+      'Registers a push token (repeated on every launch and on rotation). Mobile clients send `platform`; `previousToken` retires the old registration if it was the caller’s.',
+    body: z.strictObject({
+      token: nonBlank(1, 500),
+      platform: PushPlatform.optional(),
+      userAgent: z.string().max(400, 'must be at most 400 characters').optional(),
+      previousToken: z.string().min(1).max(500, 'must be at most 500 characters').optional(),
+    }),
+    status: 204,
+    errors: [400],
+    access: { table: 'write', writes: [PushToken], sns: true },
   }),
-  status: 204,
-  errors: [400],
-  access: { table: 'write', writes: [PushToken], sns: true },
-});
+);
 
-export const deletePushTokenRoute = defineRoute({
-  name: 'delete-push-token',
-  area: 'push',
-  method: 'DELETE',
-  path: `${API_PREFIX}/push/tokens/{token}`,
-  auth: 'session',
-  summary: 'Removes a push token of the caller (call it on sign-out, before the session is cleared).',
-  status: 204,
-  access: { table: 'write', writes: [PushToken], sns: true },
-});
+export const deletePushTokenRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'delete-push-token',
+    area: 'push',
+    method: 'DELETE',
+    path: `${API_PREFIX}/push/tokens/{token}`,
+    auth: 'session',
+    summary: 'Removes a push token of the caller (call it on sign-out, before the session is cleared).',
+    status: 204,
+    access: { table: 'write', writes: [PushToken], sns: true },
+  }),
+);
 
-export const getNotificationPreferencesRoute = defineRoute({
-  name: 'get-notification-preferences',
-  area: 'push',
-  method: 'GET',
-  path: `${API_PREFIX}/notifications/preferences`,
-  auth: 'session',
-  summary: 'The push preference (true for anyone who never chose).',
-  status: 200,
-  response: NotificationPreferences,
-});
+export const getNotificationPreferencesRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'get-notification-preferences',
+    area: 'push',
+    method: 'GET',
+    path: `${API_PREFIX}/notifications/preferences`,
+    auth: 'session',
+    summary: 'The push preference (true for anyone who never chose).',
+    status: 200,
+    response: NotificationPreferences,
+  }),
+);
 
-export const setNotificationPreferencesRoute = defineRoute({
-  name: 'set-notification-preferences',
-  area: 'push',
-  method: 'POST',
-  path: `${API_PREFIX}/notifications/preferences`,
-  auth: 'session',
-  summary: 'Switches push on or off; off stops delivery only (the bell still records, tokens stay).',
-  body: z.strictObject({ pushEnabled: z.boolean() }),
-  status: 204,
-  errors: [400],
-  access: { table: 'write', writes: [NotificationPrefs] },
-});
+export const setNotificationPreferencesRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'set-notification-preferences',
+    area: 'push',
+    method: 'POST',
+    path: `${API_PREFIX}/notifications/preferences`,
+    auth: 'session',
+    summary: 'Switches push on or off; off stops delivery only (the bell still records, tokens stay).',
+    body: z.strictObject({ pushEnabled: z.boolean() }),
+    status: 204,
+    errors: [400],
+    access: { table: 'write', writes: [NotificationPrefs] },
+  }),
+);
 
 export const pushRoutes = [
   registerPushTokenRoute,

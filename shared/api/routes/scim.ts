@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { AuditDeclaration } from '../../audit/scope.ts';
-import { API_PREFIX, defineRoute, type Method } from '../route-def.ts';
+import { API_PREFIX, declared, defineRoute, type Method } from '../route-def.ts';
 
 /** SCIM 2.0 (RFC 7643/7644) for Entra ID and Okta provisioning (docs/scim.md); the SCIM token, not a session. */
 export const SCIM_PREFIX = `${API_PREFIX}/scim/v2`;
@@ -19,33 +19,39 @@ const discovery = (name: string, path: string, summary: string) =>
     errors: [401],
   });
 
-export const scimServiceProviderConfigRoute = discovery(
-  'get-scim-service-provider-config',
-  'ServiceProviderConfig',
-  'SCIM: what this service provider supports (PATCH and filters; no bulk, sort or etag).',
+export const scimServiceProviderConfigRoute = /* @__PURE__ */ declared(() =>
+  discovery(
+    'get-scim-service-provider-config',
+    'ServiceProviderConfig',
+    'SCIM: what this service provider supports (PATCH and filters; no bulk, sort or etag).',
+  ),
 );
-export const scimResourceTypesRoute = discovery(
-  'get-scim-resource-types',
-  'ResourceTypes',
-  'SCIM: the resource types (User, Group) as a ListResponse.',
+export const scimResourceTypesRoute = /* @__PURE__ */ declared(() =>
+  discovery('get-scim-resource-types', 'ResourceTypes', 'SCIM: the resource types (User, Group) as a ListResponse.'),
 );
-export const scimSchemasRoute = discovery(
-  'get-scim-schemas',
-  'Schemas',
-  'SCIM: the schemas of User, the enterprise extension and Group as a ListResponse.',
+export const scimSchemasRoute = /* @__PURE__ */ declared(() =>
+  discovery(
+    'get-scim-schemas',
+    'Schemas',
+    'SCIM: the schemas of User, the enterprise extension and Group as a ListResponse.',
+  ),
 );
 
 /** A SCIM request's body: a JSON object, read attribute by attribute (shared/scim/user-attributes.ts). */
-const resource = z.looseObject({ schemas: z.array(z.string().max(200)).max(10).optional() });
+const resource = /* @__PURE__ */ declared(() =>
+  z.looseObject({ schemas: z.array(z.string().max(200)).max(10).optional() }),
+);
 
 /** The list parameters (RFC 7644 §3.4.2): a filter of exact values, 1-based paging, attribute selection. */
-const listQuery = z.strictObject({
-  filter: z.string().max(2000).optional(),
-  startIndex: z.string().max(12).optional(),
-  count: z.string().max(12).optional(),
-  attributes: z.string().max(2000).optional(),
-  excludedAttributes: z.string().max(2000).optional(),
-});
+const listQuery = /* @__PURE__ */ declared(() =>
+  z.strictObject({
+    filter: z.string().max(2000).optional(),
+    startIndex: z.string().max(12).optional(),
+    count: z.string().max(12).optional(),
+    attributes: z.string().max(2000).optional(),
+    excludedAttributes: z.string().max(2000).optional(),
+  }),
+);
 
 const resourceRoute = (
   name: string,
@@ -82,128 +88,152 @@ const resourceRoute = (
     ...(o.audit ? { audit: o.audit } : {}),
   });
 
-export const scimListUsersRoute = resourceRoute(
-  'list-scim-users',
-  'GET',
-  'Users',
-  'provisioned members as a ListResponse; `filter` by `userName eq "…"` and/or `externalId eq "…"`; `startIndex`/`count` (at most 100).',
-  { query: true, errors: [400] },
+export const scimListUsersRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'list-scim-users',
+    'GET',
+    'Users',
+    'provisioned members as a ListResponse; `filter` by `userName eq "…"` and/or `externalId eq "…"`; `startIndex`/`count` (at most 100).',
+    { query: true, errors: [400] },
+  ),
 );
-export const scimCreateUserRoute = resourceRoute(
-  'create-scim-user',
-  'POST',
-  'Users',
-  'creates a member (pending, no password), or links the member with this userName; 409 uniqueness when it is a User already.',
-  {
-    status: 201,
-    body: true,
-    errors: [400, 409],
-    writes: true,
-    audit: { action: 'scim.user.create', target: { created: 'ScimUser', createdField: 'userId' } },
-  },
+export const scimCreateUserRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'create-scim-user',
+    'POST',
+    'Users',
+    'creates a member (pending, no password), or links the member with this userName; 409 uniqueness when it is a User already.',
+    {
+      status: 201,
+      body: true,
+      errors: [400, 409],
+      writes: true,
+      audit: { action: 'scim.user.create', target: { created: 'ScimUser', createdField: 'userId' } },
+    },
+  ),
 );
-export const scimGetUserRoute = resourceRoute('get-scim-user', 'GET', 'Users/{userId}', 'one User.', {
-  errors: [404],
-});
-export const scimReplaceUserRoute = resourceRoute(
-  'replace-scim-user',
-  'PUT',
-  'Users/{userId}',
-  'replaces the User (name, title, department, manager, active, externalId).',
-  {
-    body: true,
-    errors: [400, 404, 409],
-    writes: true,
-    audit: { action: 'scim.user.replace', target: { params: ['userId'] } },
-  },
+export const scimGetUserRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute('get-scim-user', 'GET', 'Users/{userId}', 'one User.', {
+    errors: [404],
+  }),
 );
-export const scimPatchUserRoute = resourceRoute(
-  'patch-scim-user',
-  'PATCH',
-  'Users/{userId}',
-  'add, replace or remove operations (any case), with or without path; `active` false deactivates.',
-  {
-    body: true,
-    errors: [400, 404, 409],
-    writes: true,
-    audit: { action: 'scim.user.patch', target: { params: ['userId'] } },
-  },
+export const scimReplaceUserRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'replace-scim-user',
+    'PUT',
+    'Users/{userId}',
+    'replaces the User (name, title, department, manager, active, externalId).',
+    {
+      body: true,
+      errors: [400, 404, 409],
+      writes: true,
+      audit: { action: 'scim.user.replace', target: { params: ['userId'] } },
+    },
+  ),
 );
-export const scimDeleteUserRoute = resourceRoute(
-  'delete-scim-user',
-  'DELETE',
-  'Users/{userId}',
-  'deactivates the member and ends the User (a later POST links them again).',
-  {
-    status: 204,
-    errors: [404, 409],
-    writes: true,
-    audit: { action: 'scim.user.delete', target: { params: ['userId'] } },
-  },
+export const scimPatchUserRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'patch-scim-user',
+    'PATCH',
+    'Users/{userId}',
+    'add, replace or remove operations (any case), with or without path; `active` false deactivates.',
+    {
+      body: true,
+      errors: [400, 404, 409],
+      writes: true,
+      audit: { action: 'scim.user.patch', target: { params: ['userId'] } },
+    },
+  ),
+);
+export const scimDeleteUserRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'delete-scim-user',
+    'DELETE',
+    'Users/{userId}',
+    'deactivates the member and ends the User (a later POST links them again).',
+    {
+      status: 204,
+      errors: [404, 409],
+      writes: true,
+      audit: { action: 'scim.user.delete', target: { params: ['userId'] } },
+    },
+  ),
 );
 
-export const scimListGroupsRoute = resourceRoute(
-  'list-scim-groups',
-  'GET',
-  'Groups',
-  'teams as Groups; `filter=displayName eq "…"`; `excludedAttributes=members`.',
-  { query: true, errors: [400] },
+export const scimListGroupsRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'list-scim-groups',
+    'GET',
+    'Groups',
+    'teams as Groups; `filter=displayName eq "…"`; `excludedAttributes=members`.',
+    { query: true, errors: [400] },
+  ),
 );
-export const scimCreateGroupRoute = resourceRoute(
-  'create-scim-group',
-  'POST',
-  'Groups',
-  'creates a team (409 uniqueness when the name is taken) with its members.',
-  {
-    status: 201,
-    body: true,
-    errors: [400, 409],
-    writes: true,
-    audit: { action: 'scim.group.create', target: { created: 'Team' } },
-    timeout: 29,
-  },
+export const scimCreateGroupRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'create-scim-group',
+    'POST',
+    'Groups',
+    'creates a team (409 uniqueness when the name is taken) with its members.',
+    {
+      status: 201,
+      body: true,
+      errors: [400, 409],
+      writes: true,
+      audit: { action: 'scim.group.create', target: { created: 'Team' } },
+      timeout: 29,
+    },
+  ),
 );
-export const scimGetGroupRoute = resourceRoute('get-scim-group', 'GET', 'Groups/{groupId}', 'one Group.', {
-  query: true,
-  errors: [400, 404],
-});
-export const scimReplaceGroupRoute = resourceRoute(
-  'replace-scim-group',
-  'PUT',
-  'Groups/{groupId}',
-  'renames the team and makes its people exactly the members.',
-  {
-    body: true,
-    errors: [400, 404, 409],
-    writes: true,
-    audit: { action: 'scim.group.replace', target: { params: ['groupId'] } },
-    timeout: 29,
-  },
+export const scimGetGroupRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute('get-scim-group', 'GET', 'Groups/{groupId}', 'one Group.', {
+    query: true,
+    errors: [400, 404],
+  }),
 );
-export const scimPatchGroupRoute = resourceRoute(
-  'patch-scim-group',
-  'PATCH',
-  'Groups/{groupId}',
-  'displayName replaced; members added, removed or replaced (a person added to a second Group moves there).',
-  {
-    body: true,
-    errors: [400, 404, 409],
-    writes: true,
-    audit: { action: 'scim.group.patch', target: { params: ['groupId'] } },
-    timeout: 29,
-  },
+export const scimReplaceGroupRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'replace-scim-group',
+    'PUT',
+    'Groups/{groupId}',
+    'renames the team and makes its people exactly the members.',
+    {
+      body: true,
+      errors: [400, 404, 409],
+      writes: true,
+      audit: { action: 'scim.group.replace', target: { params: ['groupId'] } },
+      timeout: 29,
+    },
+  ),
 );
-export const scimDeleteGroupRoute = resourceRoute(
-  'delete-scim-group',
-  'DELETE',
-  'Groups/{groupId}',
-  'deletes the team (its people are left without a team).',
-  {
-    status: 204,
-    errors: [404, 409],
-    writes: true,
-    audit: { action: 'scim.group.delete', target: { params: ['groupId'] } },
-  },
+export const scimPatchGroupRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'patch-scim-group',
+    'PATCH',
+    'Groups/{groupId}',
+    'displayName replaced; members added, removed or replaced (a person added to a second Group moves there).',
+    {
+      body: true,
+      errors: [400, 404, 409],
+      writes: true,
+      audit: { action: 'scim.group.patch', target: { params: ['groupId'] } },
+      timeout: 29,
+    },
+  ),
+);
+export const scimDeleteGroupRoute = /* @__PURE__ */ declared(() =>
+  resourceRoute(
+    'delete-scim-group',
+    'DELETE',
+    'Groups/{groupId}',
+    'deletes the team (its people are left without a team).',
+    {
+      status: 204,
+      errors: [404, 409],
+      writes: true,
+      audit: { action: 'scim.group.delete', target: { params: ['groupId'] } },
+    },
+  ),
 );
 
 export const scimRoutes = [

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { PostUpload, UploadQuota } from '../../feed/entities.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
-import { API_PREFIX, defineRoute, type RouteAccess } from '../route-def.ts';
+import { API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
 
 /**
@@ -20,51 +20,57 @@ const presigned: RouteAccess = {
   writes: uploadWrites,
   bucket: [{ prefix: PENDING_UPLOADS_PREFIX, actions: ['write'] }],
 };
-export const UploadedFile = z
-  .object({
-    path: z.string(),
-    mimeType: z.string(),
-    sizeBytes: z.number().int(),
-    name: z.string(),
-    width: z.number().int().nullable(),
-    height: z.number().int().nullable(),
-  })
-  .meta({ id: 'UploadedPostFile' });
+export const UploadedFile = /* @__PURE__ */ declared(() =>
+  z
+    .object({
+      path: z.string(),
+      mimeType: z.string(),
+      sizeBytes: z.number().int(),
+      name: z.string(),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+    })
+    .meta({ id: 'UploadedPostFile' }),
+);
 
-export const uploadPostFileRoute = defineRoute({
-  name: 'upload-post-file',
-  area: 'files',
-  method: 'POST',
-  path: `${API_PREFIX}/files/posts`,
-  auth: 'session',
-  summary: 'Uploads an image (JPG, PNG, WebP, GIF) or a PDF up to 4 MB (multipart, one part named file).',
-  multipart: { maxBytes: 4 * 1024 * 1024 },
-  idempotent: true,
-  status: 201,
-  response: UploadedFile,
-  errors: [400, 413, 429],
-  access: direct,
-  timeout: 29,
-  memory: 1024,
-});
-
-export const createPostUploadRoute = defineRoute({
-  name: 'create-post-upload',
-  area: 'files',
-  method: 'POST',
-  path: `${API_PREFIX}/files/posts/uploads`,
-  auth: 'session',
-  summary: 'A presigned PUT for larger images and documents (10 MB) and videos (MP4, WebM; 200 MB).',
-  body: z.strictObject({
-    name: z.string().min(1).max(200),
-    mimeType: z.string().min(1).max(100),
-    sizeBytes: z.number().int().positive(),
+export const uploadPostFileRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'upload-post-file',
+    area: 'files',
+    method: 'POST',
+    path: `${API_PREFIX}/files/posts`,
+    auth: 'session',
+    summary: 'Uploads an image (JPG, PNG, WebP, GIF) or a PDF up to 4 MB (multipart, one part named file).',
+    multipart: { maxBytes: 4 * 1024 * 1024 },
+    idempotent: true,
+    status: 201,
+    response: UploadedFile,
+    errors: [400, 413, 429],
+    access: direct,
+    timeout: 29,
+    memory: 1024,
   }),
-  idempotent: true,
-  status: 201,
-  response: z.object({ path: z.string(), uploadUrl: z.string(), expiresAt: isoDateTime() }),
-  errors: [400, 413, 429],
-  access: presigned,
-});
+);
+
+export const createPostUploadRoute = /* @__PURE__ */ declared(() =>
+  defineRoute({
+    name: 'create-post-upload',
+    area: 'files',
+    method: 'POST',
+    path: `${API_PREFIX}/files/posts/uploads`,
+    auth: 'session',
+    summary: 'A presigned PUT for larger images and documents (10 MB) and videos (MP4, WebM; 200 MB).',
+    body: z.strictObject({
+      name: z.string().min(1).max(200),
+      mimeType: z.string().min(1).max(100),
+      sizeBytes: z.number().int().positive(),
+    }),
+    idempotent: true,
+    status: 201,
+    response: z.object({ path: z.string(), uploadUrl: z.string(), expiresAt: isoDateTime() }),
+    errors: [400, 413, 429],
+    access: presigned,
+  }),
+);
 
 export const uploadRoutes = [uploadPostFileRoute, createPostUploadRoute];
