@@ -12,6 +12,11 @@ import { backgroundSettings } from '../../shared/api/function-settings.ts';
 import { matchesAny } from './filter-pattern.ts';
 import { type FunctionHost, outcomeError } from './function-host.ts';
 
+/** An idle shard is read 4 times a second, Lambda's own polling rate for DynamoDB streams. */
+const IDLE_POLL_MS = 250;
+/** New shards (DynamoDB Local rolls one over every few hours) are looked for this often, and when one closes. */
+const SHARD_DISCOVERY_MS = 10_000;
+
 /** A stream consumer's invocation: its answer (a partial batch response, or nothing), or a thrown failure. */
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
 
@@ -26,6 +31,7 @@ type StreamHandler = (event: DynamoDBStreamEvent) => Promise<unknown>;
  */
 export class StreamPoller {
   private running = false;
+  private shardClosed = false;
   private readonly iterators = new Map<string, string>();
   private readonly done = new Set<string>();
   private loop: Promise<void> | undefined;
@@ -72,10 +78,17 @@ export class StreamPoller {
     if (!arn) throw new Error(`table ${this.tableName} has no stream`);
     this.running = true;
     let first = true;
+    let discovered = 0;
     this.loop = (async () => {
       while (this.running) {
         try {
-          await this.discoverShards(streams, arn, first);
+          // DynamoDB Local answers DescribeStream (and each GetRecords) by reading the stream's records
+          // in its one SQLite thread: asked every poll, it held that thread most of the time.
+          if (first || this.shardClosed || Date.now() - discovered >= SHARD_DISCOVERY_MS) {
+            await this.discoverShards(streams, arn, first);
+            discovered = Date.now();
+            this.shardClosed = false;
+          }
           first = false;
           let any = false;
           for (const [shardId, iterator] of [...this.iterators]) {
@@ -84,13 +97,14 @@ export class StreamPoller {
             else {
               this.iterators.delete(shardId);
               this.done.add(shardId);
+              this.shardClosed = true; // its child shards are read from their beginning at once
             }
             const records = (out.Records ?? []).map((r) => toLambdaRecord(r, arn));
             if (records.length === 0) continue;
             any = true;
             for (const lane of handlers) lane.offer(records);
           }
-          if (!any) await sleep(150);
+          if (!any) await sleep(IDLE_POLL_MS);
         } catch (err) {
           this.log(`stream poller: ${(err as Error).message}`);
           await sleep(1000);

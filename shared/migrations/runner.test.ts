@@ -120,4 +120,38 @@ describe('the migrations runner', () => {
     },
     WALKS_MS,
   );
+
+  /** A migration of every probe whose `migrate` throws `error` for the first `times` calls of the walk. */
+  const refusing = (id: string, error: () => Error, times: number): DataMigration => {
+    let calls = 0;
+    return { ...doubling, id, migrate: (i) => (calls++ < times ? Promise.reject(error()) : doubling.migrate(i)) };
+  };
+  /** What the SDK throws when the table does not answer within the client's bound. */
+  const timeout = () => Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
+
+  it(
+    'walks a page the table refused for a moment again, and fails only on a bug',
+    async () => {
+      const refused = await runMigrations([refusing('0005-refused-twice', timeout, 2)], { budgetMs: WHOLE_WALK_MS });
+      expect(refused.states[0]).toMatchObject({ status: 'done', error: null });
+      expect(refused.states[0].scanned).toBeGreaterThanOrEqual(COUNT);
+
+      const bug = await runMigrations([refusing('0006-bug', () => new Error('a bug'), 1)], { budgetMs: 60_000 });
+      expect(bug.states[0]).toMatchObject({ status: 'failed', error: 'a bug' });
+    },
+    WALKS_MS,
+  );
+
+  it(
+    'leaves a migration the table keeps refusing to the next run, unfailed',
+    async () => {
+      const stuck = refusing('0007-refused-long', timeout, Number.POSITIVE_INFINITY);
+      const first = await runMigrations([stuck], { budgetMs: 2_000 });
+      expect(first.states[0]).toMatchObject({ status: 'running', error: null, scanned: 0 });
+      // The lease was given back: the next run takes the migration at once and completes it.
+      const next = await runMigrations([{ ...doubling, id: stuck.id }], { budgetMs: WHOLE_WALK_MS });
+      expect(next.states[0]).toMatchObject({ status: 'done', error: null });
+    },
+    WALKS_MS,
+  );
 });

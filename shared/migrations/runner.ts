@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../db/client.ts';
 import { getItem, isConditionFailure, retryOnConflict, transact, write } from '../db/table.ts';
+import { isDependencyUnavailable } from '../db/unavailable.ts';
 import { logger } from '../observability/logger.ts';
 import { Migration, type MigrationStateItem, type MigrationStatus } from './entities.ts';
 import type { DataMigration } from './migration.ts';
@@ -12,12 +13,17 @@ import type { DataMigration } from './migration.ts';
  * entities), records its position and counts in the table after every page, and stops when its time
  * budget is spent; the next run resumes where it stopped. A lease keeps two runners (the deploy hook
  * and the schedule, two `npm start`s) off the same migration. A paused or failing migration holds the
- * ones after it, which may depend on it. Scans are for this background walk only: no request path
+ * ones after it, which may depend on it. A page the table refuses for a moment (a timeout, throttling,
+ * a 5xx: shared/db/unavailable.ts) is walked again after a backoff, and at the end of the budget left for
+ * the next run: only a bug fails a migration. Scans are for this background walk only: no request path
  * scans (docs/data-model.md).
  */
 const PAGE_SIZE = 100;
 /** How long a runner holds a migration past its own budget before another may take it over. */
 const LEASE_GRACE_MS = 60_000;
+/** The first wait before a refused page is walked again; it doubles up to the last. */
+const BACKOFF_FIRST_MS = 500;
+const BACKOFF_LAST_MS = 15_000;
 
 export interface RunOptions {
   /** Stop taking new pages after this long (a Lambda's remaining time, less a margin). */
@@ -106,27 +112,25 @@ export async function runMigrations(
       break;
     }
     let state = (await Migration.get({ id: m.id }, { consistent: true }))!;
+    let refusals = 0;
     try {
       while (Date.now() < deadline && pages < maxPages && !signal?.aborted) {
-        const page = await db().send(
-          new ScanCommand({
-            TableName: tableName(),
-            Limit: m.pageSize ?? PAGE_SIZE,
-            ExclusiveStartKey: state.cursor ?? undefined,
-            ConsistentRead: true,
-            ...(m.entities.length ? entityFilter(m.entities) : {}),
-          }),
-        );
+        let page: Awaited<ReturnType<typeof walkPage>>;
+        try {
+          page = await walkPage(m, state.cursor ?? undefined);
+          refusals = 0;
+        } catch (error) {
+          if (!isDependencyUnavailable(error)) throw error;
+          // The items walked before the refusal are walked again: each migration is idempotent.
+          const wait = Math.min(BACKOFF_FIRST_MS * 2 ** refusals++, BACKOFF_LAST_MS);
+          logger.warn('migration page refused, walked again', { migration: m.id, waitMs: wait, error: error as Error });
+          if (Date.now() + wait >= deadline) break;
+          await new Promise((r) => setTimeout(r, wait));
+          continue;
+        }
         pages++;
-        let changed = 0;
-        for (const item of page.Items ?? []) changed += await migrateItem(m, item);
-        const last = !page.LastEvaluatedKey;
-        state = await recordPage(m, owner, {
-          cursor: page.LastEvaluatedKey ?? null,
-          scanned: page.ScannedCount ?? 0,
-          changed,
-          done: last,
-        });
+        const last = !page.cursor;
+        state = await recordPage(m, owner, { ...page, done: last });
         if (last) {
           logger.info('migration done', { migration: m.id, scanned: state.scanned, changed: state.changed });
           break;
@@ -134,6 +138,11 @@ export async function runMigrations(
         if (state.paused) break;
       }
     } catch (error) {
+      if (isDependencyUnavailable(error)) {
+        // Recording the page was refused: the lease runs out by itself, and the next run resumes here.
+        logger.warn('migration stopped for now: the table refused it', { migration: m.id, error: error as Error });
+        break;
+      }
       logger.error('migration failed', { migration: m.id, error: error as Error });
       await recordFailure(m, owner, error as Error);
       break;
@@ -146,6 +155,22 @@ export async function runMigrations(
   }
   const states = await migrationStates(migrations);
   return { complete: states.every((s) => s.status === 'done'), states };
+}
+
+/** One page of the walk from `cursor`: its items brought to their current form, and where the next starts. */
+async function walkPage(m: DataMigration, cursor: Record<string, unknown> | undefined) {
+  const page = await db().send(
+    new ScanCommand({
+      TableName: tableName(),
+      Limit: m.pageSize ?? PAGE_SIZE,
+      ExclusiveStartKey: cursor,
+      ConsistentRead: true,
+      ...(m.entities.length ? entityFilter(m.entities) : {}),
+    }),
+  );
+  let changed = 0;
+  for (const item of page.Items ?? []) changed += await migrateItem(m, item);
+  return { cursor: page.LastEvaluatedKey ?? null, scanned: page.ScannedCount ?? 0, changed };
 }
 
 /**
