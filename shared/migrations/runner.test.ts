@@ -65,7 +65,7 @@ const WHOLE_WALK_MS = 180_000;
 describe('the migrations runner', () => {
   beforeAll(async () => {
     process.env.TABLE_NAME = table;
-    await ensureTable(new DynamoDBClient({ region: process.env.AWS_REGION }), table);
+    await ensureTable(new DynamoDBClient({ region: process.env.AWS_REGION }), table, { stream: false });
     await putMany(ids.map((id, n) => Probe.item({ id, n } as EntityFields<typeof Probe>)));
   });
   afterAll(() => {

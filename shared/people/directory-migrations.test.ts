@@ -52,7 +52,7 @@ const ids = async (q: Parameters<typeof listDirectory>[0]) => (await listDirecto
 describe('0013-directory-rows and 0014-directory-shards-removed', () => {
   beforeAll(async () => {
     process.env.TABLE_NAME = table;
-    await ensureTable(new DynamoDBClient({ region: process.env.AWS_REGION }), table);
+    await ensureTable(new DynamoDBClient({ region: process.env.AWS_REGION }), table, { stream: false });
     const shards = new Map<number, Record<string, unknown>>();
     for (const u of people.filter((p) => p.status !== 'deactivated')) {
       const s = shards.get(shardOf(u.id)) ?? {};

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { runDataRightsWork } from '../../shared/data-rights/work.ts';
+import { setDbClient } from '../../shared/db/client.ts';
 import { declarations } from '../../shared/db/entity.ts';
 import { newSortableId } from '../../shared/db/ids.ts';
 import { Grievance } from '../../shared/grievances/entities.ts';
@@ -46,8 +48,18 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
   // A person whose avatar was uploaded by 0.2.0: its key starts with the unkeyed tag of the id.
   const legacy = legacyAvatarOf(fixture);
 
+  let stopDynamo: (() => Promise<void>) | undefined;
+
   beforeAll(async () => {
+    // A DynamoDB Local of its own: the migrations write thousands of items, and the suite's emulator
+    // answers every write to a table created late in the run by reading all the stream records written
+    // before that table's first (DynamoDB Local's stream tables have no index by stream), in the one
+    // thread that answers everyone. Alone, the fixture's migrations take seconds, not minutes.
+    const dynamo = await startDynamoDbLocal(null, await freePort());
+    stopDynamo = dynamo.stop;
+    setDbClient(undefined);
     Object.assign(process.env, {
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       TABLE_NAME: table,
       BUCKET_NAME: table,
       CURSOR_SECRET: fixture.secrets.cursorSecret,
@@ -77,8 +89,7 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
     stop = runtime.stop;
     base = runtime.baseUrl;
     // The runtime brings the table up to date by itself, in the background (infra/local/runtime.ts).
-    // Its budget is 30 minutes; on a loaded two-core machine the directory's terms (0013) alone take
-    // minutes for the fixtures' few dozen people, so the wait is long and ends early on a failure.
+    // Its budget is 30 minutes; the wait is long for a loaded two-core machine and ends early on a failure.
     const until = Date.now() + 600_000;
     const settled = () => states.every((s) => s.status === 'done') || states.some((s) => s.status === 'failed');
     do {
@@ -90,6 +101,8 @@ describe.each(fixtures)('upgrade from $name', ({ fixture }) => {
 
   afterAll(async () => {
     await stop?.();
+    await stopDynamo?.();
+    setDbClient(undefined);
     rmSync(dataDir, { recursive: true, force: true });
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
