@@ -34,6 +34,7 @@ import { MEETING_TYPES } from '../../shared/calendar/meetings/types.ts';
 import type { Item } from '../../shared/db/table.ts';
 import type { PostItem } from '../../shared/feed/entities.ts';
 import { setS3Client } from '../../shared/storage/client.ts';
+import { plainPost } from '../support/post-fields.ts';
 import { DynamoMeterProxy, type Reading } from './dynamo-meter-proxy.ts';
 import {
   batchWrite,
@@ -163,26 +164,15 @@ export async function scaleBench(): Promise<boolean> {
     let post: PostItem | undefined;
     if (det(i, 'posts', 5) < 2) {
       const at = new Date(now.getTime() - (1 + det(i, 'postAt', 364)) * DAY - det(i, 'postMs', DAY));
-      post = Post.item({
-        id: newSortableId(at),
-        authorId: author,
-        content: `${Array.from({ length: 30 }, (_, k) => detPick(WORDS, i, `post${k}`)).join(' ')} #${detPick(WORDS, i, 'tag')}`,
-        tags: [detPick(WORDS, i, 'tag')],
-        images: [],
-        videos: [],
-        documents: [],
-        poll: null,
-        recognition: null,
-        isAnnouncement: false,
-        hidden: false,
-        sharedPostId: null,
-        mentionedIds: [],
-        createdAt: at.toISOString(),
-        updatedAt: at.toISOString(),
-        editedAt: null,
-        actorId: author,
-        rev: 0,
-      });
+      post = Post.item(
+        plainPost({
+          id: newSortableId(at),
+          authorId: author,
+          content: `${Array.from({ length: 30 }, (_, k) => detPick(WORDS, i, `post${k}`)).join(' ')} #${detPick(WORDS, i, 'tag')}`,
+          tags: [detPick(WORDS, i, 'tag')],
+          createdAt: at.toISOString(),
+        }),
+      );
       items.push(...newPostItems(post));
     }
     items.push(...newKindsOf(i, n, post));
@@ -260,27 +250,16 @@ export async function scaleBench(): Promise<boolean> {
   /** The must-reads' posts (written once), with their reminders as the schedule leaves them. */
   const mustReadPosts = (): Item[] =>
     mustReads.flatMap((m, k) => {
-      const post = Post.item({
-        id: m.id,
-        authorId: idOf(0),
-        content: `Please read: ${Array.from({ length: 40 }, (_, w) => detPick(WORDS, k, `must${w}`)).join(' ')}`,
-        tags: [],
-        images: [],
-        videos: [],
-        documents: [],
-        poll: null,
-        recognition: null,
-        isAnnouncement: true,
-        acknowledgement: { required: true, dueAt: m.dueAt },
-        hidden: false,
-        sharedPostId: null,
-        mentionedIds: [],
-        createdAt: m.at,
-        updatedAt: m.at,
-        editedAt: null,
-        actorId: idOf(0),
-        rev: 0,
-      });
+      const post = Post.item(
+        plainPost({
+          id: m.id,
+          authorId: idOf(0),
+          content: `Please read: ${Array.from({ length: 40 }, (_, w) => detPick(WORDS, k, `must${w}`)).join(' ')}`,
+          isAnnouncement: true,
+          acknowledgement: { required: true, dueAt: m.dueAt },
+          createdAt: m.at,
+        }),
+      );
       const remindAt = m.dueAt ? remindAtOf(m.at, m.dueAt) : undefined;
       return [
         ...newPostItems(post),

@@ -5,6 +5,7 @@ import { failureReason } from '../../shared/data-rights/job-failure.ts';
 import { dataRules } from '../../shared/data-rights/rules.ts';
 import { Comment, FeedScore, Follow, Post } from '../../shared/feed/entities.ts';
 import { User } from '../../shared/people/entities.ts';
+import { plainPost } from '../support/post-fields.ts';
 
 /**
  * What the export's document holds of each kind (issue 33, item 3): the fields declared per kind
@@ -18,24 +19,13 @@ const hidden = { postShown: async () => false };
 
 const post = (fields: Record<string, unknown>) =>
   Post.item({
-    id: 'p1',
-    authorId: OTHER,
-    content: `About @[${ME}]`,
-    tags: [],
-    images: [],
-    videos: [],
-    documents: [],
-    poll: null,
-    recognition: null,
-    isAnnouncement: false,
-    hidden: false,
-    sharedPostId: null,
-    mentionedIds: [ME],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    editedAt: null,
-    actorId: OTHER,
-    rev: 0,
+    ...plainPost({
+      id: 'p1',
+      authorId: OTHER,
+      content: `About @[${ME}]`,
+      mentionedIds: [ME],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    }),
     ...fields,
   });
 
