@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTable } from '../../infra/local/dynamodb.ts';
+import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import type { FunctionHost } from '../../infra/local/function-host.ts';
+import { freePort } from '../../infra/local/runtime.ts';
 import { StreamPoller } from '../../infra/local/stream-poller.ts';
 import { streamConsumers } from '../../shared/api/background.ts';
 
@@ -13,16 +14,20 @@ import { streamConsumers } from '../../shared/api/background.ts';
  * The local stream poller reads an idle stream as Lambda does (4 GetRecords a second) and looks for new
  * shards rarely: DynamoDB Local answers each DescribeStream and GetRecords by reading the stream's
  * records in its one SQLite thread, and a poller asking every 150 ms held that thread most of the run.
- * Counted by a proxy in front of the suite's DynamoDB Local, on a table of this test's own.
+ * Counted by a proxy in front of a DynamoDB Local of this test's own (a streamed table made late in the
+ * suite's would be slow for the very reason: docs/testing.md, "Tables of a test's own").
  */
 const table = `stream-poller-${randomUUID().slice(0, 8)}`;
 const calls = new Map<string, number>();
 let proxy: Server;
 let endpoint = '';
+let dynamo: Awaited<ReturnType<typeof startDynamoDbLocal>>;
+const client = () => new DynamoDBClient({ endpoint: dynamo.endpoint, region: process.env.AWS_REGION });
 
 beforeAll(async () => {
-  const target = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!);
-  await ensureTable(new DynamoDBClient({ region: process.env.AWS_REGION }), table);
+  dynamo = await startDynamoDbLocal(null, await freePort());
+  const target = new URL(dynamo.endpoint);
+  await ensureTable(client(), table);
   proxy = createServer((req, res) => {
     const op = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
     calls.set(op, (calls.get(op) ?? 0) + 1);
@@ -39,7 +44,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await dynamo.stop();
+});
 
 describe('the local stream poller', () => {
   it('polls an idle stream 4 times a second, describes it rarely, and still hands a new record on', async () => {
@@ -50,13 +58,9 @@ describe('the local stream poller', () => {
         return { status: 'ok' as const, result: undefined };
       },
     } as unknown as FunctionHost;
-    const poller = new StreamPoller(
-      host,
-      endpoint,
-      table,
-      [{ ...streamConsumers[0], name: 'probe', filters: [] }],
-      () => {},
-    );
+    const lines: string[] = [];
+    const probe = { ...streamConsumers[0], name: 'probe', filters: [] };
+    const poller = new StreamPoller(host, endpoint, table, [probe], (line) => lines.push(line));
     await poller.start();
     try {
       // Its first round (the shards described, an iterator each) is under way when start() answers.
@@ -70,12 +74,11 @@ describe('the local stream poller', () => {
       expect(calls.get('GetRecords') ?? 0).toBeGreaterThan(0);
       expect(calls.get('GetRecords') ?? 0).toBeLessThanOrEqual((idleMs / 1000) * 4 + 1);
 
-      await new DynamoDBClient({ region: process.env.AWS_REGION }).send(
-        new PutItemCommand({ TableName: table, Item: { pk: { S: 'PROBE' }, sk: { S: 'PROBE' } } }),
-      );
+      await client().send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'PROBE' }, sk: { S: 'PROBE' } } }));
       const until = Date.now() + 10_000;
       while (events.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      expect(events.flatMap((e) => e.Records.map((r) => r.dynamodb?.Keys?.pk?.S))).toEqual(['PROBE']);
+      const keys = events.flatMap((e) => e.Records.map((r) => r.dynamodb?.Keys?.pk?.S));
+      expect(keys, lines.join('\n')).toEqual(['PROBE']);
     } finally {
       await poller.stop();
     }
