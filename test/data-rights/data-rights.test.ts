@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataExport } from '../../shared/data-rights/entities.ts';
 import { exportPrefix } from '../../shared/data-rights/export-document.ts';
 import { runDataRightsWork } from '../../shared/data-rights/work.ts';
@@ -13,6 +13,7 @@ import { checkCounters, itemsAbout, worldOf } from '../support/counters.ts';
 import { type PersonOfEveryKind, seedPersonOfEveryKind } from '../support/person-seed.ts';
 import { findTraces } from '../support/person-traces.ts';
 import { readRoutesWithout5xx } from '../support/read-routes.ts';
+import { runtimeOfItsOwn, type SeededCompany } from '../support/seeded-company.ts';
 import { scanTable, storedObjects } from '../support/stored-data.ts';
 
 /**
@@ -27,6 +28,14 @@ import { scanTable, storedObjects } from '../support/stored-data.ts';
  * from its 5 minutes; the worker runs in this process): real time passes, as deployed.
  */
 process.env.DATA_RIGHTS_SETTLE_SECONDS = '8';
+
+// Its jobs walk the whole table: a table of its own (test/support/seeded-company.ts).
+let runtime: SeededCompany;
+beforeAll(async () => {
+  runtime = await runtimeOfItsOwn();
+}, 120_000);
+afterAll(() => runtime?.stop());
+
 async function workUntil(job: string, done: () => Promise<boolean>): Promise<void> {
   const until = Date.now() + 150_000;
   while (!(await done()) && Date.now() < until) {

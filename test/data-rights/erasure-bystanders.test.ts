@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDataRightsWork } from '../../shared/data-rights/work.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Notification } from '../../shared/notifications/entities.ts';
@@ -7,6 +7,7 @@ import { waitFor } from '../feed/helpers.ts';
 import { expectStatus } from '../people/helpers.ts';
 import { admin, api, PASSWORD, signIn, uniq } from '../support/api.ts';
 import { findTraces } from '../support/person-traces.ts';
+import { runtimeOfItsOwn, type SeededCompany } from '../support/seeded-company.ts';
 import { scanTable } from '../support/stored-data.ts';
 
 /**
@@ -15,6 +16,13 @@ import { scanTable } from '../support/stored-data.ts';
  * service put it next to their id), and writes made while their erasure runs leave nothing naming them.
  */
 process.env.DATA_RIGHTS_SETTLE_SECONDS = '3';
+
+// Its jobs walk the whole table: a table of its own (test/support/seeded-company.ts).
+let runtime: SeededCompany;
+beforeAll(async () => {
+  runtime = await runtimeOfItsOwn();
+}, 120_000);
+afterAll(() => runtime?.stop());
 
 interface Member {
   id: string;

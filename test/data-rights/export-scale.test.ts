@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataExport } from '../../shared/data-rights/entities.ts';
 import { exportStep } from '../../shared/data-rights/export.ts';
 import { newLease } from '../../shared/data-rights/lease.ts';
@@ -7,6 +7,7 @@ import { putMany, write } from '../../shared/db/table.ts';
 import { Post } from '../../shared/feed/entities.ts';
 import { api, newMember } from '../support/api.ts';
 import { plainPost } from '../support/post-fields.ts';
+import { runtimeOfItsOwn, type SeededCompany } from '../support/seeded-company.ts';
 
 /**
  * A person with many items (issue 28: "a person with 10,000 posts must not hit a function's limit"):
@@ -14,6 +15,13 @@ import { plainPost } from '../support/post-fields.ts';
  * invocations would), its finds gathered into few parts, and the document holds every item.
  */
 const POSTS = 3_000;
+
+// Its jobs walk the whole table: a table of its own (test/support/seeded-company.ts).
+let runtime: SeededCompany;
+beforeAll(async () => {
+  runtime = await runtimeOfItsOwn();
+}, 120_000);
+afterAll(() => runtime?.stop());
 
 describe('an export of a person with many items', () => {
   it('is made in bounded steps, in few parts, and holds every item', async () => {

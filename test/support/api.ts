@@ -4,7 +4,18 @@ import { inject } from 'vitest';
 import { ResponseValidator } from './response-validator.ts';
 
 /** A small HTTP client for the project's own tests against the local runtime. */
-export const baseUrl = () => inject('baseUrl');
+let ownRuntime: string | undefined;
+export const baseUrl = () => ownRuntime ?? inject('baseUrl');
+
+/**
+ * Points this test file's calls at a runtime of its own (test/support/seeded-company.ts), or back at
+ * the suite's with `undefined`; the first admin's session and the served document are fetched afresh.
+ */
+export function useRuntime(url: string | undefined): void {
+  ownRuntime = url;
+  adminSession = undefined;
+  documentValidator = undefined;
+}
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -61,7 +72,7 @@ function validator(): Promise<ResponseValidator> {
     const signIn = await fetch(`${baseUrl()}/api/v1/auth/sign-in/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@example.com', password: 'admin-password-1' }),
+      body: JSON.stringify(FIRST_ADMIN),
     });
     const token = signIn.headers.get('set-auth-token');
     const doc = await fetch(`${baseUrl()}/api/v1/openapi.json`, { headers: { authorization: `Bearer ${token}` } });
@@ -70,6 +81,9 @@ function validator(): Promise<ResponseValidator> {
   })();
   return documentValidator;
 }
+
+/** The first super admin the test runtimes are started with. */
+export const FIRST_ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
 
 export const uniq = () => randomUUID().slice(0, 8);
 export const PASSWORD = 'test-password-1';
@@ -81,7 +95,7 @@ export async function signIn(email: string, password: string): Promise<{ token: 
 }
 
 let adminSession: Promise<{ token: string; user: any }> | undefined;
-export const admin = () => (adminSession ??= signIn('admin@example.com', 'admin-password-1'));
+export const admin = () => (adminSession ??= signIn(FIRST_ADMIN.email, FIRST_ADMIN.password));
 
 /** Creates a member through the admin route and signs them in. */
 export async function newMember(

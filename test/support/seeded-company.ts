@@ -13,6 +13,7 @@ import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { blankProfile } from '../../shared/people/users.ts';
 import { setS3Client } from '../../shared/storage/client.ts';
 import { batchWrite, migrationsDoneItems } from '../bench/support.ts';
+import { FIRST_ADMIN, useRuntime } from './api.ts';
 
 /**
  * A company of its own for a test file (issue 38): its own DynamoDB Local (in memory) with `people`
@@ -40,6 +41,7 @@ export interface SeededCompany {
 export async function seededCompany(
   people: number,
   person: (i: number) => { name?: string; dateOfBirth?: string | null } = () => ({}),
+  admin = { email: 'company-admin@example.com', password: 'admin-password-1' },
 ): Promise<SeededCompany> {
   const before = { ...process.env };
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-company-'));
@@ -91,7 +93,6 @@ export async function seededCompany(
     // Seeded in the current form (rows and terms included), so this release's migrations are recorded
     // done, as the bench's company does: the runtime does not walk the seeded people at start.
     await batchWrite(doc, table, [...projectionItems(users), ...(await migrationsDoneItems(new Date().toISOString()))]);
-    const admin = { email: 'company-admin@example.com', password: 'admin-password-1' };
     runtime = await startLocalRuntime({
       port: await freePort(),
       dataDir,
@@ -166,4 +167,22 @@ export async function seededCompany(
     await restore();
     throw err;
   }
+}
+
+/**
+ * A runtime of its own for a test file whose work walks the whole table (the data-rights jobs): the
+ * suite's first admin, and the file's `api()` calls pointed at it, so what the file costs and how long
+ * its steps take do not depend on what the rest of the suite stored before it ran (nor does the
+ * suite's schedule take its jobs).
+ */
+export async function runtimeOfItsOwn(): Promise<SeededCompany> {
+  const company = await seededCompany(0, undefined, FIRST_ADMIN);
+  useRuntime(company.baseUrl);
+  return {
+    ...company,
+    async stop() {
+      useRuntime(undefined);
+      await company.stop();
+    },
+  };
 }
