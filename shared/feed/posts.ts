@@ -167,11 +167,24 @@ type PostBody = Pick<
   | 'acknowledgement'
 >;
 
+/** A text-only body: no media, poll or recognition, not an announcement, not a share. */
+export const textOnly = (content: string, mentionedIds: string[] = []): PostBody => ({
+  content,
+  images: [],
+  videos: [],
+  documents: [],
+  poll: null,
+  recognition: null,
+  isAnnouncement: false,
+  sharedPostId: null,
+  mentionedIds,
+});
+
 /**
  * A new post (or share) as first written: its id sorts by `now` (a scheduled post keeps the id it was
  * given when scheduled), tagged from its content, shown, unedited.
  */
-function firstRevision(authorId: string, now: Date, body: PostBody, id = newSortableId(now)): PostItem {
+export function firstRevision(authorId: string, now: Date, body: PostBody, id = newSortableId(now)): PostItem {
   const at = now.toISOString();
   return Post.item({
     id,
@@ -401,17 +414,7 @@ export async function sharePost(caller: Viewer, postId: string, text: string): P
   const now = new Date();
   const at = now.toISOString();
   const { mentioned } = await resolveBody(content);
-  const share = firstRevision(caller.userId, now, {
-    content,
-    images: [],
-    videos: [],
-    documents: [],
-    poll: null,
-    recognition: null,
-    isAnnouncement: false,
-    sharedPostId: original.id,
-    mentionedIds: mentioned,
-  });
+  const share = firstRevision(caller.userId, now, { ...textOnly(content, mentioned), sharedPostId: original.id });
   const byOther = original.authorId !== caller.userId;
   await transactScored([
     ...newPostWrites(share),
