@@ -32,6 +32,28 @@ export interface PostInput {
   acknowledgement?: AcknowledgementInput | null;
 }
 
+/**
+ * A create or PATCH body as the routes receive it (`null` for "none") split into the post (PostInput's
+ * absent fields) and its `publishAt`.
+ */
+export function postInputOf(
+  body: Omit<PostInput, 'content' | 'poll' | 'recognition'> & {
+    content?: string | null;
+    poll?: PostInput['poll'] | null;
+    recognition?: PostInput['recognition'] | null;
+    publishAt?: string;
+  },
+): { input: PostInput; publishAt?: string } {
+  const { content, poll, recognition, publishAt, ...rest } = body;
+  const input = {
+    ...rest,
+    content: content ?? undefined,
+    poll: poll ?? undefined,
+    recognition: recognition ?? undefined,
+  };
+  return { input, publishAt };
+}
+
 /** A post as one reader may see it: 404 when missing, or hidden from them. */
 export async function readablePost(viewer: Viewer, postId: string, consistent = false): Promise<PostItem> {
   const post = looksLikeId(postId) ? await Post.get({ id: postId }, { consistent }) : undefined;
