@@ -1,6 +1,6 @@
 import type { Item } from '../db/table.ts';
 import type { ReadMark } from '../notifications/notifications.ts';
-import { FAVOURITE_FIELDS, LINK_FIELDS } from '../people/profile-fields.ts';
+import { FAVOURITE_FIELDS, LINK_FIELDS, WORK_AND_INTEREST_FIELDS } from '../people/profile-fields.ts';
 
 /**
  * The export's document (docs/people-data.md): one JSON object, a section per
@@ -61,18 +61,7 @@ export const PROFILE_FIELDS = [
   'role',
   'status',
   'image',
-  'title',
-  'location',
-  'bio',
-  'currentWork',
-  'department',
-  'teamId',
-  'managerId',
-  'skills',
-  'learningInterests',
-  'hobbies',
-  'interests',
-  'projects',
+  ...WORK_AND_INTEREST_FIELDS,
   'joinedAt',
   'joinedOn',
   'dateOfBirth',

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { actorOf, type ChangeMapper, changed, changeType, type DeclaredChange } from '../live/change-events.ts';
-import { FAVOURITE_FIELDS, LINK_FIELDS } from './profile-fields.ts';
+import { FAVOURITE_FIELDS, LINK_FIELDS, WORK_AND_INTEREST_FIELDS } from './profile-fields.ts';
 
 const person = z.object({ userId: z.string() });
 
@@ -50,18 +50,7 @@ export const peopleChangeTypes = [memberCreated, memberUpdated, profileUpdated, 
 const PROFILE_FIELDS = [
   'name',
   'email',
-  'title',
-  'location',
-  'bio',
-  'currentWork',
-  'department',
-  'teamId',
-  'managerId',
-  'skills',
-  'learningInterests',
-  'hobbies',
-  'interests',
-  'projects',
+  ...WORK_AND_INTEREST_FIELDS,
   ...LINK_FIELDS,
   ...FAVOURITE_FIELDS,
   'joinedOn',

@@ -37,3 +37,19 @@ export const FAVOURITE_FIELDS = [
   'superpower',
   'drink',
 ] as const;
+
+/** What a profile tells about its person's work and interests: the event feed and the export follow it. */
+export const WORK_AND_INTEREST_FIELDS = [
+  'title',
+  'location',
+  'bio',
+  'currentWork',
+  'department',
+  'teamId',
+  'managerId',
+  'skills',
+  'learningInterests',
+  'hobbies',
+  'interests',
+  'projects',
+] as const;
