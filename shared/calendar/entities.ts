@@ -74,6 +74,24 @@ export const WishCounter = entity({
 });
 
 /**
+ * A pass of birthday notifications over the company, in pages, held by the claim that started it (a
+ * take-over changes `claimId`, which stops an older sender).
+ */
+interface AudiencePass {
+  claimId: string;
+  /** Members who joined at or before this instant (the first claim's) are the audience. */
+  cutoff: string;
+  /** Pages recorded so far, and the cursor of the next page (null before the first). */
+  step: number;
+  cursor: string | null;
+  /** Notifications written or revised in this pass (this round, for a day). */
+  sent: number;
+  heartbeatAt: string;
+  doneAt?: string;
+  ttl: number;
+}
+
+/**
  * The claim of one person's birthday announcement on one day (the day's claims share a partition): it decides
  * once who announces them; the company fan-out adds them to the day (`BirthdayDay`) and sets `doneAt`. The
  * progress fields were the per-person sender's of earlier releases (a claim of theirs left unfinished is
@@ -81,20 +99,7 @@ export const WishCounter = entity({
  */
 export const BirthdayAnnouncement = entity({
   name: 'BirthdayAnnouncement',
-  fields: shape<{
-    userId: string;
-    date: string;
-    claimId: string;
-    /** Members who joined at or before this instant are the audience. */
-    cutoff: string;
-    /** Pages recorded so far, and the cursor of the next page (null before the first). */
-    step: number;
-    cursor: string | null;
-    sent: number;
-    heartbeatAt: string;
-    doneAt?: string;
-    ttl: number;
-  }>(),
+  fields: shape<{ userId: string; date: string } & AudiencePass>(),
   key: { pk: ['BIRTHDAY_ANNOUNCEMENTS', 'date'], sk: ['userId'] },
 });
 export type AnnouncementItem = EntityItem<typeof BirthdayAnnouncement>;
@@ -110,22 +115,7 @@ export type AnnouncementItem = EntityItem<typeof BirthdayAnnouncement>;
  */
 export const BirthdayDay = entity({
   name: 'BirthdayDay',
-  fields: shape<{
-    date: string;
-    people: string[];
-    noticeId: string;
-    /** Members who joined at or before this instant (the first claim's) are the audience. */
-    cutoff: string;
-    round: number;
-    claimId: string;
-    step: number;
-    cursor: string | null;
-    /** Notifications written or revised in this round. */
-    sent: number;
-    heartbeatAt: string;
-    doneAt?: string;
-    ttl: number;
-  }>(),
+  fields: shape<{ date: string; people: string[]; noticeId: string; round: number } & AudiencePass>(),
   key: { pk: ['BIRTHDAY_DAY', 'date'], sk: ['DAY'] },
 });
 export type BirthdayDayItem = EntityItem<typeof BirthdayDay>;
