@@ -7,7 +7,7 @@ import { NotificationCounter } from '../notifications/entities.ts';
 import { User } from '../people/entities.ts';
 import { getUser } from '../people/users.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
-import { walkStart } from './walk-progress.ts';
+import { jobProgressView, walkStart } from './walk-progress.ts';
 
 /**
  * The erasure routes' side (docs/people-data.md): starting an erasure and
@@ -22,11 +22,7 @@ export function erasureView(e: PersonErasureItem) {
     reason: e.reason,
     startedAt: e.startedAt,
     finishedAt: e.finishedAt,
-    progress: { pages: e.walk.pages, scanned: e.walk.scanned },
-    counts: e.counts,
-    attempts: e.attempts ?? 0,
-    retryAt: e.retryAt ?? null,
-    error: e.error ?? null,
+    ...jobProgressView(e),
   };
 }
 

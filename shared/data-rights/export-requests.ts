@@ -6,7 +6,7 @@ import { getUser } from '../people/users.ts';
 import { signedObjectUrl } from '../storage/signed-object-url.ts';
 import { DataExport, DataExportClaim, type DataExportItem } from './entities.ts';
 import { documentKey, EXPORT_LINK_SECONDS } from './export-document.ts';
-import { walkStart } from './walk-progress.ts';
+import { jobProgressView, walkStart } from './walk-progress.ts';
 
 /**
  * The export routes' side of a copy of a person's data (docs/people-data.md):
@@ -27,11 +27,7 @@ export async function exportView(x: DataExportItem) {
     requestedAt: x.requestedAt,
     readyAt: x.readyAt,
     expiresAt: x.expiresAt,
-    progress: { pages: x.walk.pages, scanned: x.walk.scanned },
-    counts: x.counts,
-    attempts: x.attempts ?? 0,
-    retryAt: x.retryAt ?? null,
-    error: x.error ?? null,
+    ...jobProgressView(x),
     notice: x.notice ? { email: x.notice.email, inApp: x.notice.inApp } : null,
     url:
       x.status === 'ready' ? await signedObjectUrl(documentKey(x.id), EXPORT_LINK_SECONDS, 'application/json') : null,

@@ -29,3 +29,18 @@ export const advanced = (
   scanned: walk.scanned + page.items.length,
   tableDone: page.next === null,
 });
+
+/** How far a job (an erasure or an export) got and how its attempts stand, as both job views answer. */
+export const jobProgressView = (job: {
+  walk: WalkProgress;
+  counts: Record<string, number>;
+  attempts?: number;
+  retryAt?: string;
+  error?: string;
+}) => ({
+  progress: { pages: job.walk.pages, scanned: job.walk.scanned },
+  counts: job.counts,
+  attempts: job.attempts ?? 0,
+  retryAt: job.retryAt ?? null,
+  error: job.error ?? null,
+});
