@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort, prepareEnvironment } from '../../infra/local/runtime.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
@@ -34,8 +34,7 @@ import { listTodaysBirthdaysRoute } from '../../shared/api/routes/birthdays.ts';
 import { listMembersRoute } from '../../shared/api/routes/members.ts';
 import { getOrgChartRoute } from '../../shared/api/routes/profiles.ts';
 import type { Item } from '../../shared/db/table.ts';
-import { Notification } from '../../shared/notifications/entities.ts';
-import { notificationContent } from '../../shared/notifications/notifications.ts';
+import { openedNotifications } from '../support/stored-data.ts';
 import {
   batchWrite,
   benchTeamItems,
@@ -324,31 +323,17 @@ export async function companyBench(): Promise<boolean> {
       );
     }
 
-    // Counted with a Scan (a bench may; no request path does): each person's birthday notifications, and the announcement's.
+    // Counted with a Scan (a bench may; no request path does), opened as the list opens them: each person's birthday notifications, and the announcement's.
     const birthdayIds = [...birthdayIndexes].map((i) => ids[i]);
     const counts = new Map<string, number>();
     const previews = new Map<string, string>();
     let announced = 0;
-    let lastKey: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new ScanCommand({
-          TableName: table,
-          // Kind and actor are sealed (shared/notifications/notifications.ts): opened here, as the list does.
-          FilterExpression: 'entity = :n',
-          ExpressionAttributeValues: { ':n': 'Notification' },
-          ExclusiveStartKey: lastKey,
-        }),
-      );
-      for (const item of (page.Items ?? []).filter(Notification.is)) {
-        const n = notificationContent(item);
-        if (n?.kind === 'announcement' && n.postId === announcement.body.id) announced++;
-        if (n?.kind !== 'birthday') continue;
-        counts.set(item.recipientId, (counts.get(item.recipientId) ?? 0) + 1);
-        previews.set(item.recipientId, n.preview);
-      }
-      lastKey = page.LastEvaluatedKey;
-    } while (lastKey);
+    for (const { item, c: n } of await openedNotifications(raw, table)) {
+      if (n?.kind === 'announcement' && n.postId === announcement.body.id) announced++;
+      if (n?.kind !== 'birthday') continue;
+      counts.set(item.recipientId, (counts.get(item.recipientId) ?? 0) + 1);
+      previews.set(item.recipientId, n.preview);
+    }
     const names = new Map(people.map((p: any) => [p.id as string, p.name as string]));
     const expectedPreview = (recipientId: string) =>
       birthdayPreview(

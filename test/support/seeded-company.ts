@@ -2,18 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort, startLocalRuntime } from '../../infra/local/runtime.ts';
 import { setDbClient } from '../../shared/db/client.ts';
-import { Notification, type NotificationContent } from '../../shared/notifications/entities.ts';
-import { notificationContent } from '../../shared/notifications/notifications.ts';
+import type { NotificationContent } from '../../shared/notifications/entities.ts';
 import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { blankProfile } from '../../shared/people/users.ts';
 import { setS3Client } from '../../shared/storage/client.ts';
 import { batchWrite, migrationsDoneItems } from '../bench/support.ts';
 import { FIRST_ADMIN, useRuntime } from './api.ts';
+import { openedNotifications } from './stored-data.ts';
 
 /**
  * A company of its own for a test file (issue 38): its own DynamoDB Local (in memory) with `people`
@@ -141,25 +140,9 @@ export async function seededCompany(
         return { id: res.body.id as string, name, token: await signIn(email, 'test-password-1') };
       },
       async notifications() {
-        const out: { recipientId: string; id: string; readAt: string | null; c: NotificationContent }[] = [];
-        let ExclusiveStartKey: Record<string, any> | undefined;
-        do {
-          const page = await raw.send(
-            new ScanCommand({
-              TableName: table,
-              FilterExpression: 'entity = :n',
-              ExpressionAttributeValues: { ':n': { S: Notification.name } },
-              ExclusiveStartKey,
-            }),
-          );
-          for (const item of (page.Items ?? []).map((i) => unmarshall(i))) {
-            if (!Notification.is(item)) continue;
-            const c = notificationContent(item);
-            if (c) out.push({ recipientId: item.recipientId, id: item.id, readAt: item.readAt, c });
-          }
-          ExclusiveStartKey = page.LastEvaluatedKey;
-        } while (ExclusiveStartKey);
-        return out;
+        return (await openedNotifications(raw, table)).flatMap(({ item, c }) =>
+          c ? [{ recipientId: item.recipientId, id: item.id, readAt: item.readAt, c }] : [],
+        );
       },
       stop: restore,
     };

@@ -3,6 +3,8 @@ import { ListObjectsV2Command, ListObjectVersionsCommand } from '@aws-sdk/client
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { tableName } from '../../shared/db/client.ts';
 import type { Item } from '../../shared/db/table.ts';
+import { Notification, type NotificationContent, type NotificationItem } from '../../shared/notifications/entities.ts';
+import { notificationContent } from '../../shared/notifications/notifications.ts';
 import { bucketName, s3 } from '../../shared/storage/client.ts';
 
 /**
@@ -25,6 +27,32 @@ export async function scanTable(): Promise<Item[]> {
   } while (start);
   client.destroy();
   return items;
+}
+
+/**
+ * Every notification of a table, opened as the list opens it (kind and actor are sealed:
+ * shared/notifications/notifications.ts), through `client` (the table's own emulator).
+ */
+export async function openedNotifications(
+  client: DynamoDBClient,
+  table = tableName(),
+): Promise<{ item: NotificationItem; c: NotificationContent | undefined }[]> {
+  const out: { item: NotificationItem; c: NotificationContent | undefined }[] = [];
+  let start: Record<string, any> | undefined;
+  do {
+    const page = await client.send(
+      new ScanCommand({
+        TableName: table,
+        FilterExpression: 'entity = :n',
+        ExpressionAttributeValues: { ':n': { S: Notification.name } },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of (page.Items ?? []).map((i) => unmarshall(i)))
+      if (Notification.is(item)) out.push({ item, c: notificationContent(item) ?? undefined });
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
 }
 
 /** One stored object version (`versionId` undefined where the store keeps no versions). */
