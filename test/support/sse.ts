@@ -55,7 +55,13 @@ export async function openSse(baseUrl: string, token: string, lastEventId?: stri
       return ended;
     },
     changes: () => frames.filter((f) => f.event === 'change'),
-    next(pred: (f: Frame) => boolean, ms = 10_000): Promise<Frame> {
+    /**
+     * The first frame (seen or to come) that `pred` accepts. Frames arrive in log order: in the suite
+     * the change feed may still be turning the previous file's writes into events when a stream opens
+     * (one measured run delivered 250 of them in 10 s before the test's own), so the wait is long;
+     * latency is the bench's to measure (`npm run bench -- live`), not this helper's.
+     */
+    next(pred: (f: Frame) => boolean, ms = 30_000): Promise<Frame> {
       const seen = frames.find(pred);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
