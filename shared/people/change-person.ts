@@ -1,4 +1,4 @@
-import { retryOnConflict, transact } from '../db/table.ts';
+import { retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { personWrites } from './derived-from-person.ts';
 import { directoryShardsLive } from './directory-migration-state.ts';
@@ -42,6 +42,8 @@ export interface ChangeOptions {
   actorId: string | null;
   /** The change unassigns people from a team being deleted (its counter goes with it). */
   teamGone?: string;
+  /** Items of another area that move with the change, in its transaction (an e-mail claim). */
+  alongside?: (before: UserItem, after: UserItem) => TransactItem[];
 }
 
 /**
@@ -68,7 +70,7 @@ export async function changePerson(
       const shards = await directoryShardsLive();
       const items = personWrites(before, after, { actorId: opts.actorId, chain, teamGone: opts.teamGone, shards });
       if (items.length === 0) return before;
-      await transact(items);
+      await transact([...items, ...(opts.alongside?.(before, after) ?? [])]);
       return { ...after, rev: (before.rev ?? 0) + 1 };
     },
     { attempts: 6, exhausted: () => conflict('The profile changed while this request ran. Try again.') },

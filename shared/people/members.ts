@@ -144,6 +144,39 @@ export async function setStatus(
   return user;
 }
 
+/**
+ * Moves a person's sign-in address (the identity provider renamed them, through SCIM): the profile,
+ * the claim of the new address and the release of the old one in one transaction; 409 when the new
+ * address is somebody else's. Sessions, the SSO link and everything keyed by the person's id stay.
+ */
+export async function changeSignInAddress(actorId: string | null, userId: string, address: string): Promise<UserItem> {
+  const email = address.trim().toLowerCase();
+  return changePerson(
+    userId,
+    async (u) => {
+      if (u.email === email) return u;
+      if (u.erasureId) throw conflict('This account is being erased and cannot change any more.');
+      const claim = await EmailClaim.get({ email }, { consistent: true });
+      if (claim && claim.userId !== userId) throw conflict('This e-mail address is already in use.');
+      return { ...u, email };
+    },
+    {
+      actorId,
+      alongside: (before, after) => [
+        // Released only by its holder (or already gone).
+        EmailClaim.remove(
+          { email: before.email },
+          {
+            ConditionExpression: 'attribute_not_exists(pk) OR userId = :me',
+            ExpressionAttributeValues: { ':me': userId },
+          },
+        ),
+        EmailClaim.create({ email: after.email, userId }),
+      ],
+    },
+  );
+}
+
 export async function setRole(actorId: string, userId: string, role: UserFields['role']): Promise<UserItem> {
   if (actorId === userId && role === 'member') {
     const admins = await User.queryAll({ index: 'byRole', key: { role: 'super_admin' } });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EmailClaim } from '../auth/entities.ts';
 import { DomainError } from '../errors.ts';
-import { createMember, setStatus } from '../people/members.ts';
+import { changeSignInAddress, createMember, setStatus } from '../people/members.ts';
 import { Department } from '../people/profile-fields.ts';
 import { updateProfile } from '../people/profile-update.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
@@ -96,12 +96,21 @@ function profileOf(a: UserAttributes) {
   return { name, title, department: departmentOf(a.department), managerId: a.manager };
 }
 
-/** The member's profile and status made what the attributes say (nothing written where nothing differs). */
+const taken = (err: unknown) => {
+  // Another member's address (or another request's claim meanwhile).
+  if (err instanceof DomainError && err.kind === 'conflict')
+    throw new ScimError(409, 'A user with this userName exists.', 'uniqueness');
+  throw err;
+};
+
+/**
+ * The member's address, profile and status made what the attributes say (nothing written where
+ * nothing differs). A new `userName` moves the sign-in address (the provider renamed the person).
+ */
 async function applyToMember(user: UserItem, a: UserAttributes): Promise<UserItem> {
-  if (signInAddressOf(a) !== user.email)
-    throw new ScimError(400, 'userName cannot change: it is the member’s sign-in address.', 'mutability');
+  const address = signInAddressOf(a);
   const p = profileOf(a);
-  let next = user;
+  let next = address === user.email ? user : await changeSignInAddress(null, user.id, address).catch(taken);
   if (
     p.name !== user.name ||
     p.title !== user.title ||
@@ -137,13 +146,9 @@ export async function createUser(a: UserAttributes) {
     const own = await link(user.id, linkFields(a));
     return { user: await applyToMember(user, a), own };
   }
+  // A conflict: another request created the address meanwhile (the provider's retry of this one).
   const user = await createMember({ ...p, email, password: randomBytes(32).toString('base64url') }, {}, null).catch(
-    (err) => {
-      // Another request created the address meanwhile (the provider's retry of this one).
-      if (err instanceof DomainError && err.kind === 'conflict')
-        throw new ScimError(409, 'A user with this userName exists.', 'uniqueness');
-      throw err;
-    },
+    taken,
   );
   const own = await link(user.id, linkFields(a));
   return { user: a.active ? user : await setStatus(null, user.id, 'deactivated'), own };

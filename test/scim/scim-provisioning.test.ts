@@ -326,6 +326,54 @@ describe('SCIM Users and Groups', () => {
     expect((await scim('GET', `/Users?filter=${q(`userName eq "${bystander.email}"`)}`)).body.totalResults).toBe(0);
   });
 
+  it('follows a rename of the sign-in address, and never takes somebody else’s', { timeout: 60_000 }, async () => {
+    const tag = uniq();
+    const created = await scim('POST', '/Users', entraUser(tag));
+    const other = await scim('POST', '/Users', entraUser(`${tag}-other`));
+    const [id, before] = [created.body.id, created.body.userName];
+    const token = await sessionOf(id, before);
+    const otherBefore = await person(other.body.id);
+
+    // Entra ID, after a change of UPN and mail: the address moves; the session and the User stay.
+    const renamed = `Renamed-${tag}@Example.com`;
+    const moved = await scim(
+      'PATCH',
+      `/Users/${id}`,
+      patch(
+        { op: 'Replace', path: 'userName', value: renamed },
+        { op: 'Replace', path: 'emails[type eq "work"].value', value: renamed },
+      ),
+    );
+    expect(moved.status).toBe(200);
+    const after = renamed.toLowerCase();
+    expect(moved.body).toMatchObject({ id, userName: after, emails: [{ value: after, primary: true }] });
+    expect((await member(id)).email).toBe(after);
+    expect((await api('GET', '/users/me/profile', { token })).status).toBe(200);
+    expect((await scim('GET', `/Users?filter=${q(`userName eq "${renamed}"`)}`)).body.Resources).toMatchObject([
+      { id },
+    ]);
+    expect((await scim('GET', `/Users?filter=${q(`userName eq "${before}"`)}`)).body.totalResults).toBe(0);
+    expect((await signIn(after, PASSWORD)).user.id).toBe(id);
+    expect((await api('POST', '/auth/sign-in/email', { body: { email: before, password: PASSWORD } })).status).toBe(
+      401,
+    );
+
+    // Another member's address: 409, and neither of them changes.
+    const clash = await scim('PUT', `/Users/${id}`, entraUser(tag, { userName: other.body.userName }));
+    expect(clash.status).toBe(409);
+    expect(clash.body).toMatchObject({ status: '409', scimType: 'uniqueness' });
+    expect((await member(id)).email).toBe(after);
+    expect(await person(other.body.id)).toEqual(otherBefore);
+    const othersClaim = await scim('GET', `/Users?filter=${q(`userName eq "${other.body.userName}"`)}`);
+    expect(othersClaim.body.Resources).toMatchObject([{ id: other.body.id }]);
+
+    // The old address is free: the provider's next person may have it.
+    const successor = await scim('POST', '/Users', entraUser(`${tag}-next`, { userName: before }));
+    expect(successor.status).toBe(201);
+    expect(successor.body.id).not.toBe(id);
+    expect((await member(id)).email).toBe(after);
+  });
+
   it('refuses input in SCIM error bodies and never grants super admin', async () => {
     const tag = uniq();
     const bad = await scim('POST', '/Users', { schemas: [CORE], userName: 'not-an-address' });
@@ -343,12 +391,13 @@ describe('SCIM Users and Groups', () => {
       patch({ op: 'move', path: 'title', value: 'x' }),
     );
     expect(unknownOp.status).toBe(400);
-    const rename = await scim(
+    const noAddress = await scim(
       'PATCH',
       `/Users/${created.body.id}`,
-      patch({ op: 'replace', path: 'userName', value: `x-${tag}@example.com` }),
+      patch({ op: 'replace', path: 'userName', value: 'x' }),
     );
-    expect(rename.body).toMatchObject({ status: '400', scimType: 'mutability' });
+    expect(noAddress.body).toMatchObject({ status: '400', scimType: 'invalidValue' });
+    expect((await member(created.body.id)).email).toBe(created.body.userName);
     expect((await scim('GET', '/Users/does-not-exist')).body).toMatchObject({ status: '404' });
     // Input the route table refuses before the route runs is answered in SCIM's body too.
     const unknownParameter = await scim('GET', '/Users?sortBy=userName');
