@@ -122,6 +122,12 @@ export async function replaceGroup(id: string, body: Record<string, unknown>): P
 }
 
 /**
+ * What a PATCH may name and this service does not change: the read-only `id`, `meta` and `schemas`
+ * (Okta renames a Group with `{ op: replace, value: { id, displayName } }`), and `externalId`, not kept.
+ */
+const IGNORED = new Set(['id', 'meta', 'schemas', 'externalid']);
+
+/**
  * `PATCH` (RFC 7644 §3.5.2, `op` case-insensitive): `displayName` replaced; `members` added, removed
  * (by `members[value eq "…"]` or a `members` list) or replaced.
  */
@@ -149,7 +155,7 @@ export async function patchGroup(id: string, body: Record<string, unknown>): Pro
         else if (op === 'replace') await setMembers(id, ids);
         else if (value === undefined) await setMembers(id, []);
         else await removeAll(id, ids);
-      } else if (target !== 'externalid') {
+      } else if (!IGNORED.has(target)) {
         throw new ScimError(400, `Unsupported path ${JSON.stringify(rawPath)} for a Group.`, 'invalidPath');
       }
     }

@@ -275,6 +275,41 @@ describe('SCIM Users and Groups', () => {
     expect(seen).toContain(id);
   });
 
+  it("plays Okta's Group push: create, rename without a path, members added and removed", {
+    timeout: 60_000,
+  }, async () => {
+    const tag = uniq();
+    const { token } = await admin();
+    const user = await scim('POST', '/Users', entraUser(`okta-${tag}`));
+    const created = await scim('POST', '/Groups', { schemas: [GROUP], displayName: `Okta push ${tag}`, members: [] });
+    expect(created.status).toBe(201);
+    const gid = created.body.id as string;
+    expect((await scim('GET', `/Groups?startIndex=1&count=100`)).body.Resources.map((g: any) => g.id)).toContain(gid);
+
+    // Okta renames with the Group's id and new name as a value without a path (the id is read-only).
+    const renamed = await scim(
+      'PATCH',
+      `/Groups/${gid}`,
+      patch({ op: 'replace', value: { id: gid, displayName: `Okta push ${tag} renamed` } }),
+    );
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: gid, displayName: `Okta push ${tag} renamed` });
+    expect((await api('GET', '/teams', { token })).body.find((t: any) => t.id === gid)?.name).toBe(
+      `Okta push ${tag} renamed`,
+    );
+
+    const added = await scim(
+      'PATCH',
+      `/Groups/${gid}`,
+      patch({ op: 'add', path: 'members', value: [{ value: user.body.id, display: user.body.userName }] }),
+    );
+    expect(added.body.members.map((m: any) => m.value)).toEqual([user.body.id]);
+    expect((await person(user.body.id)).team?.id).toBe(gid);
+    await scim('PATCH', `/Groups/${gid}`, patch({ op: 'remove', path: `members[value eq "${user.body.id}"]` }));
+    expect((await person(user.body.id)).team).toBeNull();
+    expect((await scim('DELETE', `/Groups/${gid}`)).status).toBe(204);
+  });
+
   it('changes a group of several members at once, its count exact', { timeout: 90_000 }, async () => {
     const tag = uniq();
     const ids: string[] = [];
