@@ -98,6 +98,20 @@ describe('single sign-on with OpenID Connect', () => {
     expect(((await byCookie.json()) as { user: { id: string } }).user.id).toBe(m.id);
     expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toMatchObject({ userId: m.id });
 
+    // Parameters a provider adds to its redirect (Google's) are ignored, as OAuth asks of a client.
+    const extra = new URL(await startAs(subject));
+    for (const [k, v] of Object.entries({
+      scope: 'openid email profile',
+      authuser: '0',
+      hd: 'example.com',
+      prompt: 'none',
+    }))
+      extra.searchParams.set(k, v);
+    const withExtra = await callback(extra.href);
+    expect(withExtra.status).toBe(302);
+    expect(withExtra.headers.get('location')).toBe(`${baseUrl()}/welcome`);
+    expect(withExtra.headers.get('set-auth-token')).toBeTruthy();
+
     // The provider changes the address: the link still signs the same member in.
     idp.people.set(subject, { email: `renamed-${uniq()}@example.com`, name: 'Renamed' });
     const again = await callback(await startAs(subject));

@@ -61,7 +61,9 @@ export const ssoCallbackRoute = /* @__PURE__ */ declared(() =>
     auth: 'public',
     summary:
       "The identity provider's redirect URI: exchanges the code, validates the ID token and signs the member in (the session cookie and `set-auth-token`, as the e-mail sign-in), then redirects to the callback URL. A refusal redirects to the error callback URL with `?error=<code>`; an unknown or used state answers 400.",
-    query: z.strictObject({
+    // Loose: a client ignores response parameters it does not know (RFC 6749 §4.1.2): Google adds
+    // `scope`, `authuser`, `hd` and `prompt`, others their own.
+    query: z.looseObject({
       code: z.string().max(2000).optional(),
       state: z.string().max(200).optional(),
       iss: z.string().max(2000).optional(),
