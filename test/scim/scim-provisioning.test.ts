@@ -305,7 +305,20 @@ describe('SCIM Users and Groups', () => {
     );
     expect(added.body.members.map((m: any) => m.value)).toEqual([user.body.id]);
     expect((await person(user.body.id)).team?.id).toBe(gid);
-    await scim('PATCH', `/Groups/${gid}`, patch({ op: 'remove', path: `members[value eq "${user.body.id}"]` }));
+    // Attribute selection is accepted wherever a resource is answered (RFC 7644 §3.9).
+    const lean = await scim('GET', `/Groups/${gid}?excludedAttributes=members`);
+    expect(lean.body).toMatchObject({ id: gid });
+    expect(lean.body.members).toBeUndefined();
+    const one = await scim('GET', `/Users/${user.body.id}?attributes=${q('userName,active')}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: user.body.id, userName: user.body.userName, active: true });
+    const removed = await scim(
+      'PATCH',
+      `/Groups/${gid}?excludedAttributes=members`,
+      patch({ op: 'remove', path: `members[value eq "${user.body.id}"]` }),
+    );
+    expect(removed.status).toBe(200);
+    expect(removed.body.members).toBeUndefined();
     expect((await person(user.body.id)).team).toBeNull();
     expect((await scim('DELETE', `/Groups/${gid}`)).status).toBe(204);
   });

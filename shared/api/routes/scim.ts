@@ -42,18 +42,28 @@ const resource = /* @__PURE__ */ declared(() =>
   z.looseObject({ schemas: z.array(z.string().max(200)).max(10).optional() }),
 );
 
+/**
+ * Attribute selection (RFC 7644 §3.4.2.5, §3.9), which a client may send with any request that answers
+ * a resource: a Group's `members` follow it; a User is always answered whole (what SCIM allows a
+ * service provider that returns its default attributes).
+ */
+const selection = {
+  attributes: z.string().max(2000).optional(),
+  excludedAttributes: z.string().max(2000).optional(),
+};
+const selectionQuery = /* @__PURE__ */ declared(() => z.strictObject(selection));
+
 /** The list parameters (RFC 7644 §3.4.2): a filter of exact values, 1-based paging, attribute selection. */
 const listQuery = /* @__PURE__ */ declared(() =>
   z.strictObject({
     filter: z.string().max(2000).optional(),
     startIndex: z.string().max(12).optional(),
     count: z.string().max(12).optional(),
-    attributes: z.string().max(2000).optional(),
-    excludedAttributes: z.string().max(2000).optional(),
+    ...selection,
   }),
 );
 
-const resourceRoute = (
+const resourceRoute = <Q extends z.ZodType = z.ZodNever>(
   name: string,
   method: Method,
   path: string,
@@ -61,7 +71,8 @@ const resourceRoute = (
   o: {
     status?: 200 | 201 | 204;
     body?: boolean;
-    query?: boolean;
+    /** `listQuery` (filter, paging, selection) or `selectionQuery` (attribute selection only). */
+    query?: Q;
     errors?: number[];
     writes?: boolean;
     /** Seconds: a Group's members are changed person by person (API Gateway waits 29 at most). */
@@ -79,7 +90,7 @@ const resourceRoute = (
     summary: `SCIM: ${summary} SCIM bearer token; application/scim+json; refusals in SCIM's error body.`,
     status: o.status ?? 200,
     ...(o.body ? { body: resource } : {}),
-    ...(o.query ? { query: listQuery } : {}),
+    ...(o.query ? { query: o.query } : {}),
     raw: true,
     scim: true,
     errors: [401, ...(o.errors ?? [])],
@@ -94,7 +105,7 @@ export const scimListUsersRoute = /* @__PURE__ */ declared(() =>
     'GET',
     'Users',
     'provisioned members as a ListResponse; `filter` by `userName eq "…"` and/or `externalId eq "…"`; `startIndex`/`count` (at most 100).',
-    { query: true, errors: [400] },
+    { query: listQuery, errors: [400] },
   ),
 );
 export const scimCreateUserRoute = /* @__PURE__ */ declared(() =>
@@ -106,6 +117,7 @@ export const scimCreateUserRoute = /* @__PURE__ */ declared(() =>
     {
       status: 201,
       body: true,
+      query: selectionQuery,
       errors: [400, 409],
       writes: true,
       audit: { action: 'scim.user.create', target: { created: 'ScimUser', createdField: 'userId' } },
@@ -114,7 +126,8 @@ export const scimCreateUserRoute = /* @__PURE__ */ declared(() =>
 );
 export const scimGetUserRoute = /* @__PURE__ */ declared(() =>
   resourceRoute('get-scim-user', 'GET', 'Users/{userId}', 'one User.', {
-    errors: [404],
+    query: selectionQuery,
+    errors: [400, 404],
   }),
 );
 export const scimReplaceUserRoute = /* @__PURE__ */ declared(() =>
@@ -125,6 +138,7 @@ export const scimReplaceUserRoute = /* @__PURE__ */ declared(() =>
     'replaces the User (name, title, department, manager, active, externalId).',
     {
       body: true,
+      query: selectionQuery,
       errors: [400, 404, 409],
       writes: true,
       audit: { action: 'scim.user.replace', target: { params: ['userId'] } },
@@ -139,6 +153,7 @@ export const scimPatchUserRoute = /* @__PURE__ */ declared(() =>
     'add, replace or remove operations (any case), with or without path; `active` false deactivates.',
     {
       body: true,
+      query: selectionQuery,
       errors: [400, 404, 409],
       writes: true,
       audit: { action: 'scim.user.patch', target: { params: ['userId'] } },
@@ -166,7 +181,7 @@ export const scimListGroupsRoute = /* @__PURE__ */ declared(() =>
     'GET',
     'Groups',
     'teams as Groups; `filter=displayName eq "…"`; `excludedAttributes=members`.',
-    { query: true, errors: [400] },
+    { query: listQuery, errors: [400] },
   ),
 );
 export const scimCreateGroupRoute = /* @__PURE__ */ declared(() =>
@@ -178,6 +193,7 @@ export const scimCreateGroupRoute = /* @__PURE__ */ declared(() =>
     {
       status: 201,
       body: true,
+      query: selectionQuery,
       errors: [400, 409],
       writes: true,
       audit: { action: 'scim.group.create', target: { created: 'Team' } },
@@ -187,7 +203,7 @@ export const scimCreateGroupRoute = /* @__PURE__ */ declared(() =>
 );
 export const scimGetGroupRoute = /* @__PURE__ */ declared(() =>
   resourceRoute('get-scim-group', 'GET', 'Groups/{groupId}', 'one Group.', {
-    query: true,
+    query: selectionQuery,
     errors: [400, 404],
   }),
 );
@@ -199,6 +215,7 @@ export const scimReplaceGroupRoute = /* @__PURE__ */ declared(() =>
     'renames the team and makes its people exactly the members.',
     {
       body: true,
+      query: selectionQuery,
       errors: [400, 404, 409],
       writes: true,
       audit: { action: 'scim.group.replace', target: { params: ['groupId'] } },
@@ -214,6 +231,7 @@ export const scimPatchGroupRoute = /* @__PURE__ */ declared(() =>
     'displayName replaced; members added, removed or replaced (a person added to a second Group moves there).',
     {
       body: true,
+      query: selectionQuery,
       errors: [400, 404, 409],
       writes: true,
       audit: { action: 'scim.group.patch', target: { params: ['groupId'] } },
