@@ -11,9 +11,20 @@ import Provider, { type Configuration } from 'oidc-provider';
 export interface IdpPerson {
   email: string;
   name: string;
-  /** What the provider vouches for; true unless a test says otherwise. */
-  emailVerified?: boolean;
+  /** `email_verified`: true unless a test says otherwise; null leaves the claim out, as Entra ID does. */
+  emailVerified?: boolean | null;
+  /** Entra ID's optional `xms_edov` claim (the address's domain is verified by its tenant), when set. */
+  domainOwnerVerified?: boolean;
 }
+
+/** The claims the provider releases about a person. */
+const claimsOf = (sub: string, p: IdpPerson) => ({
+  sub,
+  email: p.email,
+  ...(p.emailVerified === null ? {} : { email_verified: p.emailVerified ?? true }),
+  ...(p.domainOwnerVerified === undefined ? {} : { xms_edov: p.domainOwnerVerified }),
+  name: p.name,
+});
 
 export interface OidcIdp {
   issuer: string;
@@ -55,10 +66,10 @@ export async function startOidcIdp(o: IdpOptions): Promise<OidcIdp> {
       if (!p) return undefined;
       return {
         accountId: id,
-        claims: async () => ({ sub: id, email: p.email, email_verified: p.emailVerified ?? true, name: p.name }),
+        claims: async () => claimsOf(id, p),
       };
     },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified', 'xms_edov'], profile: ['name'] },
     // The e-mail claims in the ID token too, as Entra ID and Okta put them there.
     conformIdTokenClaims: false,
     pkce: { required: () => true },

@@ -69,16 +69,26 @@ export async function completeAuthorization(
   if (!claims || !tokens.id_token) throw new SsoRefusal('invalid_id_token', 'No ID token came back.');
   await verifySignature(settings, as, tokens.id_token);
   let email = typeof claims.email === 'string' ? claims.email : undefined;
-  let verified = claims.email_verified === true;
+  let verified = vouchedFor(claims);
   let name = typeof claims.name === 'string' ? claims.name : undefined;
   if (!email && as.userinfo_endpoint) {
     const res = await oauth.userInfoRequest(as, client, tokens.access_token, insecure());
     const info = await oauth.processUserInfoResponse(as, client, claims.sub, res);
     email = typeof info.email === 'string' ? info.email : undefined;
-    verified = info.email_verified === true;
+    verified = vouchedFor(info);
     name ??= typeof info.name === 'string' ? info.name : undefined;
   }
   return { subject: claims.sub, email: email?.toLowerCase(), emailVerified: verified, name };
+}
+
+/**
+ * Whether the provider vouches for the address: `email_verified` (true, or the string some providers'
+ * userinfo answers), or, only where that claim is absent (Entra ID never sends it for work accounts),
+ * Entra's optional `xms_edov`: the address's domain is verified by the tenant that issued the token.
+ */
+function vouchedFor(c: Record<string, unknown>): boolean {
+  if (c.email_verified !== undefined) return c.email_verified === true || c.email_verified === 'true';
+  return c.xms_edov === true;
 }
 
 async function verifySignature(settings: OidcSettings, as: oauth.AuthorizationServer, idToken: string) {

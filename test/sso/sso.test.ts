@@ -190,6 +190,30 @@ describe('single sign-on with OpenID Connect', () => {
     });
   });
 
+  it("links by Entra ID's xms_edov where the token has no email_verified, and never against an explicit false", async () => {
+    const entra = await newMember();
+    const edov = randomUUID();
+    idp.people.set(edov, { email: entra.email, name: 'Entra', emailVerified: null, domainOwnerVerified: true });
+    const res = await callback(await startAs(edov));
+    expect(res.headers.get('location')).toBe(`${baseUrl()}/welcome`);
+    const token = res.headers.get('set-auth-token')!;
+    expect((await api('GET', '/users/me/profile', { token })).body.id).toBe(entra.id);
+
+    for (const claims of [
+      { emailVerified: null },
+      { emailVerified: null, domainOwnerVerified: false },
+      { emailVerified: false, domainOwnerVerified: true },
+    ]) {
+      const m = await newMember();
+      const subject = randomUUID();
+      idp.people.set(subject, { email: m.email, name: 'Not vouched for', ...claims });
+      const refused = await callback(await startAs(subject));
+      expect(refused.headers.get('location')).toContain('error=email_not_verified');
+      expect(refused.headers.get('set-auth-token')).toBeNull();
+      expect(await SsoMemberLink.get({ userId: m.id, providerId: 'oidc' }, { consistent: true })).toBeUndefined();
+    }
+  });
+
   it('refuses a deactivated member, linked or not', async () => {
     const a = await admin();
     for (const linkFirst of [false, true]) {
