@@ -397,6 +397,7 @@ describe('SCIM Users and Groups', () => {
     expect(moved.body).toMatchObject({ id, userName: after, emails: [{ value: after, primary: true }] });
     expect((await member(id)).email).toBe(after);
     expect((await api('GET', '/users/me/profile', { token })).status).toBe(200);
+    expect((await api('GET', '/auth/get-session', { token })).body.user).toMatchObject({ id, email: after });
     expect((await scim('GET', `/Users?filter=${q(`userName eq "${renamed}"`)}`)).body.Resources).toMatchObject([
       { id },
     ]);
