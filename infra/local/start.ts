@@ -9,6 +9,8 @@ import { startLocalRuntime } from './runtime.ts';
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
 const started = Date.now();
+// In the environment too: the first super admin is the break-glass account (docs/sso.md).
+process.env.ADMIN_EMAIL ??= 'admin@example.com';
 
 try {
   const runtime = await startLocalRuntime({
@@ -16,7 +18,7 @@ try {
     dataDir,
     bundled: bundledModeRequested(),
     seedAdmin: {
-      email: process.env.ADMIN_EMAIL ?? 'admin@example.com',
+      email: process.env.ADMIN_EMAIL,
       password: process.env.ADMIN_PASSWORD ?? 'admin-password-1',
     },
     log: (line) => console.log(`[local] ${line}`),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EmailClaim } from '../auth/entities.ts';
+import { env } from '../config/env.ts';
 import { DomainError } from '../errors.ts';
 import { changeSignInAddress, createMember, setStatus } from '../people/members.ts';
 import { Department } from '../people/profile-fields.ts';
@@ -110,6 +111,9 @@ const taken = (err: unknown) => {
 async function applyToMember(user: UserItem, a: UserAttributes): Promise<UserItem> {
   const address = signInAddressOf(a);
   const p = profileOf(a);
+  if (address !== user.email && [user.email, address].includes(env.breakGlassEmail ?? ''))
+    // Password sign-in may be off for everyone but this address (docs/sso.md): only a setting moves it.
+    throw new ScimError(400, 'The break-glass account’s address does not change through SCIM.', 'mutability');
   let next = address === user.email ? user : await changeSignInAddress(null, user.id, address).catch(taken);
   if (
     p.name !== user.name ||

@@ -135,7 +135,7 @@ export const scimReplaceUserRoute = /* @__PURE__ */ declared(() =>
     'replace-scim-user',
     'PUT',
     'Users/{userId}',
-    'replaces the User (name, title, department, manager, active, externalId).',
+    'replaces the User (userName, name, title, department, manager, active, externalId); a new userName moves the sign-in address (409 uniqueness when it is another member’s).',
     {
       body: true,
       query: selectionQuery,
@@ -150,7 +150,7 @@ export const scimPatchUserRoute = /* @__PURE__ */ declared(() =>
     'patch-scim-user',
     'PATCH',
     'Users/{userId}',
-    'add, replace or remove operations (any case), with or without path; `active` false deactivates.',
+    'add, replace or remove operations (any case), with or without path; `active` false deactivates; a new userName moves the sign-in address.',
     {
       body: true,
       query: selectionQuery,
