@@ -45,8 +45,12 @@ describe('SCIM and the break-glass account', () => {
     expect((await getUser(glass.body.id, true))?.email).toBe(`glass-${tag}@example.com`);
     expect((await getUser(other.body.id, true))?.email).toBe(`other-${tag}@example.com`);
 
-    // Any other rename goes through.
+    // Any other rename goes through, to and from addresses that merely contain the break-glass one.
+    process.env.SSO_BREAK_GLASS_EMAIL = `glass-${tag}@example.com`;
+    await patchUser(other.body.id, rename(`x-glass-${tag}@example.com`));
+    expect((await getUser(other.body.id, true))?.email).toBe(`x-glass-${tag}@example.com`);
     await patchUser(other.body.id, rename(`other-renamed-${tag}@example.com`));
     expect((await getUser(other.body.id, true))?.email).toBe(`other-renamed-${tag}@example.com`);
+    expect((await getUser(glass.body.id, true))?.email).toBe(`glass-${tag}@example.com`);
   });
 });
