@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { FileDurationsReporter, LongestFirstSequencer } from './test/support/file-durations.ts';
 import { RUNTIME_LOG_VARIABLE } from './test/support/runtime-log.ts';
 
 // One log file per run for the runtime's and the domain's log lines (test/support/runtime-log.ts);
@@ -13,11 +14,15 @@ process.env[RUNTIME_LOG_VARIABLE] ||= join(
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts'],
-    // One local runtime (DynamoDB Local, s3rver, the API) for the whole run; tests reach it over HTTP
-    // or call domain modules directly with the same environment.
+    // Local runtimes (DynamoDB Local, s3rver, the API) in processes of their own, one per worker slot and
+    // replaced every few files (test/support/runtime-pool.ts); a file reaches its runtime over HTTP or
+    // calls domain modules directly with the same environment.
     globalSetup: ['test/support/global-setup.ts'],
+    // Two files at once, each on its own runtime: one file alone leaves a core idle while it waits.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 2,
     setupFiles: ['test/support/setup-env.ts'],
-    reporters: ['default', './test/support/runtime-log-reporter.ts'],
+    reporters: ['default', new FileDurationsReporter(), './test/support/runtime-log-reporter.ts'],
+    sequence: { sequencer: LongestFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

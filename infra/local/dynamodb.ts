@@ -24,14 +24,30 @@ export function assertJava(): void {
   if (m && Number(m[1]) < 17) throw new Error(`DynamoDB Local needs Java 17 or later; found Java ${m[1]}.`);
 }
 
-/** Starts DynamoDB Local with its data under `dir` (null: in memory, e.g. for benches) and waits until it answers. */
+/**
+ * The JVM's options for an emulator that lives minutes (in memory: tests, benches): the quick compiler
+ * only and the serial collector. A fresh JVM spends most of its first minute compiling DynamoDB Local
+ * with both compilers; this halves the CPU it takes to serve a test file on a two-core machine.
+ */
+const SHORT_LIVED_JVM = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+
+/** Starts DynamoDB Local with its data under `dir` (null: in memory, e.g. for tests and benches) and waits until it answers. */
 export async function startDynamoDbLocal(
   dir: string | null,
   port: number,
 ): Promise<{ endpoint: string; stop: () => Promise<void> }> {
   assertJava();
   if (dir) mkdirSync(dir, { recursive: true });
-  const child: ChildProcess = spawn({ ...(dir ? { path: dir } : {}), port, sharedDb: true, stdio: 'pipe' });
+  // The package builds java's arguments itself; the JVM reads further options from this variable.
+  const before = process.env.JAVA_TOOL_OPTIONS;
+  if (!dir) process.env.JAVA_TOOL_OPTIONS = [before, SHORT_LIVED_JVM].filter(Boolean).join(' ');
+  let child: ChildProcess;
+  try {
+    child = spawn({ ...(dir ? { path: dir } : {}), port, sharedDb: true, stdio: 'pipe' });
+  } finally {
+    if (before === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = before;
+  }
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));

@@ -26,6 +26,8 @@ export interface LocalRuntimeOptions {
   seedAdmin?: { email: string; password: string };
   /** Serve the esbuild bundles (dist/functions) instead of the TypeScript sources (see handler-module.ts). */
   bundled?: boolean;
+  /** Keep DynamoDB Local's data in memory, not in DATA_DIR (tests: nothing outlives the run). */
+  tableInMemory?: boolean;
 }
 
 /** A free TCP port on the loopback interface. */
@@ -117,11 +119,13 @@ export async function startLocalRuntime(
   if (dynamoEndpoint) {
     log(`DynamoDB: using ${dynamoEndpoint}`);
   } else {
-    const ddbLocal = await startDynamoDbLocal(join(dataDir, 'dynamodb'), await freePort());
+    const ddbLocal = await startDynamoDbLocal(opts.tableInMemory ? null : join(dataDir, 'dynamodb'), await freePort());
     dynamoEndpoint = ddbLocal.endpoint;
     process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamoEndpoint;
     stops.push(ddbLocal.stop);
-    log(`DynamoDB Local: ${dynamoEndpoint} (data in ${join(dataDir, 'dynamodb')})`);
+    log(
+      `DynamoDB Local: ${dynamoEndpoint} (data ${opts.tableInMemory ? 'in memory' : `in ${join(dataDir, 'dynamodb')}`})`,
+    );
   }
   let s3Endpoint = process.env.AWS_ENDPOINT_URL_S3;
   if (s3Endpoint) {

@@ -4,7 +4,7 @@ import { routeMethods } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { api, baseUrl } from '../support/api.ts';
 import { hasChromium, launchChromium } from '../support/chromium.ts';
-import { ADMIN } from '../support/global-setup.ts';
+import { FIRST_ADMIN as ADMIN } from '../support/first-admin.ts';
 
 /**
  * The reference page as a newcomer opens it in a browser: without a session, a sign-in form (not

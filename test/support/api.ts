@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { inject } from 'vitest';
+import { FIRST_ADMIN } from './first-admin.ts';
 import { ResponseValidator } from './response-validator.ts';
 
 /** A small HTTP client for the project's own tests against the local runtime. */
 let ownRuntime: string | undefined;
-export const baseUrl = () => ownRuntime ?? inject('baseUrl');
+/** The file's runtime (set by setup-env.ts), or the one it chose with `useRuntime`. */
+export const baseUrl = (): string => ownRuntime ?? process.env.TEST_BASE_URL!;
 
 /**
  * Points this test file's calls at a runtime of its own (test/support/seeded-company.ts), or back at
@@ -82,8 +83,7 @@ function validator(): Promise<ResponseValidator> {
   return documentValidator;
 }
 
-/** The first super admin the test runtimes are started with. */
-export const FIRST_ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+export { FIRST_ADMIN } from './first-admin.ts';
 
 export const uniq = () => randomUUID().slice(0, 8);
 export const PASSWORD = 'test-password-1';
