@@ -74,6 +74,7 @@ export class LocalApiGateway {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/_local/outbox' && req.method === 'GET') return this.outbox(url, res);
+    if (url.pathname === '/_local/settled' && req.method === 'GET') return this.settled(url, res);
     // API Gateway refuses a path it cannot decode itself, before any route, authorizer or function.
     if (!isValidPathEncoding(url.pathname))
       return writeResult(res, errorResponse(400, 'The request path is not valid URL encoding.'));
@@ -130,6 +131,21 @@ export class LocalApiGateway {
     if (outcome.status === 'error') this.log(`${fn.name}: ${outcome.error.stack ?? outcome.error.message}`);
     if (!res.headersSent && outcome.status !== 'ok') return sendJson(res, 502, { message: 'Internal Server Error' });
     if (!res.writableEnded) res.end();
+  }
+
+  /** What `/_local/settled` waits on: the runtime's stream poller, once it runs. */
+  settledBy?: (timeoutMs: number) => Promise<boolean>;
+
+  /**
+   * `GET /_local/settled?timeoutMs=`: answers 204 once the change feed has delivered everything written
+   * before the request (and what that wrote), 503 when it has not within the time (default 30 s); 204
+   * at once without a stream poller. A local hook for tests, like the outbox: no deployed counterpart.
+   */
+  private async settled(url: URL, res: ServerResponse) {
+    const timeoutMs = Number(url.searchParams.get('timeoutMs')) || 30_000;
+    const ok = this.settledBy ? await this.settledBy(timeoutMs) : true;
+    if (ok) res.writeHead(204).end();
+    else sendJson(res, 503, { message: 'The change feed did not settle in time.' });
   }
 
   private outbox(url: URL, res: ServerResponse) {

@@ -64,7 +64,7 @@ export async function startDynamoDbLocal(
       await client.send(new ListTablesCommand({}));
       break;
     } catch {
-      if (Date.now() - started > 45_000) {
+      if (Date.now() - started > 90_000) {
         child.kill('SIGKILL'); // else the JVM outlives the failed start and keeps its cores busy
         throw new Error(`DynamoDB Local did not answer on ${endpoint}: ${output.slice(-2000)}`);
       }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -24,10 +24,18 @@ export interface LoadedModule {
  */
 export class FunctionModules {
   private readonly dir: string;
+  /** Compiled by another runtime of the same test run (LOCAL_FUNCTIONS_SHARED): kept when this one stops. */
+  private readonly shared: boolean;
   private readonly built = new Map<string, Promise<LoadedModule>>();
 
   constructor(private readonly root: string) {
-    this.dir = join(root, 'node_modules', '.cache', 'local-functions', `${process.pid}-${randomUUID().slice(0, 8)}`);
+    // A test run starts many runtimes over sources that do not change while it runs: they share one
+    // folder of compiled modules (made and removed by the run), so each function is compiled once per
+    // run, not once per runtime.
+    const shared = process.env.LOCAL_FUNCTIONS_SHARED;
+    this.shared = !!shared;
+    this.dir =
+      shared || join(root, 'node_modules', '.cache', 'local-functions', `${process.pid}-${randomUUID().slice(0, 8)}`);
   }
 
   /**
@@ -45,9 +53,18 @@ export class FunctionModules {
     let p = this.built.get(file);
     if (!p) {
       const outfile = join(this.dir, file.replace(/\.ts$/, '.mjs'));
+      const recorded = `${outfile}.secrets.json`;
+      if (this.shared && existsSync(recorded)) {
+        const loaded = { url: pathToFileURL(outfile).href, secrets: JSON.parse(readFileSync(recorded, 'utf8')) };
+        this.built.set(file, Promise.resolve(loaded));
+        return Promise.resolve(loaded);
+      }
+      // Shared: written under a name of its own, then moved into place, so that a runtime compiling the
+      // same function at the same moment never loads a half-written file.
+      const written = this.shared ? `${outfile}.${process.pid}-${randomUUID().slice(0, 8)}.mjs` : outfile;
       p = build({
         entryPoints: [join(this.root, file)],
-        outfile,
+        outfile: written,
         absWorkingDir: this.root,
         bundle: true,
         packages: 'external',
@@ -57,12 +74,26 @@ export class FunctionModules {
         sourcemap: 'linked',
         metafile: true,
         logLevel: 'silent',
-      }).then((result) => ({
-        url: pathToFileURL(outfile).href,
-        secrets: secretsInOutput(
-          result.metafile.outputs[relative(this.root, outfile).replace(/\\/g, '/')]?.inputs ?? {},
-        ),
-      }));
+      }).then((result) => {
+        const secrets = secretsInOutput(
+          result.metafile.outputs[relative(this.root, written).replace(/\\/g, '/')]?.inputs ?? {},
+        );
+        if (written !== outfile) {
+          renameSync(`${written}.map`, `${outfile}.map`);
+          // The map is found by the file's name (its last line), which keeps the temporary one: say the final one.
+          writeFileSync(
+            written,
+            readFileSync(written, 'utf8').replace(
+              /\/\/# sourceMappingURL=.*$/m,
+              `//# sourceMappingURL=${outfile.split('/').pop()}.map`,
+            ),
+          );
+          renameSync(written, outfile);
+          writeFileSync(`${recorded}.${process.pid}`, JSON.stringify(secrets));
+          renameSync(`${recorded}.${process.pid}`, recorded);
+        }
+        return { url: pathToFileURL(outfile).href, secrets };
+      });
       p.catch(() => this.built.delete(file));
       this.built.set(file, p);
     }
@@ -70,6 +101,6 @@ export class FunctionModules {
   }
 
   remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
+    if (!this.shared) rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -187,6 +187,7 @@ export async function startLocalRuntime(
   if (opts.withStreams !== false) {
     const poller = new StreamPoller(host, dynamoEndpoint, process.env.TABLE_NAME!, streamConsumers, log);
     await poller.start();
+    gateway.settledBy = (timeoutMs) => poller.settled(timeoutMs);
     stops.unshift(() => poller.stop());
     if (streamConsumers.length) log(`stream poller: feeding ${streamConsumers.map((c) => c.name).join(', ')}`);
   }

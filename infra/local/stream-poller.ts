@@ -14,6 +14,8 @@ import { type FunctionHost, outcomeError } from './function-host.ts';
 
 /** An idle shard is read 4 times a second, Lambda's own polling rate for DynamoDB streams. */
 const IDLE_POLL_MS = 250;
+/** While a test waits for the feed to settle, an idle shard is read again sooner. */
+const SETTLING_POLL_MS = 20;
 /** New shards (DynamoDB Local rolls one over every few hours) are looked for this often, and when one closes. */
 const SHARD_DISCOVERY_MS = 10_000;
 
@@ -36,6 +38,12 @@ export class StreamPoller {
   private readonly done = new Set<string>();
   private loop: Promise<void> | undefined;
   private lanes: Lane[] = [];
+  /**
+   * When the last quiet round began: a round of reads over every shard that found nothing, begun while
+   * no lane had a batch to deliver. Everything written before it, and all that those deliveries wrote,
+   * has been delivered.
+   */
+  private quietSince = 0;
 
   constructor(
     private readonly host: FunctionHost,
@@ -90,6 +98,8 @@ export class StreamPoller {
             this.shardClosed = false;
           }
           first = false;
+          const roundStarted = Date.now();
+          const idleAtStart = this.lanes.every((l) => l.isIdle);
           let any = false;
           for (const [shardId, iterator] of [...this.iterators]) {
             const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
@@ -104,7 +114,8 @@ export class StreamPoller {
             any = true;
             for (const lane of handlers) lane.offer(records);
           }
-          if (!any) await sleep(IDLE_POLL_MS);
+          if (!any && idleAtStart && this.iterators.size > 0) this.quietSince = roundStarted;
+          if (!any) await sleep(this.settling > 0 ? SETTLING_POLL_MS : IDLE_POLL_MS);
         } catch (err) {
           this.log(`stream poller: ${(err as Error).message}`);
           await sleep(1000);
@@ -136,6 +147,29 @@ export class StreamPoller {
     }
   }
 
+  /** Callers waiting in `settled` (the poller reads without pausing meanwhile). */
+  private settling = 0;
+
+  /**
+   * Resolves once every record written before the call has been delivered to its consumers, and every
+   * record their deliveries wrote too (tests wait on this instead of sleeping: `GET /_local/settled`);
+   * false when that has not happened within `timeoutMs` (a consumer still busy, or failing).
+   */
+  async settled(timeoutMs: number): Promise<boolean> {
+    const asked = Date.now();
+    const until = asked + timeoutMs;
+    this.settling++;
+    try {
+      while (this.quietSince <= asked) {
+        if (!this.running || Date.now() > until) return false;
+        await sleep(10);
+      }
+      return true;
+    } finally {
+      this.settling--;
+    }
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
@@ -160,6 +194,11 @@ export class Lane {
     private readonly batchSize: number,
     private readonly log: (line: string) => void,
   ) {}
+
+  /** No batch running and none waiting. */
+  get isIdle(): boolean {
+    return this.running === undefined && this.queue.length === 0;
+  }
 
   offer(records: DynamoDBRecord[]): void {
     const mine = records.filter((r) => matchesAny(this.filters, r));

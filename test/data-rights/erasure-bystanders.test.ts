@@ -5,7 +5,7 @@ import { Notification } from '../../shared/notifications/entities.ts';
 import { notificationContent } from '../../shared/notifications/notifications.ts';
 import { waitFor } from '../feed/helpers.ts';
 import { expectStatus } from '../people/helpers.ts';
-import { admin, api, PASSWORD, signIn, uniq } from '../support/api.ts';
+import { admin, api, PASSWORD, settled, signIn, uniq } from '../support/api.ts';
 import { findTraces } from '../support/person-traces.ts';
 import { runtimeOfItsOwn, type SeededCompany } from '../support/seeded-company.ts';
 import { scanTable } from '../support/stored-data.ts';
@@ -355,7 +355,7 @@ describe('erasure and bystanders', () => {
     expect([...statuses].filter((x) => x >= 500)).toEqual([]);
 
     // Let the background fan-out (reply notices) finish what it was given, then look everywhere.
-    await new Promise((r) => setTimeout(r, 3000));
+    await settled();
     const items = await scanTable();
     const { traces } = await findTraces([s.id, s.email, s.name], { items });
     expect(traces.map((t) => `${t.needle === s.id ? 'id' : t.needle}: ${t.where} ${t.path}`)).toEqual([]);

@@ -3,7 +3,7 @@ import { putMany, transact } from '../../shared/db/table.ts';
 import { Follow, FollowedPost } from '../../shared/feed/entities.ts';
 import { FOLLOWING_LISTS_MIGRATION } from '../../shared/migrations/following-lists.ts';
 import { migrationById } from '../../shared/registry/migrations.ts';
-import { api, newMember, uniq } from '../support/api.ts';
+import { api, newMember, settled, uniq } from '../support/api.ts';
 import { createPost, waitFor } from './helpers.ts';
 
 /**
@@ -62,6 +62,15 @@ describe('following lists', () => {
     for (const p of older) await notInList(a.id, p.id);
   });
 
+  it('GET /_local/settled answers once the consumers have delivered what was written before it, with no polling', async () => {
+    const [a, d] = [await newMember(), await newMember()];
+    const posts = [];
+    for (let i = 0; i < 3; i++) posts.push(await createPost(d.token, { content: `settled ${i} ${uniq()}` }));
+    expect((await api('PUT', `/people/${d.id}/follow`, { token: a.token })).status).toBe(204);
+    await settled();
+    for (const p of posts) expect(await listed(a.id, p.id)).toBeDefined();
+  });
+
   it('a deleted post leaves every follower’s list; a bystander’s list keeps its own', async () => {
     const [a, x, b, other] = [await newMember(), await newMember(), await newMember(), await newMember()];
     for (const f of [a, x]) expect((await api('PUT', `/people/${b.id}/follow`, { token: f.token })).status).toBe(204);
@@ -89,7 +98,7 @@ describe('following lists', () => {
     }) as Record<string, unknown>;
     expect(gsi1pk).toBeDefined();
     await putMany([legacy as never]);
-    await new Promise((r) => setTimeout(r, 3000));
+    await settled();
     expect(await listed(a.id, pb.id)).toBeUndefined();
     const migration = migrationById(FOLLOWING_LISTS_MIGRATION)!;
     const writes = await migration.migrate(legacy as never);

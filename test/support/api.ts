@@ -65,6 +65,16 @@ export async function api<T = any>(
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
+/**
+ * Waits until the runtime's change feed has delivered everything written so far to its consumers, and
+ * what they wrote in turn (`GET /_local/settled`, infra/local/stream-poller.ts): a test that asserts
+ * what the background did, or that it did nothing, waits on this rather than on time.
+ */
+export async function settled(timeoutMs = 30_000): Promise<void> {
+  const res = await fetch(`${baseUrl()}/_local/settled?timeoutMs=${timeoutMs}`);
+  if (res.status !== 204) throw new Error(`the change feed did not settle within ${timeoutMs} ms (${res.status})`);
+}
+
 let documentValidator: Promise<ResponseValidator> | undefined;
 
 /** The validator of the served document, fetched once per test file (with the first admin's session). */

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ROOT } from '../../infra/local/runtime.ts';
 import { divertLogLines } from './runtime-log.ts';
 import { RuntimePool } from './runtime-pool.ts';
 
@@ -28,6 +31,9 @@ export default async function setup(project: TestProject) {
     OIDC_CLIENT_ID: process.env.OIDC_CLIENT_ID ?? 'workplace-test',
     OIDC_CLIENT_SECRET: process.env.OIDC_CLIENT_SECRET ?? secret(),
     OIDC_EMAIL_DOMAINS: process.env.OIDC_EMAIL_DOMAINS ?? 'example.com',
+    // Password hashing at a sixteenth of its cost (shared/auth/passwords.ts): the run makes and signs
+    // in thousands of people; the deployed cost is asserted in shared/auth/passwords.test.ts.
+    LOCAL_TEST_SCRYPT_N: '1024',
     CURSOR_SECRET: secret(),
     GRIEVANCE_SECRET: secret(),
     NOTIFICATION_SECRET: secret(),
@@ -35,10 +41,16 @@ export default async function setup(project: TestProject) {
     AVATAR_SECRET: secret(),
     SCIM_TOKEN: secret(),
   };
-  const pool = new RuntimePool(FILES_PER_RUNTIME, shared);
+  // Each function compiled once for the run, whichever runtime needs it first (infra/local/function-modules.ts).
+  const compiled = join(ROOT, 'node_modules', '.cache', 'local-functions', `run-${process.pid}`);
+  mkdirSync(compiled, { recursive: true });
+  const pool = new RuntimePool(FILES_PER_RUNTIME, { ...shared, LOCAL_FUNCTIONS_SHARED: compiled });
   project.provide('runtimePool', await pool.listen());
   project.provide('localEnv', shared);
-  return () => pool.stop();
+  return async () => {
+    await pool.stop();
+    rmSync(compiled, { recursive: true, force: true });
+  };
 }
 
 declare module 'vitest' {
