@@ -50,6 +50,14 @@ describe('bundle contents', () => {
     }
   });
 
+  it('carries the font engine (fontkit) only in the grievance export, with the font file beside it, under 1 MB', () => {
+    expect(carrying('fontkit').map((r) => handlerFile(r))).toEqual(['functions/grievances/admin-export-grievance.ts']);
+    const dir = join(ROOT, 'dist', 'functions/grievances/admin-export-grievance');
+    expect(statSync(join(dir, 'index.mjs')).size).toBeLessThan(1024 * 1024);
+    expect(statSync(join(dir, 'pdf-font', 'NotoSans-Regular.ttf')).size).toBeGreaterThan(100_000);
+    expect(readFileSync(join(dir, 'pdf-font', 'OFL.txt'), 'utf8')).toContain('SIL Open Font License, Version 1.1');
+  });
+
   it('carries the YAML library only in the YAML description routes', () => {
     expect(
       carrying('yaml')
