@@ -86,6 +86,22 @@ const yamlAsEsm: Plugin = {
   },
 };
 
+/**
+ * unicode-properties (fontkit's, in the PDF-writing function) reads its data from a file beside its
+ * module under Node (its `#binary-trie` import); a bundle has no such file, so it would fail on the first
+ * PDF. Its browser form holds the same data inlined (16 KB): that one is bundled.
+ */
+const unicodePropertiesInlined: Plugin = {
+  name: 'unicode-properties-inlined',
+  setup(b) {
+    b.onResolve({ filter: /^#binary-trie$/ }, (args) =>
+      /[\\/]node_modules[\\/]unicode-properties[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), 'binaryTrie.browser.js') }
+        : undefined,
+    );
+  },
+};
+
 /** The esbuild settings every function bundle (and the bench's floor bundle) is built with. */
 export function bundleOptions(sdk: SdkMode = SDK_MODE): BuildOptions {
   return {
@@ -105,7 +121,10 @@ export function bundleOptions(sdk: SdkMode = SDK_MODE): BuildOptions {
     sourcesContent: false,
     legalComments: 'none',
     external: externalsFor(sdk),
-    plugins: sdk === 'runtime' ? [bundleAwsSdkUtilities, yamlAsEsm] : [yamlAsEsm],
+    plugins:
+      sdk === 'runtime'
+        ? [bundleAwsSdkUtilities, yamlAsEsm, unicodePropertiesInlined]
+        : [yamlAsEsm, unicodePropertiesInlined],
     logLevel: 'warning',
     metafile: true,
   };
