@@ -9,7 +9,7 @@ export const handler = route(adminExportGrievanceRoute, async (req) => {
   if (!format) throw new NotAcceptableError('The record is available as application/json or application/pdf.');
   const record = await grievanceRecord(req.params.grievanceId);
   if (format === 'json') return rawReply(JSON.stringify(record), 'application/json; charset=utf-8');
-  return rawReply(grievanceRecordPdf(record), 'application/pdf', {
+  return rawReply(await grievanceRecordPdf(record), 'application/pdf', {
     'content-disposition': `attachment; filename="grievance-${record.grievance.id}.pdf"`,
   });
 });

@@ -17,6 +17,7 @@ import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { SECRET_NAMES, SECRETS, type SecretName } from '../../shared/config/secrets.ts';
+import { PDF_FONT } from '../../shared/documents/pdf-font-file.ts';
 
 /**
  * Bundles every function of the service with ONE esbuild run: each route of the route table (and each
@@ -85,6 +86,22 @@ const yamlAsEsm: Plugin = {
   },
 };
 
+/**
+ * unicode-properties (fontkit's, in the PDF-writing function) reads its data from a file beside its
+ * module under Node (its `#binary-trie` import); a bundle has no such file, so it would fail on the first
+ * PDF. Its browser form holds the same data inlined (16 KB): that one is bundled.
+ */
+const unicodePropertiesInlined: Plugin = {
+  name: 'unicode-properties-inlined',
+  setup(b) {
+    b.onResolve({ filter: /^#binary-trie$/ }, (args) =>
+      /[\\/]node_modules[\\/]unicode-properties[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), 'binaryTrie.browser.js') }
+        : undefined,
+    );
+  },
+};
+
 /** The esbuild settings every function bundle (and the bench's floor bundle) is built with. */
 export function bundleOptions(sdk: SdkMode = SDK_MODE): BuildOptions {
   return {
@@ -104,7 +121,10 @@ export function bundleOptions(sdk: SdkMode = SDK_MODE): BuildOptions {
     sourcesContent: false,
     legalComments: 'none',
     external: externalsFor(sdk),
-    plugins: sdk === 'runtime' ? [bundleAwsSdkUtilities, yamlAsEsm] : [yamlAsEsm],
+    plugins:
+      sdk === 'runtime'
+        ? [bundleAwsSdkUtilities, yamlAsEsm, unicodePropertiesInlined]
+        : [yamlAsEsm, unicodePropertiesInlined],
     logLevel: 'warning',
     metafile: true,
   };
@@ -138,6 +158,7 @@ function packageFile(spec: string): string {
 }
 /** Lambda unpacks the asset into /var/task. */
 const DOCS_ASSETS_DIR = 'docs-assets';
+const PDF_FONT_DIR = 'pdf-font';
 
 /** Per function (keyed by its handler module), what the bundle folder carries besides `index.mjs`. */
 export const functionExtras: Record<string, FunctionExtras> = {
@@ -148,6 +169,15 @@ export const functionExtras: Record<string, FunctionExtras> = {
       to: `${DOCS_ASSETS_DIR}/${f}`,
     })),
     environment: { DOCS_ASSETS_DIR: `/var/task/${DOCS_ASSETS_DIR}` },
+  },
+  // The font the grievance record's PDF is set in (shared/documents/pdf-font.ts), with its licence
+  // (OFL-1.1): a file beside the code, read only when a PDF is asked for, so the bundle stays small.
+  'functions/grievances/admin-export-grievance.ts': {
+    copy: [
+      { from: `${PDF_FONT.package}/${PDF_FONT.file}`, to: `${PDF_FONT_DIR}/${PDF_FONT.bundledFile}` },
+      { from: `${PDF_FONT.package}/${PDF_FONT.licence}`, to: `${PDF_FONT_DIR}/${PDF_FONT.bundledLicence}` },
+    ],
+    environment: { [PDF_FONT.dirVariable]: `/var/task/${PDF_FONT_DIR}` },
   },
 };
 

@@ -15,6 +15,8 @@ import { fanOutFilters } from '../feed/fan-out.ts';
 import { followingListFilters } from '../feed/following-lists.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
+import { reportCleanupFilters } from '../moderation/cleanup.ts';
+import { ContentReport, ReportFiling } from '../moderation/entities.ts';
 import { User } from '../people/entities.ts';
 import { teamDeletionFilters } from '../people/team-deletion.ts';
 import { Presence } from '../presence/entities.ts';
@@ -81,12 +83,13 @@ export const streamConsumers: StreamConsumer[] = [
   {
     name: 'feed-fan-out',
     handler: 'functions/feed/fan-out.ts',
-    filters: fanOutFilters,
+    // A deleted post's or comment's report goes with it (shared/moderation/cleanup.ts).
+    filters: [...fanOutFilters, ...reportCleanupFilters],
     batchSize: 10,
     // Notices notify (push); renditions read the upload and write the webp files under posts/.
     access: {
       table: 'write',
-      writes: FEED_WRITES,
+      writes: [...FEED_WRITES, ContentReport, ReportFiling],
       bucket: [{ prefix: 'posts/', actions: ['read', 'write'] }],
       sns: true,
     },

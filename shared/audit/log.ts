@@ -43,6 +43,18 @@ export const auditEntryView = (e: AuditEntryItem): AuditEntryView => ({
 const BUDGET_PER_ITEM = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The most month partitions one list walks (docs/audit-log.md: the 25 months of the default retention). */
+const MAX_MONTHS = 25;
+/** How far past the server's clock a `to` may be (a client's clock a little ahead of ours). */
+const TO_SKEW_MS = 60_000;
+
+/** The first instant of the month `n` months before `at`'s (UTC). */
+function monthsBack(at: string, n: number): string {
+  const d = new Date(`${at.slice(0, 7)}-01T00:00:00.000Z`);
+  d.setUTCMonth(d.getUTCMonth() - n);
+  return d.toISOString();
+}
+
 /** The months from `to`'s down to `from`'s (`2026-11`, `2026-10`…), newest first. */
 function monthsBetween(from: string, to: string): string[] {
   const months: string[] = [];
@@ -70,13 +82,18 @@ const iso = (name: string, value: string | undefined, fallback: string) => {
  * page may then hold fewer than `limit` items and still have a `nextCursor`).
  */
 export async function listAuditLog(q: AuditLogQuery): Promise<{ items: AuditEntryView[]; nextCursor: string | null }> {
-  const now = new Date().toISOString();
-  const to = iso('to', q.to, now);
+  const nowMs = Date.now();
+  const to = iso('to', q.to, new Date(nowMs).toISOString());
+  // The log holds nothing later than now: a later `to` would only make the month walk longer.
+  if (Date.parse(to) > nowMs + TO_SKEW_MS) throw invalid(['to: must not be later than now']);
   // Nothing older than the retention is answered (DynamoDB's TTL erases late; the month walk stays bounded).
-  const kept = new Date(Date.now() - env.auditRetentionDays * DAY_MS).toISOString();
-  const asked = iso('from', q.from, kept);
-  const from = asked < kept ? kept : asked;
+  const kept = new Date(nowMs - env.auditRetentionDays * DAY_MS).toISOString();
+  // Without `from`, the window is the retention's, at most MAX_MONTHS month partitions back from `to`.
+  const earliest = monthsBack(to, MAX_MONTHS - 1);
+  const asked = iso('from', q.from, kept > earliest ? kept : earliest);
   if (asked > to) throw invalid(['from: must not be after to']);
+  if (asked < earliest) throw invalid([`from: the window from from to to spans at most ${MAX_MONTHS} months`]);
+  const from = asked < kept ? kept : asked;
   if (from > to) return { items: [], nextCursor: null };
   const partitions: QueryOptions[] = q.targetId
     ? [AuditEntry.queryOptions({ index: 'byTarget', key: { targetId: q.targetId } })]

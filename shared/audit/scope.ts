@@ -12,11 +12,17 @@ export interface AuditDeclaration {
   action: string;
   /**
    * The target: path parameters by name (their values, in this order), and/or `created`, the entity
-   * whose new item the request creates (its `id`; the entry then rides on the write that creates it).
+   * whose new item the request creates (its `id`; the entry then rides on the write that creates it),
+   * or the first of several kinds it may create (create-post: a post, or a scheduled post).
    */
-  target: { params?: readonly string[]; created?: string; createdField?: string };
+  target: { params?: readonly string[]; created?: string | readonly string[]; createdField?: string };
   /** Only requests whose validated body meets this are actions to record (create-post: an announcement). */
   when?: (body: any) => boolean;
+  /**
+   * Only a created item that meets this is an action to record: the entry follows what was stored, not
+   * what was asked (a member asking for an announcement gets a plain post, which records nothing).
+   */
+  createdWhen?: (item: Record<string, unknown>) => boolean;
 }
 
 /** The request an entry records. */
@@ -53,11 +59,16 @@ function entryFields(d: AuditDeclaration, r: AuditedRequest, created: string | u
   return fields;
 }
 
-/** The id of the item of kind `entity` this write creates (a Put), if it creates one. */
-function createdIn(items: readonly TransactItem[], entity: string, field = 'id'): string | undefined {
+/** The item of a kind in `entities` this write creates (a Put), if it creates one. */
+function createdIn(
+  items: readonly TransactItem[],
+  entities: string | readonly string[],
+  field = 'id',
+): Record<string, unknown> | undefined {
+  const kinds = typeof entities === 'string' ? [entities] : entities;
   for (const it of items) {
     const item = it.Put?.Item as Record<string, unknown> | undefined;
-    if (item?.entity === entity && typeof item[field] === 'string') return item[field] as string;
+    if (item && kinds.includes(item.entity as string) && typeof item[field] === 'string') return item;
   }
   return undefined;
 }
@@ -79,12 +90,22 @@ export async function audited<T>(
 ): Promise<T> {
   let done = false;
   let wrote = false;
+  // The created item was not what the declaration records (createdWhen): nothing is recorded.
+  let declined = false;
+  let accepted = false;
   const companion = {
     itemFor: (items: readonly TransactItem[]) => {
       wrote = true;
-      const created = d.target.created ? createdIn(items, d.target.created, d.target.createdField) : undefined;
+      if (declined) return undefined;
+      const field = d.target.createdField ?? 'id';
+      const created = d.target.created ? createdIn(items, d.target.created, field) : undefined;
       if (d.target.created && !created) return undefined;
-      return AuditEntry.create(entryFields(d, r, created, true));
+      if (created && d.createdWhen && !d.createdWhen(created)) {
+        declined = true;
+        return undefined;
+      }
+      if (created && d.createdWhen) accepted = true;
+      return AuditEntry.create(entryFields(d, r, created?.[field] as string | undefined, true));
     },
     written: () => {
       done = true;
@@ -94,7 +115,8 @@ export async function audited<T>(
     },
   };
   const result = await withWriteCompanion(companion, work);
-  if (!done && succeeded(result)) {
+  // With createdWhen, only a created item that met it is recorded.
+  if (!done && !declined && (!d.createdWhen || accepted) && succeeded(result)) {
     // `changed` stays true when the work wrote, though not the item its declaration waited for.
     await write(AuditEntry.create(entryFields(d, r, undefined, wrote))).catch((err: unknown) => {
       // Already there: an earlier attempt of this request recorded it.

@@ -2,7 +2,7 @@ import type { UpdateParts } from '../db/entity.ts';
 import { page as pageOf } from '../db/paging.ts';
 import { isConditionFailure, transact, write } from '../db/table.ts';
 import { indexKeys } from '../db/table-definition.ts';
-import type { NewNotification } from '../notifications/notifications.ts';
+import { type NewNotification, previewOf } from '../notifications/notifications.ts';
 import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
 import { getUsers } from '../people/users.ts';
 import { deliverPush } from '../push/delivery.ts';
@@ -71,7 +71,9 @@ export async function sendReminderPage(
   const people = await getUsers(notes.map((n) => n.recipientId));
   for (const n of notes) {
     const u = people.get(n.recipientId);
-    if (u && u.status !== 'deactivated') await emailTransport().send(reminderEmail(u.email, post, preview.preview));
+    // The preview (280 characters), as the notification carries: never the whole text by e-mail.
+    if (u && u.status !== 'deactivated')
+      await emailTransport().send(reminderEmail(u.email, post, previewOf(preview.preview)));
   }
   return next;
 }
@@ -91,7 +93,7 @@ const retire = (postId: string) =>
 
 /**
  * Sends the reminders due by `now`; answers how many people were reminded. A reminder whose
- * announcement is gone is retired; one whose first audience is still being added waits for the
+ * announcement is gone or hidden is retired; one whose first audience is still being added waits for the
  * next run.
  */
 export async function sendDueMustReadReminders(now = new Date(), pageSize = NOTIFICATIONS_PER_TRANSACTION) {
@@ -105,7 +107,9 @@ export async function sendDueMustReadReminders(now = new Date(), pageSize = NOTI
       Post.get({ id: reminder.postId }, { consistent: true }),
       MustRead.get({ postId: reminder.postId }, { consistent: true }),
     ]);
-    if (!post || !state || reminder.doneAt) {
+    // A hidden post (a moderator's or the reporters' decision) is no longer anybody's to read: its
+    // reminders end with it, as a deleted one's do.
+    if (!post || post.hidden || !state || reminder.doneAt) {
       await retire(reminder.postId);
       continue;
     }

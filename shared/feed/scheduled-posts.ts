@@ -3,6 +3,7 @@ import { newSortableId } from '../db/ids.ts';
 import { page } from '../db/paging.ts';
 import { failedConditions, isConditionFailure, retryOnConflict, transact } from '../db/table.ts';
 import { conflict, DomainError, invalid, notFound } from '../errors.ts';
+import { notify, previewOf } from '../notifications/notifications.ts';
 import { logger } from '../observability/logger.ts';
 import { User } from '../people/entities.ts';
 import { Post, type PostItem, ScheduledPost, type ScheduledPostItem } from './entities.ts';
@@ -82,10 +83,16 @@ export async function updateScheduledPost(
   if (publishAt !== undefined && Date.parse(publishAt) !== Date.parse(before.publishAt))
     throw invalid(['publishAt: a scheduled post keeps its moment; delete it and schedule it again']);
   if (before.failure) throw conflict('This post could not be published; delete it and write it again.');
-  const { post, checks } = await newPostFrom(caller, input, new Date(before.publishAt), before.id);
+  // A PATCH body has no acknowledgement (it is set at creation only): a scheduled must-read stays one,
+  // an announcement with it, as a published post's requirement stays through its edits.
+  const ack = before.input.acknowledgement;
+  const kept: PostInput = ack
+    ? { ...input, isAnnouncement: true, acknowledgement: { required: true, dueAt: ack.dueAt ?? null } }
+    : input;
+  const { post, checks } = await newPostFrom(caller, kept, new Date(before.publishAt), before.id);
   const after: ScheduledPostItem = {
     ...before,
-    input: keptInput(input, post),
+    input: keptInput(kept, post),
     updatedAt: new Date().toISOString(),
     rev: before.rev + 1,
   };
@@ -165,22 +172,35 @@ export function scheduledAsPost(s: ScheduledPostItem): PostItem {
  */
 export async function publishDuePosts(now = new Date()): Promise<number> {
   let published = 0;
+  const unexpected: unknown[] = [];
   for (;;) {
     const due = await ScheduledPost.query(
       { index: 'due', key: {}, skBefore: `${now.toISOString()}#~` },
       page({ limit: 25 }),
     );
-    if (due.items.length === 0) return published;
+    if (due.items.length === 0) break;
     let progressed = false;
     for (const item of due.items) {
-      const outcome = await publishOne(item);
+      // One post's unexpected failure (a dependency down) never holds up the others: it stays due
+      // for the next run, and the run fails afterwards so the background-failure alarm sees it.
+      const outcome = await publishOne(item).catch((err: unknown) => {
+        logger.error('scheduled post not published, to be retried', { postId: item.id, err });
+        unexpected.push(err);
+        return 'skipped' as const;
+      });
       if (outcome !== 'skipped') progressed = true;
       if (outcome === 'published') published++;
     }
-    // A page that moved nothing (another run holds it) is left to the next run.
-    if (!progressed || !due.nextCursor) return published;
+    // A page that moved nothing (another run holds it, or it failed) is left to the next run.
+    if (!progressed || !due.nextCursor) break;
   }
+  if (unexpected.length)
+    throw new AggregateError(unexpected, `${unexpected.length} scheduled post(s) not published, to be retried`);
+  return published;
 }
+
+/** What makes a post never publishable: its author's rights or its content, as they stand at its moment. */
+const PERMANENT: ReadonlySet<DomainError['kind']> = new Set(['invalid', 'forbidden', 'not-found']);
 
 async function publishOne(item: ScheduledPostItem): Promise<'published' | 'failed' | 'skipped'> {
   const author = await User.get({ id: item.authorId }, { consistent: true });
@@ -195,10 +215,9 @@ async function publishOne(item: ScheduledPostItem): Promise<'published' | 'faile
   } catch (err) {
     // Published by another run, or edited meanwhile (the next run publishes the edit).
     if (isConditionFailure(err) && !(err instanceof DomainError)) return 'skipped';
-    if (err instanceof DomainError && err.kind === 'invalid') {
-      const reasons = Array.isArray(err.reasons) ? err.reasons.join('; ') : err.reasons;
-      return fail(item, reasons);
-    }
+    // Refused as a post written at its moment would be (invalid, or its author may no longer write it:
+    // a must-read by a demoted super admin): kept with its reason, its author told.
+    if (err instanceof DomainError && PERMANENT.has(err.kind)) return fail(item, err.message);
     throw err;
   }
 }
@@ -213,6 +232,15 @@ async function fail(item: ScheduledPostItem, failure: string): Promise<'failed' 
           { ...item, failure, updatedAt: new Date().toISOString(), rev: item.rev + 1 },
           atRevision(item.rev),
         ),
+      ]);
+      await notify([
+        {
+          recipientId: item.authorId,
+          kind: 'post_not_published',
+          actorId: null,
+          postId: item.id,
+          preview: previewOf(`Your scheduled post could not be published: ${failure}`),
+        },
       ]);
       return 'failed' as const;
     },

@@ -62,8 +62,12 @@ export async function grievanceRecord(grievanceId: string, now = new Date()) {
 
 export type GrievanceRecord = Awaited<ReturnType<typeof grievanceRecord>>;
 
-/** The same record as a PDF document. */
-export function grievanceRecordPdf(r: GrievanceRecord): Buffer {
+/**
+ * The same record as a PDF document, set in an embedded font so every letter of Polish, Czech, Greek,
+ * Cyrillic and typographic quotes prints and extracts; a character the font lacks prints as "�" and
+ * the document names it (the JSON form always holds the complete text).
+ */
+export function grievanceRecordPdf(r: GrievanceRecord): Promise<Buffer> {
   const g = r.grievance;
   const d = r.deadlines;
   const deadline = (name: string, x: { dueAt: string; metAt: string | null; state: string }) =>
@@ -93,7 +97,9 @@ export function grievanceRecordPdf(r: GrievanceRecord): Buffer {
       text: `${c.createdAt} - ${c.fromStatus ?? 'raised'} -> ${c.toStatus} by ${c.changedByName}: ${c.reason}`,
     })),
   ];
-  return textPdf(`Grievance record ${g.id}`, lines);
+  return textPdf(`Grievance record ${g.id}`, lines, {
+    unprintedNote: 'The record in JSON form (Accept: application/json) holds the complete text.',
+  });
 }
 
 export type ExportFormat = 'json' | 'pdf';

@@ -85,6 +85,16 @@ function auditedWork<T>(def: RouteDef<any, any, any>, ctx: RequestContext, work:
   );
 }
 
+/**
+ * Whether this request is an action the audit log records: its route declares one, the body asks for
+ * it, and the actor may take it. A session route's caller who is no super admin is never the actor of an
+ * admin action (what such a request stores is checked by the declaration's `createdWhen` too).
+ */
+function isAudited(def: RouteDef<any, any, any>, ctx: RequestContext): boolean {
+  if (!def.audit || (def.audit.when && !def.audit.when(ctx.body))) return false;
+  return !!def.scim || !!def.anonymous || ctx.callerIfSignedIn?.role === 'super_admin';
+}
+
 export interface RouteOptions {
   /** The multipart parser, for routes whose definition has `multipart` (see `uploadRoute`). */
   parseMultipart?: typeof parseMultipart;
@@ -117,8 +127,7 @@ export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodT
   const base = async (_event: APIGatewayProxyEventV2, context: Context) => {
     const ctx = (context as unknown as { ctx: RequestContext }).ctx;
     const work = () => fn(ctx as RequestContext<z.output<Q>, z.output<B>>);
-    const result =
-      def.audit && (!def.audit.when || def.audit.when(ctx.body)) ? await auditedWork(def, ctx, work) : await work();
+    const result = isAudited(def, ctx) ? await auditedWork(def, ctx, work) : await work();
     return toResponse(def, result, ctx.headers['accept-encoding']);
   };
   // Idempotency wraps the work itself, inside every middleware (see idempotency.ts for why).

@@ -13,6 +13,11 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 
 export type ReportStatus = 'open' | 'dismissed' | 'actioned';
 
+export type ReportTarget = { postId: string; commentId?: string };
+
+/** The report id of an item: one per post or comment, found from the item alone. */
+export const reportIdOf = (t: ReportTarget) => (t.commentId ? `comment-${t.commentId}` : `post-${t.postId}`);
+
 /** The month (UTC, YYYY-MM) a review falls in: the reviewed reports' partitions. */
 export const monthOf = (iso: string) => iso.slice(0, 7);
 

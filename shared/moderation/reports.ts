@@ -4,11 +4,12 @@ import { page } from '../db/paging.ts';
 import { failedConditions, retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, forbidden, notFound, tooMany } from '../errors.ts';
 import { readableComment, setCommentHidden } from '../feed/comments.ts';
-import type { CommentItem, PostItem } from '../feed/entities.ts';
+import { Comment, type CommentItem, Post, type PostItem } from '../feed/entities.ts';
 import { looksLikeId } from '../feed/model.ts';
 import type { Viewer } from '../feed/people.ts';
 import { readablePost, setHidden } from '../feed/posts.ts';
 import { notify, previewOf } from '../notifications/notifications.ts';
+import { closeReport } from './cleanup.ts';
 import {
   ContentReport,
   type ContentReportItem,
@@ -17,6 +18,8 @@ import {
   ReportQuota,
   type ReportReason,
   type ReportStatus,
+  type ReportTarget,
+  reportIdOf,
 } from './entities.ts';
 
 /**
@@ -30,11 +33,6 @@ import {
 /** Reports one person may file per UTC day (counted with the filing, so a burst cannot overshoot). */
 export const REPORTS_PER_DAY = 20;
 const DAY_MS = 86_400_000;
-
-export type ReportTarget = { postId: string; commentId?: string };
-
-/** The report id of an item: one per post or comment, found from the item alone. */
-export const reportIdOf = (t: ReportTarget) => (t.commentId ? `comment-${t.commentId}` : `post-${t.postId}`);
 
 function parseReportId(id: string): ReportTarget | { commentOnly: string } | undefined {
   const [kind, itemId] = [id.slice(0, id.indexOf('-')), id.slice(id.indexOf('-') + 1)];
@@ -163,6 +161,7 @@ export async function fileReport(
 async function hideWhenOverThreshold(report: ContentReportItem): Promise<void> {
   const threshold = env.reportHideThreshold;
   if (threshold === 0 || report.reporterCount < threshold || report.autoHidden) return;
+  if ((await freshReporters(report, threshold)) < threshold) return;
   await hideItem(report, null);
   await retryOnConflict(async () => {
     const before = await ContentReport.get({ id: report.id }, { consistent: true });
@@ -173,12 +172,50 @@ async function hideWhenOverThreshold(report: ContentReportItem): Promise<void> {
   });
 }
 
+/**
+ * The reporters of this round who reported the item in no earlier round, counted up to `enough`: a
+ * round after a review hides the item only with new reporters (a moderator's review is not undone by
+ * the same people reporting again; an admin may still hide it). Read only once a round reaches the
+ * threshold and the item is not hidden: the round's filings a page at a time, each page's earlier
+ * filings in one batch read (O(reporters × rounds), the rounds bounded by the reviews).
+ */
+async function freshReporters(report: ContentReportItem, enough: number): Promise<number> {
+  if (report.round === 1) return report.reporterCount;
+  const earlier = Array.from({ length: report.round - 1 }, (_, n) => n + 1);
+  let fresh = 0;
+  let cursor: string | undefined;
+  do {
+    const found = await ReportFiling.query(
+      { key: { reportId: report.id, round: report.round }, consistent: true },
+      page({ limit: 100, cursor }),
+    );
+    const reporters = found.items.filter((f) => f.round === report.round).map((f) => f.reporterId);
+    const before = await ReportFiling.getMany(
+      reporters.flatMap((reporterId) => earlier.map((round) => ({ reportId: report.id, round, reporterId }))),
+      { consistent: true },
+    );
+    const repeat = new Set(before.flatMap((f) => (f ? [f.reporterId] : [])));
+    fresh += reporters.filter((id) => !repeat.has(id)).length;
+    cursor = found.nextCursor ?? undefined;
+  } while (cursor && fresh < enough);
+  return fresh;
+}
+
 async function hideItem(report: ContentReportItem, moderator: Viewer | null, hidden = true): Promise<void> {
   if (report.commentId) await setCommentHidden(report.commentId, hidden);
   else await setHidden(moderator, report.postId, hidden);
 }
 
 // ------------------------------------------------------------------------------------------ moderators
+
+/** Whether the reported post (and comment) is still there. */
+async function reportedItemExists(r: ContentReportItem): Promise<boolean> {
+  const [post, comment] = await Promise.all([
+    Post.get({ id: r.postId }, { consistent: true }),
+    r.commentId ? Comment.get({ id: r.commentId }, { consistent: true }) : undefined,
+  ]);
+  return !!post && (!r.commentId || !!comment);
+}
 
 export interface ReportView {
   id: string;
@@ -246,6 +283,11 @@ export async function reviewReport(
   const before = await ContentReport.get({ id }, { consistent: true });
   if (!before) throw notFound('No such report.');
   if (before.status !== 'open') throw conflict('This report was already reviewed.');
+  if (!(await reportedItemExists(before))) {
+    // Deleted meanwhile (its removal closes it in the background too): nothing is left to review.
+    await closeReport(id);
+    throw notFound('The reported item was deleted; its report is closed.');
+  }
   if (input.action === 'hide') await hideItem(before, moderator);
   else if (before.autoHidden) await hideItem(before, moderator, false);
   const now = new Date().toISOString();

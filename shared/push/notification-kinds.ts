@@ -18,6 +18,8 @@ export const NOTIFICATION_KINDS = [
   'birthday_thanks',
   // Beyond the specification: a moderator hid the person's post or comment (docs/moderation.md).
   'content_hidden',
+  // Beyond the specification: the person's scheduled post could not be published (docs/scheduled-posts.md).
+  'post_not_published',
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

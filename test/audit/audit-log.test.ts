@@ -169,6 +169,54 @@ describe('the admin audit log', () => {
     await expectOne(other.id, 'website_post.reject', me);
   }, 180_000);
 
+  it('records what was stored, not what was asked: a member asking for an announcement is no actor', async () => {
+    const a = await admin();
+    const member = await newMember();
+    const tag = uniq();
+    // A member's `isAnnouncement` makes a plain post (as the specification says): no admin action.
+    const plain = ok(
+      await api('POST', '/posts', { token: member.token, body: { content: `Mine ${tag}`, isAnnouncement: true } }),
+      201,
+    );
+    expect(plain.isAnnouncement).toBe(false);
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduledPlain = ok(
+      await api('POST', '/posts', {
+        token: member.token,
+        body: { content: `Later ${tag}`, isAnnouncement: true, publishAt: later },
+      }),
+      201,
+    );
+    expect(await about(plain.id)).toEqual([]);
+    expect(await about(scheduledPlain.id)).toEqual([]);
+    expect((await log({ actorId: member.id, limit: '100' })).items).toEqual([]);
+    // A super admin's scheduled announcement is recorded when scheduled, with its id.
+    const scheduled = ok(
+      await api('POST', '/posts', {
+        token: a.token,
+        body: { content: `Soon ${tag}`, isAnnouncement: true, publishAt: later },
+      }),
+      201,
+    );
+    await expectOne(scheduled.id, 'post.announcement.create', a.user.id as string);
+  });
+
+  it('answers a window past now or longer than 25 months with a 400, at once', async () => {
+    const a = await admin();
+    const get = (query: string) => api('GET', `/admin/audit-log?${query}`, { token: a.token });
+    const started = Date.now();
+    const far = await get('to=9999-12-31T00:00:00Z&action=member.create');
+    expect(far.status, far.text).toBe(400);
+    expect(far.body).toMatchObject({ statusCode: 400 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const hourAhead = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await get(`to=${encodeURIComponent(hourAhead)}`)).status).toBe(400);
+    // 26 months apart, both in the past: too wide; 25 month partitions are the most one list reads.
+    expect((await get('from=2020-01-01T00:00:00Z&to=2022-02-15T00:00:00Z')).status).toBe(400);
+    expect((await get('from=2020-02-01T00:00:00Z&to=2022-02-15T00:00:00Z')).status).toBe(200);
+    expect((await get(`to=${encodeURIComponent(new Date().toISOString())}`)).status).toBe(200);
+  });
+
   it('records SCIM writes with the provisioning channel as the actor', async () => {
     const tag = uniq();
     const user = ok(

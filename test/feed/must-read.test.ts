@@ -143,6 +143,40 @@ describe('must-read announcements', () => {
     expect(await expectExactCounts(post.id)).toEqual(after);
   }, 240_000);
 
+  it('reminds nobody of a hidden must-read, and mails the preview, never the whole text', async () => {
+    const boss = await newMember({ role: 'super_admin' });
+    const a = await admin();
+    const member = await newMember();
+    const dueAt = future(3 * DAY);
+    const tail = `TAIL-${uniq()}`;
+    const long = await createPost(boss.token, {
+      content: `${'Long and careful words. '.repeat(20)}${tail}`,
+      isAnnouncement: true,
+      acknowledgement: { required: true, dueAt },
+    });
+    const secret = `LEAKED-${uniq()}`;
+    const leaked = await createPost(boss.token, {
+      content: `Confidential ${secret}`,
+      isAnnouncement: true,
+      acknowledgement: { required: true, dueAt },
+    });
+    await audienceAdded(long.id);
+    await audienceAdded(leaked.id);
+    expect((await api('POST', `/admin/posts/${leaked.id}/hide`, { token: a.token })).status).toBe(200);
+
+    await sendDueMustReadReminders(new Date(Date.parse(dueAt) - DAY + 60_000));
+    expect(await mustReadNotices(member.id, long.id)).toHaveLength(1);
+    const mail = (await api('GET', `/_local/outbox?to=${encodeURIComponent(member.email)}&channel=email`)).body as {
+      body: string;
+    }[];
+    const reminded = mail.filter((m) => m.body.includes(`/feed#post-${long.id}`));
+    expect(reminded).toHaveLength(1);
+    expect(reminded[0].body).toContain('Long and careful words.');
+    expect(reminded[0].body).not.toContain(tail);
+    expect(await mustReadNotices(member.id, leaked.id)).toHaveLength(0);
+    expect(mail.some((m) => m.body.includes(secret) || m.body.includes(`/feed#post-${leaked.id}`))).toBe(false);
+  }, 240_000);
+
   it('a joiner before dueAt is added, a leaver drops out of pending, a returner owes it again', async () => {
     const boss = await newMember({ role: 'super_admin' });
     const leaver = await newMember();

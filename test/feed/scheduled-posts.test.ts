@@ -168,6 +168,70 @@ describe('scheduled posts', () => {
   });
 });
 
+describe('scheduled posts that cannot publish', () => {
+  it('never stop the others: a must-read whose author was demoted fails with its reason, its author told', async () => {
+    const a = await admin();
+    const boss = await newMember({ role: 'super_admin' });
+    const [writer, reader] = [await newMember(), await newMember()];
+    // The must-read is due first, the plain post after it, in the same run.
+    const first = future(3_000);
+    const second = future(3_500);
+    const mustRead = await schedule(boss.token, {
+      content: 'Read me when I am out',
+      isAnnouncement: true,
+      acknowledgement: { required: true },
+      publishAt: first,
+    });
+    expect(mustRead.status, mustRead.text).toBe(201);
+    const plain = await schedule(writer.token, { content: 'Mine, after it', publishAt: second });
+    expect(plain.status, plain.text).toBe(201);
+    const demoted = await api('PATCH', `/admin/members/${boss.id}/role`, { token: a.token, body: { role: 'member' } });
+    expect(demoted.status, demoted.text).toBe(200);
+
+    expect(await publishAfter(second)).toBeGreaterThanOrEqual(1);
+    // The other post is published in the same run.
+    expect((await api('GET', `/posts/${plain.body.id}`, { token: reader.token })).status).toBe(200);
+    // The must-read is kept, failed with its reason, and its author is told.
+    expect((await api('GET', `/posts/${mustRead.body.id}`, { token: reader.token })).status).toBe(404);
+    const kept = (await api('GET', '/users/me/scheduled-posts', { token: boss.token })).body.items;
+    const failed = kept.find((p: { id: string }) => p.id === mustRead.body.id);
+    expect(failed?.scheduleFailure).toMatch(/super admin|acknowledg/i);
+    const told = (await notificationsOf(boss.token)).filter((n) => n.kind === 'post_not_published');
+    expect(told.map((n) => n.postId)).toEqual([mustRead.body.id]);
+    // A later run leaves it as it is: failed once, told once.
+    await publishDuePosts();
+    expect((await notificationsOf(boss.token)).filter((n) => n.kind === 'post_not_published')).toHaveLength(1);
+  });
+
+  it('a scheduled must-read keeps its acknowledgement requirement through an edit', async () => {
+    const a = await admin();
+    const publishAt = future(3_000);
+    const dueAt = future(2 * 86_400_000);
+    const res = await schedule(a.token, {
+      content: 'Read me',
+      isAnnouncement: true,
+      acknowledgement: { required: true, dueAt },
+      publishAt,
+    });
+    expect(res.status, res.text).toBe(201);
+    const edited = await api('PATCH', `/posts/${res.body.id}`, {
+      token: a.token,
+      body: { content: 'Read me, edited', isAnnouncement: true },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    expect(edited.body.acknowledgement).toMatchObject({ required: true, dueAt: new Date(dueAt).toISOString() });
+    await publishAfter(publishAt);
+    const reader = await newMember();
+    const read = await api('GET', `/posts/${res.body.id}`, { token: reader.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({
+      content: 'Read me, edited',
+      isAnnouncement: true,
+      acknowledgement: { required: true, acknowledgedAt: null },
+    });
+  });
+});
+
 describe('the scheduled posts list', () => {
   /** DynamoDB requests `work` sends from this process. */
   async function requestsOf<T>(work: () => Promise<T>): Promise<{ out: T; requests: number }> {

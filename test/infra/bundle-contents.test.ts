@@ -2,12 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledPackages, ensureBundled, ROOT } from '../../infra/build/bundle.ts';
 import { handlerModuleUrl, stageBundles } from '../../infra/local/handler-module.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
 import { route } from '../../shared/http/route.ts';
+import { raise, world } from '../grievances/helpers.ts';
+import { httpEvent, lambdaContext } from '../support/lambda-event.ts';
 
 /** What each function bundle carries: heavy modules only where a route uses them (cold starts). */
 describe('bundle contents', () => {
@@ -48,6 +51,14 @@ describe('bundle contents', () => {
       const size = statSync(join(ROOT, 'dist', handlerFile(r).replace(/\.ts$/, ''), 'index.mjs')).size;
       expect(size, r.name).toBeLessThan(1024 * 1024);
     }
+  });
+
+  it('carries the font engine (fontkit) only in the grievance export, with the font file beside it, under 1 MB', () => {
+    expect(carrying('fontkit').map((r) => handlerFile(r))).toEqual(['functions/grievances/admin-export-grievance.ts']);
+    const dir = join(ROOT, 'dist', 'functions/grievances/admin-export-grievance');
+    expect(statSync(join(dir, 'index.mjs')).size).toBeLessThan(1024 * 1024);
+    expect(statSync(join(dir, 'pdf-font', 'NotoSans-Regular.ttf')).size).toBeGreaterThan(100_000);
+    expect(readFileSync(join(dir, 'pdf-font', 'OFL.txt'), 'utf8')).toContain('SIL Open Font License, Version 1.1');
   });
 
   it('carries the YAML library only in the YAML description routes', () => {
@@ -129,6 +140,28 @@ describe('bundled mode of the local runtime', () => {
       { awsRequestId: 'r', functionName: 'get-health', getRemainingTimeInMillis: () => 1000 },
     );
     expect(res.statusCode).toBe(200);
+  });
+
+  it('writes the grievance record as PDF from the staged bundle, its font read from the folder beside it', async () => {
+    const { raiser, handler: admin } = await world();
+    const g = await raise(raiser, { subject: 'Zażółć gęślą jaźń', description: 'Καλημέρα, Привет: “cytat”.' });
+    expect(process.env.PDF_FONT_DIR).toBe(
+      join(process.env.LOCAL_BUNDLE_DIR!, 'functions/grievances/admin-export-grievance/pdf-font'),
+    );
+    const { handler } = await import(handlerModuleUrl('functions/grievances/admin-export-grievance.ts'));
+    const path = `/api/v1/admin/grievances/${g.id}/export`;
+    const res = await handler(
+      httpEvent({
+        path,
+        headers: { authorization: `Bearer ${admin.token}`, accept: 'application/pdf' },
+        pathParameters: { grievanceId: g.id },
+      }),
+      lambdaContext('admin-export-grievance'),
+    );
+    expect([res.statusCode, res.headers['content-type']]).toEqual([200, 'application/pdf']);
+    const bytes = new Uint8Array(Buffer.from(res.body, res.isBase64Encoded ? 'base64' : 'utf8'));
+    const { text } = await extractText(await getDocumentProxy(bytes), { mergePages: true });
+    for (const expected of ['Zażółć gęślą jaźń', 'Καλημέρα', 'Привет', '“cytat”']) expect(text).toContain(expected);
   });
 
   it('fails to load a package that is neither bundled nor provided, as Lambda would', () => {

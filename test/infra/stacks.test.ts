@@ -162,6 +162,11 @@ describe('functions', () => {
     const docs = routes.find((r) => r.name === 'get-docs-asset');
     if (docs)
       expect(functionOf(docs)[1].Properties!.Environment.Variables.DOCS_ASSETS_DIR).toBe('/var/task/docs-assets');
+    // The PDF's font beside the one function that writes PDFs, and no other.
+    for (const r of routes) {
+      const dir = functionOf(r)[1].Properties!.Environment.Variables.PDF_FONT_DIR;
+      expect(dir, r.name).toBe(r.name === 'admin-export-grievance' ? '/var/task/pdf-font' : undefined);
+    }
   });
 
   it('honours the route’s timeout and memory', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { env } from '../../shared/config/env.ts';
-import { ReportFiling } from '../../shared/moderation/entities.ts';
+import { ContentReport, ReportFiling } from '../../shared/moderation/entities.ts';
 import { REPORTS_PER_DAY } from '../../shared/moderation/reports.ts';
-import { createPost, notificationsOf } from '../feed/helpers.ts';
+import { createPost, notificationsOf, waitFor } from '../feed/helpers.ts';
 import { admin, api, newMember } from '../support/api.ts';
 
 /** Content reports through the local runtime (docs/moderation.md). */
@@ -121,6 +121,58 @@ describe('content reports', () => {
     expect(filings).toHaveLength(threshold + 1);
     expect(new Set(filings.map((f) => `${f.round}:${f.reporterId}`)).size).toBe(threshold + 1);
   });
+
+  it('after a dismissal the same reporters cannot hide the post again; new reporters can', async () => {
+    const threshold = env.reportHideThreshold;
+    const [author, bystander] = await reporters(2);
+    const post = await createPost(author.token, { content: 'disputed but fine' });
+    const crowd = await reporters(threshold);
+    for (const r of crowd) expect((await report(r.token, post.id, { reason: 'misinformation' })).status).toBe(201);
+    expect((await api('GET', `/posts/${post.id}`, { token: bystander.token })).status).toBe(404);
+    const a = await admin();
+    const dismissed = await api('PATCH', `/admin/reports/post-${post.id}`, {
+      token: a.token,
+      body: { action: 'dismiss' },
+    });
+    expect(dismissed.status, dismissed.text).toBe(200);
+    // The same people report again: a new round the moderators see, but the post stays up.
+    for (const r of crowd) expect((await report(r.token, post.id, { reason: 'other' })).status).toBe(201);
+    expect(await openReport(`post-${post.id}`)).toMatchObject({ reporterCount: threshold, hidden: false });
+    expect((await api('GET', `/posts/${post.id}`, { token: bystander.token })).status).toBe(200);
+    // New reporters, as many as the threshold, hide it again.
+    const fresh = await reporters(threshold);
+    for (const [i, r] of fresh.entries()) {
+      expect((await report(r.token, post.id, { reason: 'hate' })).status).toBe(201);
+      const read = await api('GET', `/posts/${post.id}`, { token: bystander.token });
+      expect(read.status).toBe(i + 1 < threshold ? 200 : 404);
+    }
+    expect(await openReport(`post-${post.id}`)).toMatchObject({ reporterCount: 2 * threshold, hidden: true });
+  }, 120_000);
+
+  it("closes a deleted post's report and its comments', their filings going with them", async () => {
+    const [author, commenter, reporter] = await reporters(3);
+    const post = await createPost(author.token, { content: 'soon gone' });
+    const c = await api('POST', `/posts/${post.id}/comments`, { token: commenter.token, body: { content: 'meh' } });
+    expect(c.status).toBe(201);
+    expect((await report(reporter.token, post.id, { reason: 'spam' })).status).toBe(201);
+    expect((await report(reporter.token, post.id, { reason: 'spam' }, c.body.id)).status).toBe(201);
+    expect(await openReport(`post-${post.id}`)).toBeTruthy();
+    expect(await openReport(`comment-${c.body.id}`)).toBeTruthy();
+    expect((await api('DELETE', `/posts/${post.id}`, { token: author.token })).status).toBe(204);
+    // Closed in the background, from the post's removal (and its comment's, removed with it).
+    for (const id of [`post-${post.id}`, `comment-${c.body.id}`]) {
+      await waitFor(
+        async () => ((await ReportFiling.queryAll({ key: { reportId: id } })).length ? undefined : true),
+        20_000,
+      );
+      await waitFor(async () => ((await ContentReport.get({ id }, { consistent: true })) ? undefined : true), 20_000);
+      expect(await openReport(id)).toBeUndefined();
+      const a = await admin();
+      expect((await api('PATCH', `/admin/reports/${id}`, { token: a.token, body: { action: 'dismiss' } })).status).toBe(
+        404,
+      );
+    }
+  }, 120_000);
 
   it('a moderator hides a reported comment: off its list, the author told with the note and nobody named', async () => {
     const [author, commenter, reporter] = await reporters(3);

@@ -54,8 +54,12 @@ export const createPostRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     audit: {
       action: 'post.announcement.create',
-      target: { created: 'Post' },
+      // A post, or a scheduled one (recorded when scheduled, with its id): only what was stored as an
+      // announcement, never what was asked (a member's `isAnnouncement` makes a plain post).
+      target: { created: ['Post', 'ScheduledPost'] },
       when: (body: { isAnnouncement?: boolean }) => body?.isAnnouncement === true,
+      createdWhen: (item: { isAnnouncement?: unknown; input?: { isAnnouncement?: unknown } }) =>
+        item.isAnnouncement === true || item.input?.isAnnouncement === true,
     },
     summary:
       'Creates a post (text, media, documents, a poll or a recognition; announcements by super admins, which may require acknowledgement: docs/must-read.md).',

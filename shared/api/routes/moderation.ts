@@ -10,7 +10,12 @@ import { FEED_WRITES, NOTIFIES } from '../writes.ts';
  * may hide the item (the reporters' threshold), so it writes what hiding a post or comment writes.
  */
 const reporting: RouteAccess = { table: 'write', writes: [...FEED_WRITES, ContentReport, ReportFiling, ReportQuota] };
-const moderating: RouteAccess = { table: 'write', writes: [...FEED_WRITES, ...NOTIFIES, ContentReport], sns: true };
+// A review that finds the item deleted closes its report, filings included (shared/moderation/cleanup.ts).
+const moderating: RouteAccess = {
+  table: 'write',
+  writes: [...FEED_WRITES, ...NOTIFIES, ContentReport, ReportFiling],
+  sns: true,
+};
 
 const ReportBody = /* @__PURE__ */ declared(() =>
   z.strictObject({
