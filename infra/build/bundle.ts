@@ -16,6 +16,7 @@ import { sharpLayerDir } from '../../layers/sharp/index.ts';
 import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { routes } from '../../shared/api/routes/index.ts';
+import { SCOPED_SETTING_NAMES, SCOPED_SETTINGS, type ScopedSetting } from '../../shared/config/scoped-settings.ts';
 import { SECRET_NAMES, SECRETS, type SecretName } from '../../shared/config/secrets.ts';
 import { PDF_FONT } from '../../shared/documents/pdf-font-file.ts';
 
@@ -274,15 +275,22 @@ export async function bundle(options: BundleOptions = {}): Promise<BundleSize[]>
   }
   // Which application secrets each bundle reads: those whose reading module is in it (code that
   // survived tree shaking). Only these functions are granted the secret (infra/constructs/secret-grants.ts).
+  // Likewise the settings a rule depends on (shared/config/scoped-settings.ts): given to exactly these.
   const secrets: Record<string, SecretName[]> = {};
+  const settings: Record<string, ScopedSetting[]> = {};
   for (const e of entries) {
     const inputs =
       result.metafile?.outputs[`${relative(ROOT, outDir).replace(/\\/g, '/')}/${entryDir(e)}/index.mjs`]?.inputs ?? {};
     secrets[e] = secretsInOutput(inputs);
+    settings[e] = settingsInOutput(inputs);
   }
   writeFileSync(
     join(functionsDir, '.bundle.json'),
-    JSON.stringify({ builtAt: new Date().toISOString(), sdk, entries, externals, packages, secrets }, null, 2),
+    JSON.stringify(
+      { builtAt: new Date().toISOString(), sdk, entries, externals, packages, secrets, settings },
+      null,
+      2,
+    ),
   );
   const sizes = bundleSizes(functionsDir);
   log(`Bundled ${entries.length} functions in ${Date.now() - started} ms into ${relative(ROOT, functionsDir)}/`);
@@ -348,6 +356,7 @@ interface Stamp {
   externals?: Record<string, string[]>;
   packages?: Record<string, string[]>;
   secrets?: Record<string, SecretName[]>;
+  settings?: Record<string, ScopedSetting[]>;
 }
 
 /** What the last bundle run wrote about itself (dist/functions/.bundle.json). */
@@ -382,6 +391,17 @@ export function bundleSecrets(handler: string): SecretName[] {
   const secrets = bundleStamp().secrets?.[handler];
   if (!secrets) throw new Error(`No bundle record of ${handler}'s secrets: run \`npm run bundle\` first.`);
   return secrets;
+}
+
+/** The scoped settings an esbuild output reads: those whose reading module has code in it. */
+export const settingsInOutput = (inputs: Record<string, { bytesInOutput: number }>): ScopedSetting[] =>
+  SCOPED_SETTING_NAMES.filter((name) => (inputs[SCOPED_SETTINGS[name].readBy]?.bytesInOutput ?? 0) > 0);
+
+/** The scoped settings a bundled function reads (shared/config/scoped-settings.ts); from the last bundle run. */
+export function bundleSettings(handler: string): ScopedSetting[] {
+  const settings = bundleStamp().settings?.[handler];
+  if (!settings) throw new Error(`No bundle record of ${handler}'s settings: run \`npm run bundle\` first.`);
+  return settings;
 }
 
 /**
@@ -432,8 +452,8 @@ export function isBundleFresh(): boolean {
   const entries = allEntries();
   if (recorded.sdk !== SDK_MODE || !recorded.packages) return false;
   if (JSON.stringify(recorded.entries) !== JSON.stringify(entries)) return false;
-  // A bundle recorded before the secrets were.
-  if (!recorded.secrets) return false;
+  // A bundle recorded before the secrets (or the scoped settings) were.
+  if (!recorded.secrets || !recorded.settings) return false;
   if (!entries.every((e) => existsSync(join(assetDir(e), 'index.mjs')))) return false;
   return statSync(STAMP).mtimeMs >= newestInput();
 }

@@ -25,7 +25,8 @@ import {
 } from '../../shared/api/access-policy.ts';
 import { DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
 import { type AnyRoute, handlerFile, type RouteAccess, routeKey, routeMethods } from '../../shared/api/route-def.ts';
-import { assetDir, bundleExternals, functionExtras } from '../build/bundle.ts';
+import type { ScopedSetting } from '../../shared/config/scoped-settings.ts';
+import { assetDir, bundleExternals, bundleSettings, functionExtras } from '../build/bundle.ts';
 import {
   type DeployConfig,
   grievanceEnvironment,
@@ -242,9 +243,10 @@ export class ServiceFunction extends Construct {
             OIDC_EMAIL_DOMAINS: config.sso.emailDomains,
             PASSWORD_SIGN_IN: config.sso.passwordSignIn,
             SSO_CREATE_MEMBERS: config.sso.createsMembers,
-            ...(config.adminEmail ? { SSO_BREAK_GLASS_EMAIL: config.adminEmail } : {}),
           }
         : {}),
+      // The settings a rule depends on, on every function whose code runs that rule (its bundle reads them).
+      ...scopedSettings(props.handler, config),
       ...(functionExtras[props.handler]?.environment ?? {}),
       ...(props.environment ?? {}),
     };
@@ -377,6 +379,18 @@ export class RouteFunction extends Construct {
       }
     }
   }
+}
+
+/**
+ * The scoped settings' variables for a function, from what its bundle reads
+ * (shared/config/scoped-settings.ts): the break-glass address is the first super admin's
+ * (`workplace:adminEmail`), on every function that enforces it, whether or not single sign-on is on.
+ */
+function scopedSettings(handler: string, config: DeployConfig): Record<string, string> {
+  const values: Record<ScopedSetting, Record<string, string>> = {
+    breakGlass: config.adminEmail ? { SSO_BREAK_GLASS_EMAIL: config.adminEmail } : {},
+  };
+  return Object.assign({}, ...bundleSettings(handler).map((name) => values[name]));
 }
 
 /** The physical name of a streaming route's function (at most 64 characters). */

@@ -32,6 +32,8 @@ export interface OidcIdp {
   people: Map<string, IdpPerson>;
   /** Whom the next login without a known `login_hint` signs in as (a subject), or undefined. */
   next: { subject?: string };
+  /** Parts of the provider a test takes down: `jwks`, its key set answers 503 while true. */
+  outage: { jwks?: boolean };
   stop: () => Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startOidcIdp(o: IdpOptions): Promise<OidcIdp> {
   const issuer = `http://127.0.0.1:${o.port}`;
   const people = o.people ?? new Map<string, IdpPerson>();
   const next: { subject?: string } = {};
+  const outage: { jwks?: boolean } = {};
   const config: Configuration = {
     clients: [
       {
@@ -121,6 +124,11 @@ export async function startOidcIdp(o: IdpOptions): Promise<OidcIdp> {
   }
 
   const server: Server = createServer((req, res) => {
+    if (outage.jwks && req.url?.split('?')[0] === '/jwks') {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('key set unavailable');
+      return;
+    }
     if (req.url?.startsWith('/interaction/')) {
       interaction(req, res).catch((err: unknown) => {
         res.writeHead(400, { 'content-type': 'text/plain' });
@@ -135,6 +143,7 @@ export async function startOidcIdp(o: IdpOptions): Promise<OidcIdp> {
     issuer,
     people,
     next,
+    outage,
     stop: () => new Promise<void>((ok) => server.close(() => ok())),
   };
 }

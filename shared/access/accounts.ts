@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { createSession, DEACTIVATED_CODE, DEACTIVATED_MESSAGE, endSessions } from '../auth/sessions.ts';
 import { forgiveAttempts, passwordCheckThrottle, signInThrottle, takeAttempt } from '../auth/throttle.ts';
 import { hashToken } from '../auth/tokens.ts';
+import { breakGlassEmail } from '../config/break-glass.ts';
 import { env } from '../config/env.ts';
 import { getMany, isConditionFailure, keyString, transact, write } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.ts';
@@ -27,6 +28,9 @@ export const toSessionUser = (u: UserItem) => ({
   updatedAt: u.updatedAt ?? u.joinedAt,
 });
 
+const passwordSignInOff = () =>
+  forbidden('Password sign-in is off: sign in with single sign-on.', 'PASSWORD_SIGN_IN_OFF');
+
 /**
  * Email and password sign-in (docs/security.md): one password evaluation taken per address before
  * comparing, the same 401 for a wrong address or password, the deactivated message only with the
@@ -39,6 +43,9 @@ export async function signIn(
   receivedAt: number,
 ): Promise<{ token: string; session: SessionItem; user: UserItem }> {
   const address = email.trim().toLowerCase();
+  // With password sign-in off (docs/sso.md) only the break-glass address is checked at all: any other
+  // is refused before its password is, so the answer says nothing about whether the password was right.
+  if (env.passwordSignInOff && address !== breakGlassEmail()) throw passwordSignInOff();
   const throttle = signInThrottle(address);
   await takeAttempt(throttle, receivedAt, 'Too many failed sign-in attempts.');
   const owner = await EmailClaim.get({ email: address }, { consistent: true });
@@ -59,8 +66,8 @@ export async function signIn(
   if (user.status === 'deactivated') throw unauthenticated(DEACTIVATED_MESSAGE, DEACTIVATED_CODE);
   await forgiveAttempts(throttle);
   // With password sign-in off (docs/sso.md), only the break-glass super admin signs in with a password.
-  if (env.passwordSignInOff && !(address === env.breakGlassEmail && user.role === 'super_admin'))
-    throw forbidden('Password sign-in is off: sign in with single sign-on.', 'PASSWORD_SIGN_IN_OFF');
+  // The break-glass address keeps its password only while it is a super admin's.
+  if (env.passwordSignInOff && user.role !== 'super_admin') throw passwordSignInOff();
   if (user.status === 'pending') user.status = (await activateOnFirstSignIn(user.id)).status;
   const { token, session } = await createSession(user.id, userAgent);
   return { token, session, user };

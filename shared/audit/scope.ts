@@ -41,8 +41,10 @@ const DAY_SECONDS = 24 * 60 * 60;
 function entryFields(d: AuditDeclaration, r: AuditedRequest, created: string | undefined, changed: boolean) {
   const at = new Date(r.receivedAt).toISOString();
   const targetIds = [
-    ...(d.target.params ?? []).map((p) => r.params[p]).filter((v): v is string => !!v),
-    ...(created ? [created] : []),
+    ...new Set([
+      ...(d.target.params ?? []).map((p) => r.params[p]).filter((v): v is string => !!v),
+      ...(created ? [created] : []),
+    ]),
   ];
   const fields: AuditEntryFields = {
     requestId: r.requestId,
@@ -114,14 +116,36 @@ export async function audited<T>(
       return done;
     },
   };
-  const result = await withWriteCompanion(companion, work);
+  let result: T;
+  try {
+    result = await withWriteCompanion(companion, work);
+  } catch (err) {
+    const refusal = recordedRefusal(err);
+    // A refusal worth recording (SCIM reaching for an administrator): `<action>.refused`, nothing changed.
+    if (refusal && !done) await record(AuditEntry.create(entryFields(refused(d), r, refusal.targetId, false)));
+    throw err;
+  }
   // With createdWhen, only a created item that met it is recorded.
   if (!done && !declined && (!d.createdWhen || accepted) && succeeded(result)) {
     // `changed` stays true when the work wrote, though not the item its declaration waited for.
-    await write(AuditEntry.create(entryFields(d, r, undefined, wrote))).catch((err: unknown) => {
-      // Already there: an earlier attempt of this request recorded it.
-      if ((err as { name?: string })?.name !== 'ConditionalCheckFailedException') throw err;
-    });
+    await record(AuditEntry.create(entryFields(d, r, undefined, wrote)));
   }
   return result;
 }
+
+/** An entry written on its own; one already there is an earlier attempt of this request's. */
+const record = (item: TransactItem) =>
+  write(item).catch((err: unknown) => {
+    if ((err as { name?: string })?.name !== 'ConditionalCheckFailedException') throw err;
+  });
+
+/**
+ * A refusal the domain marks for the log (`recordRefusal`, e.g. shared/scim/errors.ts), with the
+ * target it protected; any other error records nothing.
+ */
+function recordedRefusal(err: unknown): { targetId: string } | undefined {
+  const r = (err as { recordRefusal?: { targetId?: unknown } } | null)?.recordRefusal;
+  return r && typeof r.targetId === 'string' ? { targetId: r.targetId } : undefined;
+}
+
+const refused = (d: AuditDeclaration): AuditDeclaration => ({ ...d, action: `${d.action}.refused` });

@@ -107,6 +107,13 @@ export const SsoState = entity({
     errorCallbackURL?: string;
     /** The redirect URI sent to the provider: the code exchange must send the same. */
     redirectUri: string;
+    /** The SHA-256 of the starting browser's binding cookie: the callback must come with that cookie. */
+    browserHash?: string;
+    /**
+     * The member who was signed in when the sign-in started: a super admin's identity at the provider is
+     * linked only in such a sign-in of their own, never by an address match alone (docs/sso.md).
+     */
+    startedBy?: string;
     expiresAt: string;
     ttl: number;
   }>(),

@@ -186,11 +186,6 @@ export const env = {
     if (!Number.isInteger(n) || n < 0) throw new Error('REPORT_HIDE_THRESHOLD must be a whole number, 0 or more');
     return n;
   },
-  /** The break-glass account's address (lower-case), or undefined. */
-  get breakGlassEmail(): string | undefined {
-    const v = process.env.SSO_BREAK_GLASS_EMAIL || process.env.ADMIN_EMAIL;
-    return v ? v.trim().toLowerCase() : undefined;
-  },
   /** Comma-separated e-mail domains the identity provider serves (sign-in by e-mail picks it by domain). */
   get oidcEmailDomains(): string[] {
     return read('OIDC_EMAIL_DOMAINS', '')

@@ -134,6 +134,8 @@ export const EXPORTED: Record<string, ExportedKind> = {
     about: own('userId'),
     fields: ['userId', 'externalId', 'givenName', 'familyName', 'department', 'createdAt', 'updatedAt'],
   },
+  // The link a SCIM DELETE ended, as the provider had sent it.
+  ScimEndedLink: { about: own('userId'), fields: ['userId', 'externalId', 'endedAt'] },
   // Their posts (hidden ones included: they see them), and others' posts about them that they can see.
   Post: {
     about: (p, me) =>

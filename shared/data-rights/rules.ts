@@ -134,6 +134,8 @@ export const dataRules: Record<string, DataRule> = {
   [scimEntities.ScimUserSlot.name]: { erase: 'special' },
   [scimEntities.ScimExternalId.name]: { erase: 'special' },
   [scimEntities.ScimUserTotal.name]: { erase: 'untouched' },
+  // What a SCIM DELETE of them ended: theirs alone.
+  [scimEntities.ScimEndedLink.name]: { section: 'identityProvider', erase: 'delete' },
   // The change log keeps its events (replays stay whole) under the opaque id; stream leases are the person's.
   [liveEntities.LiveHead.name]: { erase: 'pseudonymise' },
   [liveEntities.LiveReplica.name]: { erase: 'pseudonymise' },

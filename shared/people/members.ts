@@ -131,14 +131,16 @@ export async function setStatus(
   status: 'active' | 'deactivated',
 ): Promise<UserItem> {
   if (actorId === userId && status === 'deactivated') throw invalid('You cannot deactivate your own account.');
+  let keeper: TransactItem[] = [];
   const user = await changePerson(
     userId,
-    (u) => {
+    async (u) => {
       if (u.erasureId) throw conflict('This account is being erased and cannot change any more.');
       if (u.status === status) return u;
+      keeper = status === 'deactivated' ? await keepAnAdmin(u) : [];
       return { ...u, status, deactivatedAt: status === 'deactivated' ? new Date().toISOString() : undefined };
     },
-    { actorId },
+    { actorId, alongside: () => keeper },
   );
   if (status === 'deactivated') await revokeForDeactivation(userId);
   return user;
@@ -178,13 +180,38 @@ export async function changeSignInAddress(actorId: string | null, userId: string
 }
 
 export async function setRole(actorId: string, userId: string, role: UserFields['role']): Promise<UserItem> {
-  if (actorId === userId && role === 'member') {
-    const admins = await User.queryAll({ index: 'byRole', key: { role: 'super_admin' } });
-    if (!admins.some((a) => a.id !== userId && a.status === 'active')) {
-      throw invalid('You are the last active super admin: promote somebody else first.');
-    }
-  }
-  return changePerson(userId, (u) => ({ ...u, role }), { actorId });
+  let keeper: TransactItem[] = [];
+  return changePerson(
+    userId,
+    async (u) => {
+      keeper = role === 'member' ? await keepAnAdmin(u) : [];
+      return { ...u, role };
+    },
+    { actorId, alongside: () => keeper },
+  );
+}
+
+/**
+ * What a change that takes an active super admin away (deactivation, demotion) carries, by any path
+ * (an admin, SCIM, anything): a check in its transaction that another super admin is active, so the
+ * service never loses its last one, and two such changes at once cannot both pass (each checks the
+ * other). Nothing for anyone else.
+ */
+async function keepAnAdmin(u: UserItem): Promise<TransactItem[]> {
+  if (u.role !== 'super_admin' || u.status !== 'active') return [];
+  const admins = await User.queryAll({ index: 'byRole', key: { role: 'super_admin' } });
+  const other = admins.find((a) => a.id !== u.id && a.status === 'active');
+  if (!other) throw invalid('This is the last active super admin: promote somebody else first.', 'LAST_SUPER_ADMIN');
+  return [
+    User.check(
+      { id: other.id },
+      {
+        ConditionExpression: '#role = :admin AND #status = :active',
+        ExpressionAttributeNames: { '#role': 'role', '#status': 'status' },
+        ExpressionAttributeValues: { ':admin': 'super_admin', ':active': 'active' },
+      },
+    ),
+  ];
 }
 
 /** Pins a person to Top Contributors (keeping the original pin time when already pinned) or unpins them. */

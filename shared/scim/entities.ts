@@ -46,3 +46,14 @@ export const ScimExternalId = entity({
   fields: shape<{ externalId: string; userId: string }>(),
   key: { pk: ['SCIMEXT', 'externalId'], sk: ['SCIMEXT'] },
 });
+
+/**
+ * What a SCIM `DELETE` ended (docs/scim.md): the provider's `externalId` of the member's link then
+ * (absent when it sent none). A later `POST /Users` with their address and another `externalId` is a
+ * new person, not them: the address is recycled, and they keep their account and data, deactivated.
+ */
+export const ScimEndedLink = entity({
+  name: 'ScimEndedLink',
+  fields: shape<{ userId: string; externalId?: string; endedAt: string }>(),
+  key: { pk: ['SCIMUSER', 'userId'], sk: ['SCIMENDED'] },
+});

@@ -10,6 +10,8 @@ export class ScimError extends Error {
     readonly status: number,
     detail: string,
     readonly scimType?: string,
+    /** A refusal the audit log records (shared/audit/scope.ts), with the member it protected. */
+    readonly recordRefusal?: { targetId: string },
   ) {
     super(detail);
   }

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { EmailClaim } from '../auth/entities.ts';
-import { env } from '../config/env.ts';
+import { breakGlassEmail } from '../config/break-glass.ts';
+import { write } from '../db/table.ts';
 import { DomainError } from '../errors.ts';
 import { changeSignInAddress, createMember, setStatus } from '../people/members.ts';
 import { Department } from '../people/profile-fields.ts';
 import { updateProfile } from '../people/profile-update.ts';
 import { getUser, getUsers, type UserItem } from '../people/users.ts';
 import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from './discovery.ts';
-import { ScimUser, type ScimUserItem } from './entities.ts';
+import { ScimEndedLink, ScimUser, type ScimUserItem } from './entities.ts';
 import { ScimError } from './errors.ts';
 import type { Equalities } from './filter.ts';
 import { byExternalId, getLink, type LinkFields, link, linksPage, unlink, updateLink } from './links.ts';
@@ -105,16 +106,51 @@ const taken = (err: unknown) => {
 };
 
 /**
+ * Why the provisioning channel may not take this account away, if it may not: a super admin's, or the
+ * break-glass account (docs/sso.md). A leaked token or a misbehaving provider must not lock the
+ * administrators out; an administrator changes these by hand.
+ */
+function protectedAs(user: UserItem): string | undefined {
+  if (user.role === 'super_admin') return 'a super admin';
+  const glass = breakGlassEmail();
+  if (glass && user.email === glass) return 'the break-glass account';
+  return undefined;
+}
+
+/** A refusal to touch an administrator: SCIM's error naming why, recorded in the audit log. */
+const untouchable = (status: 400 | 403, user: UserItem, what: string, why: string) =>
+  new ScimError(
+    status,
+    `${what} is ${why}: SCIM does not deactivate, delete, unlink or rename it; a super admin changes it by hand.`,
+    status === 400 ? 'mutability' : undefined,
+    { targetId: user.id },
+  );
+
+/**
+ * Refuses, before anything is written, what SCIM may not do to this member with these attributes:
+ * rename or deactivate an administrator (protectedAs), or move the break-glass address to anyone.
+ */
+function guard(user: UserItem, a: UserAttributes): void {
+  const address = signInAddressOf(a);
+  const why = protectedAs(user);
+  if (why && address !== user.email) throw untouchable(400, user, 'This user', why);
+  if (why && a.active === false && user.status !== 'deactivated') throw untouchable(400, user, 'This user', why);
+  const glass = breakGlassEmail();
+  if (glass && address !== user.email && address === glass)
+    // Password sign-in may be off for everyone but this address (docs/sso.md): only a setting moves it.
+    throw new ScimError(400, 'The break-glass account’s address does not change through SCIM.', 'mutability', {
+      targetId: user.id,
+    });
+}
+
+/**
  * The member's address, profile and status made what the attributes say (nothing written where
- * nothing differs). A new `userName` moves the sign-in address (the provider renamed the person).
+ * nothing differs; `guard` has passed). A new `userName` moves the sign-in address (the provider
+ * renamed the person).
  */
 async function applyToMember(user: UserItem, a: UserAttributes): Promise<UserItem> {
   const address = signInAddressOf(a);
   const p = profileOf(a);
-  const glass = env.breakGlassEmail;
-  if (glass && address !== user.email && (user.email === glass || address === glass))
-    // Password sign-in may be off for everyone but this address (docs/sso.md): only a setting moves it.
-    throw new ScimError(400, 'The break-glass account’s address does not change through SCIM.', 'mutability');
   let next = address === user.email ? user : await changeSignInAddress(null, user.id, address).catch(taken);
   if (
     p.name !== user.name ||
@@ -139,17 +175,24 @@ async function linkedMember(id: string): Promise<{ user: UserItem; own: ScimUser
 /**
  * Creates the User: a new member (pending until the first sign-in; no password anyone knows, so they
  * sign in with single sign-on or a reset), or links the member who has this address and no link yet
- * (a member a super admin created, or whose User was deleted). 409 `uniqueness` when it is linked.
+ * (a member a super admin created, or whose User was deleted with the same `externalId`). A deleted
+ * User's address with another `externalId` is a new person (recycled). 409 `uniqueness` when linked.
  */
 export async function createUser(a: UserAttributes) {
   const email = signInAddressOf(a);
   const p = profileOf(a);
   const claim = await EmailClaim.get({ email }, { consistent: true });
-  if (claim) {
-    const user = await getUser(claim.userId, true);
-    if (!user) throw new ScimError(409, 'A user with this userName exists.', 'uniqueness');
-    const own = await link(user.id, linkFields(a));
-    return { user: await applyToMember(user, a), own };
+  const former = claim ? await getUser(claim.userId, true) : undefined;
+  if (claim && !former) throw new ScimError(409, 'A user with this userName exists.', 'uniqueness');
+  if (former && (await getLink(former.id))) throw new ScimError(409, 'A user with this userName exists.', 'uniqueness');
+  if (former && (await recycled(former, linkFields(a).externalId))) {
+    // A recycled address (a new hire given a former colleague's): the former holder keeps their account,
+    // deactivated, under a retired address, and the new person is a new member.
+    await changeSignInAddress(null, former.id, retiredAddress(former.id)).catch(taken);
+  } else if (former) {
+    guard(former, a);
+    const own = await link(former.id, linkFields(a));
+    return { user: await applyToMember(former, a), own };
   }
   // A conflict: another request created the address meanwhile (the provider's retry of this one).
   const user = await createMember({ ...p, email, password: randomBytes(32).toString('base64url') }, {}, null).catch(
@@ -168,6 +211,7 @@ export async function replaceUser(id: string, a: UserAttributes) {
 
 /** The member and their link, as read, made what the attributes say. */
 async function writeUser({ user, own }: { user: UserItem; own: ScimUserItem }, a: UserAttributes) {
+  guard(user, a);
   const next = await applyToMember(user, a);
   return { user: next, own: await updateLink(own, linkFields(a)) };
 }
@@ -180,10 +224,34 @@ export async function patchUser(id: string, body: Record<string, unknown>) {
 
 /** `DELETE`: the member is deactivated (sessions and push end) and their User ends (a later GET is 404). */
 export async function deleteUser(id: string): Promise<void> {
-  const { user } = await linkedMember(id);
+  const { user, own } = await linkedMember(id);
+  const why = protectedAs(user);
+  if (why) throw untouchable(403, user, 'This user', why);
   if (user.status !== 'deactivated') await setStatus(null, id, 'deactivated');
+  // Kept before the link goes (a retried DELETE writes it again): who this was, for a later POST.
+  await write(
+    ScimEndedLink.put({
+      userId: id,
+      ...(own.externalId ? { externalId: own.externalId } : {}),
+      endedAt: new Date().toISOString(),
+    }),
+  );
   await unlink(id);
 }
+
+/**
+ * Whether a `POST /Users` for the address of `user` (unlinked) names somebody else: their link was
+ * ended by a SCIM `DELETE` and the provider's `externalId` now differs from that link's (none where it
+ * had one, or one where it had none). A member never linked (made by hand) is adopted instead.
+ */
+async function recycled(user: UserItem, externalId: string | undefined): Promise<boolean> {
+  if (user.status !== 'deactivated' || protectedAs(user)) return false;
+  const ended = await ScimEndedLink.get({ userId: user.id }, { consistent: true });
+  return !!ended && (ended.externalId ?? null) !== (externalId ?? null);
+}
+
+/** The sign-in address a former holder keeps once theirs is given to a new person: never deliverable. */
+const retiredAddress = (userId: string) => `retired-${userId.toLowerCase()}@retired.invalid`;
 
 /**
  * A page of Users: by exact values (`userName`, `externalId`: one read each) when filtered, else the

@@ -23,7 +23,8 @@ const withError = (target: string, code: string) => {
 };
 
 /**
- * Completes a sign-in on the provider's callback. The state is taken once (deleted on a condition):
+ * Completes a sign-in on the provider's callback, in the browser that started it (its binding cookie,
+ * whose hash the state holds; else 400 and nothing happens). The state is taken once (deleted on a condition):
  * an unknown, expired or reused state is refused with 400 and nothing else happens. Past that, a
  * refusal (the provider's error, a code it does not accept, an ID token that does not validate, a
  * person who is not an active member) sends the browser to the error callback URL with `?error=`,
@@ -34,6 +35,7 @@ export async function completeSsoSignIn(
   providerId: string,
   callback: URLSearchParams,
   userAgent: string | null,
+  browserBinding: string | undefined,
 ): Promise<SsoOutcome> {
   const settings = oidcSettings();
   if (!settings) throw ssoNotConfigured();
@@ -44,6 +46,15 @@ export async function completeSsoSignIn(
   const stateHash = hashToken(state);
   const flow = await SsoState.get({ stateHash }, { consistent: true });
   if (!flow || flow.providerId !== providerId) throw stale();
+  // Only the browser that started the sign-in completes it (login CSRF: a callback URL sent to somebody
+  // else signs them in as nobody). Checked before the state is taken, so a stranger's try spends nothing.
+  if (
+    !flow.browserHash ||
+    !browserBinding ||
+    browserBinding.length > 200 ||
+    hashToken(browserBinding) !== flow.browserHash
+  )
+    throw invalid('This sign-in was started in another browser: start it again here.', 'SSO_BROWSER_MISMATCH');
   try {
     await write(SsoState.remove({ stateHash }, PRESENT));
   } catch (err) {
@@ -57,7 +68,7 @@ export async function completeSsoSignIn(
       if (unreachable(err)) throw new SsoRefusal('provider_unavailable', 'The identity provider cannot be reached.');
       throw err;
     });
-    let user = await memberFor(settings, identity);
+    let user = await memberFor(settings, identity, flow.startedBy);
     if (user.status === 'pending') user = await activateOnFirstSignIn(user.id);
     const { token } = await createSession(user.id, userAgent);
     return { redirectTo: flow.callbackURL, token, user };
@@ -69,9 +80,10 @@ export async function completeSsoSignIn(
 
 /**
  * The active member a provider's identity signs in: by its stored link, else once by its verified
- * e-mail address (on a served domain), which links it. Anyone else is refused.
+ * e-mail address (on a served domain), which links it; a super admin only in a sign-in they started
+ * while signed in. Anyone else is refused.
  */
-async function memberFor(settings: OidcSettings, identity: OidcIdentity): Promise<UserItem> {
+async function memberFor(settings: OidcSettings, identity: OidcIdentity, startedBy?: string): Promise<UserItem> {
   const notMember = () => new SsoRefusal('not_a_member', 'No member of this service has this identity.');
   const link = await SsoLink.get({ providerId: OIDC_PROVIDER_ID, subject: identity.subject }, { consistent: true });
   let user: UserItem | undefined;
@@ -88,6 +100,10 @@ async function memberFor(settings: OidcSettings, identity: OidcIdentity): Promis
     if (!claim && env.ssoCreatesMembers && settings.emailDomains.length > 0) user = await newMember(identity);
     if (!user) throw notMember();
     if (user.status === 'deactivated') throw deactivated();
+    // An address can be moved (by SCIM, by the provider): it never hands a super admin's account to an
+    // identity. A super admin links in a sign-in they started while signed in (docs/sso.md).
+    if (user.role === 'super_admin' && startedBy !== user.id)
+      throw new SsoRefusal('admin_link_required', 'A super admin links single sign-on while signed in.');
     await linkMember(user.id, identity.subject);
   }
   if (user.status === 'deactivated') throw deactivated();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { SsoState } from '../auth/entities.ts';
 import { hashToken } from '../auth/tokens.ts';
@@ -15,8 +16,8 @@ import {
   unreachable,
 } from './provider.ts';
 
-/** How long a sign-in may take at the provider before its state is refused. */
-const STATE_MINUTES = 10;
+/** How long a sign-in may take at the provider before its state is refused (and its browser cookie lives). */
+export const STATE_MINUTES = 10;
 
 function settingsFor(providerId: string | undefined, email: string | undefined): OidcSettings {
   const settings = oidcSettings();
@@ -63,12 +64,15 @@ export const redirectUriFor = (serviceOrigin: string, providerId = OIDC_PROVIDER
 /**
  * Starts a sign-in at the identity provider: checks the callback URLs, keeps the flow's state (PKCE
  * verifier, nonce, callback URLs) in the table under the hash of `state`, and answers the provider's
- * authorization URL, which the client opens.
+ * authorization URL, which the client opens, and `binding`, the secret the starting browser keeps (a
+ * cookie) and the callback must show: the state holds only its hash (docs/sso.md, login CSRF).
+ * `signedIn`: the member whose session started it (how a super admin links their identity).
  */
 export async function startSsoSignIn(
   input: { providerId?: string; email?: string; loginHint?: string; callbackURL?: string; errorCallbackURL?: string },
   serviceOrigin: string,
-): Promise<{ url: string }> {
+  signedIn?: string,
+): Promise<{ url: string; binding: string }> {
   const settings = settingsFor(input.providerId, input.email);
   const callbackURL = trustedCallback(input.callbackURL ?? '/', serviceOrigin);
   const errorCallbackURL =
@@ -87,6 +91,7 @@ export async function startSsoSignIn(
     if (unreachable(err)) throw unavailable('The identity provider cannot be reached. Try again shortly.', 30);
     throw err;
   });
+  const binding = randomBytes(32).toString('base64url');
   const expires = Date.now() + STATE_MINUTES * 60_000;
   await write(
     SsoState.put(
@@ -98,11 +103,13 @@ export async function startSsoSignIn(
         callbackURL,
         ...(errorCallbackURL ? { errorCallbackURL } : {}),
         redirectUri,
+        browserHash: hashToken(binding),
+        ...(signedIn ? { startedBy: signedIn } : {}),
         expiresAt: new Date(expires).toISOString(),
         ttl: Math.floor(expires / 1000) + 3600,
       },
       ABSENT,
     ),
   );
-  return { url };
+  return { url, binding };
 }

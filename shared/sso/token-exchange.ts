@@ -1,7 +1,7 @@
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { oidcClientSecret } from './client-secret.ts';
-import { authorizationServer, insecure, type OidcSettings } from './provider.ts';
+import { authorizationServer, insecure, type OidcSettings, unreachable } from './provider.ts';
 
 // The provider's keys, per instance (a cache: jose refetches them when a token names an unknown key).
 let keys: { uri: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
@@ -96,7 +96,19 @@ async function verifySignature(settings: OidcSettings, as: oauth.AuthorizationSe
   if (keys?.uri !== as.jwks_uri) keys = { uri: as.jwks_uri, set: createRemoteJWKSet(new URL(as.jwks_uri)) };
   try {
     await jwtVerify(idToken, keys.set, { issuer: as.issuer, audience: settings.clientId });
-  } catch {
+  } catch (err) {
+    if (keySetUnavailable(err))
+      throw new SsoRefusal('provider_unavailable', 'The identity provider’s signing keys cannot be fetched.');
     throw new SsoRefusal('invalid_id_token', 'The ID token is not signed by the identity provider.');
   }
 }
+
+/**
+ * Whether the key set could not be fetched (the provider unreachable, slow, or answering other than
+ * 200 with JSON): jose's generic error is only thrown for the fetch, every verdict on the token has a
+ * code of its own.
+ */
+const keySetUnavailable = (err: unknown) =>
+  unreachable(err) ||
+  err instanceof errors.JWKSTimeout ||
+  (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC');

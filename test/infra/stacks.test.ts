@@ -6,6 +6,7 @@ import {
   assetDir,
   bundleExternals,
   bundleSecrets,
+  bundleSettings,
   bundleSizes,
   DIST_FUNCTIONS,
   entryDir,
@@ -747,15 +748,41 @@ describe('the stream cannot starve the API', () => {
   });
 });
 
-describe('secrets out of function configuration', () => {
-  const everyFunction = () =>
-    [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function').map(([, fn]) => ({ t, fn })));
-  /** The bundle a function deploys (asset metadata: dist/<handler module>). */
-  const handlerOf = (fn: Resource) => {
-    const path = String(fn.Metadata?.['aws:asset:path']).replace(/\\/g, '/');
-    return `${path.slice(path.indexOf('/dist/') + 6)}.ts`;
-  };
+const everyFunction = () =>
+  [...s.templates.values()].flatMap((t) => resourcesOf(t, 'AWS::Lambda::Function').map(([, fn]) => ({ t, fn })));
+/** The bundle a function deploys (asset metadata: dist/<handler module>). */
+const handlerOf = (fn: Resource) => {
+  const path = String(fn.Metadata?.['aws:asset:path']).replace(/\\/g, '/');
+  return `${path.slice(path.indexOf('/dist/') + 6)}.ts`;
+};
 
+describe('settings a rule depends on, in the deployed environment', () => {
+  it('gives the break-glass address to every function that enforces it, and to no other', () => {
+    const enforcing: string[] = [];
+    for (const { fn } of everyFunction()) {
+      const handler = handlerOf(fn);
+      const address = fn.Properties!.Environment.Variables.SSO_BREAK_GLASS_EMAIL;
+      if (bundleSettings(handler).includes('breakGlass')) {
+        expect(address, handler).toBe(FULL_CONTEXT['workplace:adminEmail']);
+        enforcing.push(handler);
+      } else expect(address, handler).toBeUndefined();
+    }
+    // The rule's functions, named: password sign-in, and every SCIM write of a User (with or without
+    // single sign-on configured: this context has none).
+    expect(enforcing).toEqual(
+      expect.arrayContaining([
+        'functions/auth/sign-in-email.ts',
+        'functions/scim/create-scim-user.ts',
+        'functions/scim/replace-scim-user.ts',
+        'functions/scim/patch-scim-user.ts',
+        'functions/scim/delete-scim-user.ts',
+      ]),
+    );
+    expect(enforcing).not.toContain('functions/system/get-health.ts');
+  });
+});
+
+describe('secrets out of function configuration', () => {
   it('puts no secret value, nor a reference CloudFormation would resolve into one, in any function', () => {
     const all = everyFunction();
     expect(all.length).toBeGreaterThan(routes.length);

@@ -39,8 +39,17 @@ describe('password sign-in switched off for members', () => {
       code: 'PASSWORD_SIGN_IN_OFF',
     });
     expect(await attempt(other.email, PASSWORD)).toMatchObject({ ok: false, code: 'PASSWORD_SIGN_IN_OFF' });
-    // A wrong password says nothing more than it always does.
-    expect(await attempt(member.email, 'not-the-password')).toMatchObject({ ok: false, kind: 'unauthenticated' });
+    // Refused before the password is checked: a wrong one gets the same answer (no oracle), and the
+    // break-glass super admin's wrong one is still wrong.
+    expect(await attempt(member.email, 'not-the-password')).toEqual({
+      ok: false,
+      kind: 'forbidden',
+      code: 'PASSWORD_SIGN_IN_OFF',
+    });
+    expect(await attempt('admin@example.com', 'not-the-password')).toMatchObject({
+      ok: false,
+      kind: 'unauthenticated',
+    });
     expect(await attempt('admin@example.com', 'admin-password-1')).toEqual({ ok: true, userId: a.user.id });
 
     // The break-glass address works only for a super admin.

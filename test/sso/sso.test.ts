@@ -58,19 +58,44 @@ async function throughProvider(authorizationUrl: string): Promise<string> {
   throw new Error('too many redirects at the provider');
 }
 
-/** Starts a sign-in with better-auth's SSO client, as `subject` at the provider; the provider's callback URL. */
-async function startAs(subject: string | undefined, body: Record<string, unknown> = {}) {
+/** The browser binding cookie each started sign-in set, by its state: what that browser sends back. */
+const bindings = new Map<string, string>();
+const BINDING = 'wcs_sso';
+
+/**
+ * Starts a sign-in with better-auth's SSO client, as `subject` at the provider (with `headers`, e.g. a
+ * signed-in member's token); the provider's callback URL. The browser's binding cookie is kept.
+ */
+async function startAs(subject: string | undefined, body: Record<string, unknown> = {}, headers = {}) {
   idp.next.subject = subject;
-  const started = await client().signIn.sso({ providerId: 'oidc', callbackURL: '/welcome', ...body } as never);
+  let setCookies: string[] = [];
+  const started = await client().signIn.sso(
+    { providerId: 'oidc', callbackURL: '/welcome', ...body } as never,
+    {
+      headers,
+      onResponse: (ctx: { response: Response }) => {
+        setCookies = ctx.response.headers.getSetCookie();
+      },
+    } as never,
+  );
   expect(started.error).toBeNull();
   expect(started.data).toMatchObject({ redirect: true, url: expect.stringContaining(idp.issuer) });
   const auth = new URL((started.data as { url: string }).url);
   expect(auth.searchParams.get('code_challenge_method')).toBe('S256');
   for (const p of ['state', 'nonce', 'code_challenge']) expect(auth.searchParams.get(p)).toBeTruthy();
+  const cookie = setCookies.find((c) => c.startsWith(`${BINDING}=`));
+  expect(cookie).toMatch(/; Path=\/api\/v1\/auth\/sso\/callback; HttpOnly; SameSite=Lax; Max-Age=600/);
+  bindings.set(auth.searchParams.get('state')!, cookie!.split(';')[0]!.slice(BINDING.length + 1));
   return throughProvider(auth.href);
 }
 
-const callback = (url: string) => fetch(url, { redirect: 'manual', headers: { 'user-agent': 'sso-test' } });
+/** The provider's redirect, followed by the browser that started the sign-in (its binding cookie), or by `browser`'s. */
+const callback = (url: string, browser: { cookie?: string } = {}) => {
+  const binding = bindings.get(new URL(url).searchParams.get('state') ?? '');
+  const cookie = 'cookie' in browser ? browser.cookie : binding && `${BINDING}=${binding}`;
+  return fetch(url, { redirect: 'manual', headers: { 'user-agent': 'sso-test', ...(cookie ? { cookie } : {}) } });
+};
+const sessionCookieSet = (res: Response) => res.headers.getSetCookie().some((c) => c.startsWith('wcs_session='));
 
 function person(email = `sso-${uniq()}@example.com`) {
   const subject = randomUUID();
@@ -79,6 +104,72 @@ function person(email = `sso-${uniq()}@example.com`) {
 }
 
 describe('single sign-on with OpenID Connect', () => {
+  // First: the callback function fetches the provider's key set at its first ID token, which this
+  // outage meets (a key set fetched earlier is kept by the function, as deployed).
+  it("answers provider_unavailable, not invalid_id_token, when the provider's key set is down", async () => {
+    const m = await newMember();
+    const { subject } = person(m.email);
+    const url = await startAs(subject);
+    idp.outage.jwks = true;
+    try {
+      const res = await callback(url);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(`${baseUrl()}/welcome?error=provider_unavailable`);
+      expect(res.headers.get('set-auth-token')).toBeNull();
+    } finally {
+      idp.outage.jwks = false;
+    }
+    expect(await SsoMemberLink.get({ userId: m.id, providerId: 'oidc' }, { consistent: true })).toBeUndefined();
+  });
+
+  it('completes only in the browser that started the sign-in (login CSRF)', async () => {
+    const m = await newMember();
+    const { subject } = person(m.email);
+    const url = await startAs(subject);
+    // The callback URL sent to a colleague: their browser has no binding, or another sign-in's.
+    const other = new URL(await startAs(subject)).searchParams.get('state')!;
+    for (const cookie of [undefined, `${BINDING}=${bindings.get(other)}`, `${BINDING}=made-up`]) {
+      const res = await callback(url, { cookie });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('SSO_BROWSER_MISMATCH');
+      expect(res.headers.get('set-auth-token')).toBeNull();
+      expect(sessionCookieSet(res)).toBe(false);
+    }
+    expect(await SsoMemberLink.get({ userId: m.id, providerId: 'oidc' }, { consistent: true })).toBeUndefined();
+    // Nothing was spent: the browser that started it completes it, and its binding is cleared.
+    const res = await callback(url);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('set-auth-token')).toBeTruthy();
+    expect(res.headers.getSetCookie()).toContainEqual(
+      expect.stringMatching(/^wcs_sso=; Path=\/api\/v1\/auth\/sso\/callback;.*Max-Age=0/),
+    );
+  });
+
+  it('never links an identity to a super admin by address: only in a sign-in the admin started while signed in', async () => {
+    const a = await admin();
+    const boss = await newMember();
+    expect(
+      (await api('PATCH', `/admin/members/${boss.id}/role`, { token: a.token, body: { role: 'super_admin' } })).status,
+    ).toBe(200);
+    // An identity at the provider with the admin's address (say, moved there): refused, nothing linked.
+    const { subject } = person(boss.email);
+    const refused = await callback(await startAs(subject));
+    expect(refused.headers.get('location')).toBe(`${baseUrl()}/welcome?error=admin_link_required`);
+    expect(refused.headers.get('set-auth-token')).toBeNull();
+    expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toBeUndefined();
+    // Started by somebody else signed in: still refused.
+    const member = await newMember();
+    const byOther = await callback(await startAs(subject, {}, { authorization: `Bearer ${member.token}` }));
+    expect(byOther.headers.get('location')).toBe(`${baseUrl()}/welcome?error=admin_link_required`);
+    // Started by the admin, signed in: linked, and later sign-ins follow the link.
+    const own = await callback(await startAs(subject, {}, { authorization: `Bearer ${boss.token}` }));
+    expect(own.headers.get('location')).toBe(`${baseUrl()}/welcome`);
+    expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toMatchObject({ userId: boss.id });
+    const later = await callback(await startAs(subject));
+    const token = later.headers.get('set-auth-token')!;
+    expect((await api('GET', '/users/me/profile', { token })).body.id).toBe(boss.id);
+  });
+
   it('signs a provisioned member in: cookie and set-auth-token, then by the stored link', async () => {
     const m = await newMember();
     const { subject } = person(m.email);
@@ -128,7 +219,7 @@ describe('single sign-on with OpenID Connect', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(`${baseUrl()}/sign-in-failed?error=not_a_member`);
     expect(res.headers.get('set-auth-token')).toBeNull();
-    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(sessionCookieSet(res)).toBe(false);
     expect(await EmailClaim.get({ email }, { consistent: true })).toBeUndefined();
     expect(await SsoLink.get({ providerId: 'oidc', subject }, { consistent: true })).toBeUndefined();
   });
@@ -138,8 +229,8 @@ describe('single sign-on with OpenID Connect', () => {
     const origin = baseUrl();
     const signInAs = async (subject: string) => {
       idp.next.subject = subject;
-      const { url } = await startSsoSignIn({ providerId: 'oidc', callbackURL: '/welcome' }, origin);
-      return completeSsoSignIn('oidc', new URL(await throughProvider(url)).searchParams, 'sso-test');
+      const { url, binding } = await startSsoSignIn({ providerId: 'oidc', callbackURL: '/welcome' }, origin);
+      return completeSsoSignIn('oidc', new URL(await throughProvider(url)).searchParams, 'sso-test', binding);
     };
     process.env.SSO_CREATE_MEMBERS = 'on';
     try {
@@ -229,7 +320,7 @@ describe('single sign-on with OpenID Connect', () => {
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe(`${baseUrl()}/welcome?error=account_deactivated`);
       expect(res.headers.get('set-auth-token')).toBeNull();
-      expect(res.headers.getSetCookie()).toEqual([]);
+      expect(sessionCookieSet(res)).toBe(false);
     }
   });
 

@@ -113,7 +113,7 @@ export const scimCreateUserRoute = /* @__PURE__ */ declared(() =>
     'create-scim-user',
     'POST',
     'Users',
-    'creates a member (pending, no password), or links the member with this userName; 409 uniqueness when it is a User already.',
+    'creates a member (pending, no password), or links the member with this userName (a deleted User’s address with another externalId is a new member); 409 uniqueness when it is a User already; 400 mutability when it would deactivate a super admin or the break-glass account.',
     {
       status: 201,
       body: true,
@@ -165,10 +165,10 @@ export const scimDeleteUserRoute = /* @__PURE__ */ declared(() =>
     'delete-scim-user',
     'DELETE',
     'Users/{userId}',
-    'deactivates the member and ends the User (a later POST links them again).',
+    'deactivates the member and ends the User (a later POST with the same externalId links them again); 403 for a super admin or the break-glass account.',
     {
       status: 204,
-      errors: [404, 409],
+      errors: [403, 404, 409],
       writes: true,
       audit: { action: 'scim.user.delete', target: { params: ['userId'] } },
     },

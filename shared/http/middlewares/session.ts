@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { authenticate } from '../../access/caller.ts';
 import type { AnyRoute } from '../../api/route-def.ts';
 import type { RequestContext } from '../context.ts';
-import { readCookie, SESSION_COOKIE } from '../cookies.ts';
+import { requestCookie, SESSION_COOKIE } from '../cookies.ts';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { originAllowed } from './cors.ts';
 
@@ -30,10 +30,7 @@ export function findToken(event: APIGatewayProxyEventV2): { token: string; via: 
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
     return m ? { token: m[1].trim(), via: 'bearer' } : { token: '', via: 'bearer' };
   }
-  const cookie = readCookie(
-    event.cookies ?? (event.headers?.cookie ? [event.headers.cookie] : undefined),
-    SESSION_COOKIE,
-  );
+  const cookie = requestCookie(event, SESSION_COOKIE);
   return cookie ? { token: cookie, via: 'cookie' } : null;
 }
 
