@@ -17,6 +17,8 @@ try {
     port,
     dataDir,
     bundled: bundledModeRequested(),
+    // CI's conformance runs keep nothing: their table in memory (docs/configuration.md).
+    tableInMemory: process.env.LOCAL_TABLE_IN_MEMORY === 'true',
     seedAdmin: {
       email: process.env.ADMIN_EMAIL,
       password: process.env.ADMIN_PASSWORD ?? 'admin-password-1',
