@@ -384,24 +384,29 @@ export const bundledPackages = (handler: string): string[] => bundleStamp().pack
  * those whose reading module has code in it. Also how the local runtime finds a function's secrets.
  */
 export const secretsInOutput = (inputs: Record<string, { bytesInOutput: number }>): SecretName[] =>
-  SECRET_NAMES.filter((name) => (inputs[SECRETS[name].readBy]?.bytesInOutput ?? 0) > 0);
-
-/** The application secrets a bundled function reads (shared/config/secrets.ts); from the last bundle run. */
-export function bundleSecrets(handler: string): SecretName[] {
-  const secrets = bundleStamp().secrets?.[handler];
-  if (!secrets) throw new Error(`No bundle record of ${handler}'s secrets: run \`npm run bundle\` first.`);
-  return secrets;
-}
+  readIn(SECRET_NAMES, (name) => SECRETS[name].readBy, inputs);
 
 /** The scoped settings an esbuild output reads: those whose reading module has code in it. */
 export const settingsInOutput = (inputs: Record<string, { bytesInOutput: number }>): ScopedSetting[] =>
-  SCOPED_SETTING_NAMES.filter((name) => (inputs[SCOPED_SETTINGS[name].readBy]?.bytesInOutput ?? 0) > 0);
+  readIn(SCOPED_SETTING_NAMES, (name) => SCOPED_SETTINGS[name].readBy, inputs);
+
+/** The names of a registry (secrets, scoped settings) whose reading module has code in an esbuild output. */
+const readIn = <N extends string>(
+  names: readonly N[],
+  readBy: (name: N) => string,
+  inputs: Record<string, { bytesInOutput: number }>,
+): N[] => names.filter((name) => (inputs[readBy(name)]?.bytesInOutput ?? 0) > 0);
+
+/** The application secrets a bundled function reads (shared/config/secrets.ts); from the last bundle run. */
+export const bundleSecrets = (handler: string): SecretName[] => recorded('secrets', handler);
 
 /** The scoped settings a bundled function reads (shared/config/scoped-settings.ts); from the last bundle run. */
-export function bundleSettings(handler: string): ScopedSetting[] {
-  const settings = bundleStamp().settings?.[handler];
-  if (!settings) throw new Error(`No bundle record of ${handler}'s settings: run \`npm run bundle\` first.`);
-  return settings;
+export const bundleSettings = (handler: string): ScopedSetting[] => recorded('settings', handler);
+
+function recorded<K extends 'secrets' | 'settings'>(kind: K, handler: string) {
+  const names = bundleStamp()[kind]?.[handler];
+  if (!names) throw new Error(`No bundle record of ${handler}'s ${kind}: run \`npm run bundle\` first.`);
+  return names as NonNullable<ReturnType<typeof bundleStamp>[K]>[string];
 }
 
 /**
