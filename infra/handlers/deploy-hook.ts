@@ -15,11 +15,12 @@ import { ensureFirstSuperAdmin } from '../../shared/people/bootstrap.ts';
  * - creates the first super admin when none exists (ADMIN_EMAIL, with the password generated in
  *   Secrets Manager, read here from the secret ADMIN_PASSWORD_SECRET_ARN names), so the service is
  *   usable right after `cdk deploy`;
- * - starts this release's migrations (shared/migrations/): it invokes the migrations function
- *   asynchronously (MIGRATIONS_FUNCTION_NAME), which pages them until its own timeout, and the
- *   migrations schedule carries on from there, so a long backfill never holds CloudFormation and this
- *   hook reads no application secret. A failing migration does not fail the deployment (the code reads
- *   both forms); it fails the migrations function's runs, which the background-failure alarm watches.
+ * - starts this release's migrations (shared/migrations/): it invokes the migrations functions (the
+ *   general one and the grievance area's, MIGRATIONS_FUNCTION_NAMES) asynchronously, each of which
+ *   pages its own until its timeout, and their schedules carry on from there, so a long backfill never
+ *   holds CloudFormation and this hook reads no application secret. A failing migration does not fail
+ *   the deployment (the code reads both forms); it fails its function's runs, which the
+ *   background-failure alarm watches.
  *
  * A plain Lambda-backed custom resource (no CDK provider framework, so no extra functions and roles):
  * it answers CloudFormation itself by PUTting the result to the presigned `ResponseURL`.
@@ -40,10 +41,11 @@ export const handler = backgroundHandler(
 
 async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string, string>> {
   const { epoch } = await startNewEpoch();
-  const migrationsFunction = process.env.MIGRATIONS_FUNCTION_NAME;
-  if (migrationsFunction) {
+  const migrationsFunctions = (process.env.MIGRATIONS_FUNCTION_NAMES ?? '').split(',').filter(Boolean);
+  if (migrationsFunctions.length) {
     const lambda = new LambdaClient({});
-    await lambda.send(new InvokeCommand({ FunctionName: migrationsFunction, InvocationType: 'Event' }));
+    for (const name of migrationsFunctions)
+      await lambda.send(new InvokeCommand({ FunctionName: name, InvocationType: 'Event' }));
     lambda.destroy();
   }
   const email = process.env.ADMIN_EMAIL;
@@ -52,8 +54,12 @@ async function onDeploy(requestType: 'Create' | 'Update'): Promise<Record<string
   if (email && passwordSecret) {
     ({ created: adminCreated } = await ensureFirstSuperAdmin(email, await fetchSecret(passwordSecret)));
   }
-  logger.info('deploy hook', { requestType, epoch, adminCreated, migrationsStarted: !!migrationsFunction });
-  return { epoch: String(epoch), adminCreated: String(adminCreated), migrationsStarted: String(!!migrationsFunction) };
+  logger.info('deploy hook', { requestType, epoch, adminCreated, migrationsStarted: migrationsFunctions.length > 0 });
+  return {
+    epoch: String(epoch),
+    adminCreated: String(adminCreated),
+    migrationsStarted: String(migrationsFunctions.length > 0),
+  };
 }
 
 /** CloudFormation's custom resource response (the presigned URL is signed without a content type). */

@@ -13,6 +13,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { BackgroundFunctionSettings, Schedule, StreamConsumer } from '../../shared/api/background.ts';
 import { DEFAULT_BACKGROUND_ACCESS, DEFAULT_BACKGROUND_TIMEOUT_SECONDS } from '../../shared/api/function-settings.ts';
+import { MIGRATION_RUNNERS } from '../../shared/registry/migration-order.ts';
 import { acknowledge, acknowledgeWildcards } from '../constructs/acknowledge.ts';
 import { operatorAlarm } from '../constructs/alarms.ts';
 import { cfnText } from '../constructs/naming.ts';
@@ -35,8 +36,6 @@ export const ITERATOR_AGE_ALARM_MS = 60_000;
 /** Lambda's retries of a failed asynchronous invocation (a schedule's run) before it goes to the failure queue. */
 export const SCHEDULE_RETRY_ATTEMPTS = 2;
 export const DEPLOY_HOOK_HANDLER = 'infra/handlers/deploy-hook.ts';
-/** The schedule whose function the deploy hook invokes to start the migrations (shared/api/background.ts). */
-export const MIGRATIONS_SCHEDULE = 'migrations';
 /** How long CloudFormation waits for the deploy hook's answer (its function times out at 60 s). */
 export const DEPLOY_HOOK_SERVICE_TIMEOUT = Duration.minutes(5);
 
@@ -251,14 +250,16 @@ export class BackgroundStack extends Stack {
     // The first admin's password stays in Secrets Manager: the hook reads it at run time.
     const adminPassword = config.adminEmail ? data.adminPasswordSecretArn : undefined;
     const adminPasswordName = config.adminEmail ? data.adminPasswordSecretName : undefined;
-    // The deploy hook starts the migrations by invoking their function asynchronously (it pages them
-    // within its own 15 minutes; the schedule carries on), so the hook never holds CloudFormation.
-    const migrations = this.schedules.find((s) => s.schedule.name === MIGRATIONS_SCHEDULE)!.service.function;
+    // The deploy hook starts the migrations by invoking their functions asynchronously (each pages its
+    // own within its 15 minutes; the schedules carry on), so the hook never holds CloudFormation.
+    const migrations = MIGRATION_RUNNERS.map(
+      (name) => this.schedules.find((s) => s.schedule.name === name)!.service.function,
+    );
     const startMigrations = {
       statement: new PolicyStatement({
         sid: 'StartMigrations',
         actions: ['lambda:InvokeFunction'],
-        resources: [migrations.functionArn],
+        resources: migrations.map((f) => f.functionArn),
       }),
     };
     this.deployHook = service(
@@ -268,7 +269,7 @@ export class BackgroundStack extends Stack {
       { access: { table: 'write' }, timeout: 60 },
       {
         environment: {
-          MIGRATIONS_FUNCTION_NAME: migrations.functionName,
+          MIGRATIONS_FUNCTION_NAMES: migrations.map((f) => f.functionName).join(','),
           ...(adminPassword ? { ADMIN_EMAIL: config.adminEmail!, ADMIN_PASSWORD_SECRET_ARN: adminPasswordName! } : {}),
         },
         statements: [

@@ -240,7 +240,8 @@ export const schedules: Schedule[] = [
     timeout: 300,
   },
   // Brings stored items to the current form, in bounded pages, resuming where the last run stopped
-  // (shared/migrations/; the deploy hook starts each deployment's run).
+  // (shared/migrations/; the deploy hook starts each deployment's run). Every migration but the
+  // grievance area's, which it waits on in the one order (shared/registry/migration-order.ts).
   {
     name: 'migrations',
     handler: 'functions/schedules/run-migrations.ts',
@@ -248,6 +249,16 @@ export const schedules: Schedule[] = [
     localEverySeconds: 60,
     // `0009-avatars-keyed-tag` copies profile avatars to their keyed keys (shared/people/avatar-migration.ts).
     access: { table: 'write', scan: true, bucket: [{ prefix: 'avatars/', actions: ['read', 'write'] }] },
+    timeout: 900,
+  },
+  // The grievance area's migrations, which open its seals: in a function of that area, so the grievance
+  // key stays there (the deploy hook starts it too).
+  {
+    name: 'grievance-migrations',
+    handler: 'functions/schedules/run-grievance-migrations.ts',
+    everySeconds: 300,
+    localEverySeconds: 60,
+    access: { table: 'write', scan: true },
     timeout: 900,
   },
   // Completes team deletions whose clearing stopped (shared/people/team-deletion.ts).

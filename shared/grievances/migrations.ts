@@ -1,7 +1,6 @@
 import { getMany, type Item, keyString, queryAll, type TransactItem } from '../db/table.ts';
 import { updateExpression, withCondition } from '../db/update-expression.ts';
 import type { DataMigration } from '../migrations/migration.ts';
-import type { LegacyForm } from '../migrations/stored-form.ts';
 import { User } from '../people/entities.ts';
 import { unseal } from './anonymity.ts';
 import {
@@ -26,34 +25,11 @@ import {
   REMINDER_LEAD_DAYS,
 } from './handling.ts';
 import { handlingEntryWrites } from './handling-index.ts';
-import { noticeKeyParts, readTagOf, statusChangeMoveOf } from './legacy-keys.ts';
+import { statusChangeMoveOf } from './legacy-keys.ts';
 import { noticeAddress, openNotice, queuedNoticeWrites } from './notices.ts';
 import { readMarkerKeys } from './read-state.ts';
 import { raisedStats, type StatsDeltas, statsFields, statsWrites } from './stats-fields.ts';
 import type { ReminderKind } from './vocabulary.ts';
-
-/** Older stored forms of the grievance entities (CHANGELOG.md, 0.2.0): key composites now stored. */
-export const grievanceLegacyForms: LegacyForm[] = [
-  {
-    entity: 'GrievanceStatusChange',
-    matches: (i) => i.entity === 'GrievanceStatusChange' && i.move === undefined,
-    fields: (i) => ({ move: statusChangeMoveOf(i.sk) }),
-    change: 'history entries store their move number (move)',
-  },
-  {
-    entity: 'GrievanceRead',
-    matches: (i) => i.entity === 'GrievanceRead' && i.readTag === undefined,
-    fields: (i) => ({ readTag: readTagOf(i.pk) }),
-    change: 'read markers store their tag (readTag)',
-  },
-  {
-    entity: 'GrievanceNotice',
-    matches: (i) => i.entity === 'GrievanceNotice' && i.releaseAt === undefined,
-    // The time in the key: an older notice's event time, due at once, like a released one.
-    fields: (i) => noticeKeyParts({ pk: i.pk, sk: i.sk }, String(i.id)),
-    change: 'queued notices store their queue shard and the time of their key (shard, releaseAt)',
-  },
-];
 
 const DAY_MS = 86_400_000;
 

@@ -22,3 +22,19 @@ export interface DataMigration {
    */
   migrate: (item: Item) => Promise<TransactItem[]> | TransactItem[];
 }
+
+/**
+ * A migration of the same release that another function runs: the one holding the key its code needs
+ * (the grievance migrations run in the grievance area's function, docs/deployment.md). Every runner
+ * walks one order; on reaching such a step it goes on only once that step is done, so a later
+ * migration never runs before an earlier one, whichever function runs each.
+ */
+export interface MigrationElsewhere {
+  id: string;
+  /** The schedule (shared/api/background.ts) whose function runs it. */
+  runBy: string;
+}
+
+export type MigrationStep = DataMigration | MigrationElsewhere;
+
+export const runsHere = (step: MigrationStep): step is DataMigration => 'migrate' in step;

@@ -121,6 +121,30 @@ describe('the migrations runner', () => {
     WALKS_MS,
   );
 
+  it(
+    "runs one order in two runners: each waits on the other's earlier steps, and on none that come after",
+    async () => {
+      // Runner a holds 0008 and 0010, runner b 0009 (as the general and grievance migrations functions).
+      const [a1, b2, a3] = ['0008-a-first', '0009-b-second', '0010-a-third'].map((id) => ({ ...doubling, id }));
+      const a = [a1, { id: b2.id, runBy: 'b' }, a3];
+      const b = [{ id: a1.id, runBy: 'a' }, b2, { id: a3.id, runBy: 'a' }];
+      const statuses = (r: Awaited<ReturnType<typeof runMigrations>>) => r.states.map((st) => st.status);
+      // b's first step waits on a's.
+      expect(statuses(await runMigrations(b, { budgetMs: 60_000 }))).toEqual(['pending', 'pending', 'pending']);
+      // a runs its first, then waits on b's, so its later one does not run before it.
+      expect(statuses(await runMigrations(a, { budgetMs: WHOLE_WALK_MS }))).toEqual(['done', 'pending', 'pending']);
+      const bRun = await runMigrations(b, { budgetMs: WHOLE_WALK_MS });
+      expect(statuses(bRun)).toEqual(['done', 'done', 'pending']);
+      expect(bRun.complete).toBe(false);
+      const aRun = await runMigrations(a, { budgetMs: WHOLE_WALK_MS });
+      expect(statuses(aRun)).toEqual(['done', 'done', 'done']);
+      expect(aRun.complete).toBe(true);
+      // A step run elsewhere is reported with the description its own runner recorded.
+      expect(aRun.states[1].description).toBe(doubling.description);
+    },
+    WALKS_MS,
+  );
+
   /** A migration of every probe whose `migrate` throws `error` for the first `times` calls of the walk. */
   const refusing = (id: string, error: () => Error, times: number): DataMigration => {
     let calls = 0;

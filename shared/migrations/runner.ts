@@ -5,7 +5,7 @@ import { getItem, isConditionFailure, retryOnConflict, transact, write } from '.
 import { isDependencyUnavailable } from '../db/unavailable.ts';
 import { logger } from '../observability/logger.ts';
 import { Migration, type MigrationStateItem, type MigrationStatus } from './entities.ts';
-import type { DataMigration } from './migration.ts';
+import { type DataMigration, type MigrationStep, runsHere } from './migration.ts';
 
 /**
  * Runs the migrations of stored items (migration.ts) in order, like GitLab's batched background
@@ -47,13 +47,13 @@ export interface MigrationState {
 }
 
 /** Every migration of this release with its recorded state (pending when never started). */
-export async function migrationStates(migrations: readonly DataMigration[]): Promise<MigrationState[]> {
+export async function migrationStates(migrations: readonly MigrationStep[]): Promise<MigrationState[]> {
   const stored = new Map((await Migration.queryAll({ key: {}, consistent: true })).map((s) => [s.id, s]));
   return migrations.map((m) => {
     const s = stored.get(m.id);
     return {
       id: m.id,
-      description: m.description,
+      description: runsHere(m) ? m.description : (s?.description ?? `run by the ${m.runBy} function`),
       status: s ? (s.paused && s.status !== 'done' ? 'paused' : s.status) : 'pending',
       scanned: s?.scanned ?? 0,
       changed: s?.changed ?? 0,
@@ -94,10 +94,11 @@ export async function setPaused(migration: DataMigration, paused: boolean): Prom
 
 /**
  * Runs what is left of `migrations` within the budget. Answers the states after the run; `complete`
- * says whether every migration is done.
+ * says whether every migration is done. A step another function runs (migration.ts) holds the ones
+ * after it until it is done, like a paused one: the next run looks again.
  */
 export async function runMigrations(
-  migrations: readonly DataMigration[],
+  migrations: readonly MigrationStep[],
   { budgetMs, maxPages = Number.POSITIVE_INFINITY, signal }: RunOptions,
 ): Promise<{ complete: boolean; states: MigrationState[] }> {
   const owner = randomUUID();
@@ -105,6 +106,11 @@ export async function runMigrations(
   let pages = 0;
   for (const m of migrations) {
     if (signal?.aborted) break;
+    if (!runsHere(m)) {
+      if ((await Migration.get({ id: m.id }, { consistent: true }))?.status === 'done') continue;
+      logger.info('migration not run', { migration: m.id, reason: 'waiting', runBy: m.runBy });
+      break;
+    }
     const lease = await takeLease(m, owner, deadline);
     if (lease === 'done') continue;
     if (lease !== 'taken') {
@@ -343,4 +349,18 @@ async function recordFailure(m: DataMigration, owner: string, error: Error): Pro
     // The failure is already logged above; a lost lease means another runner has the migration now.
     if (!isConditionFailure(err)) throw err;
   }
+}
+
+/**
+ * One run of a migrations schedule (functions/schedules/run-*migrations.ts): what is left of its steps
+ * until 30 s before the invocation's timeout; the next run resumes where this one stopped. A failed
+ * migration of its own fails the run, so the background-failure alarm reaches the operators; one it
+ * waits on fails the runs of the function that runs it, not these.
+ */
+export async function runScheduledMigrations(steps: readonly MigrationStep[], remainingMs: number): Promise<void> {
+  const { complete, states } = await runMigrations(steps, { budgetMs: Math.max(5_000, remainingMs - 30_000) });
+  if (!complete) logger.info('migrations pending', { states });
+  const own = new Set(steps.filter(runsHere).map((m) => m.id));
+  const failed = states.filter((s) => s.status === 'failed' && own.has(s.id));
+  if (failed.length) throw new Error(`migrations failed: ${failed.map((s) => `${s.id} (${s.error})`).join('; ')}`);
 }

@@ -1,75 +1,21 @@
-import { authLegacyForms } from '../auth/migrations.ts';
-import {
-  grievanceHandlingMigration,
-  grievanceLegacyForms,
-  grievanceNoticeSealMigration,
-  grievanceReaderRefMigration,
-  grievanceTotalsNamesMigration,
-  legacyNotificationPreview,
-} from '../grievances/migrations.ts';
-import { FOLLOWING_LISTS_MIGRATION } from '../migrations/following-lists.ts';
-import { idempotencyLegacyForms } from '../migrations/idempotency-forms.ts';
-import type { DataMigration } from '../migrations/migration.ts';
-import { indexBackfillMigration, type LegacyForm, storedFormMigration } from '../migrations/stored-form.ts';
-import { WINDOW_INDEXES_MIGRATION } from '../migrations/window-indexes.ts';
-import { notificationLegacyForms, notificationSealMigration } from '../notifications/migrations.ts';
-import { avatarKeyedTagMigration } from '../people/avatar-migration.ts';
-import { directoryRowsMigration, directoryShardsRemovedMigration } from '../people/directory-migrations.ts';
-import { directoryAttributeNamesMigration, peopleLegacyForms, teamMembershipsMigration } from '../people/migrations.ts';
-// Every declaring module, so that the stored-form migration knows every entity of this release.
-import '../auth/entities.ts';
-import '../calendar/entities.ts';
-import '../calendar/meetings/entities.ts';
-import '../db/idempotency-store.ts';
-import '../feed/entities.ts';
-import '../grievances/entities.ts';
-import '../hr/entities.ts';
-import '../live/entities.ts';
-import '../notifications/entities.ts';
-import '../website/entities.ts';
-import '../people/entities.ts';
-import '../presence/entities.ts';
-import '../push/entities.ts';
-import '../migrations/entities.ts';
+import { type DataMigration, runsHere } from '../migrations/migration.ts';
+import { generalSteps } from './general-migrations.ts';
+import { grievanceSteps } from './grievance-migrations.ts';
+import { MIGRATION_ORDER } from './migration-order.ts';
 
-/** Every older stored form this release still reads, by area (CHANGELOG.md lists each with its release). */
-export const legacyForms: readonly LegacyForm[] = [
-  ...authLegacyForms,
-  ...peopleLegacyForms,
-  ...notificationLegacyForms,
-  ...grievanceLegacyForms,
-  ...idempotencyLegacyForms,
-];
+export { legacyForms } from './general-migrations.ts';
 
 /**
- * The migrations of this release, in the order they run (docs/deployment.md, "Upgrading and rolling
- * back"). Ids are never reused or renumbered; a release only appends. Once a migration is done on every
- * deployment, the code that reads the form it removed may go (the contract step), never before.
+ * Every migration of this release with its code, in the order they run (migration-order.ts): for the
+ * composition roots that hold every key, the local runtime, `npm run migrations` and the tests. Run
+ * in one process they walk the same order and record the same states as the two deployed functions.
+ * Once a migration is done on every deployment, the code that reads the form it removed may go (the
+ * contract step), never before.
  */
-export const migrations: readonly DataMigration[] = [
-  storedFormMigration('0001-stored-forms', legacyForms),
-  grievanceHandlingMigration,
-  grievanceReaderRefMigration,
-  grievanceTotalsNamesMigration,
-  notificationSealMigration(legacyNotificationPreview),
-  grievanceNoticeSealMigration,
-  teamMembershipsMigration,
-  directoryAttributeNamesMigration,
-  avatarKeyedTagMigration,
-  indexBackfillMigration(
-    WINDOW_INDEXES_MIGRATION,
-    'Long meetings (over 6 hours) and their seats, and leave requests ending over 31 days after they were made, on their sparse indexes gsi6 / gsi7',
-    ['Meeting', 'MeetingSeat', 'LeaveRequest'],
-    legacyForms,
-  ),
-  indexBackfillMigration(
-    FOLLOWING_LISTS_MIGRATION,
-    'Follows on gsi1 under the followed person; the following-lists consumer then builds each follower’s list',
-    ['Follow'],
-    legacyForms,
-  ),
-  directoryRowsMigration,
-  directoryShardsRemovedMigration,
-];
+export const migrations: readonly DataMigration[] = MIGRATION_ORDER.map(({ id }) => {
+  const m = [...generalSteps, ...grievanceSteps].filter(runsHere).find((s) => s.id === id);
+  if (!m) throw new Error(`migration ${id}: declared by no runner`);
+  return m;
+});
 
 export const migrationById = (id: string) => migrations.find((m) => m.id === id);

@@ -17,7 +17,7 @@ import { type Resource, resourcesOf, type Synthesized, synthesize } from './synt
  * each area's still do. The count is exact: a new one fails this test, and so does narrowing one
  * until the count here and in docs/least-privilege.md is lowered with it.
  */
-const TABLE_WIDE_WRITERS_LIMIT = 41;
+const TABLE_WIDE_WRITERS_LIMIT = 42;
 /** IAM's limit on a role's inline policies (their total size, whitespace not counted). */
 const INLINE_POLICY_MAX_CHARS = 10_240;
 

@@ -15,6 +15,7 @@ import {
 import { TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS } from '../../infra/constructs/route-function.ts';
 import { pascal } from '../../infra/stacks/area-routes-stack.ts';
 import { DEPLOY_HOOK_HANDLER, ITERATOR_AGE_ALARM_MS } from '../../infra/stacks/background-stack.ts';
+import { isGrievanceFunction } from '../../infra/stacks/config.ts';
 import { EDGE_METRICS_REGION } from '../../infra/stacks/edge-alarms-stack.ts';
 import { MAX_RESOURCES_PER_STACK, resourceCount, routesByArea } from '../../infra/stacks/workplace-app.ts';
 import { routeFunctionAccess, writableKeys } from '../../shared/api/access-policy.ts';
@@ -823,7 +824,7 @@ describe('secrets out of function configuration', () => {
     }
   });
 
-  it('grants the grievance secret to grievance functions only (routes, notice delivery, reminders, retention, migrations), and nothing to health', () => {
+  it('grants the grievance secret to grievance functions only (routes, notice delivery, reminders, retention, grievance migrations), and nothing to health', () => {
     // Read from the synthesised template: the functions whose configuration names the grievance
     // secret and whose role may read it.
     const granted = (name: SecretName) =>
@@ -846,8 +847,9 @@ describe('secrets out of function configuration', () => {
         'functions/schedules/deliver-grievance-notices.ts',
         'functions/schedules/send-grievance-reminders.ts',
         'functions/schedules/erase-expired-grievances.ts',
-        // It unseals reader references and the notification previews of earlier releases.
-        'functions/schedules/run-migrations.ts',
+        // It unseals reader references and the notification previews of earlier releases; the general
+        // migrations function does not (shared/registry/migration-order.ts).
+        'functions/schedules/run-grievance-migrations.ts',
       ].sort(),
     );
     // Idempotency records are keyed under a key of their own: every creating route, upload-post-file
@@ -876,9 +878,42 @@ describe('secrets out of function configuration', () => {
     ])
       expect(granted('avatar')).toContain(h);
     expect(granted('avatar')).not.toContain('functions/files/get-avatar-file.ts');
-    expect(granted('avatar').filter((h) => granted('grievance').includes(h))).toEqual([
-      'functions/schedules/run-migrations.ts',
-    ]);
+    // No function holds both: the migrations that need each run in different functions.
+    expect(granted('avatar').filter((h) => granted('grievance').includes(h))).toEqual([]);
+  });
+});
+
+describe('the grievance secret stays in the grievance area', () => {
+  /** Every role of the app, by its description (`Runs <handler>`), with every statement it is allowed. */
+  const everyRole = () =>
+    [...s.templates.values()].flatMap((t) => {
+      const policies = resourcesOf(t, 'AWS::IAM::Policy');
+      return resourcesOf(t, 'AWS::IAM::Role').map(([id, role]) => ({
+        description: String(role.Properties?.Description ?? id),
+        statements: [
+          ...(role.Properties?.Policies ?? []).map((p: any) => p.PolicyDocument),
+          ...policies
+            .filter(([, p]) => JSON.stringify(p.Properties?.Roles ?? []).includes(`"${id}"`))
+            .map(([, p]) => p.Properties!.PolicyDocument),
+        ].flatMap((d: any) => d.Statement),
+      }));
+    });
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
+  /** A statement that lets its role read the grievance secret: by its name, or on any resource. */
+  const readsGrievanceSecret = (st: any) =>
+    st.Effect === 'Allow' &&
+    list(st.Action).some((a) => ['secretsmanager:GetSecretValue', 'secretsmanager:*', '*'].includes(String(a))) &&
+    list(st.Resource).some((r) => r === '*' || JSON.stringify(r).includes(`/grievance-secret`));
+
+  it('lets no role outside the grievance area read the grievance secret', () => {
+    const readers = everyRole()
+      .filter((r) => r.statements.some(readsGrievanceSecret))
+      .map((r) => r.description);
+    // The grievance routes and sweeps, its migrations among them (functions/schedules/*grievance*).
+    expect(readers.length).toBeGreaterThan(10);
+    expect(readers.filter((d) => !(d.startsWith('Runs ') && isGrievanceFunction(d.slice('Runs '.length))))).toEqual([]);
+    expect(readers).toContain('Runs functions/schedules/run-grievance-migrations.ts');
+    expect(readers).not.toContain('Runs functions/schedules/run-migrations.ts');
   });
 });
 
