@@ -13,6 +13,7 @@ import {
 } from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
 import { followingListFilters } from '../feed/following-lists.ts';
+import { leaderboardFoldFilters } from '../feed/leaderboard.ts';
 import { LiveEvent, LiveHead, LiveRecord, LiveReplica } from '../live/entities.ts';
 import { changeFeedFilters } from '../live/stream-filters.ts';
 import { reportCleanupFilters } from '../moderation/cleanup.ts';
@@ -150,6 +151,15 @@ export const streamConsumers: StreamConsumer[] = [
     timeout: 300,
     memory: 1024,
   },
+  // The leaderboard's week and month top lists: each score change (a day item written) folded in, so a
+  // request reads a list and a few changes whatever the activity (shared/feed/leaderboard.ts).
+  {
+    name: 'leaderboard-fold',
+    handler: 'functions/stream/leaderboard-fold.ts',
+    filters: leaderboardFoldFilters,
+    batchSize: 100,
+    access: { table: 'write', writes: [LeaderboardTop] },
+  },
 ];
 
 export const schedules: Schedule[] = [
@@ -168,8 +178,9 @@ export const schedules: Schedule[] = [
     timeout: 900,
     memory: 1024,
   },
-  // The leaderboard's week and month top lists, built from the day partitions (shared/feed/leaderboard.ts):
-  // a request reads the list and what changed since, so the period takes its list's age into account.
+  // The leaderboard's week and month top lists, built from the day partitions (shared/feed/leaderboard.ts)
+  // only when a window has none (tomorrow's, built ahead), a fold marked one stale, or it is 6 hours old:
+  // each run reads 4 list items; the builds, a few a day, read the period's days.
   {
     name: 'leaderboard-top',
     handler: 'functions/schedules/build-leaderboard-top.ts',

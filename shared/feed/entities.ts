@@ -430,8 +430,9 @@ export const FeedScoreDay = entity({
  * A period's top list (`week` or `month`, the window ending on `day`), built in the background from the
  * day partitions (leaderboard.ts, the `leaderboard-top` schedule): the highest period tallies, `rows`
  * of `[userId, reactions, comments, shares, posts]` (at most TOP_ROWS and the tie at the cut, never more
- * than TOP_MAX_ROWS), and `floor`, the highest score of anybody left out (0: nobody was). A request
- * reads it and the day items changed since `builtAt`, so its reads do not grow with the company.
+ * than TOP_MAX_ROWS), and `floor`, the highest score of anybody left out (0: nobody was). The stream
+ * consumer `leaderboard-fold` folds every score change into it; a request reads it and the few day items
+ * changed since the last fold, so its reads do not grow with the company.
  * TTL removes it a few days after its window.
  */
 export const LeaderboardTop = entity({
@@ -444,6 +445,12 @@ export const LeaderboardTop = entity({
     floor: number;
     rows: [string, number, number, number, number][];
     ttl: number;
+    /** Moved by every write (build or fold): a fold writes on the revision it read. Absent before 0.5. */
+    rev?: number;
+    /** When the score changes were last folded in (the build's `builtAt` until then). */
+    foldedAt?: string;
+    /** Set by a fold when too few rows score above `floor` to answer a page: the schedule rebuilds it. */
+    stale?: boolean;
   }>(),
   key: { pk: ['LEADERBOARD_TOP', 'period'], sk: ['day'] },
 });

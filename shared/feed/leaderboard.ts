@@ -1,5 +1,8 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { page } from '../db/paging.ts';
-import { type Item, write } from '../db/table.ts';
+import { type Item, isConditionFailure, write } from '../db/table.ts';
 import { User } from '../people/entities.ts';
 import { getUsers, type UserItem } from '../people/users.ts';
 import { FeedScore, FeedScoreDay, type FeedScoreItem, LeaderboardTop } from './entities.ts';
@@ -162,65 +165,217 @@ export async function leaderboard(period: Period, limit: number, now = new Date(
 
 // ------------------------------------------------------------------------------ a period's top list
 
-/** Rows a top list keeps (twice the largest `limit`, so people dropping out rarely leave it short)… */
+/** Rows a top list keeps (twice the largest `limit`, 50, so people dropping out rarely leave it short)… */
 export const TOP_ROWS = 100;
 /** …and at most this many with the tie at the cut (an item that never grows with the company). */
 export const TOP_MAX_ROWS = 1000;
-/** Clocks of writers and builder may differ: changes this long before a build are read again. */
-const CHANGES_MARGIN_MS = 10_000;
-/** More people changed since the build than this: the period is read from its days instead (rare). */
-const MAX_CHANGED = 200;
+/** A fold lets the list grow to this many rows (people rising into it) before cutting it to TOP_ROWS. */
+const FOLD_MAX_ROWS = 2 * TOP_ROWS;
+/** Fewer rows than this above `floor` (people fell or left): the list is marked for a rebuild. */
+const STALE_BELOW = 75;
+/**
+ * Changes this long before the last fold (or build) are read again by a request: the stream's delay to
+ * the fold and the clocks of writers and folder (normally well under a second).
+ */
+const CHANGES_MARGIN_MS = 5_000;
+/**
+ * At most this many of the newest changes are read by a request (per UTC day since the fold: 1 or 2):
+ * the margin's worth at 1,000 changes a minute (85) and more. Exact while the stream's delay to the
+ * fold is shorter than the time these changes span (seconds at that rate, against well under one).
+ */
+export const REQUEST_CHANGES = 100;
+/** The schedule rebuilds a list from the day partitions when it is older than this (a heal: folds are exact). */
+const REBUILD_MS = 6 * 3600_000;
 
 const windowOf = (period: 'week' | 'month', now: Date) => periodDays(PERIOD_DAYS[period], now);
+const DAY_MS = 86_400_000;
+type Row = [string, number, number, number, number];
+const rowOf = (t: Tally): Row => [t.userId, t.reactions, t.comments, t.shares, t.posts];
+const tallyOfRow = ([userId, reactions, comments, shares, posts]: Row): Tally => ({
+  userId,
+  reactions,
+  comments,
+  shares,
+  posts,
+});
+const byScore = (a: Tally, b: Tally) => scoreOf(b) - scoreOf(a);
+
+/** The first `TOP_ROWS` and the tie at the cut (at most TOP_MAX_ROWS), and the highest score left off. */
+function cut(sorted: Tally[]): { kept: Tally[]; left: number } {
+  let n = Math.min(sorted.length, TOP_ROWS);
+  while (n > 0 && n < sorted.length && n < TOP_MAX_ROWS && scoreOf(sorted[n]!) === scoreOf(sorted[n - 1]!)) n++;
+  return { kept: sorted.slice(0, n), left: n < sorted.length ? scoreOf(sorted[n]!) : 0 };
+}
 
 /**
- * Builds a period's top list from its day partitions (background: the `leaderboard-top` schedule; the
- * reads grow with the people active in the period, here only). `builtAt` is taken before the reads, so
- * every change the reads may have missed is on the changes index after it.
+ * Builds a period's top list from its day partitions (background, the `leaderboard-top` schedule, which
+ * runs it only for a window without a list, a list marked stale, or one older than REBUILD_MS: a few
+ * times a day; the reads grow with the people active in the period, here only). `builtAt` is taken
+ * before the reads; a fold written meanwhile is overwritten, so the changes since `builtAt` are folded
+ * again after the write (the changes index, a build's duration of them).
  */
 export async function buildTopList(period: 'week' | 'month', now = new Date()): Promise<void> {
   const builtAt = new Date().toISOString();
   const days = windowOf(period, now);
-  const sorted = (await periodTallies(days)).filter((t) => scoreOf(t) > 0).sort((a, b) => scoreOf(b) - scoreOf(a));
-  let n = Math.min(sorted.length, TOP_ROWS);
-  while (n > 0 && n < sorted.length && n < TOP_MAX_ROWS && scoreOf(sorted[n]!) === scoreOf(sorted[n - 1]!)) n++;
-  const floor = n < sorted.length ? scoreOf(sorted[n]!) : 0;
+  const before = await LeaderboardTop.get({ period, day: days[0]! }, { consistent: true });
+  const { kept, left } = cut((await periodTallies(days)).filter((t) => scoreOf(t) > 0).sort(byScore));
   await write(
     LeaderboardTop.put({
       period,
       day: days[0]!,
       days,
       builtAt,
-      floor,
-      rows: sorted.slice(0, n).map((t) => [t.userId, t.reactions, t.comments, t.shares, t.posts]),
+      foldedAt: builtAt,
+      rev: (before?.rev ?? 0) + 1,
+      floor: left,
+      rows: kept.map(rowOf),
       ttl: Math.floor(Date.parse(`${days[0]}T00:00:00Z`) / 1000) + 3 * 86_400,
     }),
     { returnValues: 'NONE' },
   );
+  const since = new Date(Date.parse(builtAt) - CHANGES_MARGIN_MS);
+  const changed: { userId: string; day: string }[] = [];
+  for (const changedDay of changeDays(since, new Date()))
+    changed.push(
+      ...(await FeedScoreDay.queryAll({ index: 'changes', key: { changedDay }, skAfter: since.toISOString() })),
+    );
+  if (changed.length)
+    await foldInto(
+      period,
+      days[0]!,
+      changed.map((c) => c.userId),
+    );
 }
 
-/** Both periods' top lists (the schedule). */
+/**
+ * Both periods' top lists for today's window and tomorrow's (the schedule), each built only when it is
+ * missing, marked stale by a fold, or older than REBUILD_MS. Tomorrow's is built ahead, and folded
+ * into from then on, so a request at midnight finds its window's list: the day leaving the window is
+ * the one change folds cannot make (a score falls), and a build makes it.
+ */
 export async function buildTopLists(now = new Date()): Promise<void> {
-  await buildTopList('week', now);
-  await buildTopList('month', now);
+  for (const period of ['week', 'month'] as const)
+    for (const at of [now, new Date(now.getTime() + DAY_MS)]) {
+      const top = await LeaderboardTop.get({ period, day: dayOf(at.toISOString()) });
+      if (!top || top.stale || Date.parse(top.builtAt) < now.getTime() - REBUILD_MS) await buildTopList(period, at);
+    }
 }
 
 /** The UTC days from `since` to `now` (the changes index's partitions to read), oldest first. */
 function changeDays(since: Date, now: Date): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${dayOf(since.toISOString())}T00:00:00Z`); t <= now.getTime(); t += 86_400_000)
+  for (let t = Date.parse(`${dayOf(since.toISOString())}T00:00:00Z`); t <= now.getTime(); t += DAY_MS)
     out.push(dayOf(new Date(t).toISOString()));
   return out;
 }
 
+/** Each person's tally over `days`, from their day items (by key). */
+async function talliesOf(userIds: string[], days: string[], consistent = false): Promise<Map<string, Tally>> {
+  const tallies = new Map<string, Tally>(
+    userIds.map((userId) => [userId, { userId, reactions: 0, comments: 0, shares: 0, posts: 0 }]),
+  );
+  const keys = userIds.flatMap((userId) => days.map((day) => ({ day, userId })));
+  for (const item of await FeedScoreDay.getMany(keys, { consistent })) {
+    if (!item) continue;
+    const t = tallies.get(item.userId)!;
+    const d = tallyOf(item);
+    t.reactions += d.reactions;
+    t.comments += d.comments;
+    t.shares += d.shares;
+    t.posts += d.posts;
+  }
+  return tallies;
+}
+
 /**
- * The period's answer from its top list, exact: the list's tallies, with every person whose day item
- * in the window changed since it was built read again (their day items of the window, by key). A person
- * not on the list and not changed since scored at most `floor` then and still does, so the answer is
- * exact when `limit` listed people score above it (else, or with no list for today's window yet, or
- * too many changes: undefined, and the period is read from its days). Reads: 1 R of the list + 1 Query
- * per UTC day since the build (1, 2 after midnight) of the items changed since + one BatchGet of the
- * changed people's days + the profiles of the top rows (rankedTop): O(limit + changes since the build).
+ * Folds changed people into one top list: each one's tally over the list's window read again by key
+ * (absolute, so a batch the stream retries folds to the same list), set on their row, or a new row when
+ * they now score above `floor` (anybody off the list still scores at most `floor`). Grown past
+ * FOLD_MAX_ROWS, the list is cut back to TOP_ROWS and `floor` raised to the highest score cut off.
+ * Written on the revision read; a concurrent fold or build makes it read both again. Reads: 1 R +
+ * one BatchGet per 100 day items (7 or 30 per person); 1 W. No list for the window: nothing (a build
+ * reads the changes).
+ */
+async function foldInto(period: 'week' | 'month', day: string, userIds: string[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const top = await LeaderboardTop.get({ period, day }, { consistent: true });
+    if (!top) return;
+    const fresh = await talliesOf([...new Set(userIds)], top.days, true);
+    const rows = new Map(top.rows.map((r) => [r[0], tallyOfRow(r)]));
+    for (const [userId, t] of fresh) {
+      if (rows.has(userId) || scoreOf(t) > top.floor) rows.set(userId, t);
+      if (scoreOf(t) <= 0) rows.delete(userId);
+    }
+    let sorted = [...rows.values()].sort(byScore);
+    let floor = top.floor;
+    if (sorted.length > FOLD_MAX_ROWS) {
+      const { kept, left } = cut(sorted);
+      sorted = kept;
+      floor = Math.max(floor, left);
+    }
+    const rev = top.rev ?? 0;
+    try {
+      await write(
+        LeaderboardTop.put(
+          {
+            ...top,
+            rows: sorted.map(rowOf),
+            floor,
+            rev: rev + 1,
+            foldedAt: new Date().toISOString(),
+            stale: sorted.filter((t) => scoreOf(t) > floor).length < STALE_BELOW || undefined,
+          },
+          // The revision, and the build it came from (a build starts its own count).
+          {
+            ConditionExpression: `${top.rev === undefined ? 'attribute_not_exists(rev)' : 'rev = :rev'} AND builtAt = :b`,
+            ExpressionAttributeValues: { ...(top.rev === undefined ? {} : { ':rev': rev }), ':b': top.builtAt },
+          },
+        ),
+        { returnValues: 'NONE' },
+      );
+      return;
+    } catch (err) {
+      if (!isConditionFailure(err) || attempt >= 5) throw err;
+    }
+  }
+}
+
+/**
+ * The leaderboard's stream consumer (functions/stream/leaderboard-fold.ts): every score change (a day
+ * item written) folded into the top lists of today's and tomorrow's windows that hold its day. Per
+ * batch: per list 1 R + 1 W, and per changed person their days of the window (one BatchGet per 100).
+ */
+export const leaderboardFoldFilters: Record<string, unknown>[] = [
+  { eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: [FeedScoreDay.name] } } } },
+];
+
+export async function foldScoreChanges(records: DynamoDBRecord[], now = new Date()): Promise<void> {
+  const changes: { userId: string; day: string }[] = [];
+  for (const r of records) {
+    const image = r.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
+    if (!image) continue;
+    const item = unmarshall(image);
+    if (item.entity === FeedScoreDay.name) changes.push({ userId: String(item.userId), day: String(item.day) });
+  }
+  if (!changes.length) return;
+  for (const period of ['week', 'month'] as const)
+    for (const at of [now, new Date(now.getTime() + DAY_MS)]) {
+      const window = new Set(windowOf(period, at));
+      const people = changes.filter((c) => window.has(c.day)).map((c) => c.userId);
+      if (people.length) await foldInto(period, dayOf(at.toISOString()), people);
+    }
+}
+
+/**
+ * The period's answer from its top list, exact: the list's tallies (folded from every score change),
+ * with the people whose day item in the window changed since the last fold (less CHANGES_MARGIN_MS:
+ * what the stream may not have brought yet) read again by key, the newest REQUEST_CHANGES of them per
+ * UTC day. A person not on the list scores at most `floor`, so the answer is exact when `limit` listed
+ * people score above it (else, or with no list for today's window yet: undefined, and the period is
+ * read from its days; a fold marks such a list stale and the schedule rebuilds it). Reads: 1 R + 1 Query
+ * page per UTC day since the fold (1; 2 just after midnight) + the changed people's days by key (at most
+ * REQUEST_CHANGES × 7 / 30 items) + the profiles of the top rows (rankedTop): O(limit), whatever the
+ * company's size or activity.
  */
 async function fromTopList(
   period: 'week' | 'month',
@@ -230,37 +385,21 @@ async function fromTopList(
   const days = windowOf(period, now);
   const top = await LeaderboardTop.get({ period, day: days[0]! });
   if (!top || top.days.join() !== days.join()) return undefined;
-  const since = new Date(Date.parse(top.builtAt) - CHANGES_MARGIN_MS);
+  const since = new Date(Date.parse(top.foldedAt ?? top.builtAt) - CHANGES_MARGIN_MS);
   // Changes are dated by the clock (the window by `now`, which a test may move).
   const partitions = changeDays(since, new Date());
   if (partitions.length > 3) return undefined;
   const inWindow = new Set(days);
   const changed = new Set<string>();
   for (const changedDay of partitions) {
-    const items = await FeedScoreDay.queryAll({ index: 'changes', key: { changedDay }, skAfter: since.toISOString() });
+    const { items } = await FeedScoreDay.query(
+      { index: 'changes', key: { changedDay }, skAfter: since.toISOString(), forward: false },
+      page({ limit: REQUEST_CHANGES }),
+    );
     for (const item of items) if (inWindow.has(item.day)) changed.add(item.userId);
-    if (changed.size > MAX_CHANGED) return undefined;
   }
-  const tallies = new Map<string, Tally>(
-    top.rows.map(([userId, reactions, comments, shares, posts]) => [
-      userId,
-      { userId, reactions, comments, shares, posts },
-    ]),
-  );
-  if (changed.size) {
-    const keys = [...changed].flatMap((userId) => days.map((day) => ({ day, userId })));
-    for (const userId of changed) tallies.delete(userId);
-    for (const item of await FeedScoreDay.getMany(keys)) {
-      if (!item) continue;
-      const t = tallies.get(item.userId) ?? { userId: item.userId, reactions: 0, comments: 0, shares: 0, posts: 0 };
-      const d = tallyOf(item);
-      t.reactions += d.reactions;
-      t.comments += d.comments;
-      t.shares += d.shares;
-      t.posts += d.posts;
-      tallies.set(item.userId, t);
-    }
-  }
+  const tallies = new Map<string, Tally>(top.rows.map((r) => [r[0], tallyOfRow(r)]));
+  if (changed.size) for (const [userId, t] of await talliesOf([...changed], days)) tallies.set(userId, t);
   const answer = await rankedTop([...tallies.values()], limit);
   // Exact when nobody left off the list could be among them: every answered score above the floor,
   // and a short answer only when nobody was left off.
