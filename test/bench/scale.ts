@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { ensureTable, setTableStream, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort, prepareEnvironment } from '../../infra/local/runtime.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { API_PREFIX } from '../../shared/api/route-def.ts';
@@ -45,8 +45,15 @@ import {
   startSectionRuntime,
 } from './support.ts';
 
-/** The issue's sizes; `SCALE_BENCH_SIZES=300,3000` tries the section quickly (its budgets then prove nothing). */
-const SIZES = (process.env.SCALE_BENCH_SIZES?.split(',').map(Number) ?? [5_000, 50_000]) as [number, number];
+/**
+ * The largest pair ten times apart this 2-core machine seeds within 15 minutes for the whole section
+ * (issue 45; docs/scale.md): about 0.13 s a person measured while the machine was shared. The 50,000
+ * figures are a model from these two (MODEL_PEOPLE). `SCALE_BENCH_SIZES=300,3000` tries the section
+ * quickly (its budgets then prove little).
+ */
+const SIZES = (process.env.SCALE_BENCH_SIZES?.split(',').map(Number) ?? [600, 6_000]) as [number, number];
+/** The company the issue names, which the report models from the two measured sizes (docs/scale.md). */
+const MODEL_PEOPLE = 50_000;
 const SPAN = 8;
 const TEAM_SIZE = 100;
 const DAY = 86_400_000;
@@ -100,6 +107,7 @@ interface Case {
 }
 
 export async function scaleBench(): Promise<boolean> {
+  const started = performance.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-bench-scale-'));
   const restore = isolatedSection();
   process.env.LOG_LEVEL ??= 'ERROR';
@@ -517,7 +525,8 @@ export async function scaleBench(): Promise<boolean> {
   };
 
   try {
-    await ensureTable(raw, table);
+    // Seeded with the stream off (each round turns it off, seeds, turns it on): see setTableStream.
+    await ensureTable(raw, table, { stream: false });
     const seedSeconds: number[] = [];
     let tokens: Record<'admin' | 'member', string> | undefined;
     let cases: Case[] = [];
@@ -540,7 +549,10 @@ export async function scaleBench(): Promise<boolean> {
         pollId = poll.id;
         pollOptions = poll.poll!.options.map((o: { id: string }) => o.id);
       }
+      await setTableStream(raw, table, false);
       seedSeconds.push(await seed(round === 0 ? 0 : SIZES[round - 1], n));
+      // On before the runtime starts: its poller reads the new stream from its end, so the seed is not replayed.
+      await setTableStream(raw, table, true);
       // Its own S3 emulator each time (on the same data directory): the previous one stopped with its runtime.
       delete process.env.AWS_ENDPOINT_URL_S3;
       runtime = await startSectionRuntime(dataDir, admin);
@@ -593,7 +605,7 @@ export async function scaleBench(): Promise<boolean> {
       await runtime.stop();
       runtime = undefined;
     }
-    return report(results, seedSeconds);
+    return report(results, seedSeconds, (performance.now() - started) / 1000);
   } finally {
     await runtime?.stop();
     doc.destroy();
@@ -717,12 +729,19 @@ function call(baseUrl: string, path: string, token: string) {
 function report(
   results: Map<string, (Reading & { status: number; ms: number; wire: number })[]>,
   seedSeconds: number[],
+  wholeSeconds: number,
 ) {
   let ok = true;
   const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
   console.log(
-    `  ${'route'.padEnd(110)} ${'calls'.padStart(11)} ${'DynamoDB bytes'.padStart(22)} ${'answer (wire)'.padStart(24)} ${'ms'.padStart(13)}`,
+    `  ${'route'.padEnd(110)} ${'calls'.padStart(11)} ${'DynamoDB bytes'.padStart(22)} ${'answer (wire)'.padStart(24)} ${'ms'.padStart(13)} ${`model at ${MODEL_PEOPLE}: calls, bytes, answer`.padStart(40)}`,
   );
+  /**
+   * The model (not a measurement, and no budget): each figure carried on to MODEL_PEOPLE along the
+   * straight line through the two measured sizes, which the 50,000 company does not fit here.
+   */
+  const model = (small: number, large: number) =>
+    Math.max(0, large + ((large - small) * (MODEL_PEOPLE - SIZES[1])) / (SIZES[1] - SIZES[0]));
   for (const [key, [small, large]] of results) {
     if (!small || !large) continue;
     const path = key.replace(/^\w+ GET /, '').split('?')[0];
@@ -735,11 +754,11 @@ function report(
     if (large.status >= 500 || small.status >= 500) problems.push(`answered ${small.status}/${large.status}`);
     if (problems.length) ok = false;
     console.log(
-      `  ${key.slice(0, 110).padEnd(110)} ${`${small.calls}→${large.calls}`.padStart(11)} ${`${kb(small.bytes)}→${kb(large.bytes)}`.padStart(22)} ${`${kb(small.wire)}→${kb(large.wire)}`.padStart(24)} ${`${small.ms.toFixed(0)}→${large.ms.toFixed(0)}`.padStart(13)} ${small.status}/${large.status}${whole ? ' whole list' : ''}  ${problems.length ? `FAIL: ${problems.join(', ')}` : 'ok'}`,
+      `  ${key.slice(0, 110).padEnd(110)} ${`${small.calls}→${large.calls}`.padStart(11)} ${`${kb(small.bytes)}→${kb(large.bytes)}`.padStart(22)} ${`${kb(small.wire)}→${kb(large.wire)}`.padStart(24)} ${`${small.ms.toFixed(0)}→${large.ms.toFixed(0)}`.padStart(13)} ${`${model(small.calls, large.calls).toFixed(0)}, ${kb(model(small.bytes, large.bytes))}, ${kb(model(small.wire, large.wire))}`.padStart(40)} ${small.status}/${large.status}${whole ? ' whole list' : ''}  ${problems.length ? `FAIL: ${problems.join(', ')}` : 'ok'}`,
     );
   }
   console.log(
-    `\nseeding took ${seedSeconds.map((s) => `${s.toFixed(0)} s`).join(' and ')} (${SIZES.join(' then ')} people). Bounds: read calls and bytes at ${SIZES[1]} at most ${FLAT}× those at ${SIZES[0]} (floors ${FLOOR.calls} calls, ${kb(FLOOR.bytes)}); answers ≤ 1 MB (documented whole lists ≤ 6 MB).`,
+    `\nseeding took ${seedSeconds.map((s) => `${s.toFixed(0)} s`).join(' and ')} (${SIZES.join(' then ')} people), the whole section ${wholeSeconds.toFixed(0)} s. Bounds: read calls and bytes at ${SIZES[1]} at most ${FLAT}× those at ${SIZES[0]} (floors ${FLOOR.calls} calls, ${kb(FLOOR.bytes)}); answers ≤ 1 MB (documented whole lists ≤ 6 MB).`,
   );
   return ok;
 }
