@@ -1,11 +1,11 @@
 /**
- * Company at 5,000 and at 50,000 people with a year of data (issue 34, item 5): every GET route of the
+ * Company at two sizes ten times apart (SIZES) with a year of data (issue 34, item 5): every GET route of the
  * route table, called the same way at both sizes on a whole local runtime, with DynamoDB metered from
  * outside (a counting proxy in front of DynamoDB Local: read calls and the bytes DynamoDB answered) and
  * the answer's size on the wire (gzip accepted, as browsers and the mobile client do).
  *
  * The company is seeded straight into the table, deterministically by a person's index, first people
- * [0, 5,000) then the whole [0, 50,000) (the first 5,000 are written again with their new report
+ * [0, small) then the whole [0, large) (the first ones are written again with their new report
  * counts): a manager tree of span 8 (six levels at 50,000), teams of 100, today's attendance, and a
  * year of data per person — posts (two in five people), a meeting each with three people (from 300 days
  * ago to 65 days ahead), a leave request each, notifications, reactions
@@ -15,7 +15,7 @@
  * an audit entry each (three admins and the provisioning channel) — so the data grows with the company
  * ×10 like the headcount. The member measured owes every must-read and has 25 posts scheduled.
  *
- * Budgets (the issue's): per route, read calls and bytes at 50,000 at most 1.5× those at 5,000 (with a
+ * Budgets (the issue's): per route, read calls and bytes at the large size at most 1.5× those at the small one (with a
  * floor of 2 calls and 8 KB, below which a difference is noise: an item of a person is a few hundred
  * bytes); no answer above 1 MB unless the route is a documented whole list, none above 6 MB.
  */
