@@ -164,7 +164,7 @@ export async function companyBench(): Promise<boolean> {
     ];
     await batchWrite(doc, table, items);
     console.log(
-      `company: seeded ${PEOPLE} people (${teams.length} teams, ${present.length} checked in today, ${BIRTHDAYS} birthdays on ${today}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      `company: seeded ${PEOPLE} people (${items.length} items: profiles, directory rows and terms, ${teams.length} teams, ${present.length} checked in today, ${BIRTHDAYS} birthdays on ${today}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
     // 2. The runtime on that table: routes, consumers; no schedules (the birthday sweep would claim first).
