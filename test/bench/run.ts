@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark section in turn; exits non-zero when any section breaches its
  * budget. `npm run bench -- cold feed` runs only the sections whose name contains one of the words
- * (case-insensitive). Add a section by appending to `sections`.
+ * (case-insensitive; `scale` names the scale section alone). Add a section by appending to `sections`.
  */
 import { benchColdStarts } from './cold-start.ts';
 import { companyBench } from './company.ts';
@@ -38,7 +38,7 @@ const sections: Section[] = [
   },
   { name: 'Feed: requests per page and per leaderboard at 10 and 1,000 posts (FEED_BENCH_POSTS)', run: feedBench },
   {
-    name: 'Live updates: write-to-frame latency, idle stream cost, stream scale (reads per key at 100 connections), cost per client-hour',
+    name: 'Live updates: write-to-frame latency, idle stream cost, reads per key at 100 connections, cost per client-hour',
     run: benchLive,
   },
   {
