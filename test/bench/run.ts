@@ -29,11 +29,11 @@ const sections: Section[] = [
   },
   { name: 'Directory at 10 and 10,000 people', run: directoryBench },
   {
-    name: 'Company at 10,000 people (COMPANY_BENCH_PEOPLE): the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; reply notifications (p99 of 20) within 2 s while the birthdays of the day and an announcement fan out; one birthday notification per person; writes per birthday day and per announcement',
+    name: 'Company at 8,000 people (COMPANY_BENCH_PEOPLE): the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; reply notifications (p99 of 20) within 2 s while the birthdays of the day and an announcement fan out; one birthday notification per person; writes per birthday day and per announcement',
     run: companyBench,
   },
   {
-    name: 'Scale: every GET route at 600 and at 6,000 people (SCALE_BENCH_SIZES) with a year of data, 50,000 modelled; DynamoDB reads flat, answers within their limits',
+    name: 'Scale: every GET route at 400 and at 4,000 people (SCALE_BENCH_SIZES) with a year of data, 50,000 modelled; DynamoDB reads flat, answers within their limits',
     run: scaleBench,
   },
   { name: 'Feed: requests per page and per leaderboard at 10 and 1,000 posts (FEED_BENCH_POSTS)', run: feedBench },
