@@ -155,3 +155,22 @@ export async function ensureTable(
       if (err.name !== 'ValidationException') throw err;
     });
 }
+
+/**
+ * Turns the table's stream on or off. A bench seeds its company with the stream off (each write to a
+ * streamed table makes DynamoDB Local keep and scan stream records, which bounded the seeding rather
+ * than the writes themselves), then turns it on before starting the runtime, whose poller then reads
+ * the new stream from its end: what was seeded is never replayed to the consumers.
+ */
+export async function setTableStream(client: DynamoDBClient, tableName: string, enabled: boolean): Promise<void> {
+  const out = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  if ((out.Table?.StreamSpecification?.StreamEnabled ?? false) === enabled) return;
+  await client.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      StreamSpecification: enabled
+        ? { StreamEnabled: true, StreamViewType: tableDefinition.streamView }
+        : { StreamEnabled: false },
+    }),
+  );
+}

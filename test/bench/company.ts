@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
+import { ensureTable, setTableStream, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort, prepareEnvironment } from '../../infra/local/runtime.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../../infra/seed/company.ts';
 import { routeSettings } from '../../shared/api/function-settings.ts';
@@ -45,8 +45,13 @@ import {
   startSectionRuntime,
 } from './support.ts';
 
-/** The issue's company (38: at 50,000 people); `COMPANY_BENCH_PEOPLE=5000` tries the section quicker. */
-const PEOPLE = Number(process.env.COMPANY_BENCH_PEOPLE ?? 50_000);
+/**
+ * The company: 8,000 people by default, what this 2-core machine seeds within 15 minutes (issue 45:
+ * 10,000 took 17 minutes here, 0.10 s a person, while the machine was shared; docs/scale.md models
+ * 50,000); the issue 38 figure is `COMPANY_BENCH_PEOPLE=50000`, `COMPANY_BENCH_PEOPLE=2000` tries the
+ * section quicker.
+ */
+const PEOPLE = Number(process.env.COMPANY_BENCH_PEOPLE ?? 8_000);
 const BIRTHDAYS = 5;
 /** Direct reports per manager: a tree six levels deep at 50,000 people. */
 const SPAN = 8;
@@ -75,6 +80,7 @@ async function call(baseUrl: string, path: string, token: string) {
 }
 
 export async function companyBench(): Promise<boolean> {
+  const started = performance.now();
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-bench-company-'));
   const restore = isolatedSection();
   process.env.LOG_LEVEL ??= 'ERROR';
@@ -95,7 +101,8 @@ export async function companyBench(): Promise<boolean> {
   const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
   let runtime: Awaited<ReturnType<typeof startSectionRuntime>> | undefined;
   try {
-    await ensureTable(raw, table);
+    // Seeded with the stream off, turned on before the runtime starts (see setTableStream).
+    await ensureTable(raw, table, { stream: false });
     const today = companyDate(new Date());
     const now = new Date().toISOString();
 
@@ -158,10 +165,11 @@ export async function companyBench(): Promise<boolean> {
     ];
     await batchWrite(doc, table, items);
     console.log(
-      `company: seeded ${PEOPLE} people (${teams.length} teams, ${present.length} checked in today, ${BIRTHDAYS} birthdays on ${today}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      `company: seeded ${PEOPLE} people (${items.length} items: profiles, directory rows and terms, ${teams.length} teams, ${present.length} checked in today, ${BIRTHDAYS} birthdays on ${today}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
     // 2. The runtime on that table: routes, consumers; no schedules (the birthday sweep would claim first).
+    await setTableStream(raw, table, true);
     const admin = { email: 'company-admin@example.com', password: 'admin-password-1' };
     runtime = await startSectionRuntime(dataDir, admin);
     const signIn = await fetch(`${runtime.baseUrl}/api/v1/auth/sign-in/email`, {
@@ -373,8 +381,9 @@ export async function companyBench(): Promise<boolean> {
     console.log(
       `  writes per announcement: ${announced} notifications (one per person but the author) in ${notice?.step} pages of ${PAGE}: ${announcementWrites} item writes (${(announcementWrites / (PEOPLE + 2)).toFixed(2)} per person)  ${announcementOk ? 'ok' : 'FAIL'}`,
     );
+    console.log(`\nthe whole section took ${((performance.now() - started) / 1000).toFixed(0)} s`);
     console.log(
-      `\nbounds: each read 200 within its function's deadline at ${PEOPLE} people; replies told within ${REPLY_BUDGET_MS / 1000} s (p99) while company-wide fan-outs run; one birthday notification per person per day; an announcement one notification per person.`,
+      `bounds: each read 200 within its function's deadline at ${PEOPLE} people; replies told within ${REPLY_BUDGET_MS / 1000} s (p99) while company-wide fan-outs run; one birthday notification per person per day; an announcement one notification per person.`,
     );
     return ok;
   } finally {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark section in turn; exits non-zero when any section breaches its
  * budget. `npm run bench -- cold feed` runs only the sections whose name contains one of the words
- * (case-insensitive). Add a section by appending to `sections`.
+ * (case-insensitive; `scale` names the scale section alone). Add a section by appending to `sections`.
  */
 import { benchColdStarts } from './cold-start.ts';
 import { companyBench } from './company.ts';
@@ -29,16 +29,16 @@ const sections: Section[] = [
   },
   { name: 'Directory at 10 and 10,000 people', run: directoryBench },
   {
-    name: 'Company at 50,000 people: the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; reply notifications (p99 of 20) within 2 s while the birthdays of the day and an announcement fan out; one birthday notification per person; writes per birthday day and per announcement',
+    name: 'Company at 8,000 people (COMPANY_BENCH_PEOPLE): the first GET /birthdays/today with five birthdays, /admin/members, /org-chart, /attendance/today within their deadlines; reply notifications (p99 of 20) within 2 s while the birthdays of the day and an announcement fan out; one birthday notification per person; writes per birthday day and per announcement',
     run: companyBench,
   },
   {
-    name: 'Scale: every GET route at 5,000 and at 50,000 people with a year of data; DynamoDB reads flat, answers within their limits',
+    name: 'Scale: every GET route at 400 and at 4,000 people (SCALE_BENCH_SIZES) with a year of data, 50,000 modelled; DynamoDB reads flat, answers within their limits',
     run: scaleBench,
   },
   { name: 'Feed: requests per page and per leaderboard at 10 and 1,000 posts (FEED_BENCH_POSTS)', run: feedBench },
   {
-    name: 'Live updates: write-to-frame latency, idle stream cost, stream scale (reads per key at 100 connections), cost per client-hour',
+    name: 'Live updates: write-to-frame latency, idle stream cost, reads per key at 100 connections, cost per client-hour',
     run: benchLive,
   },
   {
