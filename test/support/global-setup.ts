@@ -41,10 +41,12 @@ export default async function setup(project: TestProject) {
     AVATAR_SECRET: secret(),
     SCIM_TOKEN: secret(),
   };
-  // Each function compiled once for the run, whichever runtime needs it first (infra/local/function-modules.ts).
+  // Each function compiled once for the run, whichever runtime needs it first (infra/local/function-modules.ts):
+  // the pool's, and those a file starts of its own (the upgrade test, the seeded companies).
   const compiled = join(ROOT, 'node_modules', '.cache', 'local-functions', `run-${process.pid}`);
   mkdirSync(compiled, { recursive: true });
-  const pool = new RuntimePool(FILES_PER_RUNTIME, { ...shared, LOCAL_FUNCTIONS_SHARED: compiled });
+  shared.LOCAL_FUNCTIONS_SHARED = compiled;
+  const pool = new RuntimePool(FILES_PER_RUNTIME, shared);
   project.provide('runtimePool', await pool.listen());
   project.provide('localEnv', shared);
   return async () => {
