@@ -75,6 +75,27 @@ const MB = 1024 * 1024;
 /** The environment's own code (project-relative), compiled like the handlers. */
 const WORKER_ENTRY = 'infra/local/function-worker.ts';
 
+/**
+ * The runtime's Node options without its TypeScript loader: an environment loads compiled modules
+ * only, and a loader's hooks on every import of every cold start cost more CPU than the test
+ * suite's requests did (as Lambda, whose environments load plain JavaScript).
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    const takesValue = arg === '--import' || arg === '--require' || arg === '-r' || arg === '--loader';
+    const value = takesValue ? (execArgv[i + 1] ?? '') : arg.replace(/^--(import|require|loader)=/, '');
+    if (/(^|[/\\])tsx([/\\]|$)/.test(value)) {
+      if (takesValue) i++;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
+}
+const WORKER_EXEC_ARGV = workerExecArgv(process.execArgv);
+
 type Invocation = { done: (o: Outcome) => void; sink?: ResponseSink; timer?: NodeJS.Timeout };
 
 class Environment {
@@ -103,6 +124,7 @@ class Environment {
     this.worker = new Worker(new URL(entry), {
       workerData: { handlerUrl, fn: plainFunctionAccess(fn), enforceAccess },
       env,
+      execArgv: WORKER_EXEC_ARGV,
     });
     this.worker.unref();
     this.ready = new Promise((resolve, reject) => {

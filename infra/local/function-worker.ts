@@ -1,3 +1,4 @@
+import * as nodeModule from 'node:module';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FunctionSettings } from '../../shared/api/function-settings.ts';
@@ -22,6 +23,11 @@ const post = (message: FromWorker) => port.postMessage(message);
 
 // Stack traces name the source files, as NODE_OPTIONS=--enable-source-maps does deployed.
 process.setSourceMapsEnabled(true);
+// A cold start compiles the same handler and packages every time a runtime starts one: Node's
+// on-disk code cache (keyed by each file's content; NODE_COMPILE_CACHE names its folder, else the
+// system's temporary one) spares the compiling, not the running of module code. Lambda has no such
+// cache; what a cold start costs deployed is measured by `npm run bench -- cold`, never here.
+nodeModule.enableCompileCache?.();
 if (enforceAccess) installAwsClientHook(accessGuard(fn.name, fn));
 installStreamingShim();
 

@@ -7,7 +7,7 @@ import { GrievanceNotice } from '../../shared/grievances/entities.ts';
 import { sealContexts } from '../../shared/grievances/model.ts';
 import { deliverGrievanceNotices } from '../../shared/grievances/notice-delivery.ts';
 import { maxReleaseDelayMs, noticeTiming } from '../../shared/grievances/notices.ts';
-import { api, newMember, uniq } from '../support/api.ts';
+import { api, settled as feedSettled, newMember, uniq } from '../support/api.ts';
 
 /** Shared steps of the grievance tests (over HTTP, against the run's local runtime). */
 export type Person = Awaited<ReturnType<typeof newMember>>;
@@ -114,18 +114,12 @@ export async function deliverQueuedNotices() {
 }
 
 /**
- * Reads `read()` until two reads a second apart agree (at most ~10 s): the change feed writes its events
- * a moment after the change that caused them, so a comparison must start from a settled table.
+ * `read()` once the change feed has delivered everything written so far, and what those deliveries
+ * wrote (`settled()` of test/support/api.ts): a comparison must start from a settled table.
  */
 export async function settled<T>(read: () => Promise<T>): Promise<T> {
-  let last = await read();
-  for (let i = 0; i < 10; i++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const next = await read();
-    if (JSON.stringify(next) === JSON.stringify(last)) return next;
-    last = next;
-  }
-  return last;
+  await feedSettled();
+  return read();
 }
 
 /** Every item that names one of `people` (id or e-mail), by `pk|sk`, as JSON: their personal items. */

@@ -45,8 +45,11 @@ export async function seededCompany(
   const before = { ...process.env };
   const dataDir = mkdtempSync(join(tmpdir(), 'workplace-company-'));
   const dynamo = await startDynamoDbLocal(null, await freePort());
-  // Only this company's DynamoDB and data directory; the suite's S3 emulator and secrets are kept.
+  // Only this company's DynamoDB, S3 emulator (the runtime starts one in its data directory: the
+  // whole-list documents live in the bucket, and a shared one mixed the suite's roster into the
+  // company's) and data directory; the suite's secrets are kept.
   process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+  delete process.env.AWS_ENDPOINT_URL_S3;
   process.env.DATA_DIR = dataDir;
   // Its functions' log lines would land between the test results.
   process.env.LOG_LEVEL = 'ERROR';
