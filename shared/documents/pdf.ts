@@ -222,6 +222,23 @@ function subsetTag(unicode: string[]): string {
   return [...digest.subarray(0, 6)].map((b) => String.fromCharCode(65 + (b % 26))).join('');
 }
 
+/**
+ * The characters of `texts` that `textPdf` cannot print in its font (named as its note names them,
+ * in order of first appearance): what a document's other form lists beside the complete text.
+ */
+export async function unprintableCharacters(texts: string[]): Promise<string[]> {
+  const { pdfFont } = await import('./pdf-font.ts');
+  const font = pdfFont();
+  const found = new Set<number>();
+  for (const text of texts)
+    for (const ch of text.normalize('NFC')) {
+      const codePoint = ch.codePointAt(0)!;
+      if (ch === '\n' || ch === '\r' || found.has(codePoint)) continue;
+      if (!font.hasGlyphForCodePoint(codePoint) && !IGNORABLE.test(ch)) found.add(codePoint);
+    }
+  return [...found].map(codePointName);
+}
+
 export async function textPdf(title: string, lines: PdfLine[], options: PdfOptions = {}): Promise<Buffer> {
   const { pdfFont } = await import('./pdf-font.ts');
   const font = pdfFont();

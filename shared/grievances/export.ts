@@ -1,4 +1,4 @@
-import { type PdfLine, textPdf } from '../documents/pdf.ts';
+import { type PdfLine, textPdf, unprintableCharacters } from '../documents/pdf.ts';
 import { GrievanceReply } from './entities.ts';
 import { loadGrievance } from './grievances.ts';
 import { deadlinesOf } from './handling.ts';
@@ -18,6 +18,16 @@ const untagged = (body: string) => body.replace(/@\[[^\]\s]{1,200}\]/g, TAGGED_P
  * one of its history (both bounded by the grievance's own thread), one BatchGet of handlers.
  */
 export async function grievanceRecord(grievanceId: string, now = new Date()) {
+  const record = await recordFields(grievanceId, now);
+  // The JSON form names what its PDF form cannot print (issue 46): the complete text is here, and
+  // a reader knows which letters the document shows as "\u{fffd}".
+  return { ...record, unprintedInPdf: await unprintableCharacters(recordLines(record).map((l) => l.text)) };
+}
+
+export type GrievanceRecord = Awaited<ReturnType<typeof grievanceRecord>>;
+type RecordFields = Awaited<ReturnType<typeof recordFields>>;
+
+async function recordFields(grievanceId: string, now: Date) {
   const g = await loadGrievance(grievanceId);
   const [replies, changes] = await Promise.all([
     GrievanceReply.queryAll({ key: { grievanceId: g.id }, forward: true, consistent: true }),
@@ -60,14 +70,19 @@ export async function grievanceRecord(grievanceId: string, now = new Date()) {
   };
 }
 
-export type GrievanceRecord = Awaited<ReturnType<typeof grievanceRecord>>;
-
 /**
  * The same record as a PDF document, set in an embedded font so every letter of Polish, Czech, Greek,
  * Cyrillic and typographic quotes prints and extracts; a character the font lacks prints as "�" and
  * the document names it (the JSON form always holds the complete text).
  */
 export function grievanceRecordPdf(r: GrievanceRecord): Promise<Buffer> {
+  return textPdf(`Grievance record ${r.grievance.id}`, recordLines(r), {
+    unprintedNote: 'The record in JSON form (Accept: application/json) lists them and holds the complete text.',
+  });
+}
+
+/** The record's lines as its PDF form sets them. */
+function recordLines(r: RecordFields): PdfLine[] {
   const g = r.grievance;
   const d = r.deadlines;
   const deadline = (name: string, x: { dueAt: string; metAt: string | null; state: string }) =>
@@ -97,9 +112,7 @@ export function grievanceRecordPdf(r: GrievanceRecord): Promise<Buffer> {
       text: `${c.createdAt} - ${c.fromStatus ?? 'raised'} -> ${c.toStatus} by ${c.changedByName}: ${c.reason}`,
     })),
   ];
-  return textPdf(`Grievance record ${g.id}`, lines, {
-    unprintedNote: 'The record in JSON form (Accept: application/json) holds the complete text.',
-  });
+  return lines;
 }
 
 export type ExportFormat = 'json' | 'pdf';

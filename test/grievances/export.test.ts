@@ -37,6 +37,8 @@ describe('grievance export', () => {
     expect(res.type).toMatch(/^application\/json/);
     const text = res.bytes.toString('utf8');
     const record = JSON.parse(text);
+    // Every letter of this record prints in the PDF form.
+    expect(record.unprintedInPdf).toEqual([]);
     expect(record.grievance).toMatchObject({
       id: g.id,
       subject: g.subject,
@@ -111,11 +113,12 @@ describe('grievance export', () => {
     // The one character Noto Sans has no glyph for prints as U+FFFD, and the document says so.
     expect(text).toContain('on the board; \u{fffd} was there too.');
     expect(text).toMatch(/^Note: one character of this document could not be printed in its font.*: U\+6F22\./);
-    expect(text).toContain('The record in JSON form (Accept: application/json) holds the complete text.');
+    expect(text).toContain('The record in JSON form (Accept: application/json) lists them and holds the complete text.');
     for (const person of [raiser, other]) expect(mentions(text, [person.id, person.email, person.name])).toEqual([]);
-    // The JSON form holds every character.
+    // The JSON form holds every character, and names the one the PDF cannot print.
     const json = JSON.parse((await download(handler.token, `/admin/grievances/${g.id}/export`)).bytes.toString('utf8'));
     expect(json.grievance.description).toBe('Καλημέρα — the manager wrote “cytat” on the board; 漢 was there too.');
+    expect(json.unprintedInPdf).toEqual(['U+6F22']);
   });
 
   it('answers 406 for other types, 404 for an unknown grievance, 403 for a member', async () => {
