@@ -17,6 +17,9 @@ const publishAfter = async (publishAt: string) => {
 };
 
 const schedule = (token: string, body: Record<string, unknown>) => api('POST', '/posts', { token, body });
+/** A must-read announcement scheduled for `publishAt`, due at `dueAt`. */
+const scheduleMustRead = (token: string, publishAt: string, dueAt: string) =>
+  schedule(token, { content: 'Read me', isAnnouncement: true, acknowledgement: { required: true, dueAt }, publishAt });
 
 describe('scheduled posts', () => {
   it('stays with its author until its moment, then is a post written then, everywhere at once', async () => {
@@ -98,19 +101,9 @@ describe('scheduled posts', () => {
     const publishAt = future(3_000);
     const dueAt = future(2 * 86_400_000);
     // Its due date is checked against its moment: due before it is refused.
-    const early = await schedule(a.token, {
-      content: 'Read me',
-      isAnnouncement: true,
-      acknowledgement: { required: true, dueAt: future(2_000) },
-      publishAt,
-    });
+    const early = await scheduleMustRead(a.token, publishAt, future(2_000));
     expect(early.status).toBe(400);
-    const res = await schedule(a.token, {
-      content: 'Read me',
-      isAnnouncement: true,
-      acknowledgement: { required: true, dueAt },
-      publishAt,
-    });
+    const res = await scheduleMustRead(a.token, publishAt, dueAt);
     expect(res.status, res.text).toBe(201);
     expect(res.body.acknowledgement).toMatchObject({ required: true, dueAt: new Date(dueAt).toISOString() });
     await publishAfter(publishAt);
@@ -207,12 +200,7 @@ describe('scheduled posts that cannot publish', () => {
     const a = await admin();
     const publishAt = future(3_000);
     const dueAt = future(2 * 86_400_000);
-    const res = await schedule(a.token, {
-      content: 'Read me',
-      isAnnouncement: true,
-      acknowledgement: { required: true, dueAt },
-      publishAt,
-    });
+    const res = await scheduleMustRead(a.token, publishAt, dueAt);
     expect(res.status, res.text).toBe(201);
     const edited = await api('PATCH', `/posts/${res.body.id}`, {
       token: a.token,
