@@ -113,7 +113,9 @@ describe('grievance export', () => {
     // The one character Noto Sans has no glyph for prints as U+FFFD, and the document says so.
     expect(text).toContain('on the board; \u{fffd} was there too.');
     expect(text).toMatch(/^Note: one character of this document could not be printed in its font.*: U\+6F22\./);
-    expect(text).toContain('The record in JSON form (Accept: application/json) lists them and holds the complete text.');
+    expect(text).toContain(
+      'The record in JSON form (Accept: application/json) lists them and holds the complete text.',
+    );
     for (const person of [raiser, other]) expect(mentions(text, [person.id, person.email, person.name])).toEqual([]);
     // The JSON form holds every character, and names the one the PDF cannot print.
     const json = JSON.parse((await download(handler.token, `/admin/grievances/${g.id}/export`)).bytes.toString('utf8'));
