@@ -152,7 +152,8 @@ export const streamConsumers: StreamConsumer[] = [
     memory: 1024,
   },
   // The leaderboard's week and month top lists: each score change (a day item written) folded in, so a
-  // request reads a list and a few changes whatever the activity (shared/feed/leaderboard.ts).
+  // request reads a list and a few changes whatever the activity (shared/feed/leaderboard.ts); a list
+  // missing is made first (tomorrow's rolled from today's).
   {
     name: 'leaderboard-fold',
     handler: 'functions/stream/leaderboard-fold.ts',
@@ -178,9 +179,10 @@ export const schedules: Schedule[] = [
     timeout: 900,
     memory: 1024,
   },
-  // The leaderboard's week and month top lists, built from the day partitions (shared/feed/leaderboard.ts)
-  // only when a window has none (tomorrow's, built ahead), a fold marked one stale, or it is 6 hours old:
-  // each run reads 4 list items; the builds, a few a day, read the period's days.
+  // The leaderboard's week and month top lists (shared/feed/leaderboard.ts): a missing one made
+  // (tomorrow's rolled from today's), a sweep of the day partitions started where a fold marked a list
+  // stale or its last sweep is 6 hours old, and at most 100 sweep steps a run (each recorded, resumed by
+  // the next run): 4 list reads a run, then per step 1 R + 7 / 30 Query pages of ≤ 100 items.
   {
     name: 'leaderboard-top',
     handler: 'functions/schedules/build-leaderboard-top.ts',

@@ -427,12 +427,15 @@ export const FeedScoreDay = entity({
 });
 
 /**
- * A period's top list (`week` or `month`, the window ending on `day`), built in the background from the
- * day partitions (leaderboard.ts, the `leaderboard-top` schedule): the highest period tallies, `rows`
- * of `[userId, reactions, comments, shares, posts]` (at most TOP_ROWS and the tie at the cut, never more
- * than TOP_MAX_ROWS), and `floor`, the highest score of anybody left out (0: nobody was). The stream
- * consumer `leaderboard-fold` folds every score change into it; a request reads it and the few day items
- * changed since the last fold, so its reads do not grow with the company.
+ * A period's top list (`week` or `month`, the window ending on `day`), kept in the background
+ * (leaderboard.ts): the highest period tallies, `rows` of `[userId, reactions, comments, shares, posts]`
+ * (at most TOP_ROWS and the tie at the cut after a sweep, FOLD_MAX_ROWS between, never more than
+ * TOP_MAX_ROWS), and `floor`, an upper bound on the score of anybody not on it (0: nobody scores
+ * without a row). The stream consumer `leaderboard-fold` folds every score change into it; a request
+ * reads it and the few day items changed since the last fold, so its reads do not grow with the company.
+ * `sweep`, while the `leaderboard-top` schedule reads the window's day partitions again in pages (a
+ * rebuild, resumable): the people up to `after` (by key order) have been read, and those of them without
+ * a row score at most `sweep.floor`; done, `floor` becomes `sweep.floor`.
  * TTL removes it a few days after its window.
  */
 export const LeaderboardTop = entity({
@@ -449,8 +452,10 @@ export const LeaderboardTop = entity({
     rev?: number;
     /** When the score changes were last folded in (the build's `builtAt` until then). */
     foldedAt?: string;
-    /** Set by a fold when too few rows score above `floor` to answer a page: the schedule rebuilds it. */
+    /** Set by a fold when too few rows score above `floor` to answer a page: the schedule sweeps it. */
     stale?: boolean;
+    /** A sweep of the day partitions under way (see above); `after` absent: none read yet. */
+    sweep?: { from: string; floor: number; after?: string };
   }>(),
   key: { pk: ['LEADERBOARD_TOP', 'period'], sk: ['day'] },
 });

@@ -1,7 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { db } from '../../shared/db/client.ts';
 import { putMany, transact, write } from '../../shared/db/table.ts';
 import { FeedScoreDay } from '../../shared/feed/entities.ts';
 import {
@@ -16,6 +15,7 @@ import { scoreWrites } from '../../shared/feed/scores.ts';
 import { User } from '../../shared/people/entities.ts';
 import { blankProfile } from '../../shared/people/users.ts';
 import { uniq } from '../support/api.ts';
+import { draws, metered } from './leaderboard-support.ts';
 
 /**
  * The week's and month's top lists kept up to date by the stream consumer `leaderboard-fold` (issue 47):
@@ -24,38 +24,6 @@ import { uniq } from '../support/api.ts';
  * items (every DynamoDB answer counted by a middleware on the client, as test/people/directory-reads does).
  */
 afterEach(() => vi.restoreAllMocks());
-
-/** Requests sent and items read through the client while `run` runs. */
-async function metered<T>(run: () => Promise<T>): Promise<{ value: T; requests: number; items: number }> {
-  const meter = { requests: 0, items: 0 };
-  const stack = db().middlewareStack;
-  stack.add(
-    (next) => async (args: any) => {
-      meter.requests++;
-      const out: any = await next(args);
-      const o = out.output ?? {};
-      if (typeof o.ScannedCount === 'number') meter.items += o.ScannedCount;
-      else if (o.Responses) for (const items of Object.values(o.Responses)) meter.items += (items as unknown[]).length;
-      else if (o.Item) meter.items += 1;
-      return out;
-    },
-    { step: 'initialize', name: 'leaderboardMeter' },
-  );
-  try {
-    return { value: await run(), ...meter };
-  } finally {
-    stack.remove('leaderboardMeter');
-  }
-}
-
-/** Deterministic draws (a seeded LCG), so a failure replays. */
-function draws(seed: number) {
-  let x = seed;
-  return (n: number) => {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    return (x >>> 8) % n;
-  };
-}
 
 describe('a top list folded from the score changes', () => {
   it('is exact after 1,000 changes between two builds, its request reading a bounded number of items', async () => {
