@@ -226,5 +226,5 @@ export async function listAudiences(p: { limit: number; cursor?: string }) {
     { index: 'byName', key: {} },
     page({ limit: p.limit, cursor: p.cursor }),
   );
-  return { items: (items as AudienceItem[]).map(toAudience), nextCursor };
+  return { items: items.map(toAudience), nextCursor };
 }
