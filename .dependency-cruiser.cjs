@@ -35,6 +35,8 @@ const LAYERS = [
   'hr',
   // The whole lists kept as documents (roster, attendance of the day): built from people and hr.
   'whole-lists',
+  // Audiences: named rules over what the company controls, evaluated over the roster (docs/audiences.md).
+  'audiences',
   // A post's website record (its entities and life), written by the feed with the post.
   'website',
   'feed',

@@ -1,3 +1,4 @@
+import { type Rule, ruleWithout } from '../audiences/rule.ts';
 import { env } from '../config/env.ts';
 import { getItem, type Item, retryOnConflict, type TransactItem, transact, write } from '../db/table.ts';
 import { DOCUMENTS_PREFIX } from '../documents/whole-list.ts';
@@ -175,6 +176,12 @@ export async function erasureOf(
         outcome: 'kept',
       };
     }
+    case 'Audience': {
+      // An audience naming them (docs/audiences.md): their id leaves its `userIds`; anything else naming
+      // them (a manager rule, who created or changed it) gets the opaque id, which selects nobody.
+      const rule = ruleWithout(item.rule as Rule, s.userId) ?? item.rule;
+      return kept(pseudonymised({ ...item, rule }, s));
+    }
     case 'DataExport': {
       // Their copies go; the record stays as the audit of who exported when, under the opaque id.
       const fields = pseudonymised(item, s);
@@ -282,7 +289,11 @@ function rosterRowWithout(row: unknown[], s: Subject): unknown[] {
     kindsOf(User.name),
   );
   if (fields.managerId === s.userId) replaced.managerId = null;
-  return ROSTER_FIELDS.map((f) => replaced[f]);
+  // The company's values (audiences): a manager named by id becomes none there too.
+  if (Array.isArray(fields.company) && fields.company[2] === s.userId)
+    replaced.company = (replaced.company as unknown[]).map((v, i) => (i === 2 ? null : v));
+  // A row of an earlier form (shorter) keeps its length.
+  return ROSTER_FIELDS.slice(0, row.length).map((f) => replaced[f]);
 }
 
 /** Another person's profile naming the erased one (their manager, their last editor): changed as a person. */
@@ -295,7 +306,14 @@ async function applyPersonChange(item: Item, s: Subject): Promise<void> {
         { needles: { userId: s.userId, email: s.email }, to: s.pseudonym },
         kindsOf(User.name),
       );
-      return { ...replaced, managerId: u.managerId === s.userId ? null : replaced.managerId };
+      return {
+        ...replaced,
+        managerId: u.managerId === s.userId ? null : replaced.managerId,
+        // The company's values (audiences, company-values.ts): the manager becomes none there too.
+        ...(u.company
+          ? { company: { ...u.company, managerId: u.company.managerId === s.userId ? null : u.company.managerId } }
+          : {}),
+      };
     },
     { actorId: null },
   );

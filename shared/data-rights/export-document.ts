@@ -73,6 +73,9 @@ export const PROFILE_FIELDS = [
   'lastSeenAt',
   'updatedAt',
   'deactivatedAt',
+  // What the company says of their department, team, manager and location where it differs from what
+  // they say (audiences select by it: docs/audiences.md).
+  'company',
   ...LINK_FIELDS,
   ...FAVOURITE_FIELDS,
 ] as const;

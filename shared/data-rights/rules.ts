@@ -1,3 +1,4 @@
+import * as audienceEntities from '../audiences/entities.ts';
 import * as auditEntities from '../audit/entities.ts';
 import * as authEntities from '../auth/entities.ts';
 import * as calendarEntities from '../calendar/entities.ts';
@@ -149,6 +150,9 @@ export const dataRules: Record<string, DataRule> = {
   [dataRightsEntities.DataExport.name]: { section: 'exports', erase: 'special' },
   [dataRightsEntities.DataExportClaim.name]: { erase: 'delete' },
   [dataRightsEntities.PersonErasure.name]: { erase: 'untouched' },
+  // Audiences: a person named in a rule's `userIds` leaves it (erasure.ts); not part of their export (the
+  // company's list, docs/audiences.md).
+  [audienceEntities.Audience.name]: { erase: 'special' },
   // The admin audit log keeps every entry (until its TTL) under the opaque id; their own actions are exported.
   [auditEntities.AuditEntry.name]: { section: 'auditLog', erase: 'pseudonymise' },
 };
@@ -169,6 +173,7 @@ export const ruleOf = (entityName: string): DataRule | undefined => dataRules[en
 export const attributeKinds: Record<string, AttributeKinds> = {
   [peopleEntities.User.name]: { text: ['name', 'title', 'location', 'description', 'featuredNote', 'skills'] },
   [peopleEntities.Team.name]: { text: ['name', 'nameLower', 'description'] },
+  [audienceEntities.Audience.name]: { text: ['name', 'nameLower'] },
   [feedEntities.Post.name]: {
     text: ['content', 'poll.question', 'poll.description', 'poll.options.text', 'recognition.message'],
   },

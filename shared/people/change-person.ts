@@ -1,5 +1,6 @@
 import { retryOnConflict, type TransactItem, transact } from '../db/table.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
+import { type CompanyField, withCompanyValues } from './company-values.ts';
 import { personWrites } from './derived-from-person.ts';
 import { directoryShardsLive } from './directory-migration-state.ts';
 import { syncTerms } from './directory-terms.ts';
@@ -44,6 +45,11 @@ export interface ChangeOptions {
   teamGone?: string;
   /** Items of another area that move with the change, in its transaction (an e-mail claim). */
   alongside?: (before: UserItem, after: UserItem) => TransactItem[];
+  /**
+   * The company's fields this change sets even where their value stays (a super admin's or SCIM's
+   * profile change names them): the company's values take them (company-values.ts).
+   */
+  companySets?: readonly CompanyField[];
 }
 
 /**
@@ -62,7 +68,11 @@ export async function changePerson(
     async () => {
       const before = await getUser(userId, true);
       if (!before) throw notFound('No such person.');
-      const after = await apply(before);
+      // A change the person makes themselves never moves what the company says about them (audiences).
+      const after = withCompanyValues(before, await apply(before), {
+        bySelf: opts.actorId === userId,
+        sets: opts.companySets,
+      });
       const managerChanged = !!after.managerId && after.managerId !== before.managerId;
       const chain = managerChanged ? await managerChain(userId, after.managerId!) : undefined;
       if (after.teamId && after.teamId !== before.teamId && after.teamId !== opts.teamGone)

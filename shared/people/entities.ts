@@ -25,6 +25,17 @@ export interface ProjectItem {
 export type LinkField = (typeof LINK_FIELDS)[number];
 export type FavouriteField = (typeof FAVOURITE_FIELDS)[number];
 
+/**
+ * The company's values of department, team, manager and location (company-values.ts): what audiences
+ * select by, as opposed to what the person says about themselves.
+ */
+export interface CompanyValues {
+  department: string;
+  teamId: string | null;
+  managerId: string | null;
+  location: string;
+}
+
 type PersonFields = {
   id: string;
   email: string;
@@ -68,6 +79,11 @@ type PersonFields = {
   legalHold?: boolean;
   /** The erasure under way (shared/data-rights/erasure.ts): the person can no longer be reactivated. */
   erasureId?: string;
+  /**
+   * The company's values of department, team, manager and location (company-values.ts), what audiences
+   * select by; absent while they are the profile's own (and on every profile written before audiences).
+   */
+  company?: CompanyValues;
 } & Record<LinkField | FavouriteField, string>;
 
 /**

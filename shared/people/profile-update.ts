@@ -1,6 +1,7 @@
 import { newId } from '../db/ids.ts';
 import { invalid } from '../errors.ts';
 import { assertTeamOpen, changePerson } from './change-person.ts';
+import { COMPANY_FIELDS } from './company-values.ts';
 import { FAVOURITE_FIELDS, LINK_FIELDS } from './profile-fields.ts';
 import type { ProjectItem, UserItem } from './users.ts';
 
@@ -148,6 +149,10 @@ export async function updateProfile(
       if (input.teamId && input.teamId === u.teamId) await assertTeamOpen(input.teamId);
       return applyProfileInput(u, input, opts);
     },
-    { actorId: opts.actorId },
+    {
+      actorId: opts.actorId,
+      // A super admin's or SCIM's change of these fields is the company's word, even where the value stays.
+      companySets: opts.actorId === userId ? [] : COMPANY_FIELDS.filter((f) => input[f] !== undefined),
+    },
   );
 }

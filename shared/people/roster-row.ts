@@ -1,5 +1,6 @@
 import type { TransactItem } from '../db/table.ts';
 import { listChange } from '../documents/changes.ts';
+import { type CompanyValues, companyValuesOf } from './company-values.ts';
 import type { UserFields, UserItem } from './entities.ts';
 
 /**
@@ -21,7 +22,21 @@ export const ROSTER_FIELDS = [
   'isFeatured',
   'featuredNote',
   'currentWork',
+  'company',
 ] as const;
+
+/**
+ * The company's values of a person (company-values.ts) as a row stores them: `[department, teamId,
+ * managerId, location]`, what audiences select by. Absent from rows written before audiences.
+ */
+export type CompanyRow = [string, string | null, string | null, string];
+export const companyRow = (v: CompanyValues): CompanyRow => [v.department, v.teamId, v.managerId, v.location];
+export const companyFromRow = (r: CompanyRow): CompanyValues => ({
+  department: r[0] ?? '',
+  teamId: r[1] ?? null,
+  managerId: r[2] ?? null,
+  location: r[3] ?? '',
+});
 
 export interface RosterPerson {
   id: string;
@@ -37,10 +52,26 @@ export interface RosterPerson {
   isFeatured: boolean;
   featuredNote: string;
   currentWork: string;
+  /** Undefined on a row written before audiences (the profile then says). */
+  company?: CompanyRow;
 }
 
 type RowSource = Pick<UserFields, 'name' | 'email' | 'role' | 'status' | 'joinedAt'> &
-  Partial<Pick<UserFields, 'image' | 'title' | 'managerId' | 'isFeatured' | 'featuredNote' | 'currentWork'>>;
+  Partial<
+    Pick<
+      UserFields,
+      | 'image'
+      | 'title'
+      | 'managerId'
+      | 'isFeatured'
+      | 'featuredNote'
+      | 'currentWork'
+      | 'department'
+      | 'teamId'
+      | 'location'
+      | 'company'
+    >
+  >;
 
 /** A person's stored row (without its rev). */
 export const rosterRow = (u: RowSource): unknown[] => [
@@ -55,6 +86,7 @@ export const rosterRow = (u: RowSource): unknown[] => [
   !!u.isFeatured,
   u.featuredNote ?? '',
   u.currentWork ?? '',
+  companyRow(companyValuesOf(u)),
 ];
 
 /**

@@ -44,7 +44,10 @@ const specOf = (doc: string): ListSpec | undefined => {
 
 const isPerson = (p: Person) => {
   const email = p.email.trim().toLowerCase();
-  return (v: unknown) => typeof v === 'string' && (v === p.userId || (!!email && v.trim().toLowerCase() === email));
+  const cell = (v: unknown) =>
+    typeof v === 'string' && (v === p.userId || (!!email && v.trim().toLowerCase() === email));
+  // A cell may be a list (the roster's company values, roster-row.ts).
+  return (v: unknown) => cell(v) || (Array.isArray(v) && v.some(cell));
 };
 
 /** Whether rows (a document's) or change items hold the person: keyed by them, or a cell equal to their id or address. */

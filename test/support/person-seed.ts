@@ -183,6 +183,16 @@ export async function seedPersonOfEveryKind(opts: { superAdmin?: boolean } = {})
     'recognition of S',
   );
 
+  // An audience naming S beside O1 (docs/audiences.md): erasing S takes their id out of it, O1's stays.
+  expectStatus(
+    await api('POST', '/admin/audiences', {
+      token: (await admin()).token,
+      body: { name: `Rights ${tag}`, rule: { any: [{ userIds: [s.id, other1.id] }, { managerId: other2.id }] } },
+    }),
+    201,
+    'audience naming S',
+  );
+
   // Content reports: S reports O1's recognition post (S's filing); O1 reports S's image post (a report on S's content).
   expectStatus(
     await api('POST', `/posts/${recognitionPost.id}/report`, {

@@ -35,6 +35,7 @@ export function idsByParameter(items: Item[], objectKeys: string[]): Map<string,
     ['wishId', of('BirthdayWish')],
     ['exportId', of('DataExport')],
     ['erasureId', of('PersonErasure')],
+    ['audienceId', of('Audience')],
     ['avatars/key', keysUnder('avatars/')],
     ['posts/key', keysUnder('posts/')],
   ]);

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../route-def.ts';
 import { attendanceRoutes } from './attendance.ts';
+import { audienceRoutes } from './audiences.ts';
 import { auditRoutes } from './audit.ts';
 import { authRoutes } from './auth.ts';
 import { birthdayRoutes } from './birthdays.ts';
@@ -38,6 +39,7 @@ export const routes: AnyRoute[] = [
   ...auditRoutes,
   ...profileRoutes,
   ...teamRoutes,
+  ...audienceRoutes,
   ...fileRoutes,
   ...uploadRoutes,
   ...notificationRoutes,
@@ -67,6 +69,8 @@ export const areaDescriptions: Record<string, string> = {
     "Accounts of the company: invitations, roles and deactivation; people's data exports, erasure of people who left, legal holds and the admin audit log (super admins).",
   profiles: "People's profiles and the directory, and a copy of one's own data (export).",
   teams: 'Teams and their members.',
+  audiences:
+    'Audiences: named rules over what the company controls (department, team, manager chain, role, location, SCIM groups, named people), with their counts and people (super admins; beyond the specification, docs/audiences.md).',
   files: 'Uploaded files and images.',
   notifications: "The caller's notifications.",
   push: 'Push notification subscriptions.',
