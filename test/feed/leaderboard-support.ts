@@ -6,25 +6,15 @@ import { FeedScoreDay } from '../../shared/feed/entities.ts';
 import { scoreWrites } from '../../shared/feed/scores.ts';
 import { User } from '../../shared/people/entities.ts';
 import { blankProfile } from '../../shared/people/users.ts';
+import { addReadMeter, type ReadMeter } from '../support/read-meter.ts';
 
 /** Helpers of the leaderboard's tests (test/feed/leaderboard-*.test.ts). */
 
 /** Requests sent and items read through the client while `run` runs (a middleware on the client). */
 export async function metered<T>(run: () => Promise<T>): Promise<{ value: T; requests: number; items: number }> {
-  const meter = { requests: 0, items: 0 };
+  const meter: ReadMeter = { requests: 0, items: 0 };
   const stack = db().middlewareStack;
-  stack.add(
-    (next) => async (args: any) => {
-      meter.requests++;
-      const out: any = await next(args);
-      const o = out.output ?? {};
-      if (typeof o.ScannedCount === 'number') meter.items += o.ScannedCount;
-      else if (o.Responses) for (const items of Object.values(o.Responses)) meter.items += (items as unknown[]).length;
-      else if (o.Item) meter.items += 1;
-      return out;
-    },
-    { step: 'initialize', name: 'leaderboardMeter' },
-  );
+  addReadMeter(stack, meter, 'leaderboardMeter');
   try {
     return { value: await run(), ...meter };
   } finally {

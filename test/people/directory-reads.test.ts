@@ -13,6 +13,7 @@ import { ROW_BUDGET, TERM_BATCH, TERM_BUDGET } from '../../shared/people/directo
 import { Team, type UserFields } from '../../shared/people/entities.ts';
 import { blankProfile } from '../../shared/people/users.ts';
 import { migrations } from '../../shared/registry/migrations.ts';
+import { addReadMeter, type ReadMeter } from '../support/read-meter.ts';
 
 /**
  * `GET /people` with filters and `q` reads a bounded number of items whatever the size of the company:
@@ -46,23 +47,12 @@ function company(size: number): UserFields[] {
 }
 
 /** Requests sent and items read through the client, counted by a middleware. */
-const meter = { requests: 0, items: 0 };
+const meter: ReadMeter = { requests: 0, items: 0 };
 const localClient = (endpoint: string) =>
   new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 function meteredDb(endpoint: string): DynamoDBDocumentClient {
   const raw = localClient(endpoint);
-  raw.middlewareStack.add(
-    (next) => async (args: any) => {
-      meter.requests++;
-      const out: any = await next(args);
-      const o = out.output ?? {};
-      if (typeof o.ScannedCount === 'number') meter.items += o.ScannedCount;
-      else if (o.Responses) for (const items of Object.values(o.Responses)) meter.items += (items as unknown[]).length;
-      else if (o.Item) meter.items += 1;
-      return out;
-    },
-    { step: 'initialize', name: 'readMeter' },
-  );
+  addReadMeter(raw.middlewareStack, meter, 'readMeter');
   return DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
 }
 
