@@ -203,6 +203,15 @@ const onRev = (top: TopItem) =>
     ? { ConditionExpression: 'attribute_not_exists(rev)' }
     : { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': top.rev } };
 const ABSENT = { ConditionExpression: 'attribute_not_exists(pk)' };
+
+/** Writes a list only where none is: a concurrent creation wins, and there is nothing left to do. */
+async function createList(item: Parameters<typeof LeaderboardTop.put>[0]): Promise<void> {
+  try {
+    await write(LeaderboardTop.put(item, ABSENT), { returnValues: 'NONE' });
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
+}
 /** A list that wants a sweep: fewer than STALE_BELOW rows above a floor that leaves people out. */
 const staleOf = (sorted: Tally[], floor: number) =>
   floor > 0 && sorted.filter((t) => scoreOf(t) > floor).length < STALE_BELOW;
@@ -311,27 +320,17 @@ async function createFromDays(period: 'week' | 'month', at: Date): Promise<void>
   const done = upTo === undefined;
   const sorted = [...tallies.values()].filter((t) => scoreOf(t) > 0).sort(byScore);
   const next = settle(sorted, done ? 0 : NO_FLOOR, done ? undefined : { from, floor: 0, after: upTo }, done);
-  try {
-    await write(
-      LeaderboardTop.put(
-        {
-          period,
-          day: days[0]!,
-          days,
-          builtAt: from,
-          foldedAt: from,
-          rev: 1,
-          ...next,
-          stale: next.stale || (done ? undefined : true),
-          ttl: ttlOf(days[0]!),
-        },
-        ABSENT,
-      ),
-      { returnValues: 'NONE' },
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await createList({
+    period,
+    day: days[0]!,
+    days,
+    builtAt: from,
+    foldedAt: from,
+    rev: 1,
+    ...next,
+    stale: next.stale || (done ? undefined : true),
+    ttl: ttlOf(days[0]!),
+  });
 }
 
 /**
@@ -350,29 +349,19 @@ async function rollAhead(today: TopItem, period: 'week' | 'month', at: Date): Pr
     true,
   );
   const rows = [...fresh.values()].filter((t) => scoreOf(t) > 0).sort(byScore);
-  try {
-    await write(
-      LeaderboardTop.put(
-        {
-          period,
-          day: days[0]!,
-          days,
-          builtAt: today.builtAt,
-          foldedAt: from,
-          rev: 1,
-          floor: today.floor,
-          rows: rows.map(rowOf),
-          stale: true,
-          sweep: { from, floor: 0 },
-          ttl: ttlOf(days[0]!),
-        },
-        ABSENT,
-      ),
-      { returnValues: 'NONE' },
-    );
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
+  await createList({
+    period,
+    day: days[0]!,
+    days,
+    builtAt: today.builtAt,
+    foldedAt: from,
+    rev: 1,
+    floor: today.floor,
+    rows: rows.map(rowOf),
+    stale: true,
+    sweep: { from, floor: 0 },
+    ttl: ttlOf(days[0]!),
+  });
 }
 
 /**

@@ -61,6 +61,8 @@ describe('an audience naming an erased person', () => {
 
   it("leaves a bystander's audience, and one that does not name them, untouched", async () => {
     expect(await erasureOf(audience({ userIds: ['bystander-1'] }), subject)).toBeNull();
+    // Ids that contain theirs are other people: matched whole, never as text.
+    expect(await erasureOf(audience({ userIds: [`${subject.userId}-2`, `x${subject.userId}`] }), subject)).toBeNull();
     expect(await erasureOf(audience({ all: [{ role: 'member' }, { location: 'Paris' }] }), subject)).toBeNull();
     // Created by another admin, naming a bystander as manager: not theirs.
     expect(await erasureOf(audience({ managerId: 'bystander-1', chain: true }), subject)).toBeNull();

@@ -46,13 +46,14 @@ import {
 } from './support.ts';
 
 /**
- * A pair ten times apart this 2-core machine seeds within 15 minutes for the whole section (issue 45;
- * docs/scale.md): 600 → 6,000 took 19 minutes here (0.17 s a person, the first ones seeded twice) while
- * the machine was shared, so 4,400 people ≈ 13 minutes, with room for that noise. The 50,000 figures
- * are a model from these two (MODEL_PEOPLE). `SCALE_BENCH_SIZES=300,3000` tries the section quickly
- * (its budgets then prove little).
+ * The issue's sizes (34: 5,000 and 50,000), the budget's. This 2-core machine does not seed them within
+ * a session (issue 45, docs/scale.md: 600 → 6,000 took 19 minutes, 0.17 s a person, on a shared
+ * machine), so the section stays at these sizes and is reported as not run here; the 50,000 figures
+ * are also modelled from smaller pairs (MODEL_PEOPLE). `SCALE_BENCH_SIZES=400,4000` is a pair this
+ * machine seeds within 15 minutes, `SCALE_BENCH_SIZES=300,3000` tries the section quickly (their
+ * budgets prove little).
  */
-const SIZES = (process.env.SCALE_BENCH_SIZES?.split(',').map(Number) ?? [400, 4_000]) as [number, number];
+const SIZES = (process.env.SCALE_BENCH_SIZES?.split(',').map(Number) ?? [5_000, 50_000]) as [number, number];
 /** The company the issue names, which the report models from the two measured sizes (docs/scale.md). */
 const MODEL_PEOPLE = 50_000;
 const SPAN = 8;
