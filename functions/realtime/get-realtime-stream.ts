@@ -1,5 +1,6 @@
 import { authenticate } from '../../shared/access/caller.ts';
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
+import { mayRead } from '../../shared/feed/may-read.ts';
 import { streamingRoute } from '../../shared/http/streaming-route.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
 import { streamEndBy } from '../../shared/live/stream-lifetime.ts';
@@ -26,6 +27,7 @@ export const handler = streamingRoute(realtimeStreamRoute, async (req, sink) => 
         ),
       onPing: lease.renew,
       stillHeld: lease.stillHeld,
+      mayReadPost: (postId) => mayRead(postId, req.caller.userId, req.caller.role),
     });
   } finally {
     await lease.release();

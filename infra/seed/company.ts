@@ -14,6 +14,32 @@ export interface SeedOptions {
   progress: (done: number, total: number, label: string) => void;
 }
 
+/** The demo audiences: engineering in Berlin, and product and design everywhere. */
+const DEMO_AUDIENCES = [
+  { name: 'Engineering in Berlin', rule: { all: [{ department: 'engineering' }, { location: 'Berlin' }] } },
+  { name: 'Product and design', rule: { any: [{ department: 'product' }, { department: 'design' }] } },
+];
+
+/** The demo audiences' ids: found by name when a previous run made them, else created. */
+async function seedAudiences(
+  call: Call,
+  token: string,
+  expect: (res: Res, ok: number[], what: string) => Res,
+): Promise<string[]> {
+  const listed = expect(await call('GET', '/admin/audiences?limit=50', { token }), [200], 'audiences');
+  const byName = new Map<string, string>(
+    ((listed.body?.items ?? []) as { id: string; name: string }[]).map((a) => [a.name, a.id]),
+  );
+  const ids: string[] = [];
+  for (const a of DEMO_AUDIENCES) {
+    const found = byName.get(a.name);
+    ids.push(
+      found ?? expect(await call('POST', '/admin/audiences', { token, body: a }), [201], `audience ${a.name}`).body?.id,
+    );
+  }
+  return ids;
+}
+
 /** Demo names, also used by the directory bench to seed believable people. */
 export const FIRST_NAMES = [
   'Ada',
@@ -359,6 +385,23 @@ export async function createDemoCompany(o: SeedOptions): Promise<string[]> {
     [201],
     'announcement',
   );
+
+  // Two audiences (docs/audiences.md), reused by name on a second run, and a must-read for the first.
+  const audienceIds = await seedAudiences(call, admin.token, expect);
+  if (audienceIds[0])
+    expect(
+      await call('POST', '/posts', {
+        token: admin.token,
+        body: {
+          content: 'Berlin engineers: the office network changes on Monday. Please read and confirm.',
+          isAnnouncement: true,
+          acknowledgement: { required: true },
+          audience: { id: audienceIds[0] },
+        },
+      }),
+      [201],
+      'targeted must-read',
+    );
 
   // Calendar and HR.
   const calendarSteps = 6;

@@ -9,6 +9,8 @@ import {
   MustRead,
   MustReadAck,
   MustReadReminder,
+  PostAudience,
+  PostReader,
   ScheduledPost,
 } from '../feed/entities.ts';
 import { fanOutFilters } from '../feed/fan-out.ts';
@@ -119,8 +121,21 @@ export const streamConsumers: StreamConsumer[] = [
     access: {
       table: 'write',
       // Must-reads: their state and each person's part (docs/must-read.md).
-      writes: [AnnouncementNotice, BirthdayAnnouncement, BirthdayDay, MustRead, MustReadAck, ...NOTIFIES, ...PUSHES],
+      // Targeted posts: their frozen audiences' progress and readers (docs/audiences.md).
+      writes: [
+        AnnouncementNotice,
+        BirthdayAnnouncement,
+        BirthdayDay,
+        MustRead,
+        MustReadAck,
+        PostAudience,
+        PostReader,
+        ...NOTIFIES,
+        ...PUSHES,
+      ],
       sns: true,
+      // A targeted post's audience is evaluated over the roster document (docs/audiences.md).
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
     },
     // A pass over 50,000 people is about 1,000 transactions; a timeout resumes from the recorded page.
     timeout: 900,
@@ -222,8 +237,14 @@ export const schedules: Schedule[] = [
     handler: 'functions/feed/publish-scheduled-posts.ts',
     everySeconds: 60,
     localEverySeconds: 2,
-    // What creating a post writes (its notifications pushed), and the schedule it ends.
-    access: { table: 'write', writes: [...FEED_WRITES, ScheduledPost, ...NOTIFIES], sns: true },
+    // What creating a post writes (its notifications pushed), and the schedule it ends; a targeted
+    // post's audience checked over the roster (docs/audiences.md).
+    access: {
+      table: 'write',
+      writes: [...FEED_WRITES, ScheduledPost, ...NOTIFIES],
+      sns: true,
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
+    },
     timeout: 300,
   },
   // Delivers grievance notifications in batches apart from the events that caused them (shared/grievances/notice-delivery.ts).

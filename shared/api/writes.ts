@@ -6,7 +6,9 @@ import {
   Follow,
   MustReadAck,
   Post,
+  PostAudience,
   PostListEntry,
+  PostReader,
   PostUpload,
 } from '../feed/entities.ts';
 import { Notification, NotificationCounter } from '../notifications/entities.ts';
@@ -64,6 +66,9 @@ export const CHANGES_PEOPLE: Writes = [
  */
 export const FEED_WRITES: Writes = [
   Post,
+  // A targeted post's frozen audience and its author's own reader item (docs/audiences.md).
+  PostAudience,
+  PostReader,
   // A must-read's people (its state and reminder are in the post's partition).
   MustReadAck,
   WebsiteEntry,

@@ -39,7 +39,7 @@ export function requireRule(value: unknown): Rule {
 }
 
 interface Company {
-  people: (Candidate & { name: string })[];
+  people: (Candidate & { name: string; joinedAt: string })[];
   resolved: Resolved;
 }
 
@@ -76,7 +76,7 @@ async function companyFor(rule: Rule, check: boolean): Promise<Company> {
     const company = Array.isArray(r.company)
       ? companyFromRow(r.company)
       : companyValuesOf(profile ?? { managerId: r.managerId });
-    return { id: r.id, name: r.name, role: r.role, status: r.status, company };
+    return { id: r.id, name: r.name, role: r.role, status: r.status, company, joinedAt: r.joinedAt };
   });
   if (check) {
     const known = new Set(people.map((p) => p.id));
@@ -101,6 +101,32 @@ async function selected(rule: Rule, check: boolean): Promise<{ key: string; id: 
   const keyed = people.filter((p) => ids.has(p.id)).map((p) => ({ key: `${nameKey(p.name)}#${p.id}`, id: p.id }));
   keyed.sort((a, b) => byteOrder(a.key, b.key));
   return keyed;
+}
+
+/**
+ * Who a rule selects now, with when each joined the company, in id order: what targeted content
+ * freezes at publish (shared/feed/audience.ts). `check`: references to nobody are a 400. `fresh`: a
+ * person as a change just made them (the roster may not have folded it yet), in place of their row.
+ */
+export async function ruleMembers(
+  rule: Rule,
+  opts: { check?: boolean; fresh?: Candidate & { joinedAt: string } } = {},
+): Promise<{ id: string; joinedAt: string }[]> {
+  const { people, resolved } = await companyFor(rule, opts.check ?? false);
+  const fresh = opts.fresh;
+  const all = fresh ? [...people.filter((p) => p.id !== fresh.id), { ...fresh, name: '' }] : people;
+  const ids = selectPeople(rule, all, resolved);
+  return all
+    .filter((p) => ids.has(p.id))
+    .map((p) => ({ id: p.id, joinedAt: p.joinedAt }))
+    .sort((a, b) => byteOrder(a.id, b.id));
+}
+
+/** The people below a manager (the company's values, every level), now. */
+export async function peopleBelow(managerId: string): Promise<Set<string>> {
+  const rule: Rule = { managerId, chain: true };
+  const { people, resolved } = await companyFor(rule, false);
+  return selectPeople(rule, people, resolved);
 }
 
 export interface PeoplePage {

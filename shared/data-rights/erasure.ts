@@ -108,7 +108,11 @@ export async function erasureOf(
       return { writes: [removeAttributes(item, named)], objects: [], outcome: 'kept' };
     }
     case 'Post': {
-      if (item.authorId !== s.userId) return kept();
+      // A targeted post whose rule names them (docs/audiences.md): their id leaves its `userIds`.
+      const audience = item.audience as { rule?: Rule } | undefined;
+      const rule = audience?.rule ? ruleWithout(audience.rule, s.userId) : undefined;
+      if (item.authorId !== s.userId)
+        return rule ? kept(pseudonymised({ ...item, audience: { ...audience, rule } }, s)) : kept();
       // Their uploads go (PostUpload below): the post keeps its text, attributed to nobody.
       return kept({ ...pseudonymised(item, s), images: [], videos: [], documents: [] });
     }

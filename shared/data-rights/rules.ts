@@ -93,6 +93,10 @@ export const dataRules: Record<string, DataRule> = {
   [feedEntities.Follow.name]: { section: 'follows', erase: 'delete' },
   [feedEntities.PostListEntry.name]: { erase: 'pseudonymise' },
   [feedEntities.FollowedPost.name]: { erase: 'delete' },
+  // Targeted posts (docs/audiences.md): the frozen audience's state names the author and its rule may
+  // name people (the opaque id selects nobody); a person's place in an audience is theirs and goes.
+  [feedEntities.PostAudience.name]: { erase: 'pseudonymise' },
+  [feedEntities.PostReader.name]: { erase: 'delete' },
   [feedEntities.PostUpload.name]: { section: 'uploads', erase: 'special' },
   [feedEntities.FeedScore.name]: { section: 'feedScore', erase: 'special' },
   [feedEntities.FeedScoreDay.name]: { erase: 'special' },

@@ -5,7 +5,7 @@ import type { NewNotification } from '../notifications/notifications.ts';
 import { NOTIFICATIONS_PER_TRANSACTION } from '../notifications/notify-many.ts';
 import { User } from '../people/entities.ts';
 import { deliverPush } from '../push/delivery.ts';
-import { AnnouncementNotice, type AnnouncementNoticeItem, Post, type PostItem } from './entities.ts';
+import { AnnouncementNotice, type AnnouncementNoticeItem, Post, type PostItem, PostReader } from './entities.ts';
 import { recordNoticePage } from './notice-pages.ts';
 import { type Preview, postPreview } from './notify.ts';
 
@@ -16,7 +16,7 @@ import { type Preview, postPreview } from './notify.ts';
  * Exactly once, and resumable: the first attempt creates the post's announcement notice (a
  * conditional put; a later attempt finds it and goes on from it). The audience is every member who
  * joined at or before the post was written (`cutoff`) and is not deactivated, but the author, read a
- * page at a time from the members index; each page's notifications are recorded in one transaction
+ * page at a time from the members index (a targeted announcement's: its frozen readers, docs/audiences.md); each page's notifications are recorded in one transaction
  * with the notice's next step and page cursor, conditional on the step read (notice-pages.ts). A
  * sender that dies partway leaves its progress recorded; the stream's redelivery goes on from the
  * next page, and a page is never recorded twice.
@@ -49,22 +49,30 @@ export async function sendAnnouncementPage(
   preview: string | Preview,
   pageSize = NOTIFICATIONS_PER_TRANSACTION,
 ): Promise<AnnouncementNoticeItem> {
-  const page = await User.query(
-    {
-      index: 'members',
-      key: {},
-      // sk `<joinedAt>#<id>`; '$' follows '#', so `< cutoff$` keeps joinedAt <= cutoff.
-      skBefore: `${notice.cutoff}$`,
-      filter: {
-        FilterExpression: '#status <> :deactivated AND id <> :author',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':deactivated': 'deactivated', ':author': post.authorId },
-      },
-    },
-    pageOf({ limit: pageSize, cursor: notice.cursor ?? undefined }),
-  );
-  const notes: NewNotification[] = page.items.map((u) => ({
-    recipientId: u.id,
+  const page = post.audience
+    ? await PostReader.query(
+        {
+          key: { postId: post.id },
+          filter: { FilterExpression: 'userId <> :author', ExpressionAttributeValues: { ':author': post.authorId } },
+        },
+        pageOf({ limit: pageSize, cursor: notice.cursor ?? undefined }),
+      ).then((p) => ({ ids: p.items.map((r) => r.userId), nextCursor: p.nextCursor }))
+    : await User.query(
+        {
+          index: 'members',
+          key: {},
+          // sk `<joinedAt>#<id>`; '$' follows '#', so `< cutoff$` keeps joinedAt <= cutoff.
+          skBefore: `${notice.cutoff}$`,
+          filter: {
+            FilterExpression: '#status <> :deactivated AND id <> :author',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':deactivated': 'deactivated', ':author': post.authorId },
+          },
+        },
+        pageOf({ limit: pageSize, cursor: notice.cursor ?? undefined }),
+      ).then((p) => ({ ids: p.items.map((u) => u.id), nextCursor: p.nextCursor }));
+  const notes: NewNotification[] = page.ids.map((id) => ({
+    recipientId: id,
     kind: 'announcement',
     actorId: post.authorId,
     postId: post.id,

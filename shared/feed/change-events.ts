@@ -1,12 +1,22 @@
 import * as z from 'zod';
 import {
+  type Audience,
   actorOf,
   type ChangeMapper,
   changed,
   changeType,
   type DeclaredChange,
   type ItemChange,
+  onlyUser,
+  postReaders,
 } from '../live/change-events.ts';
+
+/**
+ * Who a post's event is for: everyone (undefined), or for a targeted post its readers (docs/audiences.md):
+ * the stream asks whether each connection's person may read it.
+ */
+const readersOf = (item: Record<string, any> | undefined, postId: string): Audience | undefined =>
+  item?.audience || item?.targeted ? postReaders(postId) : undefined;
 
 /**
  * The feed's live-update events, from item images alone. Events name what changed;
@@ -23,7 +33,7 @@ const commentRef = z.object({
 
 export const postCreated = changeType(
   'post.created',
-  'everyone',
+  'readers',
   'A post was published (a share included).',
   z.object({
     postId: z.string(),
@@ -35,44 +45,44 @@ export const postCreated = changeType(
 );
 export const postUpdated = changeType(
   'post.updated',
-  'everyone',
+  'readers',
   'A post was edited, hidden or unhidden, or its website approval changed.',
   postRef,
 );
 export const postDeleted = changeType(
   'post.deleted',
-  'everyone',
+  'readers',
   'A post was deleted.',
   z.object({ postId: z.string(), authorId: z.string() }),
 );
 export const postReactionUpdated = changeType(
   'post.reaction.updated',
-  'everyone',
+  'readers',
   "A post's reactions changed.",
   postRef,
 );
-export const postShareUpdated = changeType('post.share.updated', 'everyone', "A post's share count changed.", postRef);
+export const postShareUpdated = changeType('post.share.updated', 'readers', "A post's share count changed.", postRef);
 export const postPollUpdated = changeType(
   'post.poll.updated',
-  'everyone',
+  'readers',
   "A post's poll was voted on or closed.",
   postRef,
 );
 export const commentCreated = changeType(
   'post.comment.created',
-  'everyone',
+  'readers',
   'A comment or reply was added to a post.',
   commentRef,
 );
 export const commentDeleted = changeType(
   'post.comment.deleted',
-  'everyone',
+  'readers',
   'A comment or reply was deleted.',
   commentRef,
 );
 export const commentVoteUpdated = changeType(
   'post.comment.vote.updated',
-  'everyone',
+  'readers',
   "A comment's likes or dislikes changed.",
   z.object({ postId: z.string(), commentId: z.string() }),
 );
@@ -121,28 +131,48 @@ export const postChanges: ChangeMapper = (change) => {
   const post = change.newImage ?? change.oldImage;
   if (!post) return [];
   const postId = post.id as string;
+  const to = readersOf(post, postId);
   if (change.eventName === 'INSERT') {
-    return [
-      postCreated.event(actorOf(change), {
-        postId,
-        authorId: post.authorId,
-        isAnnouncement: !!post.isAnnouncement,
-        isRecognition: !!post.recognition,
-        hasPoll: !!post.poll,
-      }),
-    ];
+    // A targeted post is announced once its readers are recorded (postAudienceChanges).
+    if (to) return [];
+    return [postCreated.event(actorOf(change), createdPayload(post))];
   }
-  if (change.eventName === 'REMOVE') return [postDeleted.event(actorOf(change), { postId, authorId: post.authorId })];
+  if (change.eventName === 'REMOVE')
+    return [postDeleted.event(actorOf(change), { postId, authorId: post.authorId }, to)];
   const events: DeclaredChange[] = [];
   if (changed(change, ...POST_BODY) || (changed(change, 'poll') && !pollOnlyClosed(change))) {
-    events.push(postUpdated.event(actorOf(change), { postId }));
+    events.push(postUpdated.event(actorOf(change), { postId }, to));
   }
   if (pollOnlyClosed(change)) {
     // Closed by its author (their act) or found closed by the sweep at closesAt (nobody's act).
     const byAuthor = changed(change, 'poll');
-    events.push(postPollUpdated.event(byAuthor ? actorOf(change) : null, { postId }));
+    events.push(postPollUpdated.event(byAuthor ? actorOf(change) : null, { postId }, to));
   }
   return events;
+};
+
+const createdPayload = (post: Record<string, any>) => ({
+  postId: post.id as string,
+  authorId: post.authorId as string,
+  isAnnouncement: !!post.isAnnouncement,
+  isRecognition: !!post.recognition,
+  hasPoll: !!post.poll,
+});
+
+/**
+ * A targeted post (docs/audiences.md): `post.created` goes to its readers once the background pass has
+ * recorded them all (its audience's `doneAt`), and to a later joiner of a dynamic audience alone.
+ */
+export const postAudienceChanges: ChangeMapper = (change) => {
+  const a = change.newImage;
+  if (change.eventName !== 'MODIFY' || !a?.doneAt || change.oldImage?.doneAt || !a.created) return [];
+  return [postCreated.event(a.authorId, { postId: a.postId, ...a.created }, postReaders(a.postId))];
+};
+
+export const postReaderChanges: ChangeMapper = (change) => {
+  const r = change.newImage;
+  if (change.eventName !== 'INSERT' || r?.how !== 'joined' || !r.created) return [];
+  return [postCreated.event(null, { postId: r.postId, ...r.created }, onlyUser(r.userId))];
 };
 
 /** The poll's closing (by the author, or announced by the sweep) and nothing else of the poll changed. */
@@ -158,10 +188,11 @@ export const postStatsChanges: ChangeMapper = (change) => {
   if (change.eventName !== 'MODIFY') return [];
   const postId = (change.newImage?.postId ?? change.oldImage?.postId) as string;
   const actor = actorOf(change);
+  const to = readersOf(change.newImage, postId);
   const events: DeclaredChange[] = [];
-  if (changed(change, 'reactions', 'reactionTotal')) events.push(postReactionUpdated.event(actor, { postId }));
-  if (changed(change, 'shareCount')) events.push(postShareUpdated.event(actor, { postId }));
-  if (changed(change, 'tallies', 'pollTotal')) events.push(postPollUpdated.event(actor, { postId }));
+  if (changed(change, 'reactions', 'reactionTotal')) events.push(postReactionUpdated.event(actor, { postId }, to));
+  if (changed(change, 'shareCount')) events.push(postShareUpdated.event(actor, { postId }, to));
+  if (changed(change, 'tallies', 'pollTotal')) events.push(postPollUpdated.event(actor, { postId }, to));
   return events;
 };
 
@@ -169,12 +200,13 @@ export const commentChanges: ChangeMapper = (change) => {
   const c = change.newImage ?? change.oldImage;
   if (!c) return [];
   const payload = { postId: c.postId, commentId: c.id, parentId: c.parentId ?? null };
-  if (change.eventName === 'INSERT') return [commentCreated.event(actorOf(change), payload)];
-  if (change.eventName === 'REMOVE') return [commentDeleted.event(actorOf(change), payload)];
+  const to = readersOf(c, c.postId);
+  if (change.eventName === 'INSERT') return [commentCreated.event(actorOf(change), payload, to)];
+  if (change.eventName === 'REMOVE') return [commentDeleted.event(actorOf(change), payload, to)];
   // Hidden by moderation it is gone for readers, shown again it is back; nobody's act (docs/moderation.md).
-  if (changed(change, 'hidden')) return [(c.hidden ? commentDeleted : commentCreated).event(null, payload)];
+  if (changed(change, 'hidden')) return [(c.hidden ? commentDeleted : commentCreated).event(null, payload, to)];
   if (changed(change, 'likeCount', 'dislikeCount'))
-    return [commentVoteUpdated.event(actorOf(change), { postId: c.postId, commentId: c.id })];
+    return [commentVoteUpdated.event(actorOf(change), { postId: c.postId, commentId: c.id }, to)];
   return [];
 };
 
@@ -210,4 +242,6 @@ export const feedChangeMappers: Record<string, ChangeMapper> = {
   WebsiteEntry: websiteEntryChanges,
   Bookmark: bookmarkChanges,
   Follow: followChanges,
+  PostAudience: postAudienceChanges,
+  PostReader: postReaderChanges,
 };

@@ -6,6 +6,7 @@ import { type MentionView, mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { Comment, type CommentItem, CommentVote, type PostItem, PostStats, ReplyNotice } from './entities.ts';
 import { withoutErasing } from './erasing-mentions.ts';
+import { readersAmong } from './may-read.ts';
 import { looksLikeId } from './model.ts';
 import { notifyComment, notifyCommentMentions } from './notify.ts';
 import { isPrivileged, mentionable, resolveMentions, type Viewer } from './people.ts';
@@ -110,6 +111,8 @@ export async function createComment(
   const tokens = mentionIds(content);
   const users = await getUsers(tokens);
   const mentioned = tokens.filter((id) => mentionable(users.get(id)));
+  // On a targeted post only its readers are told (docs/audiences.md).
+  const told = post.audience ? [...(await readersAmong(post.id, mentioned))] : mentioned;
   const now = new Date();
   const id = newSortableId(now);
   const comment = Comment.item({
@@ -125,6 +128,7 @@ export async function createComment(
     createdAt: now.toISOString(),
     editedAt: null,
     actorId: caller.userId,
+    ...(post.audience ? { targeted: true } : {}),
   });
   const writes: TransactItem[] = [
     Comment.create(comment),
@@ -152,13 +156,13 @@ export async function createComment(
         },
       ),
       // The thread may have as many repliers as the company has people: the feed fan-out tells them.
-      ReplyNotice.create(replyNotice(comment, mentioned, [top.authorId, ...(top.repliers ?? [])])),
+      ReplyNotice.create(replyNotice(comment, told, [top.authorId, ...(top.repliers ?? [])])),
     );
   }
   await transactScored(writes).catch((err) => {
     throw isConditionFailure(err) ? notFound('No such post.') : err;
   });
-  if (!top) await notifyComment(post, comment, mentioned);
+  if (!top) await notifyComment(post, comment, told);
   return comment;
 }
 
@@ -187,11 +191,8 @@ export async function updateComment(caller: Viewer, commentId: string, content: 
     throw err;
   }
   const edited = { ...comment, content, editedAt: now, mentionedIds, actorId: caller.userId };
-  await notifyCommentMentions(
-    post,
-    edited,
-    mentioned.filter((id) => !(comment.mentionedIds ?? []).includes(id)),
-  );
+  const fresh = mentioned.filter((id) => !(comment.mentionedIds ?? []).includes(id));
+  await notifyCommentMentions(post, edited, post.audience ? [...(await readersAmong(post.id, fresh))] : fresh);
   return edited;
 }
 

@@ -3,7 +3,8 @@ import { announcementFanOut, announcementFilters } from '../calendar/birthdays/a
 import { toItemChange } from '../live/change-feed.ts';
 import { User } from '../people/entities.ts';
 import { announce } from './announcements.ts';
-import { MustRead, Post } from './entities.ts';
+import { fanOutAudience, followJoiner } from './audience.ts';
+import { MustRead, Post, PostAudience } from './entities.ts';
 import { addAudience, join, leave } from './must-read-audience.ts';
 
 /**
@@ -24,6 +25,13 @@ export const companyFanOutFilters: Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [Post.name] }, isAnnouncement: { BOOL: [true] } } } },
   ...announcementFilters,
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [MustRead.name] } } } },
+  // A targeted post's audience, frozen at publish (audience.ts).
+  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [PostAudience.name] } } } },
+  // A person whose company values changed may join a dynamic audience (audience.ts followJoiner).
+  {
+    eventName: ['MODIFY'],
+    dynamodb: { NewImage: { entity: { S: [User.name] }, status: { S: ['active', 'pending'] } } },
+  },
   // A person who becomes active (new, or reactivated), or is deactivated: the must-reads' audiences.
   {
     eventName: ['INSERT'],
@@ -45,16 +53,27 @@ export const companyFanOutFilters: Record<string, unknown>[] = [
   },
 ];
 
+/** Whether what audiences select by (docs/audiences.md) may have moved: status, role or the company's values. */
+const companyMoved = (before: Record<string, unknown> | undefined, after: Record<string, unknown>) =>
+  !before ||
+  ['status', 'role', 'company', 'department', 'teamId', 'managerId', 'location'].some(
+    (f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]),
+  );
+
 export async function companyFanOut(records: DynamoDBRecord[]): Promise<void> {
   for (const r of records) {
     const item = toItemChange(r).newImage;
-    if (r.eventName === 'INSERT' && Post.is(item) && item.isAnnouncement) await announce(item.id);
-    if (r.eventName === 'INSERT' && MustRead.is(item)) await addAudience(item.postId);
+    // A targeted post's announcement and must-read go to its readers once they are recorded (audience.ts).
+    if (r.eventName === 'INSERT' && Post.is(item) && item.isAnnouncement && !item.audience) await announce(item.id);
+    if (r.eventName === 'INSERT' && MustRead.is(item) && !item.targeted) await addAudience(item.postId);
+    if (r.eventName === 'INSERT' && PostAudience.is(item)) await fanOutAudience(item.postId);
     if (User.is(item)) {
       const before = toItemChange(r).oldImage;
       const was = User.is(before) ? before.status : undefined;
       if (item.status === 'deactivated' && was && was !== 'deactivated') await leave(item.id);
       if (item.status !== 'deactivated' && (r.eventName === 'INSERT' || was === 'deactivated')) await join(item);
+      if (item.status !== 'deactivated' && (r.eventName === 'INSERT' || companyMoved(before, item)))
+        await followJoiner(item);
     }
   }
   await announcementFanOut(records);

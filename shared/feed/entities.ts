@@ -1,3 +1,4 @@
+import type { Rule } from '../audiences/rule.ts';
 import { type EntityItem, entity, shape } from '../db/entity.ts';
 import type { DocumentRef, PageProgress, PollItem, Reaction, RecognitionCategory, RenditionName } from './model.ts';
 import { type ScoreTotals, scoreOf } from './score-formula.ts';
@@ -45,6 +46,12 @@ export const Post = entity({
      * Absent on every other post. Set at creation only (an edit keeps it).
      */
     acknowledgement?: { required: true; dueAt: string | null };
+    /**
+     * A targeted post (docs/audiences.md, "Targeted content"): the audience its author gave, a named
+     * audience's `id` or a `rule`, and `dynamic`. Absent on every other post (the whole company). Set at
+     * creation only; who may read it is frozen in the background (`PostAudience`, `PostReader`).
+     */
+    audience?: PostAudienceInput;
   }>(),
   key: { pk: ['POST', 'id'], sk: ['POST'] },
   indexes: {
@@ -59,6 +66,79 @@ export const Post = entity({
 });
 export type PostItem = EntityItem<typeof Post>;
 
+/** What a targeted post's `post.created` event says of it (shared/feed/change-events.ts). */
+export interface PostCreatedFields {
+  authorId: string;
+  isAnnouncement: boolean;
+  isRecognition: boolean;
+  hasPoll: boolean;
+}
+
+/** The audience of a targeted post as its author gave it (the route's `audience`). */
+export interface PostAudienceInput {
+  id?: string;
+  rule?: Rule;
+  dynamic?: boolean;
+}
+
+/**
+ * A targeted post's audience as frozen (docs/audiences.md, "Targeted content"), written with the post:
+ * the rule it was published to (a named audience's rule copied at publish: a later change of the
+ * audience changes nothing), who joined the company at or before `cutoff` counting, and the progress
+ * of the background pass (company-fan-out) that records each member as a `PostReader`, page by page
+ * in people-id order (`cursor`: the last id recorded). A `dynamic` one is on the following index
+ * (gsi1, sparse) until `followUntil`: a person who joins its audience later is added then.
+ */
+export const PostAudience = entity({
+  name: 'PostAudience',
+  fields: shape<
+    PageProgress & {
+      postId: string;
+      authorId: string;
+      rule: Rule;
+      audienceId: string | null;
+      dynamic: boolean;
+      cutoff: string;
+      cursor: string | null;
+      /** Dynamic only: later joiners are added until this instant (publish + 90 days). */
+      followUntil?: string;
+      /** The `post.created` event's fields, sent to the readers once they are recorded. */
+      created?: PostCreatedFields;
+    }
+  >(),
+  key: { pk: ['POST', 'postId'], sk: ['AUDIENCE'] },
+  indexes: {
+    following: {
+      index: 'gsi1',
+      pk: ['DYNAMIC_AUDIENCES'],
+      sk: ['followUntil', 'postId'],
+      when: (a) => a.dynamic && !!a.followUntil,
+    },
+  },
+});
+export type PostAudienceItem = EntityItem<typeof PostAudience>;
+
+/**
+ * One person who may read a targeted post (its frozen audience, docs/audiences.md): in the post's
+ * partition (the members, by id) and on the person's timeline (gsi1, by post id: newest first), which
+ * the feed merges with the whole company's list. `how`: `author` (written with the post), `publish`
+ * (the background pass at publish), `joined` (a later joiner of a dynamic audience).
+ */
+export const PostReader = entity({
+  name: 'PostReader',
+  fields: shape<{
+    postId: string;
+    userId: string;
+    how: 'author' | 'publish' | 'joined';
+    addedAt: string;
+    /** A joiner's only: the `post.created` event's fields, sent to them alone. */
+    created?: PostCreatedFields;
+  }>(),
+  key: { pk: ['POST', 'postId'], sk: ['READER', 'userId'] },
+  indexes: { timeline: { index: 'gsi1', pk: ['TIMELINE', 'userId'], sk: ['postId'] } },
+});
+export type PostReaderItem = EntityItem<typeof PostReader>;
+
 /** A post's counters (reactions per kind, comments, shares, poll tallies), apart from the body so counter traffic never rewrites it. */
 export const PostStats = entity({
   name: 'PostStats',
@@ -72,6 +152,8 @@ export const PostStats = entity({
     tallies: Record<string, number>;
     pollTotal: number;
     actorId: string;
+    /** A targeted post's (its change events go to its readers only). */
+    targeted?: boolean;
   }>(),
   key: { pk: ['POST', 'postId'], sk: ['STATS'] },
 });
@@ -141,6 +223,8 @@ export const MustRead = entity({
       pending: number;
       /** Set once joinUntil passed (must-read-reminders.ts): off the joinable index, which so holds only open ones. */
       joinClosedAt?: string;
+      /** A targeted must-read (docs/audiences.md): its people are its frozen readers, joiners only through a dynamic audience. */
+      targeted?: boolean;
     }
   >(),
   key: { pk: ['POST', 'postId'], sk: ['MUST_READ'] },
@@ -257,6 +341,8 @@ export const Comment = entity({
     actorId: string;
     /** Hidden by moderation (docs/moderation.md): off its lists, 404 to all but its author and super admins. */
     hidden?: boolean;
+    /** On a targeted post (its change events go to the post's readers only). */
+    targeted?: boolean;
   }>(),
   key: { pk: ['COMMENT', 'id'], sk: ['COMMENT'] },
   indexes: {
@@ -496,6 +582,8 @@ export const ScheduledPost = entity({
       isAnnouncement?: boolean;
       /** A must-read announcement's requirement (docs/must-read.md). */
       acknowledgement?: { required: true; dueAt?: string | null };
+      /** A targeted post's audience (docs/audiences.md): frozen when it publishes. */
+      audience?: PostAudienceInput;
     };
     publishAt: string;
     createdAt: string;

@@ -4,7 +4,9 @@ import { notFound } from '../errors.ts';
 import { migrationDone } from '../migrations/done.ts';
 import { FOLLOWING_LISTS_MIGRATION } from '../migrations/following-lists.ts';
 import { getUser } from '../people/users.ts';
+import { timelinePage } from './audience.ts';
 import { Bookmark, Follow, FollowedPost, type PostItem, PostListEntry } from './entities.ts';
+import { readableOf } from './may-read.ts';
 import type { PostType } from './model.ts';
 import type { Viewer } from './people.ts';
 import { postLists } from './post-lists.ts';
@@ -16,7 +18,8 @@ import { normaliseTag } from './text.ts';
  * Post lists: every list is a partition of entries keyed by post id (time-sortable), so
  * "newest first" is one descending Query. The cursor is the last post id handed out, sealed with the
  * list it belongs to. A page costs one Query (two for `following`), one batch read of the posts and the
- * views' fixed batch reads. Filters given together are applied to the entries of the most selective
+ * views' fixed batch reads; the lists everybody reads also Query the reader's timeline of targeted
+ * posts (docs/audiences.md), merged by post id under the same cursor (both are ordered by post id). Filters given together are applied to the entries of the most selective
  * list, reading on (at most MAX_ROUNDS times) until the page is full.
  */
 export interface PostFilters {
@@ -126,9 +129,13 @@ async function plan(
   const tag = f.tag !== undefined ? normaliseTag(f.tag) : undefined;
   const checks: ((p: PostItem) => boolean)[] = [];
   let source: Source | undefined;
+  /** The check of the list read, when it is a list everybody reads (the reader's timeline needs it). */
+  let primary: ((p: PostItem) => boolean) | undefined;
   const use = (s: Source, check: ((p: PostItem) => boolean) | null) => {
-    if (!source) source = s;
-    else if (check) checks.push(check);
+    if (!source) {
+      source = s;
+      primary = check ?? undefined;
+    } else if (check) checks.push(check);
   };
   // Most selective first; a filter that does not pick the list becomes a check on each post.
   if (f.bookmarked) use(bookmarksSource(viewer.userId), null);
@@ -141,14 +148,25 @@ async function plan(
     source = (await migrationDone(FOLLOWING_LISTS_MIGRATION))
       ? merged([followedPostsSource(viewer.userId), followedInFeedHead(viewer.userId)])
       : await followedAuthorsSource(viewer.userId);
+  // Targeted posts are on no list everybody reads, only on their readers' timelines (audience.ts):
+  // the whole feed and the lists by tag, author, type or recipient merge in the reader's timeline, whose
+  // entries take the list's own check. The whole feed's needs none: its page stays exact.
+  const sharedList = !f.bookmarked && !f.following;
+  // Not counted against `exact`: the list's own entries all pass it, so a page without targeted
+  // posts reads as before; a timeline entry it drops leaves a short page (the cursor goes on).
+  const exact = !f.bookmarked && !f.following && checks.length === 0;
+  if (primary) checks.push(primary);
+  const timeline: Source = (before, n) => timelinePage(viewer.userId, before, n);
   // Bookmarks are the reader's own entries: they outlive hiding and deleting, which are checked here.
   const keep = (p: PostItem) => !p.hidden && checks.every((c) => c(p));
   const followedOnly = !!f.following;
   return {
-    source: source ?? listSource(postLists.all),
+    source: sharedList
+      ? merged([source ?? listSource(postLists.all), timeline])
+      : (source ?? listSource(postLists.all)),
     keep,
     followedOnly,
-    exact: !f.bookmarked && !followedOnly && checks.length === 0,
+    exact,
   };
 }
 
@@ -176,6 +194,8 @@ export async function listPosts(
     const want = limit - kept.length;
     const batch = await source(before, exact ? want : Math.max(want, 10));
     const posts = await getPosts(batch.ids);
+    // A bookmark or a followed author's entry of a targeted post the reader is not in: left out.
+    const readable = await readableOf(viewer, [...posts.values()]);
     const followed = followedOnly
       ? await followedAuthors(
           viewer.userId,
@@ -186,7 +206,7 @@ export async function listPosts(
     for (const [i, id] of batch.ids.entries()) {
       before = id;
       const p = posts.get(id);
-      if (p && keep(p) && (!followed || followed.has(p.authorId))) kept.push(p);
+      if (p && readable.has(id) && keep(p) && (!followed || followed.has(p.authorId))) kept.push(p);
       if (kept.length === limit) {
         more = more || i < batch.ids.length - 1;
         break;

@@ -4,12 +4,14 @@ import { postLists } from './post-lists.ts';
 
 /**
  * The lists a post is on, derived from the post alone: hidden posts are on none (left
- * out of every list for everybody). Bookmarks are the reader's own lists and are not derived.
+ * out of every list for everybody), nor are targeted ones (their readers' timelines, audience.ts). Bookmarks are the reader's own lists and are not derived.
  */
 export function listsOf(
-  p: Pick<PostItem, 'authorId' | 'tags' | 'isAnnouncement' | 'recognition' | 'poll' | 'hidden'>,
+  p: Pick<PostItem, 'authorId' | 'tags' | 'isAnnouncement' | 'recognition' | 'poll' | 'hidden'> &
+    Partial<Pick<PostItem, 'audience'>>,
 ): string[] {
-  if (p.hidden) return [];
+  // A targeted post is on its readers' timelines only (docs/audiences.md), never on a list everybody reads.
+  if (p.hidden || p.audience) return [];
   return [
     postLists.all,
     postLists.author(p.authorId),

@@ -1,7 +1,7 @@
 import { page as pageOf } from '../db/paging.ts';
 import { failedConditions, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
 import { User, type UserItem } from '../people/entities.ts';
-import { MustRead, MustReadAck, type MustReadItem } from './entities.ts';
+import { MustRead, MustReadAck, type MustReadItem, PostReader } from './entities.ts';
 
 /**
  * Who must acknowledge a must-read (docs/must-read.md), kept by the company fan-out consumer, never
@@ -34,11 +34,8 @@ const notDeactivated = (userId: string): TransactItem =>
 const pendingPart = (postId: string, userId: string, at: string) =>
   MustReadAck.create({ postId, userId, status: 'pending', addedAt: at, acknowledgedAt: null });
 
-/**
- * Adds the next page of the first audience; answers the state as it now is. Throws a condition
- * failure when another attempt recorded this page first.
- */
-export async function addAudiencePage(m: MustReadItem, pageSize = AUDIENCE_PAGE): Promise<MustReadItem> {
+/** The whole company's next page: active members who joined by the cutoff, but the author. */
+async function membersPage(m: MustReadItem, pageSize: number) {
   const found = await User.query(
     {
       index: 'members',
@@ -53,9 +50,33 @@ export async function addAudiencePage(m: MustReadItem, pageSize = AUDIENCE_PAGE)
     },
     pageOf({ limit: pageSize, cursor: m.cursor ?? undefined }),
   );
+  return { ids: found.items.map((u) => u.id), nextCursor: found.nextCursor };
+}
+
+/** A targeted must-read's next page: its frozen readers (docs/audiences.md), but the author. */
+async function readersPage(m: MustReadItem, pageSize: number) {
+  const found = await PostReader.query(
+    {
+      key: { postId: m.postId },
+      filter: {
+        FilterExpression: 'userId <> :author',
+        ExpressionAttributeValues: { ':author': m.authorId },
+      },
+    },
+    pageOf({ limit: pageSize, cursor: m.cursor ?? undefined }),
+  );
+  return { ids: found.items.map((r) => r.userId), nextCursor: found.nextCursor };
+}
+
+/**
+ * Adds the next page of the first audience; answers the state as it now is. Throws a condition
+ * failure when another attempt recorded this page first.
+ */
+export async function addAudiencePage(m: MustReadItem, pageSize = AUDIENCE_PAGE): Promise<MustReadItem> {
+  const found = m.targeted ? await readersPage(m, pageSize) : await membersPage(m, pageSize);
   const done = found.nextCursor === null;
   const at = new Date().toISOString();
-  let people = found.items.map((u) => u.id);
+  let people = found.ids;
   for (;;) {
     const progress = MustRead.update(
       { postId: m.postId },
@@ -108,21 +129,28 @@ export async function addAudience(postId: string, pageSize = AUDIENCE_PAGE): Pro
 const joinable = () =>
   MustRead.queryAll({ index: 'joinable', key: {}, skAfter: new Date().toISOString() }, { max: 1000 });
 
-/** A person who became active (new, or reactivated): added to every must-read still open to joiners. */
+/**
+ * A person who became active (new, or reactivated): added to every must-read still open to joiners.
+ * A targeted must-read (docs/audiences.md) takes them only through its dynamic audience (joinOne).
+ */
 export async function join(person: Pick<UserItem, 'id'>): Promise<void> {
-  const at = new Date().toISOString();
   for (const m of await joinable()) {
-    if (m.authorId === person.id) continue;
-    try {
-      await transact([
-        pendingPart(m.postId, person.id, at),
-        notDeactivated(person.id),
-        MustRead.add({ postId: m.postId }, { pending: 1 }, { mustExist: true }),
-      ]);
-    } catch (err) {
-      // Already there (acknowledged, or added by the first audience), deactivated again, or the post is gone.
-      if (!isConditionFailure(err)) throw err;
-    }
+    if (m.authorId === person.id || m.targeted) continue;
+    await joinOne(m, person.id);
+  }
+}
+
+/** One person added to one must-read's people, unless already there, deactivated, or the post is gone. */
+export async function joinOne(m: Pick<MustReadItem, 'postId'>, userId: string): Promise<void> {
+  try {
+    await transact([
+      pendingPart(m.postId, userId, new Date().toISOString()),
+      notDeactivated(userId),
+      MustRead.add({ postId: m.postId }, { pending: 1 }, { mustExist: true }),
+    ]);
+  } catch (err) {
+    // Already there (acknowledged, or added by the first audience), deactivated again, or the post is gone.
+    if (!isConditionFailure(err)) throw err;
   }
 }
 

@@ -71,6 +71,7 @@ export function mustReadWrites(post: PostItem): TransactItem[] {
       createdAt: post.createdAt,
       acknowledged: 0,
       pending: 0,
+      ...(post.audience ? { targeted: true } : {}),
     }),
     ...(ack.dueAt
       ? [

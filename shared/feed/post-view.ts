@@ -8,6 +8,7 @@ import {
   PollVote,
   type PollVoteItem,
   Post,
+  type PostAudienceInput,
   type PostItem,
   PostReaction,
   type PostReactionItem,
@@ -45,6 +46,8 @@ interface PostFields {
   editedAt: string | null;
   /** Must-read announcements only (docs/must-read.md). */
   acknowledgement?: AcknowledgementView;
+  /** A targeted post's audience as given, shown to its author and super admins only (docs/audiences.md). */
+  audience?: PostAudienceInput;
 }
 
 /** A shared post as embedded in a share: without a sharedPost of its own. */
@@ -230,5 +233,6 @@ function viewOf(p: PostItem, ctx: Context, withShared: boolean): PostView {
     updatedAt: p.updatedAt,
     editedAt: p.editedAt,
     ...(p.acknowledgement ? { acknowledgement: acknowledgementView(p, ctx.viewer, ctx.acknowledgements) } : {}),
+    ...(p.audience && isPrivileged(ctx.viewer, p.authorId) ? { audience: p.audience } : {}),
   };
 }

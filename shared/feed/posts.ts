@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Rule } from '../audiences/rule.ts';
 import { newSortableId } from '../db/ids.ts';
 import { type Item, isConditionFailure, retryOnConflict, type TransactItem, transact, write } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
@@ -6,9 +7,11 @@ import { User } from '../people/entities.ts';
 import { postCountWrites } from '../people/post-count.ts';
 import { getUsers } from '../people/users.ts';
 import { afterEdit, afterHiding, getWebsiteEntry, newCandidate, websiteWrites } from '../website/records.ts';
-import { Post, type PostItem, PostListEntry, PostStats } from './entities.ts';
+import { audienceWrites, resolveAudience } from './audience.ts';
+import { Post, type PostAudienceInput, type PostItem, PostListEntry, PostStats } from './entities.ts';
 import { withoutErasing } from './erasing-mentions.ts';
 import { listsOf, listWrites } from './lists.ts';
+import { mayRead } from './may-read.ts';
 import { type DocumentRef, looksLikeId, type PollItem, type RecognitionCategory, zeroReactions } from './model.ts';
 import { type AcknowledgementInput, acknowledgementOf, mustReadWrites } from './must-read-model.ts';
 import { notifyNewMentions, notifyNewPost } from './notify.ts';
@@ -30,6 +33,15 @@ export interface PostInput {
   isAnnouncement?: boolean;
   /** Create only: a super admin's announcement that people must acknowledge (must-read-model.ts). */
   acknowledgement?: AcknowledgementInput | null;
+  /** Create only: who the post is for (docs/audiences.md, "Targeted content"); absent, the whole company. */
+  audience?: AudienceRequest | null;
+}
+
+/** A post's `audience` as a client sends it: its rule is checked by resolveAudience (audience.ts). */
+export interface AudienceRequest {
+  id?: string;
+  rule?: unknown;
+  dynamic?: boolean;
 }
 
 /**
@@ -54,10 +66,14 @@ export function postInputOf(
   return { input, publishAt };
 }
 
-/** A post as one reader may see it: 404 when missing, or hidden from them. */
+/**
+ * A post as one reader may see it: 404 when missing, hidden from them, or targeted at an audience
+ * they are not in (docs/audiences.md: like a deleted post).
+ */
 export async function readablePost(viewer: Viewer, postId: string, consistent = false): Promise<PostItem> {
   const post = looksLikeId(postId) ? await Post.get({ id: postId }, { consistent }) : undefined;
   if (!post || (post.hidden && !isPrivileged(viewer, post.authorId))) throw notFound('No such post.');
+  if (post.audience && !(await mayRead(post, viewer.userId, viewer.role))) throw notFound('No such post.');
   return post;
 }
 
@@ -76,6 +92,12 @@ export function postOpenCheck(postId: string, mayBeHidden: boolean): TransactIte
     },
   );
 }
+
+/** The audience as the author gave it (its rule as checked), as stored on the post (`dynamic` only when true). */
+const audienceAsGiven = (a: { rule: Rule; audienceId: string | null; dynamic: boolean }): PostAudienceInput => ({
+  ...(a.audienceId !== null ? { id: a.audienceId } : { rule: a.rule }),
+  ...(a.dynamic ? { dynamic: true } : {}),
+});
 
 const optionId = () => randomBytes(6).toString('hex');
 
@@ -136,6 +158,7 @@ const recipientCheck = (recipientId: string): TransactItem =>
   );
 
 const newStats = (p: PostItem) => ({
+  ...(p.audience ? { targeted: true } : {}),
   postId: p.id,
   reactions: zeroReactions(),
   reactionTotal: 0,
@@ -187,6 +210,7 @@ type PostBody = Pick<
   | 'sharedPostId'
   | 'mentionedIds'
   | 'acknowledgement'
+  | 'audience'
 >;
 
 /** A text-only body: no media, poll or recognition, not an announcement, not a share. */
@@ -230,6 +254,7 @@ export function firstRevision(authorId: string, now: Date, body: PostBody, id = 
 export async function newPostFrom(caller: Viewer, input: PostInput, now: Date, id?: string) {
   if (!hasSubstance(input)) throw invalid(EMPTY_POST_MESSAGE);
   const acknowledgement = acknowledgementOf(caller, input, now);
+  const audience = input.audience ? await resolveAudience(caller, input.audience) : undefined;
   const content = await withoutErasing(input.content ?? '');
   const poll = input.poll ? newPoll(input.poll, now) : null;
   const recipientId = input.recognition?.recipientId;
@@ -256,11 +281,12 @@ export async function newPostFrom(caller: Viewer, input: PostInput, now: Date, i
       sharedPostId: null,
       mentionedIds: mentioned,
       ...(acknowledgement ? { acknowledgement } : {}),
+      ...(audience ? { audience: audienceAsGiven(audience) } : {}),
     },
     id,
   );
   const checks = [...media.checks, ...(recipientId ? [recipientCheck(recipientId)] : [])];
-  return { post, mentioned, checks };
+  return { post, mentioned, checks, audience };
 }
 
 /** A scheduled post being published: its id and moment, and the writes that end its schedule. */
@@ -276,17 +302,19 @@ export interface Publishing {
  */
 export async function createPost(caller: Viewer, input: PostInput, publishing?: Publishing): Promise<PostItem> {
   const now = publishing?.at ?? new Date();
-  const { post, mentioned, checks } = await newPostFrom(caller, input, now, publishing?.id);
+  const { post, mentioned, checks, audience } = await newPostFrom(caller, input, now, publishing?.id);
   await transactScored([
     ...newPostWrites(post),
     ...mustReadWrites(post),
-    ...websiteWrites(undefined, newCandidate(post)),
+    // The public website never shows a targeted post (docs/audiences.md).
+    ...(audience ? audienceWrites(post, audience) : websiteWrites(undefined, newCandidate(post))),
     ...(await postCountWrites(caller.userId, 1)),
     ...scoreWrites([{ userId: caller.userId, at: post.createdAt, posts: 1 }], caller.userId),
     ...checks,
     ...(publishing?.writes ?? []),
   ]);
-  await notifyNewPost(post, mentioned);
+  // A targeted post's mentions and recognition go to its readers once they are recorded (audience.ts).
+  if (!audience) await notifyNewPost(post, mentioned);
   return post;
 }
 
@@ -433,6 +461,8 @@ export async function sharePost(caller: Viewer, postId: string, text: string): P
   const target = await readablePost(caller, postId, true);
   const original = target.sharedPostId ? await readablePost(caller, target.sharedPostId, true) : target;
   if (original.hidden) throw notFound('No such post.');
+  // A share is for everybody: a post for an audience is not shared (docs/audiences.md).
+  if (original.audience || target.audience) throw forbidden('A post for an audience cannot be shared.');
   const now = new Date();
   const at = now.toISOString();
   const { mentioned } = await resolveBody(content);

@@ -41,6 +41,7 @@ function keptInput(input: PostInput, post: PostItem): ScheduledPostItem['input']
     ...(input.recognition ? { recognition: input.recognition } : {}),
     isAnnouncement: post.isAnnouncement,
     ...(post.acknowledgement ? { acknowledgement: { required: true, dueAt: post.acknowledgement.dueAt } } : {}),
+    ...(post.audience ? { audience: post.audience } : {}),
   };
 }
 
@@ -86,9 +87,14 @@ export async function updateScheduledPost(
   // A PATCH body has no acknowledgement (it is set at creation only): a scheduled must-read stays one,
   // an announcement with it, as a published post's requirement stays through its edits.
   const ack = before.input.acknowledgement;
-  const kept: PostInput = ack
-    ? { ...input, isAnnouncement: true, acknowledgement: { required: true, dueAt: ack.dueAt ?? null } }
-    : input;
+  // Its audience too (docs/audiences.md): set when scheduled, frozen when it publishes.
+  const audience = before.input.audience;
+  const kept: PostInput = {
+    ...(ack
+      ? { ...input, isAnnouncement: true, acknowledgement: { required: true, dueAt: ack.dueAt ?? null } }
+      : input),
+    ...(audience ? { audience } : {}),
+  };
   const { post, checks } = await newPostFrom(caller, kept, new Date(before.publishAt), before.id);
   const after: ScheduledPostItem = {
     ...before,
@@ -152,6 +158,7 @@ export function scheduledAsPost(s: ScheduledPostItem): PostItem {
       : null,
     isAnnouncement: !!i.isAnnouncement,
     ...(i.acknowledgement ? { acknowledgement: { required: true, dueAt: i.acknowledgement.dueAt ?? null } } : {}),
+    ...(i.audience ? { audience: i.audience } : {}),
     hidden: false,
     sharedPostId: null,
     mentionedIds: [],

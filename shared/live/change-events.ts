@@ -19,7 +19,7 @@ import type * as z from 'zod';
  * payload nobody declared. The registry (`shared/registry/change-types.ts`) collects the
  * declarations, and the AsyncAPI document of the stream is made from them (docs/asyncapi.md).
  */
-export type Audience = { kind: 'all' } | { kind: 'user'; userId: string };
+export type Audience = { kind: 'all' } | { kind: 'user'; userId: string } | { kind: 'post'; postId: string };
 
 /** An event on its way to the log (what the event log appends). */
 export interface ChangeEventDraft {
@@ -33,8 +33,12 @@ declare const declared: unique symbol;
 /** An event made by a change type's declaration: the only thing a mapper may answer. */
 export type DeclaredChange = ChangeEventDraft & { readonly [declared]: true };
 
-/** Who receives a change type: everyone signed in, or only the one person it concerns. */
-export type AudienceKind = 'everyone' | 'user';
+/**
+ * Who receives a change type: everyone signed in, only the one person it concerns, or (`readers`) the
+ * people who may read the post it is about: everyone for a post without an audience, else its
+ * audience, author and super admins (docs/audiences.md), checked by the stream for each connection.
+ */
+export type AudienceKind = 'everyone' | 'user' | 'readers';
 
 /** One change type of the live stream, declared once beside its mapper (see `changeType`). */
 export interface ChangeType<
@@ -47,10 +51,15 @@ export interface ChangeType<
   /** One line, for client developers (the AsyncAPI document's message summary). */
   readonly description: string;
   readonly payload: P;
-  /** An event of this type: to everyone, or (audience `user`) to `userId` only. */
+  /**
+   * An event of this type: to everyone, or (audience `user`) to `userId` only, or (audience `readers`)
+   * to `to`: everyone when absent, a targeted post's readers (`postReaders`), or one person.
+   */
   readonly event: A extends 'user'
     ? (actorId: string | null, payload: z.output<P>, userId: string) => DeclaredChange
-    : (actorId: string | null, payload: z.output<P>) => DeclaredChange;
+    : A extends 'readers'
+      ? (actorId: string | null, payload: z.output<P>, to?: Audience) => DeclaredChange
+      : (actorId: string | null, payload: z.output<P>) => DeclaredChange;
 }
 
 /**
@@ -63,12 +72,13 @@ export function changeType<N extends string, A extends AudienceKind, P extends z
   description: string,
   payload: P,
 ): ChangeType<N, A, P> {
-  const event = (actorId: string | null, body: z.output<P>, userId?: string): DeclaredChange => {
+  const event = (actorId: string | null, body: z.output<P>, to?: string | Audience): DeclaredChange => {
     const draft: ChangeEventDraft = {
       type: name,
       actorId,
       payload: body as Record<string, unknown>,
-      audience: audience === 'user' ? onlyUser(userId as string) : everyone,
+      audience:
+        audience === 'user' ? onlyUser(to as string) : audience === 'readers' && typeof to === 'object' ? to : everyone,
     };
     return draft as DeclaredChange;
   };
@@ -81,7 +91,7 @@ export const isChangeType = (value: unknown): value is ChangeType =>
   value !== null &&
   typeof (value as ChangeType).name === 'string' &&
   typeof (value as ChangeType).event === 'function' &&
-  ((value as ChangeType).audience === 'everyone' || (value as ChangeType).audience === 'user');
+  ['everyone', 'user', 'readers'].includes((value as ChangeType).audience);
 
 /** One item change, with images already unmarshalled into plain objects. */
 export interface ItemChange {
@@ -96,6 +106,8 @@ export type ChangeMapper = (change: ItemChange) => DeclaredChange[];
 
 export const everyone: Audience = { kind: 'all' };
 export const onlyUser = (userId: string): Audience => ({ kind: 'user', userId });
+/** The readers of a targeted post (docs/audiences.md): the stream asks, per connection, whether its person may read it. */
+export const postReaders = (postId: string): Audience => ({ kind: 'post', postId });
 
 /** Whether any of these attributes differs between the two images. */
 export function changed(change: ItemChange, ...fields: string[]): boolean {

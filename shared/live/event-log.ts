@@ -55,10 +55,18 @@ export interface RecordDrafts {
   drafts: (ChangeEventDraft & { at: Date })[];
 }
 
-const audienceAttribute = (a: Audience) => (a.kind === 'all' ? '*' : a.userId);
+const audienceAttribute = (a: Audience) =>
+  a.kind === 'all' ? '*' : a.kind === 'post' ? `${POST_AUDIENCE}${a.postId}` : a.userId;
 
-/** Whether `userId` is in the event's audience. */
+/** The `aud` of an event for a targeted post's readers: this prefix and the post's id. */
+export const POST_AUDIENCE = 'post:';
+
+/** Whether `userId` is in the event's audience (a post's readers: never here, see `postOf`). */
 export const isFor = (event: Pick<LogEvent, 'aud'>, userId: string) => event.aud === '*' || event.aud === userId;
+
+/** The targeted post whose readers an event is for, if it is. */
+export const postOf = (event: Pick<LogEvent, 'aud'>): string | undefined =>
+  event.aud.startsWith(POST_AUDIENCE) ? event.aud.slice(POST_AUDIENCE.length) : undefined;
 
 const replicaFields = (head: Required<LogHead>, events: LogEvent[] = []) =>
   Array.from({ length: env.liveReplicas }, (_, replica) => ({ replica, ...head, recent: JSON.stringify(events) }));

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { env } from '../config/env.ts';
 import { coalesced } from './coalesced-reads.ts';
 import type { LogEvent } from './entities.ts';
-import { isFor, type PolledReplica, readEventsAfter, readHead, readReplica, resumePoint } from './event-log.ts';
+import { isFor, type PolledReplica, postOf, readEventsAfter, readHead, readReplica, resumePoint } from './event-log.ts';
 import { changeFrame, jitteredRetryMs, pingFrame, readyFrame, resyncFrame } from './sse.ts';
 
 /**
@@ -39,6 +39,11 @@ export interface StreamOptions {
    * reconnected, or the person opened more than their cap), and the stream ends.
    */
   stillHeld?: () => Promise<boolean>;
+  /**
+   * Whether the person may read a targeted post (docs/audiences.md): asked once per post and
+   * connection for events to a post's readers; absent, such events are not delivered.
+   */
+  mayReadPost?: (postId: string) => Promise<boolean>;
   pollMs?: number;
   pingMs?: number;
   /** How long a missing seq (written out of order, or never) is waited for before it is skipped. */
@@ -112,8 +117,22 @@ export async function runStream(sink: FrameSink, o: StreamOptions): Promise<Stre
       readEventsAfter(epoch, after, PAGE, consistent),
     );
 
+  // A connection's answers per targeted post: a yes is kept for the connection's life, a no for 30 s
+  // (its person may be recorded among the readers meanwhile: the background pass, a dynamic audience).
+  const readable = new Map<string, { answer: Promise<boolean>; at: number }>();
+  const mayRead = async (postId: string) => {
+    if (!o.mayReadPost) return false;
+    if (readable.size > 1000) readable.clear();
+    const known = readable.get(postId);
+    if (known && ((await known.answer) || Date.now() - known.at < 30_000)) return known.answer;
+    const answer = o.mayReadPost(postId).catch(() => false);
+    readable.set(postId, { answer, at: Date.now() });
+    return answer;
+  };
   const deliver = async (e: LogEvent): Promise<boolean> => {
-    if (isFor(e, o.userId) && !(await sink.send(changeFrame(epoch, e)))) return false;
+    const post = postOf(e);
+    const forMe = post !== undefined ? await mayRead(post) : isFor(e, o.userId);
+    if (forMe && !(await sink.send(changeFrame(epoch, e)))) return false;
     cursor = e.seq;
     return true;
   };

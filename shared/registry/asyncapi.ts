@@ -65,6 +65,8 @@ const messageKey = (t: ChangeType) => `change.${t.name}`;
 const AUDIENCE_TEXT = {
   everyone: 'Audience: everyone signed in.',
   user: 'Audience: only the person it concerns (the caller), on every stream of theirs.',
+  readers:
+    'Audience: everyone signed in who may read the post: everyone for a post without an audience; for a targeted post (docs/audiences.md), its audience, its author and super admins only.',
 } as const;
 
 /** One `change` frame of one change type: the frame's envelope with that type's payload. */
@@ -101,7 +103,7 @@ function changeMessage(t: ChangeType): JsonSchema {
  * change types the areas declare beside their mappers (`change-types.ts`), as the OpenAPI document is
  * made from the route table: the server, the channel with its security, the frames `ready`,
  * `change`, `resync`, `ping`, and one `change` message per change type with its payload's JSON
- * Schema and its audience (`x-audience`: `everyone` or `user`).
+ * Schema and its audience (`x-audience`: `everyone`, `user` or `readers`).
  */
 export function asyncapiDocument(types: readonly ChangeType[] = changeTypes): Record<string, any> {
   const frames: Record<string, JsonSchema> = {
@@ -214,7 +216,7 @@ export function asyncapiDocument(types: readonly ChangeType[] = changeTypes): Re
         title: 'Stream live updates',
         summary: 'The service sends `ready`, then `resync` or the replayed gap, then change frames and pings.',
         description:
-          'Opened by the client with GET; the service sends the frames. Each change frame is checked against its audience: a client receives only what is for everyone or for the signed-in person.',
+          'Opened by the client with GET; the service sends the frames. Each change frame is checked against its audience: a client receives only what is for everyone, for the signed-in person, or about a post they may read (docs/audiences.md).',
         bindings: {
           http: {
             method: 'GET',

@@ -38,6 +38,8 @@ const postWrites: RouteAccess = {
   bucket: [
     { prefix: 'posts/', actions: ['write'] },
     { prefix: PENDING_UPLOADS_PREFIX, actions: ['read', 'delete'] },
+    // A targeted post's audience is checked over the roster document (docs/audiences.md).
+    { prefix: 'documents/', actions: ['read'] },
   ],
 };
 
@@ -155,7 +157,8 @@ export const sharePostRoute = /* @__PURE__ */ declared(() =>
     idempotent: true,
     status: 201,
     response: Post,
-    errors: [400, 404],
+    // 403: a post for an audience is not shared (docs/audiences.md).
+    errors: [400, 403, 404],
     access: notifying,
   }),
 );

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { REACTIONS, RECOGNITION_CATEGORIES } from '../../feed/model.ts';
 import { declared } from '../route-def.ts';
+import { AudienceRule } from '../routes/audiences.ts';
 import { isoDateTime, Mention, nonBlank, nullableIso } from './common.ts';
 
 /** The feed's shapes: posts, polls, comments, the contributors and the leaderboard, and a post's body. */
@@ -39,6 +40,17 @@ export const Acknowledgement = /* @__PURE__ */ declared(() =>
     .meta({ id: 'Acknowledgement' }),
 );
 
+/** A targeted post's audience as its author gave it (docs/audiences.md, "Targeted content"). */
+const PostAudienceView = /* @__PURE__ */ declared(() =>
+  z
+    .object({
+      id: z.string().optional().describe('The named audience (GET /admin/audiences/{id})'),
+      rule: z.looseObject({}).optional().describe('An AudienceRule, as given'),
+      dynamic: z.boolean().optional().describe('true: people who join the audience later see it too'),
+    })
+    .meta({ id: 'PostAudience' }),
+);
+
 const postFields = /* @__PURE__ */ declared(() => ({
   id: z.string(),
   author: Mention.extend({ title: z.string() }),
@@ -73,6 +85,9 @@ const postFields = /* @__PURE__ */ declared(() => ({
     .describe('Only on a scheduled post that could not be published at its moment: why'),
   acknowledgement: Acknowledgement.optional().describe(
     'Present only on a must-read announcement (docs/must-read.md): what the reader owes',
+  ),
+  audience: PostAudienceView.optional().describe(
+    'Present only on a targeted post, shown to its author and super admins: who it is for (docs/audiences.md)',
   ),
 }));
 
@@ -152,6 +167,19 @@ export const PostBody = /* @__PURE__ */ declared(() =>
 /** Creating a post: the whole post, and (super admins' announcements only) the acknowledgement it asks for. */
 export const CreatePostBody = /* @__PURE__ */ declared(() =>
   PostBody.extend({
+    audience: z
+      .strictObject({
+        id: z.string().min(1).max(200).optional().describe('A named audience (docs/audiences.md)'),
+        rule: AudienceRule.optional(),
+        dynamic: z
+          .boolean()
+          .optional()
+          .describe('true: people who join the audience after publishing see it too; else frozen at publish'),
+      })
+      .nullish()
+      .describe(
+        'Who the post is for (exactly one of id and rule): visible only to them, its author and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
+      ),
     acknowledgement: z
       .strictObject({
         required: z.literal(true),
