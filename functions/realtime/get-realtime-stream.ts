@@ -1,5 +1,6 @@
 import { authenticate } from '../../shared/access/caller.ts';
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
+import { maySeeEvent } from '../../shared/calendar/events.ts';
 import { mayRead } from '../../shared/feed/may-read.ts';
 import { streamingRoute } from '../../shared/http/streaming-route.ts';
 import { acquireStreamLease } from '../../shared/live/stream-leases.ts';
@@ -27,7 +28,11 @@ export const handler = streamingRoute(realtimeStreamRoute, async (req, sink) => 
         ),
       onPing: lease.renew,
       stillHeld: lease.stillHeld,
-      mayReadPost: (postId) => mayRead(postId, req.caller.userId, req.caller.role),
+      // A targeted post's or event's events go to those who may see it (docs/audiences.md).
+      mayReadTarget: (target) =>
+        target.startsWith('post:')
+          ? mayRead(target.slice(5), req.caller.userId, req.caller.role)
+          : maySeeEvent(target.slice(6), req.caller),
     });
   } finally {
     await lease.release();

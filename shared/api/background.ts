@@ -1,4 +1,4 @@
-import { BirthdayAnnouncement, BirthdayDay } from '../calendar/entities.ts';
+import { BirthdayAnnouncement, BirthdayDay, EventAudience, EventReader } from '../calendar/entities.ts';
 import { PersonErasure } from '../data-rights/entities.ts';
 import { DocumentChange, DocumentLease } from '../documents/entities.ts';
 import { companyFanOutFilters } from '../feed/company-fan-out.ts';
@@ -130,6 +130,8 @@ export const streamConsumers: StreamConsumer[] = [
         MustReadAck,
         PostAudience,
         PostReader,
+        EventAudience,
+        EventReader,
         ...NOTIFIES,
         ...PUSHES,
       ],

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { actorOf, type ChangeMapper, changed, changeType } from '../live/change-events.ts';
+import { actorOf, type ChangeMapper, changed, changeType, eventReaders, onlyUser } from '../live/change-events.ts';
 
 /**
  * Company events on the live-update stream: `event.updated` to everyone when an event
@@ -9,7 +9,7 @@ import { actorOf, type ChangeMapper, changed, changeType } from '../live/change-
  */
 export const eventUpdated = changeType(
   'event.updated',
-  'everyone',
+  'readers',
   'A company event was created, moved or deleted.',
   z.object({ eventId: z.string().nullable().describe('Null after a delete: re-read the list.') }),
 );
@@ -18,7 +18,10 @@ export const eventUpdated = changeType(
 export const calendarChangeTypes = [eventUpdated];
 
 export const companyEventChanges: ChangeMapper = (change) => {
-  const event = (eventId: string | null) => [eventUpdated.event(actorOf(change), { eventId })];
+  const e = change.newImage ?? change.oldImage;
+  // A targeted event (docs/audiences.md): to those who may see it; its readers learn of it when recorded.
+  const to = e?.audience ? eventReaders(e.id) : undefined;
+  const event = (eventId: string | null) => [eventUpdated.event(actorOf(change), { eventId }, to)];
   switch (change.eventName) {
     case 'INSERT':
       return event(change.newImage?.id ?? null);
@@ -27,4 +30,18 @@ export const companyEventChanges: ChangeMapper = (change) => {
     case 'REMOVE':
       return event(null);
   }
+};
+
+/** A targeted event's readers recorded (its audience's pass done): `event.updated` to them. */
+export const eventAudienceChanges: ChangeMapper = (change) => {
+  const a = change.newImage;
+  if (change.eventName !== 'MODIFY' || !a?.doneAt || change.oldImage?.doneAt) return [];
+  return [eventUpdated.event(a.authorId, { eventId: a.eventId }, eventReaders(a.eventId))];
+};
+
+/** A later joiner of a dynamic event audience: `event.updated` to them alone. */
+export const eventReaderChanges: ChangeMapper = (change) => {
+  const r = change.newImage;
+  if (change.eventName !== 'INSERT' || r?.how !== 'joined') return [];
+  return [eventUpdated.event(null, { eventId: r.eventId }, onlyUser(r.userId))];
 };

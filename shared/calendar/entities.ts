@@ -23,10 +23,17 @@ type CompanyEventFields = {
   /** UTC forms of the start and the effective end (endsAt, else startsAt), for keys and filters. */
   startUtc: string;
   endUtc: string;
+  /**
+   * A targeted event (docs/audiences.md, "Targeted content"): the audience its creator gave (a named
+   * audience's `id` or a `rule`, and `dynamic`). Off the company's indexes: on its readers' (`EventReader`).
+   */
+  audience?: { id?: string; rule?: unknown; dynamic?: boolean };
 };
 
 const isLong = (e: Pick<CompanyEventFields, 'endsAt' | 'startUtc' | 'endUtc'>) =>
   e.endsAt !== null && Date.parse(e.endUtc) - Date.parse(e.startUtc) > LONG_EVENT_MS;
+/** Whether an event is for everybody (on the company's indexes). */
+const forEverybody = (e: Pick<CompanyEventFields, 'audience'>) => !e.audience;
 
 /** A company event: on gsi4 by start, and on gsi5 by end (sparse) while it lasts longer than a day. */
 export const CompanyEvent = entity({
@@ -34,11 +41,70 @@ export const CompanyEvent = entity({
   fields: shape<CompanyEventFields>(),
   key: { pk: ['EVENT', 'id'], sk: ['EVENT'] },
   indexes: {
-    byStart: { index: 'gsi4', pk: ['EVENTS'], sk: ['startUtc', 'id'] },
-    longByEnd: { index: 'gsi5', pk: ['EVENTS_LONG'], sk: ['endUtc', 'id'], when: isLong },
+    byStart: { index: 'gsi4', pk: ['EVENTS'], sk: ['startUtc', 'id'], when: forEverybody },
+    longByEnd: { index: 'gsi5', pk: ['EVENTS_LONG'], sk: ['endUtc', 'id'], when: (e) => isLong(e) && forEverybody(e) },
   },
 });
 export type CompanyEventItem = EntityItem<typeof CompanyEvent>;
+
+/**
+ * A targeted event's audience as frozen (docs/audiences.md), written with the event: its rule (a named
+ * audience's copied), who joined by `cutoff`, and the progress of the background pass that records
+ * each person as an `EventReader` (shared/feed/event-audience.ts). A dynamic one is on gsi1 until
+ * `followUntil` (later joiners are added).
+ */
+export const EventAudience = entity({
+  name: 'EventAudience',
+  fields: shape<{
+    eventId: string;
+    authorId: string;
+    /** An audience rule (shared/audiences/rule.ts), checked when the event was created. */
+    rule: unknown;
+    audienceId: string | null;
+    dynamic: boolean;
+    cutoff: string;
+    cursor: string | null;
+    step: number;
+    sent: number;
+    createdAt: string;
+    doneAt?: string;
+    followUntil?: string;
+  }>(),
+  key: { pk: ['EVENT', 'eventId'], sk: ['AUDIENCE'] },
+  indexes: {
+    following: {
+      index: 'gsi1',
+      pk: ['DYNAMIC_EVENT_AUDIENCES'],
+      sk: ['followUntil', 'eventId'],
+      when: (a) => a.dynamic && !!a.followUntil,
+    },
+  },
+});
+export type EventAudienceItem = EntityItem<typeof EventAudience>;
+
+/**
+ * One person who may see a targeted event, with copies of its times: on the person's own event indexes
+ * (gsi4 by start, gsi5 by end while it lasts longer than a day), which the list merges with the
+ * company's. A moved event's copies are moved in the background (shared/feed/event-audience.ts).
+ */
+export const EventReader = entity({
+  name: 'EventReader',
+  fields: shape<{
+    eventId: string;
+    userId: string;
+    how: 'author' | 'publish' | 'joined';
+    addedAt: string;
+    startUtc: string;
+    endUtc: string;
+    endsAt: string | null;
+  }>(),
+  key: { pk: ['EVENT', 'eventId'], sk: ['READER', 'userId'] },
+  indexes: {
+    byStart: { index: 'gsi4', pk: ['EVENTS_FOR', 'userId'], sk: ['startUtc', 'eventId'] },
+    longByEnd: { index: 'gsi5', pk: ['EVENTS_LONG_FOR', 'userId'], sk: ['endUtc', 'eventId'], when: isLong },
+  },
+});
+export type EventReaderItem = EntityItem<typeof EventReader>;
 
 /** A birthday wish (id derived from recipient, year and author: one per author per birthday), listed for its recipient and year on gsi1. */
 export const BirthdayWish = entity({

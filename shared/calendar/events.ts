@@ -5,7 +5,14 @@ import { forbidden, invalid, notFound } from '../errors.ts';
 import { mentionIn } from '../people/person-views.ts';
 import { getUsers } from '../people/users.ts';
 import { type Instant, instant } from '../util/time.ts';
-import { CompanyEvent, type CompanyEventItem, LONG_EVENT_MS } from './entities.ts';
+import {
+  CompanyEvent,
+  type CompanyEventItem,
+  EventAudience,
+  EventReader,
+  type EventReaderItem,
+  LONG_EVENT_MS,
+} from './entities.ts';
 import { isSuperAdmin, type Viewer } from './people.ts';
 
 /**
@@ -29,53 +36,127 @@ function eventTimes(time: { start: Instant; end: Instant | null }, now: Date) {
   return { startsAt: start.iso, endsAt: end?.iso ?? null, startUtc: start.utc, endUtc: (end ?? start).utc };
 }
 
+/** A targeted event's audience, checked by the caller (shared/feed/audience.ts resolveAudience). */
+export interface EventAudienceInput {
+  rule: unknown;
+  audienceId: string | null;
+  dynamic: boolean;
+}
+
+/** How long a dynamic event audience keeps taking people who join it. */
+const FOLLOW_MS = 90 * 86_400_000;
+
 export async function createEvent(
   actorId: string,
   input: { title: string; startsAt: string; endsAt?: string | null; location?: string },
   now = new Date(),
+  audience?: EventAudienceInput,
 ): Promise<CompanyEventItem> {
   const id = newSortableId(now);
   const times = eventTimes({ start: instant(input.startsAt), end: input.endsAt ? instant(input.endsAt) : null }, now);
+  const at = now.toISOString();
   const item = CompanyEvent.item({
     id,
     title: input.title.trim(),
     location: (input.location ?? '').trim(),
     createdById: actorId,
-    createdAt: now.toISOString(),
+    createdAt: at,
     actorId,
     ...times,
+    ...(audience
+      ? {
+          audience: {
+            ...(audience.audienceId !== null ? { id: audience.audienceId } : { rule: audience.rule }),
+            ...(audience.dynamic ? { dynamic: true } : {}),
+          },
+        }
+      : {}),
   });
-  await write(CompanyEvent.create(item));
+  if (!audience) {
+    await write(CompanyEvent.create(item));
+    return item;
+  }
+  // Its audience is frozen in the background (shared/feed/event-audience.ts); its creator sees it at once.
+  await transact([
+    CompanyEvent.create(item),
+    EventAudience.create({
+      eventId: id,
+      authorId: actorId,
+      rule: audience.rule,
+      audienceId: audience.audienceId,
+      dynamic: audience.dynamic,
+      cutoff: at,
+      cursor: null,
+      step: 0,
+      sent: 0,
+      createdAt: at,
+      ...(audience.dynamic ? { followUntil: new Date(now.getTime() + FOLLOW_MS).toISOString() } : {}),
+    }),
+    EventReader.put(readerOf(item, actorId, 'author', at)),
+  ]);
   return item;
 }
 
-/** Upcoming and ongoing events, soonest start first. */
-export async function listEvents(limit: number, now = new Date()): Promise<CompanyEventItem[]> {
+/** A person's reader item of a targeted event, with copies of its times (their own indexes). */
+export const readerOf = (
+  e: Pick<CompanyEventItem, 'id' | 'startUtc' | 'endUtc' | 'endsAt'>,
+  userId: string,
+  how: EventReaderItem['how'],
+  addedAt: string,
+) => ({ eventId: e.id, userId, how, addedAt, startUtc: e.startUtc, endUtc: e.endUtc, endsAt: e.endsAt });
+
+/** Whether a person may see an event: every untargeted one; a targeted one, its creator, super admins and its readers. */
+export async function maySeeEvent(event: CompanyEventItem | string, viewer: Viewer): Promise<boolean> {
+  const e = typeof event === 'string' ? await CompanyEvent.get({ id: event }) : event;
+  if (!e) return false;
+  if (!e.audience || canManageEvent(e, viewer)) return true;
+  return !!(await EventReader.get({ eventId: e.id, userId: viewer.userId }));
+}
+
+/**
+ * Upcoming and ongoing events, soonest start first: the company's, and (with a reader) the targeted
+ * events they are in (docs/audiences.md), from their own indexes by the same two queries, merged.
+ */
+export async function listEvents(limit: number, now = new Date(), readerId?: string): Promise<CompanyEventItem[]> {
   const nowUtc = now.toISOString();
   const lookBack = new Date(now.getTime() - LONG_EVENT_MS).toISOString();
   const notOver = { FilterExpression: 'endUtc > :now', ExpressionAttributeValues: { ':now': nowUtc } };
-  const [recent, long] = await Promise.all([
+  // Long events that started within the last day are already in the first query.
+  const startedBefore = { FilterExpression: 'startUtc <= :cut', ExpressionAttributeValues: { ':cut': lookBack } };
+  const [recent, long, mine, mineLong] = await Promise.all([
     CompanyEvent.queryAll({ index: 'byStart', key: {}, skAfter: lookBack, filter: notOver }, { max: limit }),
-    CompanyEvent.queryAll({
-      index: 'longByEnd',
-      key: {},
-      skAfter: nowUtc,
-      // Long events that started within the last day are already in the first query.
-      filter: { FilterExpression: 'startUtc <= :cut', ExpressionAttributeValues: { ':cut': lookBack } },
-    }),
+    CompanyEvent.queryAll({ index: 'longByEnd', key: {}, skAfter: nowUtc, filter: startedBefore }),
+    readerId
+      ? EventReader.queryAll(
+          { index: 'byStart', key: { userId: readerId }, skAfter: lookBack, filter: notOver },
+          { max: limit },
+        )
+      : [],
+    readerId
+      ? EventReader.queryAll({ index: 'longByEnd', key: { userId: readerId }, skAfter: nowUtc, filter: startedBefore })
+      : [],
   ]);
+  const targeted = [...mine, ...mineLong].map((r) => ({ id: r.eventId }));
+  const found = targeted.length ? await CompanyEvent.getMany(targeted) : [];
+  const theirs = found.filter((e): e is CompanyEventItem => !!e && e.endUtc > nowUtc);
   const byStart = (a: CompanyEventItem, b: CompanyEventItem) =>
     a.startUtc.localeCompare(b.startUtc) || a.id.localeCompare(b.id);
-  return [...long.sort(byStart), ...recent].slice(0, limit);
+  const isLongNow = (e: CompanyEventItem) => e.startUtc <= lookBack;
+  const longOnes = [...long, ...theirs.filter(isLongNow)].sort(byStart);
+  const recentOnes = [...recent, ...theirs.filter((e) => !isLongNow(e))].sort(byStart);
+  return [...longOnes, ...recentOnes].slice(0, limit);
 }
 
 export const canManageEvent = (event: CompanyEventItem, viewer: Viewer) =>
   event.createdById === viewer.userId || isSuperAdmin(viewer);
 
-/** The event for someone about to change it: 404 when it does not exist, 403 without canManage. */
+/**
+ * The event for someone about to change it: 404 when it does not exist (or is targeted at an audience
+ * they are not in, docs/audiences.md), 403 without canManage.
+ */
 async function manageableEvent(eventId: string, viewer: Viewer): Promise<CompanyEventItem> {
   const event = await CompanyEvent.get({ id: eventId }, { consistent: true });
-  if (!event) throw notFound('No such event.');
+  if (!event || !(await maySeeEvent(event, viewer))) throw notFound('No such event.');
   if (!canManageEvent(event, viewer))
     throw forbidden('Only the person who created this event or a super admin can change it.');
   return event;
@@ -126,5 +207,7 @@ export async function toCompanyEvents(events: CompanyEventItem[], viewer: Viewer
     location: e.location ?? '',
     createdBy: mentionIn(creators, e.createdById),
     canManage: canManageEvent(e, viewer),
+    // A targeted event's audience as given, shown to whom may manage it (docs/audiences.md).
+    ...(e.audience && canManageEvent(e, viewer) ? { audience: e.audience } : {}),
   }));
 }

@@ -113,6 +113,10 @@ export const dataRules: Record<string, DataRule> = {
   [officeEntities.WebsiteCounts.name]: { erase: 'pseudonymise' },
   // Calendar.
   [calendarEntities.CompanyEvent.name]: { section: 'events', erase: 'pseudonymise' },
+  // Targeted events (docs/audiences.md): the frozen audience names its creator and its rule may name
+  // people (the opaque id selects nobody); a person's place in an audience is theirs and goes.
+  [calendarEntities.EventAudience.name]: { erase: 'pseudonymise' },
+  [calendarEntities.EventReader.name]: { erase: 'delete' },
   [calendarEntities.BirthdayWish.name]: { section: 'birthdayWishes', erase: 'special' },
   [calendarEntities.WishCounter.name]: { erase: 'delete' },
   [calendarEntities.BirthdayAnnouncement.name]: { erase: 'delete' },

@@ -1,8 +1,7 @@
-import { getAudience, peopleBelow, requireRule, ruleMembers } from '../audiences/audiences.ts';
+import { ruleMembers } from '../audiences/audiences.ts';
 import type { Rule } from '../audiences/rule.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, type TransactItem, transact } from '../db/table.ts';
-import { DomainError, forbidden, invalid } from '../errors.ts';
 import { companyValuesOf } from '../people/company-values.ts';
 import type { UserItem } from '../people/entities.ts';
 import { announce } from './announcements.ts';
@@ -16,10 +15,10 @@ import {
   PostReader,
   type PostReaderItem,
 } from './entities.ts';
+import { followEventJoiner } from './event-audience.ts';
 import { readersAmong } from './may-read.ts';
 import { addAudience, joinOne } from './must-read-audience.ts';
 import { notifyNewPost } from './notify.ts';
-import type { Viewer } from './people.ts';
 
 /**
  * Targeted content (docs/audiences.md, "Targeted content"): a post, announcement or must-read with an
@@ -43,48 +42,6 @@ import type { Viewer } from './people.ts';
 export const READERS_PAGE = 90;
 /** How long a dynamic audience keeps taking people who join it. */
 export const FOLLOW_DAYS = 90;
-
-/** The audience a post is created with, checked: its rule (a named audience's, copied) and its id. */
-export async function resolveAudience(
-  caller: Viewer,
-  input: { id?: string; rule?: unknown; dynamic?: boolean },
-): Promise<{ rule: Rule; audienceId: string | null; dynamic: boolean }> {
-  if ((input.id === undefined) === (input.rule === undefined))
-    throw invalid(['audience: give exactly one of id and rule']);
-  let rule: Rule;
-  let audienceId: string | null = null;
-  if (input.id !== undefined) {
-    const found = await getAudience(input.id).catch(() => undefined);
-    if (!found) throw invalid([`audience.id: no such audience: ${input.id}`]);
-    rule = found.rule;
-    audienceId = found.id;
-  } else {
-    try {
-      rule = requireRule(input.rule);
-    } catch (err) {
-      throw prefixed(err);
-    }
-  }
-  const members = await ruleMembers(rule, { check: input.rule !== undefined }).catch((err) => {
-    throw prefixed(err);
-  });
-  if (caller.role !== 'super_admin') {
-    const ids = members.map((m) => m.id);
-    if (!ids.includes(caller.userId)) {
-      const below = await peopleBelow(caller.userId);
-      if (ids.length === 0 || !ids.every((id) => below.has(id)))
-        throw forbidden('You may target only an audience you are in, or people who are all under you.');
-    }
-  }
-  return { rule, audienceId, dynamic: !!input.dynamic };
-}
-
-/** A rule's 400 names where it is in the post's body (`audience.rule…`). */
-function prefixed(err: unknown): unknown {
-  if (!(err instanceof DomainError) || err.kind !== 'invalid') return err;
-  const reasons = Array.isArray(err.reasons) ? err.reasons : [err.reasons];
-  return invalid(reasons.map((r) => `audience.${r}`));
-}
 
 const createdFields = (p: PostItem): PostCreatedFields => ({
   authorId: p.authorId,
@@ -239,8 +196,6 @@ const following = () =>
  */
 export async function followJoiner(person: UserItem): Promise<void> {
   if (person.status === 'deactivated') return;
-  const open = await following();
-  if (!open.length) return;
   const fresh = {
     id: person.id,
     role: person.role,
@@ -248,6 +203,9 @@ export async function followJoiner(person: UserItem): Promise<void> {
     company: companyValuesOf(person),
     joinedAt: person.joinedAt,
   };
+  await followEventJoiner(fresh);
+  const open = await following();
+  if (!open.length) return;
   const have = await PostReader.getMany(open.map((a) => ({ postId: a.postId, userId: person.id })));
   for (const [i, a] of open.entries()) {
     if (have[i] || a.authorId === person.id) continue;

@@ -1,10 +1,12 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { announcementFanOut, announcementFilters } from '../calendar/birthdays/announce.ts';
+import { CompanyEvent, EventAudience } from '../calendar/entities.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import { User } from '../people/entities.ts';
 import { announce } from './announcements.ts';
 import { fanOutAudience, followJoiner } from './audience.ts';
 import { MustRead, Post, PostAudience } from './entities.ts';
+import { fanOutEventAudience, followEvent } from './event-audience.ts';
 import { addAudience, join, leave } from './must-read-audience.ts';
 
 /**
@@ -25,8 +27,10 @@ export const companyFanOutFilters: Record<string, unknown>[] = [
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [Post.name] }, isAnnouncement: { BOOL: [true] } } } },
   ...announcementFilters,
   { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [MustRead.name] } } } },
-  // A targeted post's audience, frozen at publish (audience.ts).
-  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [PostAudience.name] } } } },
+  // A targeted post's or event's audience, frozen at publish (audience.ts, event-audience.ts).
+  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [PostAudience.name, EventAudience.name] } } } },
+  // A company event moved or deleted: a targeted one's readers' copies of its times follow (events are few).
+  { eventName: ['MODIFY', 'REMOVE'], dynamodb: { OldImage: { entity: { S: [CompanyEvent.name] } } } },
   // A person whose company values changed may join a dynamic audience (audience.ts followJoiner).
   {
     eventName: ['MODIFY'],
@@ -67,6 +71,9 @@ export async function companyFanOut(records: DynamoDBRecord[]): Promise<void> {
     if (r.eventName === 'INSERT' && Post.is(item) && item.isAnnouncement && !item.audience) await announce(item.id);
     if (r.eventName === 'INSERT' && MustRead.is(item) && !item.targeted) await addAudience(item.postId);
     if (r.eventName === 'INSERT' && PostAudience.is(item)) await fanOutAudience(item.postId);
+    if (r.eventName === 'INSERT' && EventAudience.is(item)) await fanOutEventAudience(item.eventId);
+    const old = toItemChange(r).oldImage;
+    if (r.eventName !== 'INSERT' && CompanyEvent.is(old) && old.audience) await followEvent(old.id);
     if (User.is(item)) {
       const before = toItemChange(r).oldImage;
       const was = User.is(before) ? before.status : undefined;

@@ -19,7 +19,8 @@ import type * as z from 'zod';
  * payload nobody declared. The registry (`shared/registry/change-types.ts`) collects the
  * declarations, and the AsyncAPI document of the stream is made from them (docs/asyncapi.md).
  */
-export type Audience = { kind: 'all' } | { kind: 'user'; userId: string } | { kind: 'post'; postId: string };
+/** `readers`: the people who may read one targeted thing, `of` = `post:<id>` or `event:<id>` (docs/audiences.md). */
+export type Audience = { kind: 'all' } | { kind: 'user'; userId: string } | { kind: 'readers'; of: string };
 
 /** An event on its way to the log (what the event log appends). */
 export interface ChangeEventDraft {
@@ -35,7 +36,7 @@ export type DeclaredChange = ChangeEventDraft & { readonly [declared]: true };
 
 /**
  * Who receives a change type: everyone signed in, only the one person it concerns, or (`readers`) the
- * people who may read the post it is about: everyone for a post without an audience, else its
+ * people who may read the post or event it is about: everyone for one without an audience, else its
  * audience, author and super admins (docs/audiences.md), checked by the stream for each connection.
  */
 export type AudienceKind = 'everyone' | 'user' | 'readers';
@@ -53,7 +54,8 @@ export interface ChangeType<
   readonly payload: P;
   /**
    * An event of this type: to everyone, or (audience `user`) to `userId` only, or (audience `readers`)
-   * to `to`: everyone when absent, a targeted post's readers (`postReaders`), or one person.
+   * to `to`: everyone when absent, a targeted post's or event's readers (`postReaders`, `eventReaders`),
+   * or one person.
    */
   readonly event: A extends 'user'
     ? (actorId: string | null, payload: z.output<P>, userId: string) => DeclaredChange
@@ -107,7 +109,9 @@ export type ChangeMapper = (change: ItemChange) => DeclaredChange[];
 export const everyone: Audience = { kind: 'all' };
 export const onlyUser = (userId: string): Audience => ({ kind: 'user', userId });
 /** The readers of a targeted post (docs/audiences.md): the stream asks, per connection, whether its person may read it. */
-export const postReaders = (postId: string): Audience => ({ kind: 'post', postId });
+export const postReaders = (postId: string): Audience => ({ kind: 'readers', of: `post:${postId}` });
+/** The people who may see a targeted company event (docs/audiences.md), asked the same way. */
+export const eventReaders = (eventId: string): Audience => ({ kind: 'readers', of: `event:${eventId}` });
 
 /** Whether any of these attributes differs between the two images. */
 export function changed(change: ItemChange, ...fields: string[]): boolean {

@@ -55,18 +55,15 @@ export interface RecordDrafts {
   drafts: (ChangeEventDraft & { at: Date })[];
 }
 
-const audienceAttribute = (a: Audience) =>
-  a.kind === 'all' ? '*' : a.kind === 'post' ? `${POST_AUDIENCE}${a.postId}` : a.userId;
+/** The `aud` of an event: `*`, a person's id, or (a targeted post's or event's readers) `post:<id>`, `event:<id>`. */
+const audienceAttribute = (a: Audience) => (a.kind === 'all' ? '*' : a.kind === 'readers' ? a.of : a.userId);
 
-/** The `aud` of an event for a targeted post's readers: this prefix and the post's id. */
-export const POST_AUDIENCE = 'post:';
-
-/** Whether `userId` is in the event's audience (a post's readers: never here, see `postOf`). */
+/** Whether `userId` is in the event's audience (a targeted thing's readers: never here, see `readersOf`). */
 export const isFor = (event: Pick<LogEvent, 'aud'>, userId: string) => event.aud === '*' || event.aud === userId;
 
-/** The targeted post whose readers an event is for, if it is. */
-export const postOf = (event: Pick<LogEvent, 'aud'>): string | undefined =>
-  event.aud.startsWith(POST_AUDIENCE) ? event.aud.slice(POST_AUDIENCE.length) : undefined;
+/** The targeted post or event (`post:<id>`, `event:<id>`) whose readers a log event is for, if it is. */
+export const readersOf = (event: Pick<LogEvent, 'aud'>): string | undefined =>
+  /^(post|event):/.test(event.aud) ? event.aud : undefined;
 
 const replicaFields = (head: Required<LogHead>, events: LogEvent[] = []) =>
   Array.from({ length: env.liveReplicas }, (_, replica) => ({ replica, ...head, recent: JSON.stringify(events) }));

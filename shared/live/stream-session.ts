@@ -2,7 +2,15 @@ import { randomInt } from 'node:crypto';
 import { env } from '../config/env.ts';
 import { coalesced } from './coalesced-reads.ts';
 import type { LogEvent } from './entities.ts';
-import { isFor, type PolledReplica, postOf, readEventsAfter, readHead, readReplica, resumePoint } from './event-log.ts';
+import {
+  isFor,
+  type PolledReplica,
+  readEventsAfter,
+  readersOf,
+  readHead,
+  readReplica,
+  resumePoint,
+} from './event-log.ts';
 import { changeFrame, jitteredRetryMs, pingFrame, readyFrame, resyncFrame } from './sse.ts';
 
 /**
@@ -40,10 +48,10 @@ export interface StreamOptions {
    */
   stillHeld?: () => Promise<boolean>;
   /**
-   * Whether the person may read a targeted post (docs/audiences.md): asked once per post and
-   * connection for events to a post's readers; absent, such events are not delivered.
+   * Whether the person may read a targeted post or event (`post:<id>`, `event:<id>`, docs/audiences.md):
+   * asked for events to its readers; absent, such events are not delivered.
    */
-  mayReadPost?: (postId: string) => Promise<boolean>;
+  mayReadTarget?: (target: string) => Promise<boolean>;
   pollMs?: number;
   pingMs?: number;
   /** How long a missing seq (written out of order, or never) is waited for before it is skipped. */
@@ -117,21 +125,21 @@ export async function runStream(sink: FrameSink, o: StreamOptions): Promise<Stre
       readEventsAfter(epoch, after, PAGE, consistent),
     );
 
-  // A connection's answers per targeted post: a yes is kept for the connection's life, a no for 30 s
+  // A connection's answers per targeted post or event: a yes is kept for the connection's life, a no for 30 s
   // (its person may be recorded among the readers meanwhile: the background pass, a dynamic audience).
   const readable = new Map<string, { answer: Promise<boolean>; at: number }>();
-  const mayRead = async (postId: string) => {
-    if (!o.mayReadPost) return false;
+  const mayRead = async (target: string) => {
+    if (!o.mayReadTarget) return false;
     if (readable.size > 1000) readable.clear();
-    const known = readable.get(postId);
+    const known = readable.get(target);
     if (known && ((await known.answer) || Date.now() - known.at < 30_000)) return known.answer;
-    const answer = o.mayReadPost(postId).catch(() => false);
-    readable.set(postId, { answer, at: Date.now() });
+    const answer = o.mayReadTarget(target).catch(() => false);
+    readable.set(target, { answer, at: Date.now() });
     return answer;
   };
   const deliver = async (e: LogEvent): Promise<boolean> => {
-    const post = postOf(e);
-    const forMe = post !== undefined ? await mayRead(post) : isFor(e, o.userId);
+    const target = readersOf(e);
+    const forMe = target !== undefined ? await mayRead(target) : isFor(e, o.userId);
     if (forMe && !(await sink.send(changeFrame(epoch, e)))) return false;
     cursor = e.seq;
     return true;

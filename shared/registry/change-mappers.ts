@@ -1,4 +1,4 @@
-import { companyEventChanges } from '../calendar/change-events.ts';
+import { companyEventChanges, eventAudienceChanges, eventReaderChanges } from '../calendar/change-events.ts';
 import { feedChangeMappers } from '../feed/change-events.ts';
 import type { ChangeMapper } from '../live/change-events.ts';
 import { notificationChanges, notificationsReadAllChanges } from '../notifications/change-events.ts';
@@ -11,6 +11,8 @@ import { presenceChanges } from '../presence/change-events.ts';
  */
 export const changeMappers: Record<string, ChangeMapper> = {
   CompanyEvent: companyEventChanges,
+  EventAudience: eventAudienceChanges,
+  EventReader: eventReaderChanges,
   Notification: notificationChanges,
   NotificationReadAll: notificationsReadAllChanges,
   Presence: presenceChanges,

@@ -195,6 +195,56 @@ describe('targeted content', () => {
     }
   }, 240_000);
 
+  it('an event for the audience is listed, and streamed, for exactly them', async () => {
+    const [s2, sOut] = await Promise.all([openStream(c.e2.token), openStream(c.product.token)]);
+    streams.push(s2, sOut);
+    const startsAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const event = expectStatus(
+      await api('POST', '/events', {
+        token: c.e1.token,
+        body: { title: `Berlin engineers' lunch ${uniq()}`, startsAt, audience: { rule: ruleOf(c) } },
+      }),
+      201,
+      'event',
+    );
+    expect(event.audience).toEqual({ rule: ruleOf(c) });
+    await settled();
+    const late = await person({ department: 'engineering', managerId: c.ana.id }, { profile: { location: c.berlin } });
+    await settled();
+    const listed = async (p: { token: string }) =>
+      (expectStatus(await api('GET', '/events?limit=100', { token: p.token }), 200, 'events') as { id: string }[]).map(
+        (e) => e.id,
+      );
+    for (const p of [c.e1, c.e2]) expect(await listed(p), p.id).toContain(event.id);
+    for (const p of [c.elsewhere, c.product, late]) {
+      expect(await listed(p), p.id).not.toContain(event.id);
+      // Not theirs to know of: a change is a 404, not a 403.
+      const moved = await api('PATCH', `/events/${event.id}`, { token: p.token, body: { startsAt } });
+      expect(moved.status, p.id).toBe(404);
+    }
+    await s2.next(isChange('event.updated', (x) => x.eventId === event.id));
+    const sentinel = expectStatus(
+      await api('POST', '/events', { token: c.ana.token, body: { title: `All hands ${uniq()}`, startsAt } }),
+      201,
+      'public event',
+    );
+    await sOut.next(isChange('event.updated', (x) => x.eventId === sentinel.id));
+    expect(sOut.changes().filter((f) => f.data.payload?.eventId === event.id)).toEqual([]);
+    // Moved: its readers' list follows its new time.
+    const later = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    expectStatus(
+      await api('PATCH', `/events/${event.id}`, { token: c.e1.token, body: { startsAt: later } }),
+      200,
+      'move',
+    );
+    await settled();
+    const mine = expectStatus(await api('GET', '/events?limit=100', { token: c.e2.token }), 200, 'events') as {
+      id: string;
+      startsAt: string;
+    }[];
+    expect(Date.parse(mine.find((e) => e.id === event.id)!.startsAt)).toBe(Date.parse(later));
+  }, 240_000);
+
   it('refuses a member an audience they are not in, and a bad audience', async () => {
     // Elsewhere is in Paris: the Berlin rule does not select them, and they manage nobody.
     const refused = await api('POST', '/posts', {

@@ -4,6 +4,7 @@ import { offsetDateTime } from '../../util/time.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, Mention, nonBlank } from '../schemas/common.ts';
+import { AudienceRule } from './audiences.ts';
 
 export const CompanyEvent = /* @__PURE__ */ declared(() =>
   z
@@ -15,6 +16,14 @@ export const CompanyEvent = /* @__PURE__ */ declared(() =>
       location: z.string(),
       createdBy: Mention,
       canManage: z.boolean(),
+      audience: z
+        .object({
+          id: z.string().optional(),
+          rule: z.unknown().optional().describe('An AudienceRule, as given'),
+          dynamic: z.boolean().optional(),
+        })
+        .optional()
+        .describe('Present only on a targeted event, shown to whom may manage it: who it is for (docs/audiences.md)'),
     })
     .meta({ id: 'CompanyEvent' }),
 );
@@ -49,12 +58,28 @@ export const createEventRoute = /* @__PURE__ */ declared(() =>
       startsAt: offsetDateTime(),
       endsAt: offsetDateTime().nullable().optional(),
       location: z.string().max(120, 'must be at most 120 characters').optional(),
+      audience: z
+        .strictObject({
+          id: z.string().min(1).max(200).optional().describe('A named audience (docs/audiences.md)'),
+          rule: AudienceRule.optional(),
+          dynamic: z.boolean().optional().describe('true: people who join the audience later see it too'),
+        })
+        .nullish()
+        .describe(
+          'Who the event is for (exactly one of id and rule): listed only for them, its creator and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
+        ),
     }),
     idempotent: true,
     status: 201,
     response: CompanyEvent,
-    errors: [400],
-    access: { table: 'write', writes: [calendar.CompanyEvent] },
+    // 403: an audience a member may not target (docs/audiences.md).
+    errors: [400, 403],
+    access: {
+      table: 'write',
+      writes: [calendar.CompanyEvent, calendar.EventAudience, calendar.EventReader],
+      // A targeted event's audience is checked over the roster document.
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
+    },
   }),
 );
 
