@@ -11,7 +11,7 @@ import { companyFromRow } from '../people/roster-row.ts';
 import { getUsers } from '../people/users.ts';
 import { Audience, type AudienceItem } from './entities.ts';
 import { checkRule, type Rule, referencesOf } from './rule.ts';
-import { type Candidate, type Resolved, selectPeople } from './select.ts';
+import { type Candidate, type Resolved, selectPeople, selectsPerson } from './select.ts';
 
 /**
  * Audiences (docs/audiences.md): named rules over what the company controls, kept as items. Every
@@ -105,21 +105,31 @@ async function selected(rule: Rule, check: boolean): Promise<{ key: string; id: 
 
 /**
  * Who a rule selects now, with when each joined the company, in id order: what targeted content
- * freezes at publish (shared/feed/audience.ts). `check`: references to nobody are a 400. `fresh`: a
- * person as a change just made them (the roster may not have folded it yet), in place of their row.
+ * freezes at publish (shared/feed/audience.ts). `check`: references to nobody are a 400.
  */
 export async function ruleMembers(
   rule: Rule,
-  opts: { check?: boolean; fresh?: Candidate & { joinedAt: string } } = {},
+  opts: { check?: boolean } = {},
 ): Promise<{ id: string; joinedAt: string }[]> {
   const { people, resolved } = await companyFor(rule, opts.check ?? false);
-  const fresh = opts.fresh;
-  const all = fresh ? [...people.filter((p) => p.id !== fresh.id), { ...fresh, name: '' }] : people;
-  const ids = selectPeople(rule, all, resolved);
-  return all
+  const ids = selectPeople(rule, people, resolved);
+  return people
     .filter((p) => ids.has(p.id))
     .map((p) => ({ id: p.id, joinedAt: p.joinedAt }))
     .sort((a, b) => byteOrder(a.id, b.id));
+}
+
+/**
+ * Which of these rules select one person as a change just made them (a dynamic audience's joiner,
+ * shared/feed/audience.ts): one read of the company for all the rules, then O(nodes × their manager
+ * chain) each, never a pass over the company per rule. Answers the indexes of the rules that select them.
+ */
+export async function rulesSelecting(rules: Rule[], fresh: Candidate): Promise<number[]> {
+  if (!rules.length) return [];
+  const { people, resolved } = await companyFor({ any: rules }, false);
+  const managerOf = new Map(people.map((p) => [p.id, p.company.managerId]));
+  managerOf.set(fresh.id, fresh.company.managerId);
+  return rules.flatMap((r, i) => (selectsPerson(r, fresh, managerOf, resolved) ? [i] : []));
 }
 
 /** The people below a manager (the company's values, every level), now. */

@@ -81,3 +81,46 @@ export function selectPeople(rule: Rule, people: Candidate[], resolved: Resolved
   };
   return evaluate(rule);
 }
+
+/**
+ * Whether a rule selects one person, as `selectPeople` would among the whole company, without a pass
+ * over it: O(nodes × the person's manager chain). `managerOf` maps each person to their manager (the
+ * company's value), for the chain. For a person who just changed (a dynamic audience's joiner).
+ */
+export function selectsPerson(
+  rule: Rule,
+  person: Candidate,
+  managerOf: Map<string, string | null>,
+  resolved: Resolved,
+): boolean {
+  if (person.status === 'deactivated') return false;
+  const p = person;
+  const below = (managerId: string, chain: boolean): boolean => {
+    const seen = new Set<string>([p.id]);
+    let m = p.company.managerId;
+    while (m && !seen.has(m)) {
+      if (m === managerId) return true;
+      if (!chain) return false;
+      seen.add(m);
+      m = managerOf.get(m) ?? null;
+    }
+    return false;
+  };
+  const test = (r: Rule): boolean => {
+    if ('all' in r) return r.all.every(test);
+    if ('any' in r) return r.any.some(test);
+    if ('not' in r) return !test(r.not);
+    if ('department' in r) return p.company.department === r.department;
+    if ('teamId' in r) return resolved.openTeams.has(r.teamId) && p.company.teamId === r.teamId;
+    if ('scimGroup' in r) {
+      const team = resolved.groups.get(r.scimGroup.toLowerCase());
+      return !!team && resolved.openTeams.has(team) && p.company.teamId === team;
+    }
+    if ('role' in r) return p.role === r.role;
+    if ('location' in r) return p.company.location === r.location;
+    if ('userIds' in r) return r.userIds.includes(p.id);
+    if ('managerId' in r) return r.managerId !== p.id && below(r.managerId, !!r.chain);
+    return false;
+  };
+  return test(rule);
+}

@@ -1,4 +1,4 @@
-import { ruleMembers } from '../audiences/audiences.ts';
+import { ruleMembers, rulesSelecting } from '../audiences/audiences.ts';
 import type { Rule } from '../audiences/rule.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, type TransactItem, transact } from '../db/table.ts';
@@ -207,10 +207,15 @@ export async function followJoiner(person: UserItem): Promise<void> {
   const open = await following();
   if (!open.length) return;
   const have = await PostReader.getMany(open.map((a) => ({ postId: a.postId, userId: person.id })));
-  for (const [i, a] of open.entries()) {
-    if (have[i] || a.authorId === person.id) continue;
-    const members = await ruleMembers(a.rule, { fresh });
-    if (!members.some((m) => m.id === person.id)) continue;
+  const candidates = open.filter((a, i) => !have[i] && a.authorId !== person.id);
+  const selecting = new Set(
+    await rulesSelecting(
+      candidates.map((a) => a.rule),
+      fresh,
+    ),
+  );
+  for (const [i, a] of candidates.entries()) {
+    if (!selecting.has(i)) continue;
     try {
       await transact([
         PostReader.create({

@@ -1,4 +1,4 @@
-import { ruleMembers } from '../audiences/audiences.ts';
+import { ruleMembers, rulesSelecting } from '../audiences/audiences.ts';
 import type { Rule } from '../audiences/rule.ts';
 import type { Candidate } from '../audiences/select.ts';
 import {
@@ -107,10 +107,15 @@ export async function followEventJoiner(fresh: Candidate & { joinedAt: string })
   const open = await following();
   if (!open.length) return;
   const have = await EventReader.getMany(open.map((a) => ({ eventId: a.eventId, userId: fresh.id })));
-  for (const [i, a] of open.entries()) {
-    if (have[i] || a.authorId === fresh.id) continue;
-    const members = await ruleMembers(a.rule as Rule, { fresh });
-    if (!members.some((m) => m.id === fresh.id)) continue;
+  const candidates = open.filter((a, i) => !have[i] && a.authorId !== fresh.id);
+  const selecting = new Set(
+    await rulesSelecting(
+      candidates.map((a) => a.rule as Rule),
+      fresh,
+    ),
+  );
+  for (const [i, a] of candidates.entries()) {
+    if (!selecting.has(i)) continue;
     const event = await CompanyEvent.get({ id: a.eventId }, { consistent: true });
     if (!event) continue;
     try {
