@@ -10,8 +10,10 @@ import {
   MustReadAck,
   MustReadReminder,
   PollVote,
+  PostAudience,
   type PostItem,
   PostReaction,
+  PostReader,
 } from './entities.ts';
 import { type ScoreDelta, scoreWrites, transactScored } from './scores.ts';
 
@@ -19,7 +21,7 @@ import { type ScoreDelta, scoreWrites, transactScored } from './scores.ts';
  * What a deletion leaves behind, removed in the background (the feed's stream consumer) so the
  * request stays O(1): a deleted post's reactions, votes, comments and bookmarks; a deleted thread's
  * replies. What they gave the leaderboard is taken back in the same transaction as each removal, so
- * a redelivered record changes nothing twice. Cost: O(items removed), never on a request path.
+ * a redelivered record changes nothing twice; a targeted post's readers' items (O(its audience)). Cost: O(items removed), never on a request path.
  */
 const ACTOR = 'system:cleanup';
 
@@ -63,6 +65,12 @@ export async function cleanUpPost(post: PostItem): Promise<void> {
     await write(Bookmark.remove(b));
   // An announcement's progress goes with it (a later redelivery finds no post and sends nothing).
   if (post.isAnnouncement) await write(AnnouncementNotice.remove({ postId: post.id }));
+  // A targeted post's frozen audience: its state first (the readers' pass stops), then every reader's
+  // item, off their timelines (docs/audiences.md).
+  if (post.audience) {
+    await write(PostAudience.remove({ postId: post.id }));
+    for (const r of await PostReader.queryAll({ key: { postId: post.id } })) await write(PostReader.remove(r));
+  }
   // A must-read's state first (nobody is added or counted after it), then every person's part.
   if (post.acknowledgement) {
     await write(MustRead.remove({ postId: post.id }));

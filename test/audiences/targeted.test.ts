@@ -193,6 +193,11 @@ describe('targeted content', () => {
       expect(await feedIds(c.e2)).toContain(id);
       expect(await feedIds(c.elsewhere)).not.toContain(id);
     }
+    // Deleted, its frozen audience goes with it (off every reader's timeline).
+    expect((await api('DELETE', `/posts/${frozen.id}`, { token: c.e1.token })).status).toBe(204);
+    await settled();
+    expect((await postAudienceMembers(frozen.id)).items).toEqual([]);
+    expect((await postAudienceMembers(dynamic.id)).items.length).toBeGreaterThan(0);
   }, 240_000);
 
   it('an event for the audience is listed, and streamed, for exactly them', async () => {
