@@ -40,6 +40,8 @@ const LAYERS = [
   // A post's website record (its entities and life), written by the feed with the post.
   'website',
   'feed',
+  // Reach: what people saw and did with posts, rolled up as it happens (docs/reach.md); on the feed's posts.
+  'reach',
   'office-updates',
   // Reports of posts and comments and their review: on the feed (hiding) and notifications.
   'moderation',

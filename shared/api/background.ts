@@ -21,6 +21,9 @@ import { ContentReport, ReportFiling } from '../moderation/entities.ts';
 import { User } from '../people/entities.ts';
 import { teamDeletionFilters } from '../people/team-deletion.ts';
 import { Presence } from '../presence/entities.ts';
+import { reachMarkFilters } from '../reach/activity.ts';
+import { PostSeen, ReachDay, ReachSlice, ReachTotal } from '../reach/entities.ts';
+import { reachTargetFilters } from '../reach/targets.ts';
 import { wholeListFilters } from '../whole-lists/consumer.ts';
 import type { RouteAccess } from './route-def.ts';
 import { CHANGES_PEOPLE, FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
@@ -160,6 +163,29 @@ export const streamConsumers: StreamConsumer[] = [
     filters: leaderboardFoldFilters,
     batchSize: 100,
     access: { table: 'write', writes: [LeaderboardTop] },
+  },
+  // Reach (docs/reach.md): a post's audience at publish counted, in all and per slice (the roster
+  // document read once a batch); a deleted post's roll-ups and marks removed.
+  {
+    name: 'reach-targets',
+    handler: 'functions/reach/reach-targets.ts',
+    filters: reachTargetFilters,
+    batchSize: 10,
+    access: {
+      table: 'write',
+      writes: [PostSeen, ReachTotal, ReachDay, ReachSlice],
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
+    },
+    timeout: 300,
+    memory: 1024,
+  },
+  // Reach: a person's first reaction, comment and acknowledgement of a post, each counted once.
+  {
+    name: 'reach-marks',
+    handler: 'functions/reach/reach-marks.ts',
+    filters: reachMarkFilters,
+    batchSize: 100,
+    access: { table: 'write', writes: [PostSeen, ReachTotal, ReachDay, ReachSlice] },
   },
 ];
 

@@ -263,6 +263,12 @@ export const EXPORTED: Record<string, ExportedKind> = {
     fields: ['userId', 'platform', 'userAgent', 'createdAt', 'updatedAt', 'disabledAt'],
   },
   NotificationPrefs: { about: own('userId'), fields: ['userId', 'pushEnabled', 'updatedAt'] },
+  // Reach (docs/reach.md): what they saw and did with each post, and their read-receipt choice.
+  PostSeen: {
+    about: own('userId'),
+    fields: ['postId', 'userId', 'seenAt', 'reactedAt', 'commentedAt', 'acknowledgedAt'],
+  },
+  ReadReceiptChoice: { about: own('userId'), fields: ['userId', 'optedOut', 'updatedAt'] },
   // Their copies: who asked (themselves or a super admin), when, and what each held.
   DataExport: {
     about: own('userId'),

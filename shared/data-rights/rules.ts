@@ -17,6 +17,7 @@ import * as notificationEntities from '../notifications/entities.ts';
 import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
+import * as reachEntities from '../reach/entities.ts';
 import * as scimEntities from '../scim/entities.ts';
 import * as officeEntities from '../website/entities.ts';
 import * as dataRightsEntities from './entities.ts';
@@ -153,6 +154,15 @@ export const dataRules: Record<string, DataRule> = {
   // Audiences: a person named in a rule's `userIds` leaves it (erasure.ts); not part of their export (the
   // company's list, docs/audiences.md).
   [audienceEntities.Audience.name]: { erase: 'special' },
+  // Reach (docs/reach.md): a person's marks on posts (what they saw, reacted to, commented on,
+  // acknowledged) and their read-receipt choice are theirs and go; the roll-ups hold counts only (a
+  // manager's slice names the manager: their id becomes the opaque id, the counts stay).
+  [reachEntities.PostSeen.name]: { section: 'seen', erase: 'delete' },
+  [reachEntities.ReadReceiptChoice.name]: { section: 'readReceipts', erase: 'delete' },
+  [reachEntities.ReachTotal.name]: { erase: 'untouched' },
+  [reachEntities.ReachDay.name]: { erase: 'untouched' },
+  [reachEntities.ReachSlice.name]: { erase: 'pseudonymise' },
+  [reachEntities.ReachSettings.name]: { erase: 'pseudonymise' },
   // The admin audit log keeps every entry (until its TTL) under the opaque id; their own actions are exported.
   [auditEntities.AuditEntry.name]: { section: 'auditLog', erase: 'pseudonymise' },
 };

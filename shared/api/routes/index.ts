@@ -18,6 +18,7 @@ import { officeUpdateRoutes } from './office-updates.ts';
 import { presenceRoutes } from './presence.ts';
 import { profileRoutes } from './profiles.ts';
 import { pushRoutes } from './push.ts';
+import { reachRoutes } from './reach.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { scimRoutes } from './scim.ts';
 import { ssoRoutes } from './sso.ts';
@@ -52,6 +53,7 @@ export const routes: AnyRoute[] = [
   ...attendanceRoutes,
   ...leaveRoutes,
   ...feedRoutes,
+  ...reachRoutes,
   ...officeUpdateRoutes,
   ...moderationRoutes,
   ...scimRoutes,
@@ -82,6 +84,8 @@ export const areaDescriptions: Record<string, string> = {
   attendance: 'Check-in and check-out records.',
   leave: 'Leave requests and their approval.',
   feed: 'Posts, comments, reactions, polls and bookmarks.',
+  reach:
+    'Reach: what people have seen of posts, counted as it happens, per slice with small slices suppressed, rankings, and optional read receipts (beyond the specification, docs/reach.md).',
   'office-updates': 'Updates from the office and the public website.',
   moderation:
     'Reports of posts and comments, and their review by super admins (beyond the specification; docs/moderation.md).',

@@ -1,0 +1,115 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
+import { page } from '../db/paging.ts';
+import { write } from '../db/table.ts';
+import { Post, type PostItem } from '../feed/entities.ts';
+import { companyValuesOf } from '../people/company-values.ts';
+import { roster } from '../people/roster.ts';
+import { companyFromRow } from '../people/roster-row.ts';
+import { inPool } from '../util/in-pool.ts';
+import { audienceIdOf, targetedPeople } from './audience-seam.ts';
+import { PostSeen, ReachDay, ReachSlice, ReachTotal, SLICINGS } from './entities.ts';
+import { setAndAdd, sliceValue, totalPlacement } from './marks.ts';
+
+/**
+ * `targeted` and `delivered` of a post, in all and per slice, recorded once in the background when the
+ * post is published (its INSERT on the stream; the `reach-targets` consumer): the audience at publish
+ * (audience-seam.ts) counted on the roster document (one Query and one object, CPU linear in the
+ * company), each slice by the person's company values then. Written with SET (absolute values), so a
+ * redelivered record writes the same again; the marks' counters (ADD) are never touched.
+ *
+ * - targeted: the people the post was for when it was published (docs/reach.md);
+ * - delivered: those of them who could receive it then: an account signed in at least once
+ *   (`active`), not only invited (`pending`).
+ */
+export const reachTargetFilters: Record<string, unknown>[] = [
+  { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [Post.name] } } } },
+  // A deleted post's reach goes with it (its roll-ups and everybody's marks on it).
+  { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [Post.name] } } } },
+];
+
+export async function recordTargets(records: DynamoDBRecord[]): Promise<void> {
+  for (const r of records) {
+    const old =
+      r.eventName === 'REMOVE' ? (r.dynamodb?.OldImage as Record<string, AttributeValue> | undefined) : undefined;
+    const gone = old ? unmarshall(old as never) : undefined;
+    if (gone?.entity === Post.name) await removeReach(String(gone.id));
+  }
+  const posts = records.flatMap((r) => {
+    if (r.eventName !== 'INSERT') return [];
+    const image = r.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
+    const item = image ? unmarshall(image as never) : undefined;
+    return item?.entity === Post.name ? [item as PostItem] : [];
+  });
+  if (!posts.length) return;
+  const company = await roster();
+  for (const post of posts) await targetsOf(post, company);
+}
+
+async function targetsOf(post: PostItem, company: Awaited<ReturnType<typeof roster>>): Promise<void> {
+  const people = await targetedPeople(post, company);
+  const counts = new Map<
+    string,
+    { by: (typeof SLICINGS)[number]; value: string; targeted: number; delivered: number }
+  >();
+  let delivered = 0;
+  for (const p of people) {
+    const values = Array.isArray(p.company) ? companyFromRow(p.company) : companyValuesOf({ managerId: p.managerId });
+    const reached = p.status === 'active' ? 1 : 0;
+    delivered += reached;
+    for (const by of SLICINGS) {
+      const value = sliceValue(values, by);
+      const key = `${by}\u0000${value}`;
+      const c = counts.get(key) ?? { by, value, targeted: 0, delivered: 0 };
+      c.targeted++;
+      c.delivered += reached;
+      counts.set(key, c);
+    }
+  }
+  const postId = post.id;
+  await inPool([...counts.values()], 8, async (c) => {
+    await write(
+      ReachSlice.update(
+        { postId, by: c.by, value: c.value },
+        setAndAdd(
+          { entity: ReachSlice.name, postId, by: c.by, value: c.value, targeted: c.targeted, delivered: c.delivered },
+          {},
+        ),
+      ),
+      { returnValues: 'NONE' },
+    );
+  });
+  const placed = { postId, publishedAt: post.createdAt, audienceId: audienceIdOf(post) };
+  // Last: `targetedAt` says every slice is written. ADD 0 puts a post nobody has seen yet on the rankings.
+  await write(
+    ReachTotal.update(
+      { postId },
+      setAndAdd(
+        {
+          ...totalPlacement(placed),
+          targeted: people.length,
+          delivered,
+          targetedAt: new Date().toISOString(),
+        },
+        { seen: 0, gsi6sk: 0, ...(placed.audienceId ? { gsi7sk: 0 } : {}) },
+      ),
+    ),
+    { returnValues: 'NONE' },
+  );
+}
+
+/** Every roll-up of a deleted post and every mark on it, page by page (background). */
+async function removeReach(postId: string): Promise<void> {
+  const rollUps = [
+    ...(await ReachDay.queryAll({ key: { postId } })),
+    ...(await ReachSlice.queryAll({ key: { postId } })),
+  ];
+  await inPool(rollUps, 8, async (i) => void (await write(ReachSlice.removeStored(i), { returnValues: 'NONE' })));
+  await write(ReachTotal.remove({ postId }), { returnValues: 'NONE' });
+  let cursor: string | undefined;
+  do {
+    const found = await PostSeen.query({ key: { postId } }, page({ limit: 100, cursor }));
+    await inPool(found.items, 8, async (i) => void (await write(PostSeen.removeStored(i), { returnValues: 'NONE' })));
+    cursor = found.nextCursor ?? undefined;
+  } while (cursor);
+}
