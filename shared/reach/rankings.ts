@@ -54,7 +54,8 @@ export async function reachRankings(q: {
   const lists = await Promise.all(
     days.map(async (day) => {
       const place = places[day];
-      if (place === 0) return { day, items: [] as ReachTotalItem[], more: false };
+      const none: ReachTotalItem[] = [];
+      if (place === 0) return { day, items: none, more: false };
       const dayScope = `${scope}|${day}`;
       const start = place
         ? encodeCursor(dayScope, {

@@ -39,7 +39,7 @@ export async function recordTargets(records: DynamoDBRecord[]): Promise<void> {
     if (r.eventName !== 'INSERT') return [];
     const image = r.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
     const item = image ? unmarshall(image as never) : undefined;
-    return item?.entity === Post.name ? [item as PostItem] : [];
+    return Post.is(item) ? [item] : [];
   });
   if (!posts.length) return;
   const company = await roster();
