@@ -131,6 +131,7 @@ export async function scaleBench(): Promise<boolean> {
   const { remindAtOf, JOIN_WINDOW_DAYS } = await import('../../shared/feed/must-read-model.ts');
   const { ContentReport, ReportFiling, REPORT_REASONS, monthOf } = await import('../../shared/moderation/entities.ts');
   const { AuditEntry } = await import('../../shared/audit/entities.ts');
+  const { ReachSlice, ReachTotal } = await import('../../shared/reach/entities.ts');
   const { newPostItems, createPost } = await import('../../shared/feed/posts.ts');
   const { setReaction } = await import('../../shared/feed/reactions.ts');
   const { vote } = await import('../../shared/feed/polls.ts');
@@ -167,6 +168,38 @@ export async function scaleBench(): Promise<boolean> {
       joinedAt: new Date(Date.UTC(2015, 0, 1) + i * 3_600_000).toISOString(),
     } as any;
   };
+  /** A post's reach total (docs/reach.md): targeted by everybody but its author, `seen` of them seen. */
+  const reachTotalOf = (postId: string, publishedAt: string, n: number, seen: number) =>
+    ReachTotal.item({
+      postId,
+      publishedAt,
+      publishedDay: publishedAt.slice(0, 10),
+      audienceId: null,
+      targeted: n - 1,
+      delivered: n - 1,
+      seen,
+      reacted: Math.floor(seen / 10),
+      commented: Math.floor(seen / 20),
+      acknowledged: 0,
+      targetedAt: publishedAt,
+    });
+  /** The poll's reach: its total and a slice per location (the slices' number the same at both sizes). */
+  const pollReach = (n: number): Item[] => [
+    reachTotalOf(pollId!, nowIso, n, Math.floor(n / 2)),
+    ...LOCATIONS.map((value, k) =>
+      ReachSlice.item({
+        postId: pollId!,
+        by: 'location',
+        value,
+        targeted: Math.floor(n / LOCATIONS.length) + (k === 0 ? n % LOCATIONS.length : 0),
+        delivered: Math.floor(n / LOCATIONS.length),
+        seen: Math.floor(n / LOCATIONS.length / 2),
+        reacted: 0,
+        commented: 0,
+        acknowledged: 0,
+      }),
+    ),
+  ];
   /** A year of a person's data, straight items: a post for two in five, a meeting and a leave request each. */
   const yearOf = (i: number, n: number): Item[] => {
     const items: Item[] = [];
@@ -184,6 +217,8 @@ export async function scaleBench(): Promise<boolean> {
         }),
       );
       items.push(...newPostItems(post));
+      // Its reach (docs/reach.md), as the roll-ups would hold it: the whole company targeted, a share seen.
+      items.push(reachTotalOf(post.id, post.createdAt, n, det(i, 'seen', n)));
     }
     items.push(...newKindsOf(i, n, post));
     if (n > 4) {
@@ -558,6 +593,7 @@ export async function scaleBench(): Promise<boolean> {
       }
       await setTableStream(raw, table, false);
       seedSeconds.push(await seed(round === 0 ? 0 : SIZES[round - 1], n));
+      await batchWrite(doc, table, pollReach(n));
       // On before the runtime starts: its poller reads the new stream from its end, so the seed is not replayed.
       await setTableStream(raw, table, true);
       // Its own S3 emulator each time (on the same data directory): the previous one stopped with its runtime.
@@ -666,6 +702,9 @@ export async function scaleBench(): Promise<boolean> {
     // A quarter of the year, a month back: several month partitions, none the current one.
     const auditFrom = new Date(now.getTime() - 120 * DAY).toISOString();
     const auditTo = new Date(now.getTime() - 30 * DAY).toISOString();
+    // A week of the seeded year, a month back (UTC days).
+    const weekFrom = new Date(now.getTime() - 37 * DAY).toISOString().slice(0, 10);
+    const weekTo = new Date(now.getTime() - 31 * DAY).toISOString().slice(0, 10);
     // The variants the issue names: lists of everything ever, searches, rankings, the following feed.
     out.push(
       { path: '/meetings', who: 'admin' },
@@ -697,6 +736,12 @@ export async function scaleBench(): Promise<boolean> {
       { path: `/admin/audit-log?from=${auditFrom}&to=${auditTo}`, who: 'admin' },
       { path: `/admin/audit-log?actorId=${idOf(AUDIT_ACTORS[0])}&action=${AUDIT_MAIN_ACTION[0]}`, who: 'admin' },
       { path: `/admin/audit-log?targetId=${idOf(AUDIT_TARGET)}&actorId=${idOf(AUDIT_ACTORS[1])}`, who: 'admin' },
+      // Reach (docs/reach.md): a post's reach by slice, and the rankings of a week (a page of 5 a day at most).
+      { path: `/admin/posts/${pollId}/reach?by=location`, who: 'admin' },
+      { path: `/admin/posts/${pollId}/reach?by=department`, who: 'admin' },
+      { path: `/admin/reach?from=${weekFrom}&to=${weekTo}&limit=5`, who: 'admin' },
+      { path: `/admin/reach?from=${weekFrom}&to=${weekTo}&limit=5&groupBy=location`, who: 'admin' },
+      { path: `/admin/reach.csv?from=${weekFrom}&to=${weekTo}&limit=5`, who: 'admin' },
     );
     return out;
   }
