@@ -26,7 +26,8 @@ export interface RankingRow extends Counts {
 function daysOf(from: string, to: string): string[] {
   const start = Date.parse(`${from}T00:00:00.000Z`);
   const end = Date.parse(`${to}T00:00:00.000Z`);
-  if (Number.isNaN(start) || Number.isNaN(end)) throw invalid(['from, to: must be dates (YYYY-MM-DD)']);
+  const real = (t: number, day: string) => !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === day;
+  if (!real(start, from) || !real(end, to)) throw invalid(['from, to: must be dates (YYYY-MM-DD)']);
   if (end < start) throw invalid(['to: must not be before from']);
   const n = (end - start) / DAY + 1;
   if (n > MAX_DAYS) throw invalid([`to: the period is at most ${MAX_DAYS} days`]);

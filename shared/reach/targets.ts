@@ -1,7 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { page } from '../db/paging.ts';
-import { write } from '../db/table.ts';
+import { type TransactItem, transact, write } from '../db/table.ts';
 import { Post, type PostItem } from '../feed/entities.ts';
 import { companyValuesOf } from '../people/company-values.ts';
 import { roster } from '../people/roster.ts';
@@ -67,18 +67,17 @@ async function targetsOf(post: PostItem, company: Awaited<ReturnType<typeof rost
     }
   }
   const postId = post.id;
-  await inPool([...counts.values()], 8, async (c) => {
-    await write(
-      ReachSlice.update(
-        { postId, by: c.by, value: c.value },
-        setAndAdd(
-          { entity: ReachSlice.name, postId, by: c.by, value: c.value, targeted: c.targeted, delivered: c.delivered },
-          {},
-        ),
+  // 100 slices a transaction (each item once): a few requests however many slice values.
+  const writes = [...counts.values()].map((c) =>
+    ReachSlice.update(
+      { postId, by: c.by, value: c.value },
+      setAndAdd(
+        { entity: ReachSlice.name, postId, by: c.by, value: c.value, targeted: c.targeted, delivered: c.delivered },
+        {},
       ),
-      { returnValues: 'NONE' },
-    );
-  });
+    ),
+  );
+  await inPool(chunks(writes, 100), 4, async (chunk) => void (await transact(chunk)));
   const placed = { postId, publishedAt: post.createdAt, audienceId: audienceIdOf(post) };
   // Last: `targetedAt` says every slice is written. ADD 0 puts a post nobody has seen yet on the rankings.
   await write(
@@ -104,12 +103,22 @@ async function removeReach(postId: string): Promise<void> {
     ...(await ReachDay.queryAll({ key: { postId } })),
     ...(await ReachSlice.queryAll({ key: { postId } })),
   ];
-  await inPool(rollUps, 8, async (i) => void (await write(ReachSlice.removeStored(i), { returnValues: 'NONE' })));
+  await inPool(
+    chunks(
+      rollUps.map((i) => ReachSlice.removeStored(i)),
+      100,
+    ),
+    4,
+    async (c) => void (await transact(c)),
+  );
   await write(ReachTotal.remove({ postId }), { returnValues: 'NONE' });
   let cursor: string | undefined;
   do {
     const found = await PostSeen.query({ key: { postId } }, page({ limit: 100, cursor }));
-    await inPool(found.items, 8, async (i) => void (await write(PostSeen.removeStored(i), { returnValues: 'NONE' })));
+    await transact(found.items.map((i) => PostSeen.removeStored(i)));
     cursor = found.nextCursor ?? undefined;
   } while (cursor);
 }
+
+const chunks = (items: TransactItem[], size: number): TransactItem[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));

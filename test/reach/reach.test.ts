@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostSeen, ReachTotal } from '../../shared/reach/entities.ts';
+import { PostSeen, ReachSlice, ReachTotal } from '../../shared/reach/entities.ts';
 import { suppress } from '../../shared/reach/reach.ts';
 import { expectStatus, type Person, person } from '../people/helpers.ts';
 import { admin, api, settled, uniq } from '../support/api.ts';
@@ -72,7 +72,7 @@ describe('reach of a post', () => {
     const readers: (Person & { location: string })[] = [];
     await inBatches(
       where.map((location, i) => ({ location, i })),
-      10,
+      5,
       async ({ location, i }) => {
         const managerId = location === small ? smallBoss.id : boss.id;
         const p = await person({ name: `Reader ${i} ${tag}`, managerId }, { profile: { location } });
@@ -169,6 +169,7 @@ describe('reach of a post', () => {
     // Bad periods and slicings: 400.
     expect((await adminCall('GET', `/admin/reach?from=${today()}&to=2000-01-01`)).status).toBe(400);
     expect((await adminCall('GET', `/admin/reach?from=2026-01-01&to=2026-03-01`)).status).toBe(400);
+    expect((await adminCall('GET', `/admin/reach?from=2026-02-30&to=2026-03-02`)).status).toBe(400);
     expect((await adminCall('GET', `/admin/posts/${post.id}/reach?by=shoe`)).status).toBe(400);
     // Members may not read reach.
     expect((await api('GET', `/admin/posts/${post.id}/reach`, { token: r1!.token })).status).toBe(403);
@@ -240,5 +241,12 @@ describe('read receipts', () => {
     expect(expectStatus(await list(), 200).items).toHaveLength(3);
     expectStatus(await adminCall('PATCH', '/admin/settings/reach', { readReceipts: false }), 200);
     expect((await list()).status).toBe(403);
+
+    // Deleting the post takes its reach with it: its roll-ups and everybody's marks on it.
+    expect((await api('DELETE', `/posts/${post.id}`, { token: author.token })).status).toBe(204);
+    await settled();
+    expect(await PostSeen.queryAll({ key: { postId: post.id } })).toEqual([]);
+    expect(await ReachTotal.get({ postId: post.id }, { consistent: true })).toBeUndefined();
+    expect(await ReachSlice.queryAll({ key: { postId: post.id } })).toEqual([]);
   });
 });
