@@ -799,6 +799,7 @@ describe('secrets out of function configuration', () => {
     const nameOf = {
       cursor: 'cursor-secret',
       grievance: 'grievance-secret',
+      survey: 'survey-secret',
       notification: 'notification-secret',
       idempotency: 'idempotency-secret',
       avatar: 'avatar-secret',
