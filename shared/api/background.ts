@@ -133,7 +133,13 @@ export const streamConsumers: StreamConsumer[] = [
     handler: 'functions/surveys/fan-out-survey-run.ts',
     filters: surveyFanOutFilters,
     batchSize: 10,
-    access: { table: 'write', writes: [Survey, SurveyMember, ...NOTIFIES, ...PUSHES], sns: true },
+    access: {
+      table: 'write',
+      writes: [Survey, SurveyMember, ...NOTIFIES, ...PUSHES],
+      sns: true,
+      // The roster document, over which the audience is evaluated.
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
+    },
     timeout: 900,
     memory: 1024,
   },
