@@ -113,7 +113,11 @@ describe('surveys: a survey of 40 answered by 23', () => {
 
     const r = expectStatus(await adminCall('GET', `/admin/surveys/${survey.id}/results`), 200, 'results');
     const all = Array.from({ length: ANSWERERS }, (_, i) => valuesOf(i));
-    const tally = (xs: string[]) => xs.reduce<Record<string, number>>((m, x) => ({ ...m, [x]: (m[x] ?? 0) + 1 }), {});
+    const tally = (xs: string[]) => {
+      const m: Record<string, number> = {};
+      for (const x of xs) m[x] = (m[x] ?? 0) + 1;
+      return m;
+    };
     expect(r.responses).toBe(ANSWERERS);
     expect(r.audience).toBe(SIZE);
     const [scale, enps, choice, multi, text] = r.questions;
