@@ -154,6 +154,9 @@ export const EXPORTED: Record<string, ExportedKind> = {
   PostReaction: { about: own('userId'), fields: ['postId', 'userId', 'reaction', 'reactedAt'] },
   // Their part in must-read announcements: pending or acknowledged, and when.
   MustReadAck: { about: own('userId'), fields: ['postId', 'userId', 'status', 'addedAt', 'acknowledgedAt'] },
+  // The surveys they were asked, never whether or how they answered (docs/surveys.md).
+  SurveyMember: { about: own('userId'), fields: ['surveyId', 'run', 'closesAt', 'slices'] },
+  SurveyOwner: { about: own('userId'), fields: ['userId', 'namedAt'] },
   PollVote: { about: own('userId'), fields: ['postId', 'userId', 'optionId', 'votedAt'] },
   // Their comments, and others' comments mentioning them on a post they can see.
   Comment: {

@@ -1,11 +1,16 @@
 import { selectedWithValues } from '../audiences/audiences.ts';
 import { Audience } from '../audiences/entities.ts';
 import { checkRule, type Rule } from '../audiences/rule.ts';
+import type { EntityFields } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, retryOnConflict, write } from '../db/table.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { Survey, type SurveyItem, SurveyOwner, SurveySettings } from './entities.ts';
+
+/** A survey's fields, as written. */
+export type SurveyState = EntityFields<typeof Survey>;
+
 import {
   checkQuestions,
   clampThreshold,
@@ -47,18 +52,18 @@ export async function setCompanyThreshold(actorId: string, threshold: number): P
 export const thresholdOf = async (s: SurveyItem) => s.threshold ?? (await companyThreshold());
 
 /** The scheduled opening of run `k` (1-based) of a recurring survey. */
-export function runOpensAt(s: SurveyItem, k: number): string | null {
+export function runOpensAt(s: SurveyState, k: number): string | null {
   const first = s.firstOpenedAt ?? s.opensAt;
   if (!first) return null;
   return new Date(Date.parse(first) + (k - 1) * (s.recurrence?.everyWeeks ?? 0) * WEEK_MS).toISOString();
 }
 
 /** The closing of run `k`: `closesAt` moved by the recurrence. */
-export const runClosesAt = (s: SurveyItem, k: number) =>
+export const runClosesAt = (s: SurveyState, k: number) =>
   new Date(Date.parse(s.closesAt) + (k - 1) * (s.recurrence?.everyWeeks ?? 0) * WEEK_MS).toISOString();
 
 /** When the schedule next has something to do with a survey; undefined: nothing. */
-export function nextAtOf(s: SurveyItem): string | undefined {
+export function nextAtOf(s: SurveyState): string | undefined {
   if (s.status === 'draft') return s.opensAt ?? undefined;
   if (s.status === 'open') {
     const closes = s.runClosesAt!;
@@ -177,12 +182,12 @@ export async function createSurvey(actorId: string, input: SurveyInput): Promise
     rev: 0,
     actorId,
   };
-  const item = Survey.item({ ...fields, ...nextAtField({ ...fields } as SurveyItem) });
+  const item = Survey.item({ ...fields, ...nextAtField(fields) });
   await write(Survey.create(item));
   return item;
 }
 
-const nextAtField = (s: SurveyItem) => {
+const nextAtField = (s: SurveyState) => {
   const nextAt = nextAtOf(s);
   return nextAt ? { nextAt } : {};
 };
@@ -201,15 +206,15 @@ export async function listSurveys(p: { limit: number; cursor?: string }) {
 /** Writes `after` over `before`, conditioned on the revision read; a 409 after repeated conflicts. */
 export async function changeSurvey(
   id: string,
-  decide: (before: SurveyItem) => Promise<Omit<SurveyItem, 'nextAt'> | null> | Omit<SurveyItem, 'nextAt'> | null,
+  decide: (before: SurveyItem) => Promise<SurveyState | null> | SurveyState | null,
 ): Promise<SurveyItem> {
   return retryOnConflict(
     async () => {
       const before = await getSurvey(id);
       const decided = await decide(before);
       if (!decided) return before;
-      const { nextAt: _drop, ...rest } = decided as SurveyItem;
-      const base = { ...rest, rev: before.rev + 1, updatedAt: new Date().toISOString() } as SurveyItem;
+      const { nextAt: _drop, ...rest } = decided;
+      const base: SurveyState = { ...rest, rev: before.rev + 1, updatedAt: new Date().toISOString() };
       const after = Survey.item({ ...base, ...nextAtField(base) });
       await write(
         Survey.change(before, after, {
@@ -271,7 +276,7 @@ export async function deleteSurvey(id: string): Promise<void> {
  * Opens the next run at `now`: status open, run + 1, its closing time; the fan-out (a stream consumer,
  * fan-out.ts) freezes its audience and tells its people. Answers null when there is nothing to open.
  */
-export function openedRun(s: SurveyItem, now: Date, actorId: string | null): SurveyItem {
+export function openedRun(s: SurveyState, now: Date, actorId: string | null): SurveyState {
   const run = s.run + 1;
   const first = s.firstOpenedAt ?? now.toISOString();
   const closes = run === 1 ? s.closesAt : runClosesAt({ ...s, firstOpenedAt: first }, run);
@@ -299,7 +304,7 @@ export async function openSurvey(actorId: string, id: string): Promise<SurveyIte
   });
 }
 
-export const closedRun = (s: SurveyItem, now: Date, actorId: string | null): SurveyItem => ({
+export const closedRun = (s: SurveyState, now: Date, actorId: string | null): SurveyState => ({
   ...s,
   status: 'closed',
   runClosesAt: s.runClosesAt && s.runClosesAt < now.toISOString() ? s.runClosesAt : now.toISOString(),
