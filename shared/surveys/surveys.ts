@@ -274,11 +274,12 @@ export async function deleteSurvey(id: string): Promise<void> {
 
 /**
  * Opens the next run at `now`: status open, run + 1, its closing time; the fan-out (a stream consumer,
- * fan-out.ts) freezes its audience and tells its people. Answers null when there is nothing to open.
+ * fan-out.ts) freezes its audience and tells its people.
  */
 export function openedRun(s: SurveyState, now: Date, actorId: string | null): SurveyState {
   const run = s.run + 1;
-  const first = s.firstOpenedAt ?? now.toISOString();
+  // Run 1 opened by the schedule counts from its `opensAt` (a late schedule run does not move the runs after it).
+  const first = s.firstOpenedAt ?? (s.opensAt && s.opensAt <= now.toISOString() ? s.opensAt : now.toISOString());
   const closes = run === 1 ? s.closesAt : runClosesAt({ ...s, firstOpenedAt: first }, run);
   return {
     ...s,
