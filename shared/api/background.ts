@@ -24,6 +24,8 @@ import { Presence } from '../presence/entities.ts';
 import { reachMarkFilters } from '../reach/activity.ts';
 import { PostSeen, ReachDay, ReachSlice, ReachTotal } from '../reach/entities.ts';
 import { reachTargetFilters } from '../reach/targets.ts';
+import { Survey, SurveyMember } from '../surveys/entities.ts';
+import { surveyFanOutFilters } from '../surveys/fan-out.ts';
 import { wholeListFilters } from '../whole-lists/consumer.ts';
 import type { RouteAccess } from './route-def.ts';
 import { CHANGES_PEOPLE, FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
@@ -129,6 +131,21 @@ export const streamConsumers: StreamConsumer[] = [
     timeout: 900,
   },
   // A deleted team's people unassigned one by one, then the team removed (shared/people/team-deletion.ts).
+  {
+    name: 'survey-fan-out',
+    handler: 'functions/surveys/fan-out-survey-run.ts',
+    filters: surveyFanOutFilters,
+    batchSize: 10,
+    access: {
+      table: 'write',
+      writes: [Survey, SurveyMember, ...NOTIFIES, ...PUSHES],
+      sns: true,
+      // The roster document, over which the audience is evaluated.
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
+    },
+    timeout: 900,
+    memory: 1024,
+  },
   {
     name: 'team-deletion',
     handler: 'functions/teams/clear-deleted-team.ts',
@@ -269,6 +286,14 @@ export const schedules: Schedule[] = [
   },
   // Reminds the people who still owe a must-read announcement before its dueAt, page by page
   // (shared/feed/must-read-reminders.ts; docs/must-read.md).
+  {
+    name: 'survey-schedule',
+    handler: 'functions/schedules/run-survey-schedule.ts',
+    everySeconds: 60,
+    localEverySeconds: 5,
+    access: { table: 'write', writes: [Survey, ...NOTIFIES, ...PUSHES], sns: true },
+    timeout: 900,
+  },
   {
     name: 'must-read-reminders',
     handler: 'functions/schedules/send-must-read-reminders.ts',

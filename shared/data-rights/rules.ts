@@ -19,6 +19,7 @@ import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
 import * as reachEntities from '../reach/entities.ts';
 import * as scimEntities from '../scim/entities.ts';
+import * as surveyEntities from '../surveys/entities.ts';
 import * as officeEntities from '../website/entities.ts';
 import * as dataRightsEntities from './entities.ts';
 import type { AttributeKinds } from './person-match.ts';
@@ -163,6 +164,13 @@ export const dataRules: Record<string, DataRule> = {
   [reachEntities.ReachDay.name]: { erase: 'untouched' },
   [reachEntities.ReachSlice.name]: { erase: 'pseudonymise' },
   [reachEntities.ReachSettings.name]: { erase: 'pseudonymise' },
+  // Surveys (docs/surveys.md): a survey and the settings keep who made them under the opaque id; a
+  // person's place in a run's audience goes with their participation record (erasure.ts), the roll-ups
+  // (anon, naming nobody) keep counting their answer. The export lists the surveys they were asked.
+  [surveyEntities.Survey.name]: { erase: 'pseudonymise' },
+  [surveyEntities.SurveyMember.name]: { section: 'surveys', erase: 'special' },
+  [surveyEntities.SurveyOwner.name]: { section: 'surveyOwner', erase: 'delete' },
+  [surveyEntities.SurveySettings.name]: { erase: 'pseudonymise' },
   // The admin audit log keeps every entry (until its TTL) under the opaque id; their own actions are exported.
   [auditEntities.AuditEntry.name]: { section: 'auditLog', erase: 'pseudonymise' },
 };
@@ -184,6 +192,7 @@ export const attributeKinds: Record<string, AttributeKinds> = {
   [peopleEntities.User.name]: { text: ['name', 'title', 'location', 'description', 'featuredNote', 'skills'] },
   [peopleEntities.Team.name]: { text: ['name', 'nameLower', 'description'] },
   [audienceEntities.Audience.name]: { text: ['name', 'nameLower'] },
+  [surveyEntities.Survey.name]: { text: ['title', 'questions.text', 'questions.options'] },
   [feedEntities.Post.name]: {
     text: ['content', 'poll.question', 'poll.description', 'poll.options.text', 'recognition.message'],
   },

@@ -675,6 +675,41 @@ export async function scaleBench(): Promise<boolean> {
       tokens.member,
     );
     const meetings = await json(baseUrl, 'GET', '/meetings?limit=1', undefined, tokens.admin);
+    // Issue 49: a survey asking the measured member and the first 40 people, opened (its fan-out run
+    // here: nothing seeded reaches the background) and answered by the member; its results (total and
+    // a slicing) and the member's open surveys are then measured at both sizes like every GET.
+    const survey = await json(
+      baseUrl,
+      'POST',
+      '/admin/surveys',
+      {
+        title: 'Pulse',
+        questions: [
+          { kind: 'scale', text: 'How are you?' },
+          { kind: 'enps', text: 'Would you recommend us?' },
+        ],
+        audience: { rule: { userIds: [memberId, ...Array.from({ length: 40 }, (_, i) => idOf(i))] } },
+        closesAt: new Date(now.getTime() + 7 * DAY).toISOString(),
+      },
+      tokens.admin,
+    );
+    const surveyId: string = survey.body?.id ?? 'none';
+    await json(baseUrl, 'POST', `/admin/surveys/${surveyId}/open`, undefined, tokens.admin);
+    const { fanOutRun } = await import('../../shared/surveys/fan-out.ts');
+    await fanOutRun(surveyId, 1);
+    const questionIds: string[] = (survey.body?.questions ?? []).map((q: { id: string }) => q.id);
+    await json(
+      baseUrl,
+      'PUT',
+      `/surveys/${surveyId}/answer`,
+      {
+        answers: [
+          { questionId: questionIds[0], value: 4 },
+          { questionId: questionIds[1], value: 9 },
+        ],
+      },
+      tokens.member,
+    );
     const values: Record<string, string> = {
       grievanceId: grievance.body?.id ?? 'none',
       userId: idOf(1),
@@ -684,6 +719,7 @@ export async function scaleBench(): Promise<boolean> {
       exportId: 'none',
       erasureId: 'none',
       asset: 'none',
+      surveyId,
     };
     const skipped = new Set(['/realtime/stream', '/files/avatars/{key}', '/files/posts/{key}', '/docs/{asset}']);
     const out: Case[] = [];
@@ -696,9 +732,10 @@ export async function scaleBench(): Promise<boolean> {
       const filled = path.replace(/\{(\w+)\}/g, (_, p: string) =>
         mustRead && p === 'postId' ? mustReads[0].id : (values[p] ?? 'none'),
       );
-      out.push({ path: filled, who: r.auth === 'super_admin' ? 'admin' : 'member' });
+      // The survey admin routes are session routes that ask for a super admin or a survey owner.
+      const admin = r.auth === 'super_admin' || (r.area === 'surveys' && path.startsWith('/admin/'));
+      out.push({ path: filled, who: admin ? 'admin' : 'member' });
     }
-    void memberId;
     // A quarter of the year, a month back: several month partitions, none the current one.
     const auditFrom = new Date(now.getTime() - 120 * DAY).toISOString();
     const auditTo = new Date(now.getTime() - 30 * DAY).toISOString();
@@ -720,6 +757,7 @@ export async function scaleBench(): Promise<boolean> {
       { path: `/posts/${pollId}/poll/voters`, who: 'admin' },
       { path: '/attendance/employees', who: 'admin' },
       { path: '/attendance/today', who: 'admin' },
+      { path: `/admin/surveys/${surveyId}/results?by=department`, who: 'admin' },
       { path: '/org-chart', who: 'admin' },
       // Issue 36's lists: a must-read's people by status, reports open and reviewed, the audit log's filters.
       { path: '/users/me/must-read?limit=5', who: 'member' },

@@ -22,6 +22,7 @@ import { reachRoutes } from './reach.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { scimRoutes } from './scim.ts';
 import { ssoRoutes } from './sso.ts';
+import { surveyRoutes } from './surveys.ts';
 import { systemRoutes } from './system.ts';
 import { teamRoutes } from './teams.ts';
 import { uploadRoutes } from './uploads.ts';
@@ -41,6 +42,7 @@ export const routes: AnyRoute[] = [
   ...profileRoutes,
   ...teamRoutes,
   ...audienceRoutes,
+  ...surveyRoutes,
   ...fileRoutes,
   ...uploadRoutes,
   ...notificationRoutes,
@@ -73,6 +75,8 @@ export const areaDescriptions: Record<string, string> = {
   teams: 'Teams and their members.',
   audiences:
     'Audiences: named rules over what the company controls (department, team, manager chain, role, location, SCIM groups, named people), with their counts and people (super admins; beyond the specification, docs/audiences.md).',
+  surveys:
+    'Pulse surveys: questions, audiences, recurring runs, answers kept apart from the people who gave them, and results that cannot single anyone out (beyond the specification, docs/surveys.md).',
   files: 'Uploaded files and images.',
   notifications: "The caller's notifications.",
   push: 'Push notification subscriptions.',
