@@ -37,9 +37,14 @@ const LAYERS = [
   'whole-lists',
   // Audiences: named rules over what the company controls, evaluated over the roster (docs/audiences.md).
   'audiences',
+  // Pulse surveys (docs/surveys.md): answers kept apart from people as the grievance channel's are;
+  // audiences freeze who is asked, notifications and push tell them.
+  'surveys',
   // A post's website record (its entities and life), written by the feed with the post.
   'website',
   'feed',
+  // Reach: what people saw and did with posts, rolled up as it happens (docs/reach.md); on the feed's posts.
+  'reach',
   'office-updates',
   // Reports of posts and comments and their review: on the feed (hiding) and notifications.
   'moderation',

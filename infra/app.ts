@@ -7,7 +7,7 @@
  * A deployment refuses placeholders, a missing origin list and `*`, naming the setting. `-c workplace:nag=true` runs the cdk-nag AwsSolutions checks at synthesis (synthesis
  * then fails on any finding that is not acknowledged in the code; the infra tests run them too).
  *
- * Secrets: CURSOR_SECRET, GRIEVANCE_SECRET, NOTIFICATION_SECRET, IDEMPOTENCY_SECRET, AVATAR_SECRET and SCIM_TOKEN are generated in Secrets Manager by the data stack; a
+ * Secrets: CURSOR_SECRET, GRIEVANCE_SECRET, SURVEY_SECRET, NOTIFICATION_SECRET, IDEMPOTENCY_SECRET, AVATAR_SECRET and SCIM_TOKEN are generated in Secrets Manager by the data stack; a
  * function gets only the ARNs of those its bundle reads and fetches the values at run time
  * (shared/config/secrets.ts, infra/constructs/secret-grants.ts).
  *

@@ -6,6 +6,7 @@ import type { SharedData } from '../stacks/shared-data.ts';
 export const secretArns = (data: SharedData): Record<SecretName, string> => ({
   cursor: data.cursorSecretArn,
   grievance: data.grievanceSecretArn,
+  survey: data.surveySecretArn,
   notification: data.notificationSecretArn,
   idempotency: data.idempotencySecretArn,
   avatar: data.avatarSecretArn,
@@ -17,6 +18,7 @@ export const secretArns = (data: SharedData): Record<SecretName, string> => ({
 const secretNames = (data: SharedData): Record<SecretName, string> => ({
   cursor: data.cursorSecretName,
   grievance: data.grievanceSecretName,
+  survey: data.surveySecretName,
   notification: data.notificationSecretName,
   idempotency: data.idempotencySecretName,
   avatar: data.avatarSecretName,

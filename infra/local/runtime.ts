@@ -49,6 +49,7 @@ export function freePort(): Promise<number> {
 const LOCAL_SECRETS = [
   'cursorSecret',
   'grievanceSecret',
+  'surveySecret',
   'notificationSecret',
   'idempotencySecret',
   'avatarSecret',
@@ -88,6 +89,7 @@ export function prepareEnvironment(dataDir: string): void {
     ALLOWED_ORIGINS: '*',
     CURSOR_SECRET: secrets.cursorSecret,
     GRIEVANCE_SECRET: secrets.grievanceSecret,
+    SURVEY_SECRET: secrets.surveySecret,
     NOTIFICATION_SECRET: secrets.notificationSecret,
     IDEMPOTENCY_SECRET: secrets.idempotencySecret,
     AVATAR_SECRET: secrets.avatarSecret,

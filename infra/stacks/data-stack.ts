@@ -43,6 +43,8 @@ export function sharedData(scope: Construct, config: DeployConfig): SharedData {
     cursorSecretArn: secretArnByName(scope, n.cursorSecret),
     grievanceSecretName: n.grievanceSecret,
     grievanceSecretArn: secretArnByName(scope, n.grievanceSecret),
+    surveySecretName: n.surveySecret,
+    surveySecretArn: secretArnByName(scope, n.surveySecret),
     notificationSecretName: n.notificationSecret,
     notificationSecretArn: secretArnByName(scope, n.notificationSecret),
     idempotencySecretName: n.idempotencySecret,
@@ -134,6 +136,7 @@ export class DataStack extends Stack {
   readonly bucket: Bucket;
   readonly cursorSecret: Secret;
   readonly grievanceSecret: Secret;
+  readonly surveySecret: Secret;
   readonly notificationSecret: Secret;
   readonly idempotencySecret: Secret;
   readonly avatarSecret: Secret;
@@ -305,6 +308,11 @@ export class DataStack extends Stack {
       'GrievanceSecret',
       names.grievanceSecret,
       'Keys the per-person, per-grievance hashes that keep grievance authors anonymous (GRIEVANCE_SECRET).',
+    );
+    this.surveySecret = secret(
+      'SurveySecret',
+      names.surveySecret,
+      'Keys the tags and seals that keep survey answers apart from the people who gave them (SURVEY_SECRET; docs/surveys.md).',
     );
     this.notificationSecret = secret(
       'NotificationSecret',

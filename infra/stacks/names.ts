@@ -18,6 +18,7 @@ export interface ResourceNames {
   bucket: string;
   cursorSecret: string;
   grievanceSecret: string;
+  surveySecret: string;
   notificationSecret: string;
   idempotencySecret: string;
   avatarSecret: string;
@@ -39,6 +40,7 @@ export function resourceNames(prefix: string, scope: Construct, restoredTable?: 
     bucket: `${prefix.toLowerCase()}-media-${stack.account}-${stack.region}`,
     cursorSecret: `${prefix}/cursor-secret`,
     grievanceSecret: `${prefix}/grievance-secret`,
+    surveySecret: `${prefix}/survey-secret`,
     notificationSecret: `${prefix}/notification-secret`,
     idempotencySecret: `${prefix}/idempotency-secret`,
     avatarSecret: `${prefix}/avatar-secret`,

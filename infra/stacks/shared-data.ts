@@ -13,6 +13,8 @@ export interface SharedData {
   cursorSecretArn: string;
   grievanceSecretName: string;
   grievanceSecretArn: string;
+  surveySecretName: string;
+  surveySecretArn: string;
   notificationSecretName: string;
   notificationSecretArn: string;
   idempotencySecretName: string;

@@ -23,6 +23,11 @@ import { ContentReport, ReportFiling } from '../moderation/entities.ts';
 import { User } from '../people/entities.ts';
 import { teamDeletionFilters } from '../people/team-deletion.ts';
 import { Presence } from '../presence/entities.ts';
+import { reachMarkFilters } from '../reach/activity.ts';
+import { PostSeen, ReachDay, ReachSlice, ReachTotal } from '../reach/entities.ts';
+import { reachTargetFilters } from '../reach/targets.ts';
+import { Survey, SurveyMember } from '../surveys/entities.ts';
+import { surveyFanOutFilters } from '../surveys/fan-out.ts';
 import { wholeListFilters } from '../whole-lists/consumer.ts';
 import type { RouteAccess } from './route-def.ts';
 import { CHANGES_PEOPLE, FEED_WRITES, NOTIFIES, PUSHES } from './writes.ts';
@@ -144,6 +149,21 @@ export const streamConsumers: StreamConsumer[] = [
   },
   // A deleted team's people unassigned one by one, then the team removed (shared/people/team-deletion.ts).
   {
+    name: 'survey-fan-out',
+    handler: 'functions/surveys/fan-out-survey-run.ts',
+    filters: surveyFanOutFilters,
+    batchSize: 10,
+    access: {
+      table: 'write',
+      writes: [Survey, SurveyMember, ...NOTIFIES, ...PUSHES],
+      sns: true,
+      // The roster document, over which the audience is evaluated.
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
+    },
+    timeout: 900,
+    memory: 1024,
+  },
+  {
     name: 'team-deletion',
     handler: 'functions/teams/clear-deleted-team.ts',
     filters: teamDeletionFilters,
@@ -177,6 +197,29 @@ export const streamConsumers: StreamConsumer[] = [
     filters: leaderboardFoldFilters,
     batchSize: 100,
     access: { table: 'write', writes: [LeaderboardTop] },
+  },
+  // Reach (docs/reach.md): a post's audience at publish counted, in all and per slice (the roster
+  // document read once a batch); a deleted post's roll-ups and marks removed.
+  {
+    name: 'reach-targets',
+    handler: 'functions/reach/reach-targets.ts',
+    filters: reachTargetFilters,
+    batchSize: 10,
+    access: {
+      table: 'write',
+      writes: [PostSeen, ReachTotal, ReachDay, ReachSlice],
+      bucket: [{ prefix: 'documents/', actions: ['read'] }],
+    },
+    timeout: 300,
+    memory: 1024,
+  },
+  // Reach: a person's first reaction, comment and acknowledgement of a post, each counted once.
+  {
+    name: 'reach-marks',
+    handler: 'functions/reach/reach-marks.ts',
+    filters: reachMarkFilters,
+    batchSize: 100,
+    access: { table: 'write', writes: [PostSeen, ReachTotal, ReachDay, ReachSlice] },
   },
 ];
 
@@ -266,6 +309,14 @@ export const schedules: Schedule[] = [
   },
   // Reminds the people who still owe a must-read announcement before its dueAt, page by page
   // (shared/feed/must-read-reminders.ts; docs/must-read.md).
+  {
+    name: 'survey-schedule',
+    handler: 'functions/schedules/run-survey-schedule.ts',
+    everySeconds: 60,
+    localEverySeconds: 5,
+    access: { table: 'write', writes: [Survey, ...NOTIFIES, ...PUSHES], sns: true },
+    timeout: 900,
+  },
   {
     name: 'must-read-reminders',
     handler: 'functions/schedules/send-must-read-reminders.ts',

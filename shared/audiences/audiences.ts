@@ -139,6 +139,22 @@ export async function peopleBelow(managerId: string): Promise<Set<string>> {
   return selectPeople(rule, people, resolved);
 }
 
+/**
+ * The people a rule selects now with the company's values of each (department, team, manager,
+ * location), or, with `null`, everybody who is not deactivated: for an area that freezes an audience
+ * (a survey's run, docs/surveys.md). With `check`, references to nobody are a 400. One roster read.
+ */
+export async function selectedWithValues(
+  rule: Rule | null,
+  check = false,
+): Promise<{ id: string; company: Candidate['company'] }[]> {
+  const { people, resolved } = await companyFor(rule ?? { userIds: [] }, check && rule !== null);
+  const ids = rule
+    ? selectPeople(rule, people, resolved)
+    : new Set(people.filter((p) => p.status !== 'deactivated').map((p) => p.id));
+  return people.filter((p) => ids.has(p.id)).map((p) => ({ id: p.id, company: p.company }));
+}
+
 export interface PeoplePage {
   count: number;
   users: UserItem[];

@@ -20,6 +20,11 @@ export const SECRETS = {
   /** Keys the hashes and seals that keep grievance authors anonymous. */
   grievance: { variable: 'GRIEVANCE_SECRET', readBy: 'shared/grievances/anonymity.ts' },
   /**
+   * Keys the tags and seals that keep survey answers apart from the people who gave them
+   * (docs/surveys.md): a key of its own, so the survey functions never hold the grievance key.
+   */
+  survey: { variable: 'SURVEY_SECRET', readBy: 'shared/surveys/anonymity.ts' },
+  /**
    * Seals every notification's content (kind, actor, references, preview). A key of its own, so the
    * functions that list or stream notifications never hold the grievance key.
    */

@@ -16,6 +16,8 @@ import { PushToken } from '../push/entities.ts';
 import { forgetEndpointOf } from '../push/tokens.ts';
 import { unlink } from '../scim/links.ts';
 import { eraseObjects, eraseOldVersionsPage } from '../storage/erase-objects.ts';
+import { participationTags } from '../surveys/anonymity.ts';
+import { SurveyParticipation } from '../surveys/entities.ts';
 import { dropFromDocuments } from '../whole-lists/erasure.ts';
 import { PersonErasure, type PersonErasureItem } from './entities.ts';
 import { exportPrefix } from './export-document.ts';
@@ -185,6 +187,16 @@ export async function erasureOf(
       // them (a manager rule, who created or changed it) gets the opaque id, which selects nobody.
       const rule = ruleWithout(item.rule as Rule, s.userId) ?? item.rule;
       return kept(pseudonymised({ ...item, rule }, s));
+    }
+    case 'SurveyMember': {
+      // Their place in a run's audience goes, and with it their participation record (whether they
+      // answered, and their sealed answer): the roll-ups keep counting the answer, naming nobody.
+      if (item.userId !== s.userId) return kept();
+      return deleted(
+        participationTags(s.userId, item.surveyId as string, item.run as number).map((tag) =>
+          SurveyParticipation.remove({ tag }),
+        ),
+      );
     }
     case 'DataExport': {
       // Their copies go; the record stays as the audit of who exported when, under the opaque id.

@@ -27,6 +27,10 @@ export const EXPORT_LINK_SECONDS = 15 * 60;
 export const GRIEVANCE_STATEMENT =
   'Nothing you wrote in the anonymous grievance channel is included, and it cannot be: the channel keeps no usable link from a person to the grievances they raised or the replies they wrote, so nobody, the company included, can find them by your name.';
 
+/** What the export says of survey answers (docs/surveys.md), in plain words. */
+export const SURVEY_STATEMENT =
+  'The surveys you were asked are listed (section surveys); your answers are not, and cannot be: they are stored apart from you, counted into totals that name nobody. While a survey is open you can read and change your own answer through your own session (GET /api/v1/surveys/{id}/answer); only the service, with a key outside the data, can find it for you.';
+
 /** What deciding whether an item is about the person may look up (cached by the walk's step). */
 export interface ExportContext {
   /** Whether a post exists and is not hidden (others' hidden posts, and their comments, are not shown). */
@@ -150,6 +154,9 @@ export const EXPORTED: Record<string, ExportedKind> = {
   PostReaction: { about: own('userId'), fields: ['postId', 'userId', 'reaction', 'reactedAt'] },
   // Their part in must-read announcements: pending or acknowledged, and when.
   MustReadAck: { about: own('userId'), fields: ['postId', 'userId', 'status', 'addedAt', 'acknowledgedAt'] },
+  // The surveys they were asked, never whether or how they answered (docs/surveys.md).
+  SurveyMember: { about: own('userId'), fields: ['surveyId', 'run', 'closesAt', 'slices'] },
+  SurveyOwner: { about: own('userId'), fields: ['userId', 'namedAt'] },
   PollVote: { about: own('userId'), fields: ['postId', 'userId', 'optionId', 'votedAt'] },
   // Their comments, and others' comments mentioning them on a post they can see.
   Comment: {
@@ -263,6 +270,12 @@ export const EXPORTED: Record<string, ExportedKind> = {
     fields: ['userId', 'platform', 'userAgent', 'createdAt', 'updatedAt', 'disabledAt'],
   },
   NotificationPrefs: { about: own('userId'), fields: ['userId', 'pushEnabled', 'updatedAt'] },
+  // Reach (docs/reach.md): what they saw and did with each post, and their read-receipt choice.
+  PostSeen: {
+    about: own('userId'),
+    fields: ['postId', 'userId', 'seenAt', 'reactedAt', 'commentedAt', 'acknowledgedAt'],
+  },
+  ReadReceiptChoice: { about: own('userId'), fields: ['userId', 'optedOut', 'updatedAt'] },
   // Their copies: who asked (themselves or a super admin), when, and what each held.
   DataExport: {
     about: own('userId'),

@@ -23,6 +23,7 @@ import {
   pick,
   REPORT_FIELDS,
   type Sections,
+  SURVEY_STATEMENT,
 } from './export-document.ts';
 import { renewLease, writeHeld } from './lease.ts';
 import { ruleOf } from './rules.ts';
@@ -173,6 +174,7 @@ async function assemble(job: DataExportItem, lease: string): Promise<DataExportI
     requestedAt: job.requestedAt,
     generatedAt: now.toISOString(),
     grievanceChannel: GRIEVANCE_STATEMENT,
+    surveys: SURVEY_STATEMENT,
     mediaLinksValidUntil: new Date(now.getTime() + linkSeconds * 1000).toISOString(),
     sections,
   });

@@ -17,7 +17,9 @@ import * as notificationEntities from '../notifications/entities.ts';
 import * as peopleEntities from '../people/entities.ts';
 import * as presenceEntities from '../presence/entities.ts';
 import * as pushEntities from '../push/entities.ts';
+import * as reachEntities from '../reach/entities.ts';
 import * as scimEntities from '../scim/entities.ts';
+import * as surveyEntities from '../surveys/entities.ts';
 import * as officeEntities from '../website/entities.ts';
 import * as dataRightsEntities from './entities.ts';
 import type { AttributeKinds } from './person-match.ts';
@@ -161,6 +163,22 @@ export const dataRules: Record<string, DataRule> = {
   // Audiences: a person named in a rule's `userIds` leaves it (erasure.ts); not part of their export (the
   // company's list, docs/audiences.md).
   [audienceEntities.Audience.name]: { erase: 'special' },
+  // Reach (docs/reach.md): a person's marks on posts (what they saw, reacted to, commented on,
+  // acknowledged) and their read-receipt choice are theirs and go; the roll-ups hold counts only (a
+  // manager's slice names the manager: their id becomes the opaque id, the counts stay).
+  [reachEntities.PostSeen.name]: { section: 'seen', erase: 'delete' },
+  [reachEntities.ReadReceiptChoice.name]: { section: 'readReceipts', erase: 'delete' },
+  [reachEntities.ReachTotal.name]: { erase: 'untouched' },
+  [reachEntities.ReachDay.name]: { erase: 'untouched' },
+  [reachEntities.ReachSlice.name]: { erase: 'pseudonymise' },
+  [reachEntities.ReachSettings.name]: { erase: 'pseudonymise' },
+  // Surveys (docs/surveys.md): a survey and the settings keep who made them under the opaque id; a
+  // person's place in a run's audience goes with their participation record (erasure.ts), the roll-ups
+  // (anon, naming nobody) keep counting their answer. The export lists the surveys they were asked.
+  [surveyEntities.Survey.name]: { erase: 'pseudonymise' },
+  [surveyEntities.SurveyMember.name]: { section: 'surveys', erase: 'special' },
+  [surveyEntities.SurveyOwner.name]: { section: 'surveyOwner', erase: 'delete' },
+  [surveyEntities.SurveySettings.name]: { erase: 'pseudonymise' },
   // The admin audit log keeps every entry (until its TTL) under the opaque id; their own actions are exported.
   [auditEntities.AuditEntry.name]: { section: 'auditLog', erase: 'pseudonymise' },
 };
@@ -182,6 +200,7 @@ export const attributeKinds: Record<string, AttributeKinds> = {
   [peopleEntities.User.name]: { text: ['name', 'title', 'location', 'description', 'featuredNote', 'skills'] },
   [peopleEntities.Team.name]: { text: ['name', 'nameLower', 'description'] },
   [audienceEntities.Audience.name]: { text: ['name', 'nameLower'] },
+  [surveyEntities.Survey.name]: { text: ['title', 'questions.text', 'questions.options'] },
   [feedEntities.Post.name]: {
     text: ['content', 'poll.question', 'poll.description', 'poll.options.text', 'recognition.message'],
   },

@@ -17,6 +17,7 @@ const TITLES: Partial<Record<NotificationKind, (actor: string | null) => string>
   recognition: (a) => (a ? `${a} recognised you` : 'You were recognised'),
   poll_closed: () => 'A poll has closed',
   must_read: () => 'Please acknowledge an announcement',
+  survey: () => 'A survey is waiting for your answer',
 };
 
 /** Title, body, link and kind of one push (`/feed#post-<id>` opens the post, `/feed` the feed). */

@@ -5,7 +5,17 @@
  */
 
 /** The kinds that are pushed as well as shown on the bell. */
-const PUSHED = ['mention', 'comment', 'reply', 'reaction', 'recognition', 'poll_closed', 'must_read'] as const;
+const PUSHED = [
+  'mention',
+  'comment',
+  'reply',
+  'reaction',
+  'recognition',
+  'poll_closed',
+  'must_read',
+  // Beyond the specification: a survey opened for the person, or reminds them (docs/surveys.md).
+  'survey',
+] as const;
 
 /** Every kind; those after the pushed ones stay on the bell. */
 export const NOTIFICATION_KINDS = [

@@ -4,6 +4,7 @@ import type { ChangeMapper } from '../live/change-events.ts';
 import { notificationChanges, notificationsReadAllChanges } from '../notifications/change-events.ts';
 import { credentialsChanges, teamChanges, userChanges } from '../people/change-events.ts';
 import { presenceChanges } from '../presence/change-events.ts';
+import { surveyChanges } from '../surveys/change-events.ts';
 
 /**
  * Every entity's change mapper, by `entity` attribute. Each area adds its own line here (its mappers
@@ -19,5 +20,6 @@ export const changeMappers: Record<string, ChangeMapper> = {
   User: userChanges,
   Credentials: credentialsChanges,
   Team: teamChanges,
+  Survey: surveyChanges,
   ...feedChangeMappers,
 };

@@ -4,6 +4,7 @@ import type { ChangeType } from '../live/change-events.ts';
 import { notificationChangeTypes } from '../notifications/change-events.ts';
 import { peopleChangeTypes } from '../people/change-events.ts';
 import { presenceChangeTypes } from '../presence/change-events.ts';
+import { surveyChangeTypes } from '../surveys/change-events.ts';
 
 /**
  * Every change type the live stream carries, as each area declares them beside its mappers
@@ -17,4 +18,5 @@ export const changeTypes: readonly ChangeType[] = [
   ...peopleChangeTypes,
   ...calendarChangeTypes,
   ...presenceChangeTypes,
+  ...surveyChangeTypes,
 ];

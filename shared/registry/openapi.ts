@@ -111,7 +111,13 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
     else if (r.scim) success.content = { 'application/scim+json': {} };
     else if (r.raw)
       success.content = {
-        [r.path.endsWith('.yaml') ? 'application/yaml' : r.path.endsWith('.json') ? 'application/json' : '*/*']: {},
+        [r.path.endsWith('.yaml')
+          ? 'application/yaml'
+          : r.path.endsWith('.json')
+            ? 'application/json'
+            : r.path.endsWith('.csv')
+              ? 'text/csv'
+              : '*/*']: {},
       };
     if (r.cache) {
       // The public website routes (shared/http/middlewares/public-answers.ts): cacheable, validated.

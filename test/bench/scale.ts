@@ -131,6 +131,7 @@ export async function scaleBench(): Promise<boolean> {
   const { remindAtOf, JOIN_WINDOW_DAYS } = await import('../../shared/feed/must-read-model.ts');
   const { ContentReport, ReportFiling, REPORT_REASONS, monthOf } = await import('../../shared/moderation/entities.ts');
   const { AuditEntry } = await import('../../shared/audit/entities.ts');
+  const { ReachSlice, ReachTotal } = await import('../../shared/reach/entities.ts');
   const { newPostItems, createPost } = await import('../../shared/feed/posts.ts');
   const { setReaction } = await import('../../shared/feed/reactions.ts');
   const { vote } = await import('../../shared/feed/polls.ts');
@@ -167,6 +168,38 @@ export async function scaleBench(): Promise<boolean> {
       joinedAt: new Date(Date.UTC(2015, 0, 1) + i * 3_600_000).toISOString(),
     } as any;
   };
+  /** A post's reach total (docs/reach.md): targeted by everybody but its author, `seen` of them seen. */
+  const reachTotalOf = (postId: string, publishedAt: string, n: number, seen: number) =>
+    ReachTotal.item({
+      postId,
+      publishedAt,
+      publishedDay: publishedAt.slice(0, 10),
+      audienceId: null,
+      targeted: n - 1,
+      delivered: n - 1,
+      seen,
+      reacted: Math.floor(seen / 10),
+      commented: Math.floor(seen / 20),
+      acknowledged: 0,
+      targetedAt: publishedAt,
+    });
+  /** The poll's reach: its total and a slice per location (the slices' number the same at both sizes). */
+  const pollReach = (n: number): Item[] => [
+    reachTotalOf(pollId!, nowIso, n, Math.floor(n / 2)),
+    ...LOCATIONS.map((value, k) =>
+      ReachSlice.item({
+        postId: pollId!,
+        by: 'location',
+        value,
+        targeted: Math.floor(n / LOCATIONS.length) + (k === 0 ? n % LOCATIONS.length : 0),
+        delivered: Math.floor(n / LOCATIONS.length),
+        seen: Math.floor(n / LOCATIONS.length / 2),
+        reacted: 0,
+        commented: 0,
+        acknowledged: 0,
+      }),
+    ),
+  ];
   /** A year of a person's data, straight items: a post for two in five, a meeting and a leave request each. */
   const yearOf = (i: number, n: number): Item[] => {
     const items: Item[] = [];
@@ -184,6 +217,8 @@ export async function scaleBench(): Promise<boolean> {
         }),
       );
       items.push(...newPostItems(post));
+      // Its reach (docs/reach.md), as the roll-ups would hold it: the whole company targeted, a share seen.
+      items.push(reachTotalOf(post.id, post.createdAt, n, det(i, 'seen', n)));
     }
     items.push(...newKindsOf(i, n, post));
     if (n > 4) {
@@ -558,6 +593,7 @@ export async function scaleBench(): Promise<boolean> {
       }
       await setTableStream(raw, table, false);
       seedSeconds.push(await seed(round === 0 ? 0 : SIZES[round - 1], n));
+      await batchWrite(doc, table, pollReach(n));
       // On before the runtime starts: its poller reads the new stream from its end, so the seed is not replayed.
       await setTableStream(raw, table, true);
       // Its own S3 emulator each time (on the same data directory): the previous one stopped with its runtime.
@@ -639,6 +675,41 @@ export async function scaleBench(): Promise<boolean> {
       tokens.member,
     );
     const meetings = await json(baseUrl, 'GET', '/meetings?limit=1', undefined, tokens.admin);
+    // Issue 49: a survey asking the measured member and the first 40 people, opened (its fan-out run
+    // here: nothing seeded reaches the background) and answered by the member; its results (total and
+    // a slicing) and the member's open surveys are then measured at both sizes like every GET.
+    const survey = await json(
+      baseUrl,
+      'POST',
+      '/admin/surveys',
+      {
+        title: 'Pulse',
+        questions: [
+          { kind: 'scale', text: 'How are you?' },
+          { kind: 'enps', text: 'Would you recommend us?' },
+        ],
+        audience: { rule: { userIds: [memberId, ...Array.from({ length: 40 }, (_, i) => idOf(i))] } },
+        closesAt: new Date(now.getTime() + 7 * DAY).toISOString(),
+      },
+      tokens.admin,
+    );
+    const surveyId: string = survey.body?.id ?? 'none';
+    await json(baseUrl, 'POST', `/admin/surveys/${surveyId}/open`, undefined, tokens.admin);
+    const { fanOutRun } = await import('../../shared/surveys/fan-out.ts');
+    await fanOutRun(surveyId, 1);
+    const questionIds: string[] = (survey.body?.questions ?? []).map((q: { id: string }) => q.id);
+    await json(
+      baseUrl,
+      'PUT',
+      `/surveys/${surveyId}/answer`,
+      {
+        answers: [
+          { questionId: questionIds[0], value: 4 },
+          { questionId: questionIds[1], value: 9 },
+        ],
+      },
+      tokens.member,
+    );
     const values: Record<string, string> = {
       grievanceId: grievance.body?.id ?? 'none',
       userId: idOf(1),
@@ -648,6 +719,7 @@ export async function scaleBench(): Promise<boolean> {
       exportId: 'none',
       erasureId: 'none',
       asset: 'none',
+      surveyId,
     };
     const skipped = new Set(['/realtime/stream', '/files/avatars/{key}', '/files/posts/{key}', '/docs/{asset}']);
     const out: Case[] = [];
@@ -660,12 +732,16 @@ export async function scaleBench(): Promise<boolean> {
       const filled = path.replace(/\{(\w+)\}/g, (_, p: string) =>
         mustRead && p === 'postId' ? mustReads[0].id : (values[p] ?? 'none'),
       );
-      out.push({ path: filled, who: r.auth === 'super_admin' ? 'admin' : 'member' });
+      // The survey admin routes are session routes that ask for a super admin or a survey owner.
+      const admin = r.auth === 'super_admin' || (r.area === 'surveys' && path.startsWith('/admin/'));
+      out.push({ path: filled, who: admin ? 'admin' : 'member' });
     }
-    void memberId;
     // A quarter of the year, a month back: several month partitions, none the current one.
     const auditFrom = new Date(now.getTime() - 120 * DAY).toISOString();
     const auditTo = new Date(now.getTime() - 30 * DAY).toISOString();
+    // A week of the seeded year, a month back (UTC days).
+    const weekFrom = new Date(now.getTime() - 37 * DAY).toISOString().slice(0, 10);
+    const weekTo = new Date(now.getTime() - 31 * DAY).toISOString().slice(0, 10);
     // The variants the issue names: lists of everything ever, searches, rankings, the following feed.
     out.push(
       { path: '/meetings', who: 'admin' },
@@ -681,6 +757,7 @@ export async function scaleBench(): Promise<boolean> {
       { path: `/posts/${pollId}/poll/voters`, who: 'admin' },
       { path: '/attendance/employees', who: 'admin' },
       { path: '/attendance/today', who: 'admin' },
+      { path: `/admin/surveys/${surveyId}/results?by=department`, who: 'admin' },
       { path: '/org-chart', who: 'admin' },
       // Issue 36's lists: a must-read's people by status, reports open and reviewed, the audit log's filters.
       { path: '/users/me/must-read?limit=5', who: 'member' },
@@ -697,6 +774,12 @@ export async function scaleBench(): Promise<boolean> {
       { path: `/admin/audit-log?from=${auditFrom}&to=${auditTo}`, who: 'admin' },
       { path: `/admin/audit-log?actorId=${idOf(AUDIT_ACTORS[0])}&action=${AUDIT_MAIN_ACTION[0]}`, who: 'admin' },
       { path: `/admin/audit-log?targetId=${idOf(AUDIT_TARGET)}&actorId=${idOf(AUDIT_ACTORS[1])}`, who: 'admin' },
+      // Reach (docs/reach.md): a post's reach by slice, and the rankings of a week (a page of 5 a day at most).
+      { path: `/admin/posts/${pollId}/reach?by=location`, who: 'admin' },
+      { path: `/admin/posts/${pollId}/reach?by=department`, who: 'admin' },
+      { path: `/admin/reach?from=${weekFrom}&to=${weekTo}&limit=5`, who: 'admin' },
+      { path: `/admin/reach?from=${weekFrom}&to=${weekTo}&limit=5&groupBy=location`, who: 'admin' },
+      { path: `/admin/reach.csv?from=${weekFrom}&to=${weekTo}&limit=5`, who: 'admin' },
     );
     return out;
   }

@@ -7,6 +7,7 @@ import { FeedScore } from '../../shared/feed/entities.ts';
 import { attendanceDoc } from '../../shared/hr/attendance-day.ts';
 import { User } from '../../shared/people/entities.ts';
 import { ROSTER } from '../../shared/people/roster.ts';
+import { PostSeen, ReachTotal } from '../../shared/reach/entities.ts';
 import { waitFor } from '../feed/helpers.ts';
 import { admin, api, PASSWORD } from '../support/api.ts';
 import { checkCounters, itemsAbout, worldOf } from '../support/counters.ts';
@@ -133,6 +134,11 @@ describe("people's data rights over data of every kind", () => {
     has('identityProvider', (l) => l.userId === s.id && /^idp-/.test(l.externalId));
     has('follows', (f) => f.userId === s.id && f.followingId === seeded.other1.id);
     has('reports', (r) => r.reportId === `post-${ids.recognitionPostId}` && r.reason === 'other');
+    // Reach (docs/reach.md): what they saw and did with posts, and their read-receipt choice.
+    has('seen', (m) => m.postId === ids.mentionPostId && !!m.seenAt);
+    has('seen', (m) => m.postId === ids.otherPostId && !!m.reactedAt && !!m.commentedAt);
+    has('readReceipts', (c) => c.userId === s.id && c.optedOut === true);
+    expect((sections.seen ?? []).filter((m) => m.userId !== s.id)).toEqual([]);
     has('reportsOnTheirContent', (r) => r.postId === ids.imagePostId && r.reasons.spam === 1);
     // The report on their post names nobody who reported it.
     expect(JSON.stringify(sections.reportsOnTheirContent)).not.toContain(o1.id);
@@ -252,6 +258,14 @@ describe("people's data rights over data of every kind", () => {
     );
     expect(reads.failures).toEqual([]);
 
+    // Reach: their marks went, the bystander's stayed, and the counts they made are kept.
+    expect(
+      await PostSeen.get({ postId: seeded.ids.mentionPostId, userId: s.id }, { consistent: true }),
+    ).toBeUndefined();
+    expect(
+      (await PostSeen.get({ postId: seeded.ids.imagePostId, userId: o1.id }, { consistent: true }))?.seenAt,
+    ).toBeDefined();
+    expect((await ReachTotal.get({ postId: seeded.ids.mentionPostId }, { consistent: true }))?.seen).toBe(1);
     // What others keep: the post, attributed to nobody, its reactions counted; their decision on O1's leave.
     const post = await api('GET', `/posts/${seeded.ids.imagePostId}`, { token: o1.token });
     expect(post.status).toBe(200);

@@ -403,9 +403,9 @@ describe('data', () => {
     });
   });
 
-  it('generates the six application secrets, the placeholder of the SSO client secret (and the first admin password) and keeps them', () => {
+  it('generates the seven application secrets, the placeholder of the SSO client secret (and the first admin password) and keeps them', () => {
     const data = s.templates.get(`${prefix()}-Data`)!;
-    data.resourceCountIs('AWS::SecretsManager::Secret', 8);
+    data.resourceCountIs('AWS::SecretsManager::Secret', 9);
     data.allResources('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 });
@@ -799,6 +799,7 @@ describe('secrets out of function configuration', () => {
     const nameOf = {
       cursor: 'cursor-secret',
       grievance: 'grievance-secret',
+      survey: 'survey-secret',
       notification: 'notification-secret',
       idempotency: 'idempotency-secret',
       avatar: 'avatar-secret',

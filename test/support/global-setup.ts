@@ -38,6 +38,7 @@ export default async function setup(project: TestProject) {
     LOCAL_TEST_SCRYPT_N: '1024',
     CURSOR_SECRET: secret(),
     GRIEVANCE_SECRET: secret(),
+    SURVEY_SECRET: secret(),
     NOTIFICATION_SECRET: secret(),
     IDEMPOTENCY_SECRET: secret(),
     AVATAR_SECRET: secret(),

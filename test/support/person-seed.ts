@@ -289,6 +289,20 @@ export async function seedPersonOfEveryKind(opts: { superAdmin?: boolean } = {})
     'O1 votes',
   );
 
+  // Reach (docs/reach.md): S saw O1's post that mentions them and opted out of read receipts; O1, a
+  // bystander, saw S's post (their mark stays when S is erased).
+  expectStatus(await api('POST', '/posts/seen', { token: s.token, body: { postIds: [mentionPost.id] } }), 204, 'S saw');
+  expectStatus(
+    await api('PUT', '/users/me/read-receipts', { token: s.token, body: { optedOut: true } }),
+    200,
+    'S opts out',
+  );
+  expectStatus(
+    await api('POST', '/posts/seen', { token: other1.token, body: { postIds: [imagePost.id] } }),
+    204,
+    'O1 saw',
+  );
+
   // Follows both ways.
   expectStatus(await api('PUT', `/people/${other1.id}/follow`, { token: s.token }), 204, 'S follows O1');
   expectStatus(await api('PUT', `/people/${s.id}/follow`, { token: other1.token }), 204, 'O1 follows S');

@@ -18,9 +18,11 @@ import { officeUpdateRoutes } from './office-updates.ts';
 import { presenceRoutes } from './presence.ts';
 import { profileRoutes } from './profiles.ts';
 import { pushRoutes } from './push.ts';
+import { reachRoutes } from './reach.ts';
 import { realtimeRoutes } from './realtime.ts';
 import { scimRoutes } from './scim.ts';
 import { ssoRoutes } from './sso.ts';
+import { surveyRoutes } from './surveys.ts';
 import { systemRoutes } from './system.ts';
 import { teamRoutes } from './teams.ts';
 import { uploadRoutes } from './uploads.ts';
@@ -40,6 +42,7 @@ export const routes: AnyRoute[] = [
   ...profileRoutes,
   ...teamRoutes,
   ...audienceRoutes,
+  ...surveyRoutes,
   ...fileRoutes,
   ...uploadRoutes,
   ...notificationRoutes,
@@ -52,6 +55,7 @@ export const routes: AnyRoute[] = [
   ...attendanceRoutes,
   ...leaveRoutes,
   ...feedRoutes,
+  ...reachRoutes,
   ...officeUpdateRoutes,
   ...moderationRoutes,
   ...scimRoutes,
@@ -71,6 +75,8 @@ export const areaDescriptions: Record<string, string> = {
   teams: 'Teams and their members.',
   audiences:
     'Audiences: named rules over what the company controls (department, team, manager chain, role, location, SCIM groups, named people), with their counts and people (super admins; beyond the specification, docs/audiences.md).',
+  surveys:
+    'Pulse surveys: questions, audiences, recurring runs, answers kept apart from the people who gave them, and results that cannot single anyone out (beyond the specification, docs/surveys.md).',
   files: 'Uploaded files and images.',
   notifications: "The caller's notifications.",
   push: 'Push notification subscriptions.',
@@ -82,6 +88,8 @@ export const areaDescriptions: Record<string, string> = {
   attendance: 'Check-in and check-out records.',
   leave: 'Leave requests and their approval.',
   feed: 'Posts, comments, reactions, polls and bookmarks.',
+  reach:
+    'Reach: what people have seen of posts, counted as it happens, per slice with small slices suppressed, rankings, and optional read receipts (beyond the specification, docs/reach.md).',
   'office-updates': 'Updates from the office and the public website.',
   moderation:
     'Reports of posts and comments, and their review by super admins (beyond the specification; docs/moderation.md).',
