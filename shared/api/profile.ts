@@ -1,8 +1,8 @@
-import type * as z from 'zod';
 import { Team, type TeamColor, type TeamItem, type UserItem } from '../people/entities.ts';
 import { getUsers } from '../people/users.ts';
 import { presencesOf } from '../presence/view.ts';
 import { shownLink } from '../util/links.ts';
+import type * as z from '../util/zod.ts';
 import { FAVOURITE_FIELDS, LINK_FIELDS, type Profile } from './schemas/common.ts';
 
 export interface Viewer {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../util/zod.ts';
 
 /**
  * How the OpenAPI document describes a query parameter whose text is parsed into a number or a boolean:
@@ -13,14 +13,17 @@ export const queryParamDocs = z.registry<Record<string, unknown>>();
  * that read well, and each route's query is `z.strictObject`, so an unknown parameter is a 400.
  */
 export const limitParam = (cap = 50, fallback = 20) => {
-  const param = z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number of at least 1')
-    .transform(Number)
-    .refine((n) => n >= 1, 'must be a whole number of at least 1')
-    .transform((n) => Math.min(n, cap))
-    .optional()
-    .transform((n) => n ?? fallback);
+  const param = z.pipe(
+    z.optional(
+      z.pipe(
+        z
+          .pipe(z.string().check(z.regex(/^[0-9]+$/, 'must be a whole number of at least 1')), z.transform(Number))
+          .check(z.refine((n) => n >= 1, 'must be a whole number of at least 1')),
+        z.transform((n) => Math.min(n, cap)),
+      ),
+    ),
+    z.transform((n) => n ?? fallback),
+  );
   queryParamDocs.add(param, {
     type: 'integer',
     minimum: 1,
@@ -31,13 +34,15 @@ export const limitParam = (cap = 50, fallback = 20) => {
   return param;
 };
 
-export const cursorParam = () => z.string().min(1).max(4096).optional();
+export const cursorParam = () => z.optional(z.string().check(z.minLength(1)).check(z.maxLength(4096)));
 
 export const boolParam = () => {
-  const param = z
-    .enum(['true', 'false'])
-    .transform((v) => v === 'true')
-    .optional();
+  const param = z.optional(
+    z.pipe(
+      z.enum(['true', 'false']),
+      z.transform((v) => v === 'true'),
+    ),
+  );
   queryParamDocs.add(param, { type: 'boolean' });
   return param;
 };
@@ -57,6 +62,7 @@ export const nextPageHeader = {
 
 /** The `cursor` of such a list: only as found in the `Link` of the previous answer. */
 export const nextPageCursorParam = () =>
-  cursorParam().describe(
+  z.described(
+    cursorParam(),
     'The rest of a list that answered with a `Link` header: pass only as that header gives it (the same request with this cursor).',
   );

@@ -1,5 +1,5 @@
-import type * as z from 'zod';
 import type { AuditDeclaration } from '../audit/scope.ts';
+import type * as z from '../util/zod.ts';
 /** A kind of item a function writes: an entity declaration, by its partition key's template. */
 export interface WriteTarget {
   readonly name: string;
@@ -55,9 +55,9 @@ export interface PublicCache {
  * `functions/<area>/<name>.ts` and exports `handler`.
  */
 export interface RouteDef<
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  R extends z.ZodType = z.ZodType,
+  Q extends z.ZodMiniType = z.ZodMiniType,
+  B extends z.ZodMiniType = z.ZodMiniType,
+  R extends z.ZodMiniType = z.ZodMiniType,
 > {
   name: string;
   area: string;
@@ -138,7 +138,7 @@ export { API_PREFIX } from '../config/api-prefix.ts';
 export const declared = <T>(make: () => T): T => make();
 
 /** Declares a route; the identity function keeps the literal types for the handler. */
-export function defineRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+export function defineRoute<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType>(
   def: RouteDef<Q, B, R>,
 ): RouteDef<Q, B, R> {
   return def;

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { actorOf, type ChangeMapper, changed, changeType, eventReaders, onlyUser } from '../live/change-events.ts';
+import * as z from '../util/zod.ts';
 
 /**
  * Company events on the live-update stream: `event.updated` to everyone when an event
@@ -11,7 +11,7 @@ export const eventUpdated = changeType(
   'event.updated',
   'readers',
   'A company event was created, moved or deleted.',
-  z.object({ eventId: z.string().nullable().describe('Null after a delete: re-read the list.') }),
+  z.object({ eventId: z.described(z.nullable(z.string()), 'Null after a delete: re-read the list.') }),
 );
 
 /** The calendar area's change types (collected by `shared/registry/change-types.ts`). */

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   type Audience,
   actorOf,
@@ -10,6 +9,7 @@ import {
   onlyUser,
   postReaders,
 } from '../live/change-events.ts';
+import * as z from '../util/zod.ts';
 
 /**
  * Who a post's event is for: everyone (undefined), or for a targeted post its readers (docs/audiences.md):
@@ -28,7 +28,7 @@ const postRef = z.object({ postId: z.string() });
 const commentRef = z.object({
   postId: z.string(),
   commentId: z.string(),
-  parentId: z.string().nullable().describe('The comment replied to; null for a top-level comment.'),
+  parentId: z.described(z.nullable(z.string()), 'The comment replied to; null for a top-level comment.'),
 });
 
 export const postCreated = changeType(

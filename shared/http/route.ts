@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type * as z from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { audited } from '../audit/scope.ts';
 import { instrument } from '../observability/instrumented.ts';
+import type * as z from '../util/zod.ts';
 import { encodeBody, MAX_BODY_BYTES, payloadBytes } from './compression.ts';
 import type { RequestContext } from './context.ts';
 import { withDeadline } from './deadline.ts';
@@ -14,7 +14,7 @@ import type { idempotent } from './idempotency.ts';
 import { routeMiddlewares } from './middlewares/route-middlewares.ts';
 import type { parseMultipart } from './multipart.ts';
 
-export type RouteHandler<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = (
+export type RouteHandler<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType> = (
   req: RequestContext<z.output<Q>, z.output<B>>,
 ) => Promise<z.input<R> | HttpResponse | undefined>;
 
@@ -109,7 +109,7 @@ export interface RouteOptions {
  * query and body validation, structured access log. Handlers only parse nothing, authorise what the
  * route table cannot express, call the domain and shape the answer.
  */
-export function route<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+export function route<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType>(
   def: RouteDef<Q, B, R>,
   fn: RouteHandler<Q, B, R>,
   options: RouteOptions = {},

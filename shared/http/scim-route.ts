@@ -1,7 +1,7 @@
-import type * as z from 'zod';
 import type { RouteDef } from '../api/route-def.ts';
 import { SCIM_CONTENT_TYPE, ScimError } from '../scim/errors.ts';
 import { isScimToken } from '../scim/token.ts';
+import type * as z from '../util/zod.ts';
 import type { RequestContext } from './context.ts';
 import { rawReply } from './http-response.ts';
 import { type LambdaHandler, route } from './route.ts';
@@ -22,7 +22,7 @@ export const scimBase = (req: RequestContext) => {
  * (shared/http/middlewares/http-errors.ts). The token grants nothing else: it is not a session, so every
  * other route answers 401 to it.
  */
-export function scimRoute<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+export function scimRoute<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType>(
   def: RouteDef<Q, B, R>,
   fn: (req: RequestContext<z.output<Q>, z.output<B>>, base: string) => Promise<unknown>,
 ): LambdaHandler {

@@ -1,8 +1,8 @@
-import type * as z from 'zod';
+import type * as z from '../util/zod.ts';
 import { BadRequestError } from './errors.ts';
 
 /** Turns zod issues into the field errors clients show as given (`message` as an array). */
-export function fieldErrors(error: z.ZodError, where: 'body' | 'query'): string[] {
+export function fieldErrors(error: z.core.$ZodError, where: 'body' | 'query'): string[] {
   return error.issues.map((issue) => {
     const field = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -15,7 +15,7 @@ export function fieldErrors(error: z.ZodError, where: 'body' | 'query'): string[
   });
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new BadRequestError(fieldErrors(result.error, where));
   return result.data;

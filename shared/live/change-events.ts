@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../util/zod.ts';
 
 /**
  * The contract between the areas and the change feed. The change-feed consumer (the
@@ -45,7 +45,7 @@ export type AudienceKind = 'everyone' | 'user' | 'readers';
 export interface ChangeType<
   N extends string = string,
   A extends AudienceKind = AudienceKind,
-  P extends z.ZodType = z.ZodType,
+  P extends z.ZodMiniType = z.ZodMiniType,
 > {
   readonly name: N;
   readonly audience: A;
@@ -68,7 +68,7 @@ export interface ChangeType<
  * Declares a change type: `changeType('post.deleted', 'everyone', 'A post was deleted.', z.object({ ... }))`.
  * Export it from the area's `change-events.ts` and add it to the area's list of declarations.
  */
-export function changeType<N extends string, A extends AudienceKind, P extends z.ZodType>(
+export function changeType<N extends string, A extends AudienceKind, P extends z.ZodMiniType>(
   name: N,
   audience: A,
   description: string,

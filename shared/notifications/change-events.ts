@@ -1,11 +1,11 @@
-import * as z from 'zod';
 import { type ChangeMapper, changeType } from '../live/change-events.ts';
 import { NOTIFICATION_KINDS } from '../push/notification-kinds.ts';
+import * as z from '../util/zod.ts';
 import { Notification } from './entities.ts';
 import { notificationContent } from './notifications.ts';
 
 /** Every kind but the grievance channel's, whose notifications are never announced on the stream. */
-const AnnouncedKind = z.enum(NOTIFICATION_KINDS).exclude(['grievance']);
+const AnnouncedKind = z.enum(NOTIFICATION_KINDS.filter((kind) => kind !== 'grievance'));
 
 export const notificationCreated = changeType(
   'notification.created',
@@ -17,7 +17,7 @@ export const notificationRead = changeType(
   'notification.read',
   'user',
   'You marked a notification read, or all of them (id null).',
-  z.object({ notificationId: z.string().nullable().describe('Null: every notification was marked read.') }),
+  z.object({ notificationId: z.described(z.nullable(z.string()), 'Null: every notification was marked read.') }),
 );
 
 /** The notifications area's change types (collected by `shared/registry/change-types.ts`). */

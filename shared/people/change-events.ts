@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { actorOf, type ChangeMapper, changed, changeType, type DeclaredChange } from '../live/change-events.ts';
+import * as z from '../util/zod.ts';
 import { FAVOURITE_FIELDS, LINK_FIELDS, WORK_AND_INTEREST_FIELDS } from './profile-fields.ts';
 
 const person = z.object({ userId: z.string() });
@@ -23,14 +23,14 @@ export const profileAvatarUpdated = changeType(
   "A person's avatar changed; it carries the new image (apply it directly).",
   z.object({
     userId: z.string(),
-    image: z.string().nullable().describe("The new avatar's path, as the profile's `image`; null when removed."),
+    image: z.described(z.nullable(z.string()), "The new avatar's path, as the profile's `image`; null when removed."),
   }),
 );
 export const teamUpdated = changeType(
   'team.updated',
   'everyone',
   'A team was created, renamed, recoloured or deleted.',
-  z.object({ teamId: z.string().nullable().describe('Null after a delete: re-read the list.') }),
+  z.object({ teamId: z.described(z.nullable(z.string()), 'Null after a delete: re-read the list.') }),
 );
 
 /** The people area's change types (collected by `shared/registry/change-types.ts`). */

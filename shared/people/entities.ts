@@ -1,5 +1,5 @@
-import type * as z from 'zod';
 import { type EntityFields, type EntityItem, entity, shape } from '../db/entity.ts';
+import type * as z from '../util/zod.ts';
 import { birthdayMonthDay } from './birthday-index.ts';
 import { isListed, nameKey, paddedShard } from './listing.ts';
 import type { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from './profile-fields.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../util/zod.ts';
 
 /**
  * A person's vocabulary: roles, account states, departments and the profile's link and favourite

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { type ChangeMapper, changeType } from '../live/change-events.ts';
+import * as z from '../util/zod.ts';
 
 export const presenceUpdated = changeType(
   'presence.updated',

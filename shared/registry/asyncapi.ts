@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import { realtimeStreamRoute } from '../api/routes/realtime.ts';
 import { env } from '../config/env.ts';
 import type { ChangeType } from '../live/change-events.ts';
 import { REPLAY_EVENTS, REPLAY_SECONDS } from '../live/event-log.ts';
 import { PING_MS } from '../live/stream-session.ts';
+import * as z from '../util/zod.ts';
 import { changeTypes } from './change-types.ts';
 
 type JsonSchema = Record<string, any>;
@@ -13,7 +13,7 @@ type JsonSchema = Record<string, any>;
  * format extends), with zod's own converter as in openapi.ts. Objects stay open (no
  * `additionalProperties: false`): a payload may gain fields, and clients ignore what they do not know.
  */
-function toSchema(schema: z.ZodType): JsonSchema {
+function toSchema(schema: z.ZodMiniType): JsonSchema {
   const { $schema: _, ...json } = z.toJSONSchema(schema, {
     target: 'draft-07',
     io: 'output',

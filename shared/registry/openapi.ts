@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { queryParamDocs } from '../api/query.ts';
 import { type AnyRoute, routeMethods } from '../api/route-def.ts';
 import { areaDescriptions, routes } from '../api/routes/index.ts';
@@ -6,6 +5,7 @@ import { ErrorBody } from '../api/schemas/common.ts';
 import { env } from '../config/env.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
 import { cacheControl } from '../http/middlewares/public-answers.ts';
+import * as z from '../util/zod.ts';
 
 type JsonSchema = Record<string, any>;
 
@@ -32,7 +32,7 @@ const idempotencyKeyParameter = {
  */
 export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> {
   const components: Record<string, JsonSchema> = {};
-  const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const toSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema => {
     const json = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { type ChangeMapper, changeType } from '../live/change-events.ts';
+import * as z from '../util/zod.ts';
 
 /**
  * Surveys on the live-update stream: `survey.opened` and `survey.closed` to everyone, from the survey
@@ -10,13 +10,13 @@ export const surveyOpened = changeType(
   'survey.opened',
   'everyone',
   'A run of a survey opened: re-read `GET /surveys` (only its audience sees it there).',
-  z.object({ surveyId: z.string(), run: z.number().int() }),
+  z.object({ surveyId: z.string(), run: z.number().check(z.int()) }),
 );
 export const surveyClosed = changeType(
   'survey.closed',
   'everyone',
   'A run of a survey closed.',
-  z.object({ surveyId: z.string(), run: z.number().int() }),
+  z.object({ surveyId: z.string(), run: z.number().check(z.int()) }),
 );
 
 /** The survey area's change types (collected by `shared/registry/change-types.ts`). */

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { env } from '../config/env.ts';
+import * as z from './zod.ts';
 
 /**
  * Times as the calendar and HR areas take and give them: instants written in ISO 8601 with an
@@ -49,10 +49,12 @@ export function instant(value: string): Instant {
 export const offsetDateTime = () =>
   z
     .string()
-    .max(40, 'must be an ISO 8601 date-time with offset, e.g. 2026-03-01T09:00:00+05:30')
-    .refine(
-      (v) => parseInstant(v) !== null,
-      'must be an ISO 8601 date-time with offset, e.g. 2026-03-01T09:00:00+05:30',
+    .check(z.maxLength(40, 'must be an ISO 8601 date-time with offset, e.g. 2026-03-01T09:00:00+05:30'))
+    .check(
+      z.refine(
+        (v) => parseInstant(v) !== null,
+        'must be an ISO 8601 date-time with offset, e.g. 2026-03-01T09:00:00+05:30',
+      ),
     );
 
 export const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -70,7 +72,8 @@ export function isCalendarDate(value: string): boolean {
 }
 
 /** Request field: a calendar day as `YYYY-MM-DD`. */
-export const calendarDate = () => z.string().refine(isCalendarDate, 'must be a real calendar date as YYYY-MM-DD');
+export const calendarDate = () =>
+  z.string().check(z.refine(isCalendarDate, 'must be a real calendar date as YYYY-MM-DD'));
 
 /** The company day (`YYYY-MM-DD`) an instant falls on, in the company's timezone. */
 export function companyDate(at: Date = new Date(), timeZone: string = env.companyTimezone): string {

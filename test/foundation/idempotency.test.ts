@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { buildEvent, lambdaContext } from '../../infra/local/event.ts';
 import { defineRoute } from '../../shared/api/route-def.ts';
 import { IdempotencyRecord } from '../../shared/db/idempotency-record.ts';
@@ -10,6 +9,7 @@ import { conflict } from '../../shared/errors.ts';
 import { REPLAYED_HEADER } from '../../shared/http/idempotency.ts';
 import { idempotencyKeyTag } from '../../shared/http/idempotency-keys.ts';
 import { idempotentRoute } from '../../shared/http/idempotent-route.ts';
+import * as z from '../../shared/util/zod.ts';
 import { form, image } from '../feed/helpers.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
 

@@ -3,12 +3,12 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import * as z from 'zod';
 import { realtimeStreamRoute } from '../../shared/api/routes/realtime.ts';
 import { type ChangeType, isChangeType } from '../../shared/live/change-events.ts';
 import { asyncapiDocument } from '../../shared/registry/asyncapi.ts';
 import { changeMappers } from '../../shared/registry/change-mappers.ts';
 import { changeTypes } from '../../shared/registry/change-types.ts';
+import * as z from '../../shared/util/zod.ts';
 import { admin, api } from '../support/api.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');

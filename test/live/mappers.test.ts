@@ -1,12 +1,12 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { changeType, type ItemChange } from '../../shared/live/change-events.ts';
 import { eventsOf, toItemChange } from '../../shared/live/change-feed.ts';
 import { notificationChanges, notificationsReadAllChanges } from '../../shared/notifications/change-events.ts';
 import { notificationItem } from '../../shared/notifications/notifications.ts';
 import { presenceChanges } from '../../shared/presence/change-events.ts';
+import * as z from '../../shared/util/zod.ts';
 
 const at = new Date('2026-01-02T03:04:05.000Z');
 /** A change type of these tests only (mappers answer declared events). */

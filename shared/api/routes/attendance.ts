@@ -1,36 +1,38 @@
-import * as z from 'zod';
 import { DocumentChange } from '../../documents/entities.ts';
 import * as hr from '../../hr/entities.ts';
 import { calendarDate } from '../../util/time.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { nullableIso } from '../schemas/common.ts';
 
 export const AttendanceRecord = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       employeeId: z.string(),
       employeeName: z.string(),
-      date: z.string().describe('YYYY-MM-DD in the company timezone'),
+      date: z.described(z.string(), 'YYYY-MM-DD in the company timezone'),
       checkIn: nullableIso(),
       checkOut: nullableIso(),
       status: z.enum(['NOT_CHECKED_IN', 'PRESENT', 'CHECKED_OUT']),
-    })
-    .meta({ id: 'AttendanceRecord' }),
+    }),
+    { id: 'AttendanceRecord' },
+  ),
 );
 
 export const TodayAttendance = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       me: AttendanceRecord,
       canViewAll: z.boolean(),
-      currentlyPresentCount: z.number().int(),
+      currentlyPresentCount: z.number().check(z.int()),
       employees: z.array(AttendanceRecord),
-    })
-    .meta({ id: 'TodayAttendance' }),
+    }),
+    { id: 'TodayAttendance' },
+  ),
 );
 
 export const AttendanceEmployee = /* @__PURE__ */ declared(() =>
-  z.object({ id: z.string(), name: z.string() }).meta({ id: 'AttendanceEmployee' }),
+  z.withMeta(z.object({ id: z.string(), name: z.string() }), { id: 'AttendanceEmployee' }),
 );
 
 const A = `${API_PREFIX}/attendance`;
@@ -91,9 +93,9 @@ export const listAttendanceHistoryRoute = /* @__PURE__ */ declared(() =>
     summary:
       "A person's records between two days (inclusive), newest first: your own, or anybody's for super admins and reporting managers.",
     query: z.strictObject({
-      from: calendarDate().optional(),
-      to: calendarDate().optional(),
-      employeeId: z.string().min(1).max(200).optional(),
+      from: z.optional(calendarDate()),
+      to: z.optional(calendarDate()),
+      employeeId: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
     }),
     status: 200,
     response: z.array(AttendanceRecord),

@@ -1,7 +1,7 @@
-import * as z from 'zod';
 import { Audience } from '../../audiences/entities.ts';
 import { checkRule, RULE_LIMITS } from '../../audiences/rule.ts';
 import { Department, Role } from '../../people/profile-fields.ts';
+import * as z from '../../util/zod.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, nonBlank } from '../schemas/common.ts';
@@ -24,13 +24,12 @@ const id = { type: 'string', minLength: 1, maxLength: RULE_LIMITS.id };
  * where it is in the rule; described to clients as the recursive `oneOf` below.
  */
 export const AudienceRule = /* @__PURE__ */ declared(() =>
-  z
-    .unknown()
-    .check((ctx) => {
+  z.withMeta(
+    z.unknown().check((ctx) => {
       for (const p of checkRule(ctx.value).problems)
         ctx.issues.push({ code: 'custom', message: p.message, input: ctx.value, path: p.path });
-    })
-    .meta({
+    }),
+    {
       id: 'AudienceRule',
       description: `One node of an audience's rule: exactly one kind. all/any/not join rules (AND, OR, NOT); the others select by what the company controls (docs/audiences.md). At most ${RULE_LIMITS.depth} levels, ${RULE_LIMITS.nodes} nodes and ${RULE_LIMITS.userIds} named people in all. Deactivated people are never selected.`,
       oneOf: [
@@ -57,25 +56,27 @@ export const AudienceRule = /* @__PURE__ */ declared(() =>
           description: "a SCIM Group's displayName (a team, docs/scim.md), case-insensitive",
         }),
       ],
-    }),
+    },
+  ),
 );
 
 export const AudienceView = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
       rule: AudienceRule,
-      count: z.number().int().describe('People it selected when it was last written (countedAt)'),
+      count: z.described(z.number().check(z.int()), 'People it selected when it was last written (countedAt)'),
       countedAt: isoDateTime(),
       createdAt: isoDateTime(),
       updatedAt: isoDateTime(),
-    })
-    .meta({ id: 'Audience' }),
+    }),
+    { id: 'Audience' },
+  ),
 );
 
 const peoplePage = () =>
-  z.object({ count: z.number().int(), items: z.array(DirectoryEntry), nextCursor: z.string().nullable() });
+  z.object({ count: z.number().check(z.int()), items: z.array(DirectoryEntry), nextCursor: z.nullable(z.string()) });
 
 const writes = {
   table: 'write' as const,
@@ -96,7 +97,7 @@ export const listAudiencesRoute = /* @__PURE__ */ declared(() =>
     summary: 'Audiences by name, a page at a time.',
     query: z.strictObject({ ...pageQuery() }),
     status: 200,
-    response: z.object({ items: z.array(AudienceView), nextCursor: z.string().nullable() }),
+    response: z.object({ items: z.array(AudienceView), nextCursor: z.nullable(z.string()) }),
     errors: [400],
   }),
 );
@@ -131,7 +132,7 @@ export const previewAudienceRoute = /* @__PURE__ */ declared(() =>
     summary: 'How many people a rule selects now, and the first 20 of them by name; stores nothing.',
     body: z.strictObject({ rule: AudienceRule }),
     status: 200,
-    response: z.object({ count: z.number().int(), people: z.array(DirectoryEntry) }),
+    response: z.object({ count: z.number().check(z.int()), people: z.array(DirectoryEntry) }),
     errors: [400],
     access: auditOnly,
   }),
@@ -160,7 +161,7 @@ export const updateAudienceRoute = /* @__PURE__ */ declared(() =>
     auth: 'super_admin',
     audit: { action: 'audience.update', target: { params: ['audienceId'] } },
     summary: 'Renames an audience and/or replaces its rule; the count is recomputed.',
-    body: z.strictObject({ name: nonBlank(1, 120).optional(), rule: AudienceRule.optional() }),
+    body: z.strictObject({ name: z.optional(nonBlank(1, 120)), rule: z.optional(AudienceRule) }),
     status: 200,
     response: AudienceView,
     errors: [400, 404],

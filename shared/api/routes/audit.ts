@@ -1,28 +1,30 @@
-import * as z from 'zod';
+import * as z from '../../util/zod.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, page } from '../schemas/common.ts';
 
 /** One entry of the admin audit log (docs/audit-log.md). */
 export const AuditEntryView = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       requestId: z.string(),
       at: isoDateTime(),
       actorKind: z.enum(['person', 'scim', 'grievance_handler']),
-      actorId: z
-        .string()
-        .nullable()
-        .describe('The acting super admin; `scim` for provisioning; null on grievance handling.'),
-      action: z.string().describe('A stable name: `member.create`, `member.role.set`, `grievance.status.set`…'),
-      targetId: z.string().nullable(),
+      actorId: z.described(
+        z.nullable(z.string()),
+        'The acting super admin; `scim` for provisioning; null on grievance handling.',
+      ),
+      action: z.described(z.string(), 'A stable name: `member.create`, `member.role.set`, `grievance.status.set`…'),
+      targetId: z.nullable(z.string()),
       targetIds: z.array(z.string()),
-      changed: z.boolean().describe('False when the request succeeded without changing anything.'),
-    })
-    .meta({ id: 'AuditEntry' }),
+      changed: z.described(z.boolean(), 'False when the request succeeded without changing anything.'),
+    }),
+    { id: 'AuditEntry' },
+  ),
 );
 
-const filter = (description: string) => z.string().min(1).max(200).optional().describe(description);
+const filter = (description: string) =>
+  z.described(z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))), description);
 
 export const listAuditLogRoute = /* @__PURE__ */ declared(() =>
   defineRoute({

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../util/zod.ts';
 import { boolParam } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, password, SessionUser } from '../schemas/common.ts';
@@ -6,24 +6,25 @@ import { isoDateTime, password, SessionUser } from '../schemas/common.ts';
 const A = `${API_PREFIX}/auth`;
 
 export const SessionView = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
-      token: z.string().describe('An opaque revocation handle for revoke-session; never a credential'),
+      token: z.described(z.string(), 'An opaque revocation handle for revoke-session; never a credential'),
       userId: z.string(),
       createdAt: isoDateTime(),
       expiresAt: isoDateTime(),
       updatedAt: isoDateTime(),
-      userAgent: z.string().nullable(),
-      ipAddress: z.null().describe('Always null: addresses are not recorded'),
+      userAgent: z.nullable(z.string()),
+      ipAddress: z.described(z.null(), 'Always null: addresses are not recorded'),
       current: z.boolean(),
-    })
-    .meta({ id: 'Session' }),
+    }),
+    { id: 'Session' },
+  ),
 );
 
 const StatusTrue = /* @__PURE__ */ declared(() => z.object({ status: z.literal(true) }));
 /** A new bearer token, also in `set-auth-token`, when the answer rotated the caller's session; else null. */
-const NewToken = /* @__PURE__ */ declared(() => z.string().nullable());
+const NewToken = /* @__PURE__ */ declared(() => z.nullable(z.string()));
 
 export const signInRoute = /* @__PURE__ */ declared(() =>
   defineRoute({
@@ -34,14 +35,13 @@ export const signInRoute = /* @__PURE__ */ declared(() =>
     auth: 'public',
     summary: 'Signs in; the token comes back in the `set-auth-token` header and as the web cookie.',
     body: z.strictObject({
-      email: z.string().max(254),
-      password: z.string().max(200),
-      rememberMe: z.boolean().optional().describe('Accepted for better-auth clients; every session lasts 7 days'),
-      callbackURL: z
-        .string()
-        .max(2000)
-        .optional()
-        .describe('Accepted for better-auth clients and ignored: nothing redirects'),
+      email: z.string().check(z.maxLength(254)),
+      password: z.string().check(z.maxLength(200)),
+      rememberMe: z.described(z.optional(z.boolean()), 'Accepted for better-auth clients; every session lasts 7 days'),
+      callbackURL: z.described(
+        z.optional(z.string().check(z.maxLength(2000))),
+        'Accepted for better-auth clients and ignored: nothing redirects',
+      ),
     }),
     status: 200,
     response: z.object({ redirect: z.literal(false), token: z.string(), user: SessionUser }),
@@ -74,8 +74,8 @@ export const getSessionRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     summary: 'Validates a token and answers the session and its person.',
     query: z.strictObject({
-      disableCookieCache: boolParam().describe('Accepted for better-auth clients; without effect'),
-      disableRefresh: boolParam().describe('Accepted for better-auth clients; without effect'),
+      disableCookieCache: z.described(boolParam(), 'Accepted for better-auth clients; without effect'),
+      disableRefresh: z.described(boolParam(), 'Accepted for better-auth clients; without effect'),
     }),
     status: 200,
     response: z.object({ session: SessionView, user: SessionUser }),
@@ -93,9 +93,9 @@ export const changePasswordRoute = /* @__PURE__ */ declared(() =>
     summary:
       'Changes the password. With revokeOtherSessions every other session ends and the caller gets a new token. Throttled per account like sign-in.',
     body: z.strictObject({
-      currentPassword: z.string().max(200),
+      currentPassword: z.string().check(z.maxLength(200)),
       newPassword: password(128),
-      revokeOtherSessions: z.boolean().optional(),
+      revokeOtherSessions: z.optional(z.boolean()),
     }),
     status: 200,
     response: z.object({ token: NewToken, user: SessionUser }),
@@ -112,7 +112,10 @@ export const requestPasswordResetRoute = /* @__PURE__ */ declared(() =>
     path: `${A}/request-password-reset`,
     auth: 'public',
     summary: 'Accepted for any address; sends nothing (no e-mail provider is wired for resets).',
-    body: z.strictObject({ email: z.string().max(254), redirectTo: z.string().max(2000).optional() }),
+    body: z.strictObject({
+      email: z.string().check(z.maxLength(254)),
+      redirectTo: z.optional(z.string().check(z.maxLength(2000))),
+    }),
     status: 200,
     response: StatusTrue,
     errors: [400],
@@ -127,7 +130,7 @@ export const resetPasswordRoute = /* @__PURE__ */ declared(() =>
     path: `${A}/reset-password`,
     auth: 'public',
     summary: 'Consumes the token of a reset link.',
-    body: z.strictObject({ token: z.string().max(500), newPassword: password(128) }),
+    body: z.strictObject({ token: z.string().check(z.maxLength(500)), newPassword: password(128) }),
     status: 200,
     response: StatusTrue,
     errors: [400],
@@ -144,12 +147,13 @@ export const updateUserRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     summary: 'Changes the name and the image path only.',
     body: z.strictObject({
-      name: z
-        .string()
-        .max(120)
-        .refine((s) => s.trim().length > 0, 'must not be empty')
-        .optional(),
-      image: z.string().max(500).nullable().optional(),
+      name: z.optional(
+        z
+          .string()
+          .check(z.maxLength(120))
+          .check(z.refine((s) => s.trim().length > 0, 'must not be empty')),
+      ),
+      image: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
     }),
     status: 200,
     response: StatusTrue,
@@ -182,8 +186,11 @@ export const revokeSessionRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     summary: "Signs one of the caller's sessions out, named by its id or by its handle (Session.token): exactly one.",
     body: z
-      .strictObject({ id: z.string().max(200).optional(), token: z.string().max(200).optional() })
-      .refine((b) => (b.id === undefined) !== (b.token === undefined), 'send exactly one of id and token'),
+      .strictObject({
+        id: z.optional(z.string().check(z.maxLength(200))),
+        token: z.optional(z.string().check(z.maxLength(200))),
+      })
+      .check(z.refine((b) => (b.id === undefined) !== (b.token === undefined), 'send exactly one of id and token')),
     status: 200,
     response: StatusTrue,
     errors: [400, 404],

@@ -1,34 +1,36 @@
-import * as z from 'zod';
 import * as calendar from '../../calendar/entities.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, Mention, nonBlank, nullableIso } from '../schemas/common.ts';
 import { NOTIFIES } from '../writes.ts';
 
 export const Birthday = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       title: z.string(),
       wished: z.boolean(),
-      wishCount: z.number().int(),
-    })
-    .meta({ id: 'Birthday' }),
+      wishCount: z.number().check(z.int()),
+    }),
+    { id: 'Birthday' },
+  ),
 );
 
 export const BirthdayWish = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       author: Mention,
       message: z.string(),
       createdAt: isoDateTime(),
       loved: z.boolean(),
-      reply: z.string().nullable(),
+      reply: z.nullable(z.string()),
       repliedAt: nullableIso(),
-    })
-    .meta({ id: 'BirthdayWish' }),
+    }),
+    { id: 'BirthdayWish' },
+  ),
 );
 
 const B = `${API_PREFIX}/birthdays`;
@@ -102,7 +104,7 @@ export const replyBirthdayWishRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     summary:
       'Replies to a wish you received (sending again rewords; empty clears); the first reply notifies its writer with its words.',
-    body: z.strictObject({ message: z.string().max(500, 'must be at most 500 characters') }),
+    body: z.strictObject({ message: z.string().check(z.maxLength(500, 'must be at most 500 characters')) }),
     status: 204,
     errors: [400, 404],
     access: { table: 'write', writes: [calendar.BirthdayWish, ...NOTIFIES] },

@@ -1,7 +1,7 @@
-import * as z from 'zod';
 import { DataExport, DataExportClaim, PersonErasure } from '../../data-rights/entities.ts';
 import { NotificationCounter } from '../../notifications/entities.ts';
 import { User } from '../../people/entities.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { DataExportView, ErasureView, LegalHold } from '../schemas/data-rights.ts';
 

@@ -1,31 +1,34 @@
-import * as z from 'zod';
 import * as calendar from '../../calendar/entities.ts';
 import { offsetDateTime } from '../../util/time.ts';
+import * as z from '../../util/zod.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, Mention, nonBlank } from '../schemas/common.ts';
 import { AudienceRule } from './audiences.ts';
 
 export const CompanyEvent = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       title: z.string(),
       startsAt: isoDateTime(),
-      endsAt: isoDateTime().nullable(),
+      endsAt: z.nullable(isoDateTime()),
       location: z.string(),
       createdBy: Mention,
       canManage: z.boolean(),
-      audience: z
-        .object({
-          id: z.string().optional(),
-          rule: z.unknown().optional().describe('An AudienceRule, as given'),
-          dynamic: z.boolean().optional(),
-        })
-        .optional()
-        .describe('Present only on a targeted event, shown to whom may manage it: who it is for (docs/audiences.md)'),
-    })
-    .meta({ id: 'CompanyEvent' }),
+      audience: z.described(
+        z.optional(
+          z.object({
+            id: z.optional(z.string()),
+            rule: z.described(z.optional(z.unknown()), 'An AudienceRule, as given'),
+            dynamic: z.optional(z.boolean()),
+          }),
+        ),
+        'Present only on a targeted event, shown to whom may manage it: who it is for (docs/audiences.md)',
+      ),
+    }),
+    { id: 'CompanyEvent' },
+  ),
 );
 
 const E = `${API_PREFIX}/events`;
@@ -56,18 +59,21 @@ export const createEventRoute = /* @__PURE__ */ declared(() =>
     body: z.strictObject({
       title: nonBlank(1, 120),
       startsAt: offsetDateTime(),
-      endsAt: offsetDateTime().nullable().optional(),
-      location: z.string().max(120, 'must be at most 120 characters').optional(),
-      audience: z
-        .strictObject({
-          id: z.string().min(1).max(200).optional().describe('A named audience (docs/audiences.md)'),
-          rule: AudienceRule.optional(),
-          dynamic: z.boolean().optional().describe('true: people who join the audience later see it too'),
-        })
-        .nullish()
-        .describe(
-          'Who the event is for (exactly one of id and rule): listed only for them, its creator and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
+      endsAt: z.optional(z.nullable(offsetDateTime())),
+      location: z.optional(z.string().check(z.maxLength(120, 'must be at most 120 characters'))),
+      audience: z.described(
+        z.nullish(
+          z.strictObject({
+            id: z.described(
+              z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
+              'A named audience (docs/audiences.md)',
+            ),
+            rule: z.optional(AudienceRule),
+            dynamic: z.described(z.optional(z.boolean()), 'true: people who join the audience later see it too'),
+          }),
         ),
+        'Who the event is for (exactly one of id and rule): listed only for them, its creator and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
+      ),
     }),
     idempotent: true,
     status: 201,
@@ -91,7 +97,7 @@ export const updateEventRoute = /* @__PURE__ */ declared(() =>
     path: `${E}/{eventId}`,
     auth: 'session',
     summary: 'Moves an event: only the time may change (endsAt omitted keeps it, null clears it). Needs canManage.',
-    body: z.strictObject({ startsAt: offsetDateTime(), endsAt: offsetDateTime().nullable().optional() }),
+    body: z.strictObject({ startsAt: offsetDateTime(), endsAt: z.optional(z.nullable(offsetDateTime())) }),
     status: 200,
     response: CompanyEvent,
     errors: [400, 403, 404],

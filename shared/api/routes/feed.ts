@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import { ScheduledPost } from '../../feed/entities.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
+import * as z from '../../util/zod.ts';
 import { boolParam, limitParam, pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Mention, nonBlank, page } from '../schemas/common.ts';
@@ -86,9 +86,9 @@ export const listPostsRoute = /* @__PURE__ */ declared(() =>
     summary: 'Posts, newest first; filters combine with AND. Hidden posts are left out.',
     query: z.strictObject({
       ...pageQuery(),
-      tag: z.string().min(1).max(100).optional().describe('A hashtag, without #'),
-      authorId: z.string().min(1).max(200).optional(),
-      type: z.enum(['announcement', 'recognition', 'poll']).optional(),
+      tag: z.described(z.optional(z.string().check(z.minLength(1)).check(z.maxLength(100))), 'A hashtag, without #'),
+      authorId: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
+      type: z.optional(z.enum(['announcement', 'recognition', 'poll'])),
       bookmarked: boolParam(),
       following: boolParam(),
     }),
@@ -152,7 +152,9 @@ export const sharePostRoute = /* @__PURE__ */ declared(() =>
     path: `${postIdPath}/share`,
     auth: 'session',
     summary: 'Shares a post as a new post of the caller (a share of a share shares the original).',
-    body: z.strictObject({ content: z.string().max(10000, 'must be at most 10000 characters').nullish() }),
+    body: z.strictObject({
+      content: z.nullish(z.string().check(z.maxLength(10000, 'must be at most 10000 characters'))),
+    }),
     bodyOptional: true,
     idempotent: true,
     status: 201,
@@ -171,7 +173,7 @@ export const reactToPostRoute = /* @__PURE__ */ declared(() =>
     path: `${postIdPath}/upvote`,
     auth: 'session',
     summary: "Sets the caller's reaction (missing reads as like); answers the post with recomputed tallies.",
-    body: z.strictObject({ reaction: Reaction.optional() }),
+    body: z.strictObject({ reaction: z.optional(Reaction) }),
     bodyOptional: true,
     status: 200,
     response: Post,
@@ -296,7 +298,7 @@ export const listAcknowledgementsRoute = /* @__PURE__ */ declared(() =>
     path: `${postIdPath}/acknowledgements`,
     auth: 'super_admin',
     summary: "A must-read's people with one status (pending by default), by id, paged, with the exact totals.",
-    query: z.strictObject({ ...pageQuery(), status: z.enum(['pending', 'acknowledged']).optional() }),
+    query: z.strictObject({ ...pageQuery(), status: z.optional(z.enum(['pending', 'acknowledged'])) }),
     status: 200,
     response: AcknowledgementsPage,
     errors: [400, 404, 409],
@@ -314,7 +316,7 @@ export const votePollRoute = /* @__PURE__ */ declared(() =>
     path: `${postIdPath}/poll/vote`,
     auth: 'session',
     summary: 'Votes; voting for the option already held takes the vote back. A closed poll is a 409.',
-    body: z.strictObject({ optionId: z.string().min(1).max(100) }),
+    body: z.strictObject({ optionId: z.string().check(z.minLength(1)).check(z.maxLength(100)) }),
     status: 200,
     response: Poll,
     errors: [400, 404, 409],
@@ -379,7 +381,10 @@ export const createCommentRoute = /* @__PURE__ */ declared(() =>
     path: `${postIdPath}/comments`,
     auth: 'session',
     summary: 'Comments on a post, or replies in a thread (a parentId that is a reply folds into its thread).',
-    body: z.strictObject({ content: nonBlank(1, 5000), parentId: z.string().min(1).max(100).optional() }),
+    body: z.strictObject({
+      content: nonBlank(1, 5000),
+      parentId: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(100))),
+    }),
     idempotent: true,
     status: 201,
     response: Comment,
@@ -446,9 +451,9 @@ export const voteCommentRoute = /* @__PURE__ */ declared(() =>
     status: 200,
     response: z.object({
       commentId: z.string(),
-      likeCount: z.number().int(),
-      dislikeCount: z.number().int(),
-      viewerVote: z.enum(['like', 'dislike']).nullable(),
+      likeCount: z.number().check(z.int()),
+      dislikeCount: z.number().check(z.int()),
+      viewerVote: z.nullable(z.enum(['like', 'dislike'])),
     }),
     errors: [400, 404],
     access: writes,
@@ -540,7 +545,10 @@ export const getLeaderboardRoute = /* @__PURE__ */ declared(() =>
     path: `${API_PREFIX}/people/leaderboard`,
     auth: 'session',
     summary: 'People by score received (reactions ×1, comments ×2, shares ×3) in the period; scores above zero only.',
-    query: z.strictObject({ period: z.enum(['week', 'month', 'all']).optional().default('all'), limit: limitParam() }),
+    query: z.strictObject({
+      period: z._default(z.optional(z.enum(['week', 'month', 'all'])), 'all'),
+      limit: limitParam(),
+    }),
     status: 200,
     response: z.array(LeaderboardEntry),
     access: reads,

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { CATEGORIES, REPLY_ROLES, STATUSES } from '../../grievances/vocabulary.ts';
+import * as z from '../../util/zod.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { Count, isoDateTime, Mention, nonBlank, nullableIso, Person, page } from '../schemas/common.ts';
@@ -13,8 +13,8 @@ export const GrievanceCategory = /* @__PURE__ */ declared(() => z.enum(CATEGORIE
 export const GrievanceStatus = /* @__PURE__ */ declared(() => z.enum(STATUSES));
 
 export const Grievance = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       submitterName: z.string(),
       unread: z.boolean(),
@@ -24,13 +24,14 @@ export const Grievance = /* @__PURE__ */ declared(() =>
       anonymous: z.boolean(),
       status: GrievanceStatus,
       resolvedAt: nullableIso(),
-      replyCount: z.number().int(),
-      statusNote: z.string().nullable(),
+      replyCount: z.number().check(z.int()),
+      statusNote: z.nullable(z.string()),
       statusNoteAt: nullableIso(),
       createdAt: isoDateTime(),
       updatedAt: isoDateTime(),
-    })
-    .meta({ id: 'Grievance' }),
+    }),
+    { id: 'Grievance' },
+  ),
 );
 
 const replyFields = /* @__PURE__ */ declared(() => ({
@@ -44,34 +45,36 @@ const replyFields = /* @__PURE__ */ declared(() => ({
   editedAt: nullableIso(),
   isMine: z.boolean(),
 }));
-export const GrievanceReply = /* @__PURE__ */ declared(() => z.object(replyFields).meta({ id: 'GrievanceReply' }));
+export const GrievanceReply = /* @__PURE__ */ declared(() =>
+  z.withMeta(z.object(replyFields), { id: 'GrievanceReply' }),
+);
 /** On admin routes: `author` names the handler on a handler's reply, null otherwise. */
 export const AdminGrievanceReply = /* @__PURE__ */ declared(() =>
-  z.object({ ...replyFields, author: Person.nullable() }).meta({ id: 'AdminGrievanceReply' }),
+  z.withMeta(z.object({ ...replyFields, author: z.nullable(Person) }), { id: 'AdminGrievanceReply' }),
 );
 
 const changeFields = /* @__PURE__ */ declared(() => ({
   id: z.string(),
   grievanceId: z.string(),
-  fromStatus: GrievanceStatus.nullable(),
+  fromStatus: z.nullable(GrievanceStatus),
   toStatus: GrievanceStatus,
   reason: z.string(),
   changedByName: z.string(),
   createdAt: isoDateTime(),
 }));
 export const GrievanceStatusChange = /* @__PURE__ */ declared(() =>
-  z.object(changeFields).meta({ id: 'GrievanceStatusChange' }),
+  z.withMeta(z.object(changeFields), { id: 'GrievanceStatusChange' }),
 );
 export const AdminGrievanceStatusChange = /* @__PURE__ */ declared(() =>
-  z.object({ ...changeFields, changedBy: Person.nullable() }).meta({ id: 'AdminGrievanceStatusChange' }),
+  z.withMeta(z.object({ ...changeFields, changedBy: z.nullable(Person) }), { id: 'AdminGrievanceStatusChange' }),
 );
 
-const BoardPage = /* @__PURE__ */ declared(() => page(Grievance).extend({ total: z.number().int() }));
+const BoardPage = /* @__PURE__ */ declared(() => z.extend(page(Grievance), { total: z.number().check(z.int()) }));
 const boardQuery = /* @__PURE__ */ declared(() =>
   z.strictObject({
-    status: GrievanceStatus.optional(),
-    category: GrievanceCategory.optional(),
-    sort: z.enum(['latest', 'oldest']).optional(),
+    status: z.optional(GrievanceStatus),
+    category: z.optional(GrievanceCategory),
+    sort: z.optional(z.enum(['latest', 'oldest'])),
     ...pageQuery(),
   }),
 );
@@ -99,7 +102,7 @@ export const raiseGrievanceRoute = /* @__PURE__ */ declared(() =>
       subject: nonBlank(3, 150),
       description: nonBlank(20, 5000),
       category: GrievanceCategory,
-      anonymous: z.boolean().optional(),
+      anonymous: z.optional(z.boolean()),
     }),
     idempotent: true,
     status: 201,
@@ -347,18 +350,19 @@ export const adminListGrievanceStatusChangesRoute = /* @__PURE__ */ declared(() 
 
 // ---------------------------------------------------------------- handling (beyond the specification)
 const Deadline = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       dueAt: isoDateTime(),
       metAt: nullableIso(),
       state: z.enum(['met', 'missed', 'pending']),
-    })
-    .meta({ id: 'GrievanceDeadline' }),
+    }),
+    { id: 'GrievanceDeadline' },
+  ),
 );
 
 export const GrievanceDeadlines = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       grievance: z.object({
         id: z.string(),
         subject: z.string(),
@@ -370,8 +374,9 @@ export const GrievanceDeadlines = /* @__PURE__ */ declared(() =>
       dueAt: isoDateTime(),
       acknowledgement: Deadline,
       feedback: Deadline,
-    })
-    .meta({ id: 'GrievanceDeadlines' }),
+    }),
+    { id: 'GrievanceDeadlines' },
+  ),
 );
 
 export const adminListGrievanceDeadlinesRoute = /* @__PURE__ */ declared(() =>
@@ -391,42 +396,48 @@ export const adminListGrievanceDeadlinesRoute = /* @__PURE__ */ declared(() =>
   }),
 );
 
-const day = /* @__PURE__ */ declared(() => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'));
+const day = /* @__PURE__ */ declared(() =>
+  z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)')),
+);
 const Durations = /* @__PURE__ */ declared(() =>
-  z
-    .object({
-      count: z.number().int(),
-      medianHours: z.number().nullable(),
-      p90Hours: z.number().nullable(),
-    })
-    .meta({
+  z.withMeta(
+    z.object({
+      count: z.number().check(z.int()),
+      medianHours: z.nullable(z.number()),
+      p90Hours: z.nullable(z.number()),
+    }),
+    {
       id: 'GrievanceDurations',
       description:
         'Times from raising, of grievances raised in the period. Quantiles are the upper bound (hours) of the histogram bin holding them: exact to within the bin (bins double up to a day, then grow by days, weeks and months); null when nothing was counted or beyond a year.',
-    }),
+    },
+  ),
 );
 /** A count per value of a closed list (every value present). */
 const countsBy = <K extends string>(keys: readonly K[]) =>
-  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
-const Outcomes = /* @__PURE__ */ declared(() => z.object({ met: z.number().int(), missed: z.number().int() }));
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().check(z.int())])) as Record<K, z.ZodMiniNumber>);
+const Outcomes = /* @__PURE__ */ declared(() =>
+  z.object({ met: z.number().check(z.int()), missed: z.number().check(z.int()) }),
+);
 
 export const GrievanceStats = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       from: z.string(),
       to: z.string(),
-      raised: z.number().int(),
+      raised: z.number().check(z.int()),
       byStatus: countsBy(STATUSES),
       byCategory: countsBy(CATEGORIES),
       timeToAcknowledgement: Durations,
       timeToResolution: Durations,
       deadlines: z.object({ acknowledgement: Outcomes, feedback: Outcomes }),
       erasures: z.object({
-        erased: z.number().int(),
-        runs: z.array(z.object({ at: isoDateTime(), erased: z.number().int() })),
+        erased: z.number().check(z.int()),
+        runs: z.array(z.object({ at: isoDateTime(), erased: z.number().check(z.int()) })),
       }),
-    })
-    .meta({ id: 'GrievanceStats' }),
+    }),
+    { id: 'GrievanceStats' },
+  ),
 );
 
 export const adminGetGrievanceStatsRoute = /* @__PURE__ */ declared(() =>

@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import * as hr from '../../hr/entities.ts';
 import { calendarDate } from '../../util/time.ts';
+import * as z from '../../util/zod.ts';
 import { nextPageCursorParam, nextPageHeader } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, Manager, nonBlank, nullableIso } from '../schemas/common.ts';
@@ -8,8 +8,8 @@ import { isoDateTime, Manager, nonBlank, nullableIso } from '../schemas/common.t
 const LeaveStatus = /* @__PURE__ */ declared(() => z.enum(['PENDING', 'APPROVED', 'DISAPPROVED']));
 
 export const LeaveRequest = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       employeeId: z.string(),
       employeeName: z.string(),
@@ -19,34 +19,36 @@ export const LeaveRequest = /* @__PURE__ */ declared(() =>
       reason: z.string(),
       selectedManagerId: z.string(),
       selectedManagerName: z.string(),
-      processedById: z.string().nullable(),
-      processedByName: z.string().nullable(),
+      processedById: z.nullable(z.string()),
+      processedByName: z.nullable(z.string()),
       processedAt: nullableIso(),
-      processComment: z.string().nullable(),
+      processComment: z.nullable(z.string()),
       status: LeaveStatus,
       createdAt: isoDateTime(),
-    })
-    .meta({ id: 'LeaveRequest' }),
+    }),
+    { id: 'LeaveRequest' },
+  ),
 );
 
 export const LeaveContext = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       isAdmin: z.boolean(),
       isReportingManager: z.boolean(),
-      pendingCount: z.number().int(),
-      currentManager: Manager.nullable(),
+      pendingCount: z.number().check(z.int()),
+      currentManager: z.nullable(Manager),
       managers: z.array(Manager),
       employees: z.array(
         z.object({
           id: z.string(),
           name: z.string(),
-          managerId: z.string().nullable(),
-          managerName: z.string().nullable(),
+          managerId: z.nullable(z.string()),
+          managerName: z.nullable(z.string()),
         }),
       ),
-    })
-    .meta({ id: 'LeaveContext' }),
+    }),
+    { id: 'LeaveContext' },
+  ),
 );
 
 const L = `${API_PREFIX}/leave`;
@@ -77,14 +79,15 @@ export const listLeaveRequestsRoute = /* @__PURE__ */ declared(() =>
     summary:
       'scope=requests (default): the caller\'s own requests; scope=history: those routed to the caller (everybody\'s for a super admin). Newest first. Without `from`, the requests whose `toDate` is at most 366 days ago (older ones need `from`). At most 500 requests an answer: when more match, the answer carries `Link: <…cursor=…>; rel="next"` for the rest.',
     query: z.strictObject({
-      scope: z.enum(['requests', 'history']).optional().default('requests'),
-      employeeId: z.string().min(1).max(200).optional(),
-      leaveType: z.string().max(80).optional(),
-      status: LeaveStatus.optional(),
-      from: calendarDate()
-        .optional()
-        .describe("keeps requests that end on or after this day; default: 366 days before today (company's timezone)"),
-      to: calendarDate().optional().describe('keeps requests that start on or before this day'),
+      scope: z._default(z.optional(z.enum(['requests', 'history'])), 'requests'),
+      employeeId: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
+      leaveType: z.optional(z.string().check(z.maxLength(80))),
+      status: z.optional(LeaveStatus),
+      from: z.described(
+        z.optional(calendarDate()),
+        "keeps requests that end on or after this day; default: 366 days before today (company's timezone)",
+      ),
+      to: z.described(z.optional(calendarDate()), 'keeps requests that start on or before this day'),
       cursor: nextPageCursorParam(),
     }),
     status: 200,
@@ -107,7 +110,7 @@ export const createLeaveRequestRoute = /* @__PURE__ */ declared(() =>
       fromDate: calendarDate(),
       toDate: calendarDate(),
       reason: nonBlank(1, 500),
-      selectedManagerId: z.string().min(1).max(200),
+      selectedManagerId: z.string().check(z.minLength(1)).check(z.maxLength(200)),
     }),
     idempotent: true,
     status: 201,
@@ -127,7 +130,7 @@ export const processLeaveRequestRoute = /* @__PURE__ */ declared(() =>
     summary: 'Approves or disapproves a pending request: its selected manager or any super admin.',
     body: z.strictObject({
       status: z.enum(['APPROVED', 'DISAPPROVED']),
-      comment: z.string().max(500, 'must be at most 500 characters').optional(),
+      comment: z.optional(z.string().check(z.maxLength(500, 'must be at most 500 characters'))),
     }),
     status: 200,
     response: LeaveRequest,

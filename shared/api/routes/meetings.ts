@@ -1,21 +1,21 @@
-import * as z from 'zod';
 import * as meetings from '../../calendar/meetings/entities.ts';
 import { MEETING_STATUSES, MEETING_TYPES } from '../../calendar/meetings/types.ts';
 import { offsetDateTime } from '../../util/time.ts';
+import * as z from '../../util/zod.ts';
 import { nextPageCursorParam, nextPageHeader } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
 import { NOTIFIES } from '../writes.ts';
 
 export const MeetingParticipant = /* @__PURE__ */ declared(() =>
-  z
-    .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
-    .meta({ id: 'MeetingParticipant' }),
+  z.withMeta(z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.nullable(z.string()) }), {
+    id: 'MeetingParticipant',
+  }),
 );
 
 export const Meeting = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       topic: z.string(),
       description: z.string(),
@@ -24,24 +24,27 @@ export const Meeting = /* @__PURE__ */ declared(() =>
       status: z.enum(MEETING_STATUSES),
       type: z.enum(MEETING_TYPES),
       meetLink: z.string(),
-      recordingLink: z.string().nullable(),
-      transcriptLink: z.string().nullable(),
+      recordingLink: z.nullable(z.string()),
+      transcriptLink: z.nullable(z.string()),
       organizer: MeetingParticipant,
       participants: z.array(MeetingParticipant),
       externalEmails: z.array(z.string()),
       canManage: z.boolean(),
-    })
-    .meta({ id: 'Meeting' }),
+    }),
+    { id: 'Meeting' },
+  ),
 );
 
 const max = (n: number) => `must be at most ${n} characters`;
 const fields = /* @__PURE__ */ declared(() => ({
   topic: nonBlank(1, 160),
-  description: z.string().max(5000, max(5000)),
+  description: z.string().check(z.maxLength(5000, max(5000))),
   startsAt: offsetDateTime(),
   endsAt: offsetDateTime(),
-  internalParticipantIds: z.array(z.string().min(1).max(200)).max(100, 'must hold at most 100 people'),
-  externalEmails: z.array(email()).max(100, 'must hold at most 100 addresses'),
+  internalParticipantIds: z
+    .array(z.string().check(z.minLength(1)).check(z.maxLength(200)))
+    .check(z.maxLength(100, 'must hold at most 100 people')),
+  externalEmails: z.array(email()).check(z.maxLength(100, 'must hold at most 100 addresses')),
   type: z.enum(MEETING_TYPES),
   meetLink: linkOrHandle(1000),
 }));
@@ -49,8 +52,8 @@ const fields = /* @__PURE__ */ declared(() => ({
 const httpUrl = (limit: number) =>
   z
     .string()
-    .max(limit, max(limit))
-    .refine((v) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v) && URL.canParse(v), 'must be an http(s) URL');
+    .check(z.maxLength(limit, max(limit)))
+    .check(z.refine((v) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v) && URL.canParse(v), 'must be an http(s) URL'));
 
 const M = `${API_PREFIX}/meetings`;
 
@@ -64,22 +67,24 @@ export const listMeetingsRoute = /* @__PURE__ */ declared(() =>
     summary:
       'The caller\'s meetings (every meeting for a super admin) that overlap a time window, soonest first; a plain array. Filters combine with AND. Without `from` the window starts at the start of today in the company\'s timezone (earlier meetings need `from`); without `to` it ends 92 days after its start; a window longer than 366 days is a 400. At most 500 meetings an answer: when more match, the answer carries `Link: <…cursor=…>; rel="next"` for the rest.',
     query: z.strictObject({
-      from: offsetDateTime()
-        .optional()
-        .describe("meetings ending at or after this instant; default: the start of today in the company's timezone"),
-      to: offsetDateTime()
-        .optional()
-        .describe(
-          'meetings starting at or before this instant; default: 92 days after `from`; at most 366 days after it',
-        ),
-      employeeId: z
-        .string()
-        .max(200)
-        .optional()
-        .describe('super admins only: meetings this person organizes or joins; ignored for others'),
-      type: z.enum(MEETING_TYPES).optional(),
-      status: z.enum(MEETING_STATUSES).optional(),
-      search: z.string().max(200).optional().describe('case-insensitive substring of the topic or the description'),
+      from: z.described(
+        z.optional(offsetDateTime()),
+        "meetings ending at or after this instant; default: the start of today in the company's timezone",
+      ),
+      to: z.described(
+        z.optional(offsetDateTime()),
+        'meetings starting at or before this instant; default: 92 days after `from`; at most 366 days after it',
+      ),
+      employeeId: z.described(
+        z.optional(z.string().check(z.maxLength(200))),
+        'super admins only: meetings this person organizes or joins; ignored for others',
+      ),
+      type: z.optional(z.enum(MEETING_TYPES)),
+      status: z.optional(z.enum(MEETING_STATUSES)),
+      search: z.described(
+        z.optional(z.string().check(z.maxLength(200))),
+        'case-insensitive substring of the topic or the description',
+      ),
       cursor: nextPageCursorParam(),
     }),
     status: 200,
@@ -100,9 +105,9 @@ export const createMeetingRoute = /* @__PURE__ */ declared(() =>
       'Creates a meeting with the caller as organizer; participants are notified and everyone invited is e-mailed an iCalendar invitation. External addresses count towards a bound per organizer and day (MEETING_EXTERNAL_RECIPIENTS_PER_DAY, 200 by default): past it, 429 with Retry-After and nothing is saved.',
     body: z.strictObject({
       ...fields,
-      description: fields.description.optional(),
-      internalParticipantIds: fields.internalParticipantIds.optional().default([]),
-      externalEmails: fields.externalEmails.optional().default([]),
+      description: z.optional(fields.description),
+      internalParticipantIds: z._default(z.optional(fields.internalParticipantIds), []),
+      externalEmails: z._default(z.optional(fields.externalEmails), []),
     }),
     idempotent: true,
     status: 201,
@@ -140,14 +145,14 @@ export const updateMeetingRoute = /* @__PURE__ */ declared(() =>
     summary:
       'Changes a meeting (organizer only, before it starts); everyone invited is e-mailed the update. 429 (with Retry-After) when the e-mail would take the organizer past their daily bound of external recipients.',
     body: z.strictObject({
-      topic: fields.topic.optional(),
-      description: fields.description.optional(),
-      startsAt: fields.startsAt.optional(),
-      endsAt: fields.endsAt.optional(),
-      internalParticipantIds: fields.internalParticipantIds.optional(),
-      externalEmails: fields.externalEmails.optional(),
-      type: fields.type.optional(),
-      meetLink: fields.meetLink.optional(),
+      topic: z.optional(fields.topic),
+      description: z.optional(fields.description),
+      startsAt: z.optional(fields.startsAt),
+      endsAt: z.optional(fields.endsAt),
+      internalParticipantIds: z.optional(fields.internalParticipantIds),
+      externalEmails: z.optional(fields.externalEmails),
+      type: z.optional(fields.type),
+      meetLink: z.optional(fields.meetLink),
     }),
     status: 200,
     response: Meeting,
@@ -203,8 +208,8 @@ export const updateMeetingRecordingRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     summary: 'Attaches or clears (null) the recording and transcript links: the organizer, at any time.',
     body: z.strictObject({
-      recordingLink: httpUrl(2000).nullable().optional(),
-      transcriptLink: httpUrl(2000).nullable().optional(),
+      recordingLink: z.optional(z.nullable(httpUrl(2000))),
+      transcriptLink: z.optional(z.nullable(httpUrl(2000))),
     }),
     status: 200,
     response: Meeting,

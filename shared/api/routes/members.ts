@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { AdminMember, Department, email, Profile, password, Role } from '../schemas/common.ts';
 
@@ -32,15 +32,15 @@ export const createMemberRoute = /* @__PURE__ */ declared(() =>
     body: z.strictObject({
       name: z
         .string()
-        .max(120, 'must be at most 120 characters')
-        .refine((s) => s.trim().length > 0, 'must not be empty'),
+        .check(z.maxLength(120, 'must be at most 120 characters'))
+        .check(z.refine((s) => s.trim().length > 0, 'must not be empty')),
       email: email(),
       password: password(200),
-      title: z.string().max(120, 'must be at most 120 characters').optional(),
-      managerId: z.string().max(200).nullable().optional(),
-      department: Department.optional(),
-      teamId: z.string().max(200).nullable().optional(),
-      role: Role.optional(),
+      title: z.optional(z.string().check(z.maxLength(120, 'must be at most 120 characters'))),
+      managerId: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+      department: z.optional(Department),
+      teamId: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+      role: z.optional(Role),
     }),
     idempotent: true,
     status: 201,
@@ -114,7 +114,7 @@ export const setMemberFeaturedRoute = /* @__PURE__ */ declared(() =>
     summary: 'Pins a person to Top Contributors with a note, or unpins them.',
     body: z.strictObject({
       featured: z.boolean(),
-      note: z.string().max(120, 'must be at most 120 characters').optional(),
+      note: z.optional(z.string().check(z.maxLength(120, 'must be at most 120 characters'))),
     }),
     status: 200,
     response: Profile,

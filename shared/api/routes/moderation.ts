@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { ContentReport, REPORT_REASONS, ReportFiling, ReportQuota } from '../../moderation/entities.ts';
+import * as z from '../../util/zod.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, page } from '../schemas/common.ts';
@@ -19,41 +19,47 @@ const moderating: RouteAccess = {
 
 const ReportBody = /* @__PURE__ */ declared(() =>
   z.strictObject({
-    reason: z.enum(REPORT_REASONS).describe('Why it is reported'),
-    details: z.string().trim().max(1000).optional().describe('What a moderator should know (at most 1000 characters)'),
+    reason: z.described(z.enum(REPORT_REASONS), 'Why it is reported'),
+    details: z.described(
+      z.optional(z.string().check(z.trim()).check(z.maxLength(1000))),
+      'What a moderator should know (at most 1000 characters)',
+    ),
   }),
 );
 
 const FiledReport = /* @__PURE__ */ declared(() =>
-  z
-    .object({
-      reportId: z.string().describe("The reported item's report (what moderators review)"),
+  z.withMeta(
+    z.object({
+      reportId: z.described(z.string(), "The reported item's report (what moderators review)"),
       reason: z.enum(REPORT_REASONS),
       createdAt: isoDateTime(),
-    })
-    .meta({ id: 'FiledReport' }),
+    }),
+    { id: 'FiledReport' },
+  ),
 );
 
 const ContentReportView = /* @__PURE__ */ declared(() =>
-  z
-    .object({
-      id: z.string().describe('`post-<postId>` or `comment-<commentId>`'),
+  z.withMeta(
+    z.object({
+      id: z.described(z.string(), '`post-<postId>` or `comment-<commentId>`'),
       kind: z.enum(['post', 'comment']),
       postId: z.string(),
-      commentId: z.string().nullable(),
-      authorId: z.string().describe("The reported item's author"),
+      commentId: z.nullable(z.string()),
+      authorId: z.described(z.string(), "The reported item's author"),
       status: z.enum(['open', 'dismissed', 'actioned']),
-      reporterCount: z.number().int().describe('Distinct people who reported it since its last review'),
-      reasons: z
-        .partialRecord(z.enum(REPORT_REASONS), z.number().int())
-        .describe('Reports since its last review, per reason'),
+      reporterCount: z.described(z.number().check(z.int()), 'Distinct people who reported it since its last review'),
+      reasons: z.described(
+        z.partialRecord(z.enum(REPORT_REASONS), z.number().check(z.int())),
+        'Reports since its last review, per reason',
+      ),
       firstReportedAt: isoDateTime(),
       lastReportedAt: isoDateTime(),
-      hidden: z.boolean().describe('Hidden by the reporters\u2019 threshold until reviewed'),
-      reviewedAt: isoDateTime().nullable(),
-      note: z.string().nullable().describe('The moderator\u2019s note to the author'),
-    })
-    .meta({ id: 'ContentReport' }),
+      hidden: z.described(z.boolean(), 'Hidden by the reporters\u2019 threshold until reviewed'),
+      reviewedAt: z.nullable(isoDateTime()),
+      note: z.described(z.nullable(z.string()), 'The moderator\u2019s note to the author'),
+    }),
+    { id: 'ContentReport' },
+  ),
 );
 
 /** Filing a report of a post or a comment: the same body, answer and refusals. */
@@ -100,12 +106,11 @@ export const listReportsRoute = /* @__PURE__ */ declared(() =>
       'Reports grouped per reported item, with counts per reason and no reporter named: open ones newest first, or those reviewed in a month.',
     query: z.strictObject({
       ...pageQuery(),
-      status: z.enum(['open', 'reviewed']).default('open'),
-      month: z
-        .string()
-        .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM')
-        .optional()
-        .describe('With status=reviewed: the month of the reviews (YYYY-MM, UTC; default the current one)'),
+      status: z._default(z.enum(['open', 'reviewed']), 'open'),
+      month: z.described(
+        z.optional(z.string().check(z.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'month must be YYYY-MM'))),
+        'With status=reviewed: the month of the reviews (YYYY-MM, UTC; default the current one)',
+      ),
     }),
     status: 200,
     response: page(ContentReportView),
@@ -126,7 +131,10 @@ export const reviewReportRoute = /* @__PURE__ */ declared(() =>
       'Decides an open report: `dismiss` (an item the threshold hid is shown again) or `hide` (the item is hidden and its author told, with the note). 409 when it was already reviewed.',
     body: z.strictObject({
       action: z.enum(['dismiss', 'hide']),
-      note: z.string().trim().max(1000).optional().describe('Told to the author with a hide'),
+      note: z.described(
+        z.optional(z.string().check(z.trim()).check(z.maxLength(1000))),
+        'Told to the author with a hide',
+      ),
     }),
     status: 200,
     response: ContentReportView,

@@ -1,10 +1,10 @@
-import * as z from 'zod';
 import {
   NotificationCounter,
   Notification as NotificationEntity,
   NotificationReadAll,
 } from '../../notifications/entities.ts';
 import { NOTIFICATION_KINDS } from '../../push/notification-kinds.ts';
+import * as z from '../../util/zod.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { Count, isoDateTime, Mention, nullableIso } from '../schemas/common.ts';
@@ -12,18 +12,19 @@ import { Count, isoDateTime, Mention, nullableIso } from '../schemas/common.ts';
 export const NotificationKind = /* @__PURE__ */ declared(() => z.enum(NOTIFICATION_KINDS));
 
 export const Notification = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       kind: NotificationKind,
-      actor: Mention.nullable(),
-      postId: z.string().nullable(),
-      commentId: z.string().nullable(),
+      actor: z.nullable(Mention),
+      postId: z.nullable(z.string()),
+      commentId: z.nullable(z.string()),
       preview: z.string(),
       readAt: nullableIso(),
       createdAt: isoDateTime(),
-    })
-    .meta({ id: 'Notification' }),
+    }),
+    { id: 'Notification' },
+  ),
 );
 
 const N = `${API_PREFIX}/notifications`;
@@ -63,7 +64,7 @@ export const readNotificationsRoute = /* @__PURE__ */ declared(() =>
     path: `${N}/read`,
     auth: 'session',
     summary: 'Marks one notification read, or every unread one when `id` is omitted.',
-    body: z.strictObject({ id: z.string().max(200).optional() }),
+    body: z.strictObject({ id: z.optional(z.string().check(z.maxLength(200))) }),
     bodyOptional: true,
     status: 204,
     errors: [400, 404],

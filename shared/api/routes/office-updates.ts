@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../util/zod.ts';
 import { WebsiteCounts, WebsiteEntry } from '../../website/entities.ts';
 import { WEBSITE_STATUSES } from '../../website/status.ts';
 import { cursorParam, limitParam, pageQuery } from '../query.ts';
@@ -32,43 +32,49 @@ const publicAccess: RouteAccess = { table: 'read', bucket: media, publicMedia: t
 const publicCache = { maxAge: 60, sMaxAge: 60, staleWhileRevalidate: 600 };
 
 export const PublicPerson = /* @__PURE__ */ declared(() =>
-  z.object({ name: z.string(), title: z.string(), image: z.string().nullable() }).meta({ id: 'PublicPerson' }),
+  z.withMeta(z.object({ name: z.string(), title: z.string(), image: z.nullable(z.string()) }), { id: 'PublicPerson' }),
 );
 
 const officeUpdateFields = /* @__PURE__ */ declared(() => ({
   id: z.string(),
-  content: z.string().describe('Plain text; mentions rendered as names; render with line breaks, never as HTML'),
+  content: z.described(z.string(), 'Plain text; mentions rendered as names; render with line breaks, never as HTML'),
   tags: z.array(z.string()),
   isAnnouncement: z.boolean(),
   images: z.array(
     z.object({
-      url: z.string().describe('1200 px rendition, signed, valid about a day'),
-      thumbnailUrl: z.string().nullable().describe('400 px rendition, or null when the original was already smaller'),
-      width: z.number().int().nullable(),
-      height: z.number().int().nullable(),
+      url: z.described(z.string(), '1200 px rendition, signed, valid about a day'),
+      thumbnailUrl: z.described(
+        z.nullable(z.string()),
+        '400 px rendition, or null when the original was already smaller',
+      ),
+      width: z.nullable(z.number().check(z.int())),
+      height: z.nullable(z.number().check(z.int())),
     }),
   ),
-  videos: z.array(z.object({ url: z.string(), mimeType: z.string(), posterUrl: z.string().nullable() })),
-  recognition: z.object({ category: RecognitionCategory, message: z.string(), recipient: PublicPerson }).nullable(),
+  videos: z.array(z.object({ url: z.string(), mimeType: z.string(), posterUrl: z.nullable(z.string()) })),
+  recognition: z.nullable(z.object({ category: RecognitionCategory, message: z.string(), recipient: PublicPerson })),
   author: PublicPerson,
   createdAt: isoDateTime(),
   publishedAt: nullableIso(),
 }));
 
-export const OfficeUpdate = /* @__PURE__ */ declared(() => z.object(officeUpdateFields).meta({ id: 'OfficeUpdate' }));
+export const OfficeUpdate = /* @__PURE__ */ declared(() =>
+  z.withMeta(z.object(officeUpdateFields), { id: 'OfficeUpdate' }),
+);
 
 export const WebsiteStatus = /* @__PURE__ */ declared(() => z.enum(WEBSITE_STATUSES));
 export const WebsitePost = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       ...officeUpdateFields,
       status: WebsiteStatus,
-      review: z
-        .object({ reviewedAt: isoDateTime(), reviewer: z.string().nullable(), reason: z.string().nullable() })
-        .nullable(),
+      review: z.nullable(
+        z.object({ reviewedAt: isoDateTime(), reviewer: z.nullable(z.string()), reason: z.nullable(z.string()) }),
+      ),
       notShownPublicly: z.array(z.enum(['poll', 'documents'])),
-    })
-    .meta({ id: 'WebsitePost' }),
+    }),
+    { id: 'WebsitePost' },
+  ),
 );
 
 export const listWebsitePostsRoute = /* @__PURE__ */ declared(() =>
@@ -79,7 +85,7 @@ export const listWebsitePostsRoute = /* @__PURE__ */ declared(() =>
     path: A,
     auth: 'super_admin',
     summary: 'The review queue of one status (pending by default), newest post first.',
-    query: z.strictObject({ status: WebsiteStatus.optional().default('pending'), ...pageQuery() }),
+    query: z.strictObject({ status: z._default(z.optional(WebsiteStatus), 'pending'), ...pageQuery() }),
     status: 200,
     response: page(WebsitePost),
     access: { table: 'read', bucket: media, publicMedia: true },
@@ -95,14 +101,15 @@ export const getWebsiteCountsRoute = /* @__PURE__ */ declared(() =>
     auth: 'super_admin',
     summary: 'How many posts are in each website status.',
     status: 200,
-    response: z
-      .object({
-        pending: z.number().int(),
-        approved: z.number().int(),
-        rejected: z.number().int(),
-        unpublished: z.number().int(),
-      })
-      .meta({ id: 'WebsiteCounts' }),
+    response: z.withMeta(
+      z.object({
+        pending: z.number().check(z.int()),
+        approved: z.number().check(z.int()),
+        rejected: z.number().check(z.int()),
+        unpublished: z.number().check(z.int()),
+      }),
+      { id: 'WebsiteCounts' },
+    ),
     access: { table: 'read' },
   }),
 );
@@ -111,7 +118,7 @@ export const getWebsiteCountsRoute = /* @__PURE__ */ declared(() =>
 const withReason = /* @__PURE__ */ declared(
   () =>
     ({
-      body: z.strictObject({ reason: z.string().max(500, 'must be at most 500 characters').nullish() }),
+      body: z.strictObject({ reason: z.nullish(z.string().check(z.maxLength(500, 'must be at most 500 characters'))) }),
       bodyOptional: true,
       status: 200,
       response: WebsitePost,

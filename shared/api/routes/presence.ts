@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { Presence, PresenceConnection } from '../../presence/entities.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { nonBlank } from '../schemas/common.ts';
 

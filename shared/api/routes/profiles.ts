@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../util/zod.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import {
@@ -18,108 +18,116 @@ import {
 
 const P = `${API_PREFIX}/people`;
 
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-const list = (items: number, each: number) => z.array(text(each)).max(items, `must have at most ${items} items`);
+const text = (max: number) => z.string().check(z.maxLength(max, `must be at most ${max} characters`));
+const list = (items: number, each: number) =>
+  z.array(text(each)).check(z.maxLength(items, `must have at most ${items} items`));
 /** A date as YYYY-MM-DD, or null / empty string to clear it (the domain checks it names a real day). */
 const dateOrClear = () =>
-  z
-    .union([z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD'), z.literal('')])
-    .nullable()
-    .optional();
+  z.optional(
+    z.nullable(
+      z.union([z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')), z.literal('')]),
+    ),
+  );
 const strings = (keys: readonly string[], max: number) =>
-  Object.fromEntries(keys.map((k) => [k, text(max).optional()]));
+  Object.fromEntries(keys.map((k) => [k, z.optional(text(max))]));
 
 /** Project input; `id` (optional) keeps the id of a project already on the timeline. */
 export const ProjectInput = /* @__PURE__ */ declared(() =>
-  z
-    .strictObject({
-      id: z.string().max(100).optional(),
+  z.withMeta(
+    z.strictObject({
+      id: z.optional(z.string().check(z.maxLength(100))),
       name: nonBlank(1, 120),
-      link: z
-        .union([
+      link: z.optional(
+        z.union([
           z.literal(''),
-          z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(500, 'must be at most 500 characters'),
-        ])
-        .optional(),
-      tags: list(10, 40).optional(),
-      contributions: list(8, 200).optional(),
-      description: text(500).optional(),
-      contribution: text(500).optional(),
-      role: text(120).optional(),
+          z
+            .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+            .check(z.maxLength(500, 'must be at most 500 characters')),
+        ]),
+      ),
+      tags: z.optional(list(10, 40)),
+      contributions: z.optional(list(8, 200)),
+      description: z.optional(text(500)),
+      contribution: z.optional(text(500)),
+      role: z.optional(text(120)),
       startedAt: dateOrClear(),
       endedAt: dateOrClear(),
-      status: ProjectStatus.optional(),
-    })
-    .meta({ id: 'ProjectInput' }),
+      status: z.optional(ProjectStatus),
+    }),
+    { id: 'ProjectInput' },
+  ),
 );
 
 /** UpdateProfile, within the documented field limits: every field optional; send only what changed. */
 export const UpdateProfile = /* @__PURE__ */ declared(() =>
-  z
-    .strictObject({
-      name: nonBlank(1, 120).optional(),
-      title: text(120).optional(),
-      location: text(120).optional(),
-      department: Department.optional(),
-      teamId: z.string().max(200).nullable().optional(),
-      managerId: z.string().max(200).nullable().optional(),
-      bio: text(500).optional(),
-      currentWork: text(1000).optional(),
-      skills: list(20, 40).optional(),
-      learningInterests: list(10, 40).optional(),
-      hobbies: list(12, 40).optional(),
-      interests: list(12, 40).optional(),
-      projects: z.array(ProjectInput).max(10, 'must have at most 10 items').optional(),
+  z.withMeta(
+    z.strictObject({
+      name: z.optional(nonBlank(1, 120)),
+      title: z.optional(text(120)),
+      location: z.optional(text(120)),
+      department: z.optional(Department),
+      teamId: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+      managerId: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
+      bio: z.optional(text(500)),
+      currentWork: z.optional(text(1000)),
+      skills: z.optional(list(20, 40)),
+      learningInterests: z.optional(list(10, 40)),
+      hobbies: z.optional(list(12, 40)),
+      interests: z.optional(list(12, 40)),
+      projects: z.optional(z.array(ProjectInput).check(z.maxLength(10, 'must have at most 10 items'))),
       joinedOn: dateOrClear(),
       dateOfBirth: dateOrClear(),
-      ...Object.fromEntries(LINK_FIELDS.map((k) => [k, linkOrHandle(200).optional()])),
+      ...Object.fromEntries(LINK_FIELDS.map((k) => [k, z.optional(linkOrHandle(200))])),
       ...strings(FAVOURITE_FIELDS, 200),
-    })
-    .meta({ id: 'UpdateProfile' }),
+    }),
+    { id: 'UpdateProfile' },
+  ),
 );
 
 export const DirectoryEntry = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       title: z.string(),
       location: z.string(),
       bio: z.string(),
       currentWork: z.string(),
       skills: z.array(z.string()),
-      team: ProfileTeam.nullable(),
+      team: z.nullable(ProfileTeam),
       joinedAt: isoDateTime(),
       status: AccountStatus,
       presence: Presence,
       lastSeenAt: nullableIso(),
-      postCount: z.number().int(),
-    })
-    .meta({ id: 'DirectoryEntry' }),
+      postCount: z.number().check(z.int()),
+    }),
+    { id: 'DirectoryEntry' },
+  ),
 );
 
 export const OrgNode = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       title: z.string(),
       currentWork: z.string(),
       status: AccountStatus,
-      managerId: z.string().nullable(),
-    })
-    .meta({ id: 'OrgNode' }),
+      managerId: z.nullable(z.string()),
+    }),
+    { id: 'OrgNode' },
+  ),
 );
 
 export const DirectoryFacets = /* @__PURE__ */ declared(() =>
-  z
-    .object({ skills: z.array(z.string()), titles: z.array(z.string()), locations: z.array(z.string()) })
-    .meta({ id: 'DirectoryFacets' }),
+  z.withMeta(z.object({ skills: z.array(z.string()), titles: z.array(z.string()), locations: z.array(z.string()) }), {
+    id: 'DirectoryFacets',
+  }),
 );
 
-const filterText = () => z.string().max(200, 'must be at most 200 characters').optional();
+const filterText = () => z.optional(z.string().check(z.maxLength(200, 'must be at most 200 characters')));
 
 export const getMyProfileRoute = /* @__PURE__ */ declared(() =>
   defineRoute({
@@ -222,15 +230,15 @@ export const listPeopleRoute = /* @__PURE__ */ declared(() =>
       role: filterText(),
       location: filterText(),
       team: filterText(),
-      status: z.enum(['active', 'pending']).optional(),
-      sort: z
-        .enum(['name', 'recent', 'posts'])
-        .optional()
-        .transform((s) => s ?? 'name'),
+      status: z.optional(z.enum(['active', 'pending'])),
+      sort: z.pipe(
+        z.optional(z.enum(['name', 'recent', 'posts'])),
+        z.transform((s) => s ?? 'name'),
+      ),
       ...pageQuery(),
     }),
     status: 200,
-    response: z.object({ items: z.array(DirectoryEntry), nextCursor: z.string().nullable() }),
+    response: z.object({ items: z.array(DirectoryEntry), nextCursor: z.nullable(z.string()) }),
   }),
 );
 

@@ -1,12 +1,12 @@
-import * as z from 'zod';
 import { NotificationPrefs, PushToken } from '../../push/entities.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { nonBlank } from '../schemas/common.ts';
 
 export const PushPlatform = /* @__PURE__ */ declared(() => z.enum(['web', 'ios', 'android']));
 
 export const NotificationPreferences = /* @__PURE__ */ declared(() =>
-  z.object({ pushEnabled: z.boolean() }).meta({ id: 'NotificationPreferences' }),
+  z.withMeta(z.object({ pushEnabled: z.boolean() }), { id: 'NotificationPreferences' }),
 );
 
 export const registerPushTokenRoute = /* @__PURE__ */ declared(() =>
@@ -20,9 +20,11 @@ export const registerPushTokenRoute = /* @__PURE__ */ declared(() =>
       'Registers a push token (repeated on every launch and on rotation). Mobile clients send `platform`; `previousToken` retires the old registration if it was the caller’s.',
     body: z.strictObject({
       token: nonBlank(1, 500),
-      platform: PushPlatform.optional(),
-      userAgent: z.string().max(400, 'must be at most 400 characters').optional(),
-      previousToken: z.string().min(1).max(500, 'must be at most 500 characters').optional(),
+      platform: z.optional(PushPlatform),
+      userAgent: z.optional(z.string().check(z.maxLength(400, 'must be at most 400 characters'))),
+      previousToken: z.optional(
+        z.string().check(z.minLength(1)).check(z.maxLength(500, 'must be at most 500 characters')),
+      ),
     }),
     status: 204,
     errors: [400],

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   MARKS,
   PostSeen,
@@ -12,6 +11,7 @@ import {
 import { MAX_DAYS } from '../../reach/rankings.ts';
 import { SEEN_MAX } from '../../reach/seen.ts';
 import { MAX_THRESHOLD, MIN_THRESHOLD } from '../../reach/settings.ts';
+import * as z from '../../util/zod.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime, Mention, nullableIso } from '../schemas/common.ts';
@@ -22,68 +22,71 @@ const marksWrites: RouteAccess = { table: 'write', writes: [PostSeen, ReachTotal
 const reads: RouteAccess = { table: 'read' };
 
 const countFields = () => ({
-  targeted: z.number().int().describe('People the post was for when it was published'),
-  delivered: z.number().int().describe('Of them, those with an account signed in at least once then'),
-  ...Object.fromEntries(MARKS.map((m) => [m, z.number().int()])),
+  targeted: z.described(z.number().check(z.int()), 'People the post was for when it was published'),
+  delivered: z.described(z.number().check(z.int()), 'Of them, those with an account signed in at least once then'),
+  ...Object.fromEntries(MARKS.map((m) => [m, z.number().check(z.int())])),
 });
-const marksFields = () => Object.fromEntries(MARKS.map((m) => [m, z.number().int()]));
+const marksFields = () => Object.fromEntries(MARKS.map((m) => [m, z.number().check(z.int())]));
 
-const postId = () =>
-  z
-    .string()
-    .regex(/^[0-9a-z]{22}$/, 'must be a post id')
-    .describe('A post id');
+const postId = () => z.described(z.string().check(z.regex(/^[0-9a-z]{22}$/, 'must be a post id')), 'A post id');
 
 const Slice = /* @__PURE__ */ declared(() =>
-  z
-    .object({ value: z.string().nullable().describe("The slice's value (null: people without one)"), ...countFields() })
-    .meta({ id: 'ReachSlice' }),
+  z.withMeta(
+    z.object({
+      value: z.described(z.nullable(z.string()), "The slice's value (null: people without one)"),
+      ...countFields(),
+    }),
+    { id: 'ReachSlice' },
+  ),
 );
 
 export const PostReach = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       postId: z.string(),
       publishedAt: isoDateTime(),
-      targetedAt: nullableIso().describe('When the audience at publish was counted (null: not yet)'),
+      targetedAt: z.described(nullableIso(), 'When the audience at publish was counted (null: not yet)'),
       ...countFields(),
-      by: z.enum(SLICINGS).nullable(),
+      by: z.nullable(z.enum(SLICINGS)),
       slices: z.array(Slice),
-      suppressed: z.number().int().describe('Slices withheld as too small or as revealing one too small'),
-      threshold: z.number().int(),
+      suppressed: z.described(z.number().check(z.int()), 'Slices withheld as too small or as revealing one too small'),
+      threshold: z.number().check(z.int()),
       days: z.array(z.object({ day: z.string(), ...marksFields() })),
-    })
-    .meta({ id: 'PostReach' }),
+    }),
+    { id: 'PostReach' },
+  ),
 );
 
 const RankingRow = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       postId: z.string(),
       publishedAt: nullableIso(),
-      audienceId: z.string().nullable(),
+      audienceId: z.nullable(z.string()),
       ...countFields(),
-      slices: z.array(Slice).optional(),
-      suppressed: z.number().int().optional(),
-    })
-    .meta({ id: 'ReachRankingRow' }),
+      slices: z.optional(z.array(Slice)),
+      suppressed: z.optional(z.number().check(z.int())),
+    }),
+    { id: 'ReachRankingRow' },
+  ),
 );
 
 const Settings = /* @__PURE__ */ declared(() =>
-  z
-    .object({
-      suppressionThreshold: z.number().int(),
+  z.withMeta(
+    z.object({
+      suppressionThreshold: z.number().check(z.int()),
       readReceipts: z.boolean(),
       updatedAt: nullableIso(),
-    })
-    .meta({ id: 'ReachSettings' }),
+    }),
+    { id: 'ReachSettings' },
+  ),
 );
 
 const Choice = /* @__PURE__ */ declared(() =>
-  z.object({ optedOut: z.boolean(), updatedAt: nullableIso() }).meta({ id: 'ReadReceiptChoice' }),
+  z.withMeta(z.object({ optedOut: z.boolean(), updatedAt: nullableIso() }), { id: 'ReadReceiptChoice' }),
 );
 
-const day = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
+const day = () => z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'));
 
 export const recordSeenRoute = /* @__PURE__ */ declared(() =>
   defineRoute({
@@ -93,7 +96,7 @@ export const recordSeenRoute = /* @__PURE__ */ declared(() =>
     path: `${API_PREFIX}/posts/seen`,
     auth: 'session',
     summary: `Records that the caller has seen these posts (1 to ${SEEN_MAX} ids; idempotent per person and post). Posts that do not exist, are hidden, the caller may not see or wrote are ignored.`,
-    body: z.strictObject({ postIds: z.array(postId()).min(1).max(SEEN_MAX) }),
+    body: z.strictObject({ postIds: z.array(postId()).check(z.minLength(1)).check(z.maxLength(SEEN_MAX)) }),
     status: 204,
     errors: [400],
     access: marksWrites,
@@ -109,7 +112,7 @@ export const getPostReachRoute = /* @__PURE__ */ declared(() =>
     auth: 'super_admin',
     summary:
       "A post's reach: targeted, delivered, seen, reacted, commented, acknowledged, by day, and with `by` per slice (small slices suppressed).",
-    query: z.strictObject({ by: z.enum(SLICINGS).optional() }),
+    query: z.strictObject({ by: z.optional(z.enum(SLICINGS)) }),
     status: 200,
     response: PostReach,
     errors: [400, 404],
@@ -122,8 +125,11 @@ const rankingsQuery = () =>
     ...pageQuery(),
     from: day(),
     to: day(),
-    audience: z.string().min(1).max(200).optional().describe('Only posts targeted to this audience (its id)'),
-    groupBy: z.enum(SLICINGS).optional().describe("Each row's slices by this (small slices suppressed)"),
+    audience: z.described(
+      z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
+      'Only posts targeted to this audience (its id)',
+    ),
+    groupBy: z.described(z.optional(z.enum(SLICINGS)), "Each row's slices by this (small slices suppressed)"),
   });
 
 export const listReachRoute = /* @__PURE__ */ declared(() =>
@@ -136,7 +142,7 @@ export const listReachRoute = /* @__PURE__ */ declared(() =>
     summary: `Rankings: the posts published from \`from\` to \`to\` (UTC days, at most ${MAX_DAYS}), most seen first; \`audience\`: only posts targeted to that audience; \`groupBy\`: each row's slices. The same page as CSV: \`/admin/reach.csv\`.`,
     query: rankingsQuery(),
     status: 200,
-    response: z.object({ items: z.array(RankingRow), nextCursor: z.string().nullable() }),
+    response: z.object({ items: z.array(RankingRow), nextCursor: z.nullable(z.string()) }),
     errors: [400],
     access: reads,
   }),
@@ -190,8 +196,10 @@ export const updateReachSettingsRoute = /* @__PURE__ */ declared(() =>
     audit: { action: 'reach.settings.update', target: {} },
     summary: `Changes the reach settings: \`suppressionThreshold\` (${MIN_THRESHOLD} to ${MAX_THRESHOLD}, default 5), \`readReceipts\` (default off).`,
     body: z.strictObject({
-      suppressionThreshold: z.number().int().min(MIN_THRESHOLD).max(MAX_THRESHOLD).optional(),
-      readReceipts: z.boolean().optional(),
+      suppressionThreshold: z.optional(
+        z.number().check(z.int()).check(z.gte(MIN_THRESHOLD)).check(z.lte(MAX_THRESHOLD)),
+      ),
+      readReceipts: z.optional(z.boolean()),
     }),
     status: 200,
     response: Settings,
@@ -243,7 +251,7 @@ export const listSeenByRoute = /* @__PURE__ */ declared(() =>
     status: 200,
     response: z.object({
       items: z.array(z.object({ person: Mention, seenAt: isoDateTime() })),
-      nextCursor: z.string().nullable(),
+      nextCursor: z.nullable(z.string()),
     }),
     errors: [400, 403, 404],
     access: reads,

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { LiveHead, LiveReplica, StreamLeases } from '../../live/entities.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 
 /**
@@ -20,10 +20,9 @@ export const realtimeStreamRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     summary: 'Server-sent events: ready, change, resync, ping.',
     query: z.strictObject({
-      clientId: z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId: 1 to 64 letters, digits, "-" or "_"')
-        .optional(),
+      clientId: z.optional(
+        z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId: 1 to 64 letters, digits, "-" or "_"')),
+      ),
     }),
     status: 200,
     streaming: true,

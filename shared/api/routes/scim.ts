@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import type { AuditDeclaration } from '../../audit/scope.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute, type Method } from '../route-def.ts';
 
 /** SCIM 2.0 (RFC 7643/7644) for Entra ID and Okta provisioning (docs/scim.md); the SCIM token, not a session. */
@@ -39,7 +39,7 @@ export const scimSchemasRoute = /* @__PURE__ */ declared(() =>
 
 /** A SCIM request's body: a JSON object, read attribute by attribute (shared/scim/user-attributes.ts). */
 const resource = /* @__PURE__ */ declared(() =>
-  z.looseObject({ schemas: z.array(z.string().max(200)).max(10).optional() }),
+  z.looseObject({ schemas: z.optional(z.array(z.string().check(z.maxLength(200))).check(z.maxLength(10))) }),
 );
 
 /**
@@ -48,22 +48,22 @@ const resource = /* @__PURE__ */ declared(() =>
  * service provider that returns its default attributes).
  */
 const selection = {
-  attributes: z.string().max(2000).optional(),
-  excludedAttributes: z.string().max(2000).optional(),
+  attributes: z.optional(z.string().check(z.maxLength(2000))),
+  excludedAttributes: z.optional(z.string().check(z.maxLength(2000))),
 };
 const selectionQuery = /* @__PURE__ */ declared(() => z.strictObject(selection));
 
 /** The list parameters (RFC 7644 §3.4.2): a filter of exact values, 1-based paging, attribute selection. */
 const listQuery = /* @__PURE__ */ declared(() =>
   z.strictObject({
-    filter: z.string().max(2000).optional(),
-    startIndex: z.string().max(12).optional(),
-    count: z.string().max(12).optional(),
+    filter: z.optional(z.string().check(z.maxLength(2000))),
+    startIndex: z.optional(z.string().check(z.maxLength(12))),
+    count: z.optional(z.string().check(z.maxLength(12))),
     ...selection,
   }),
 );
 
-const resourceRoute = <Q extends z.ZodType = z.ZodNever>(
+const resourceRoute = <Q extends z.ZodMiniType = z.ZodMiniNever>(
   name: string,
   method: Method,
   path: string,

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import {
   Survey as SurveyEntity,
   SurveyOwner,
@@ -8,6 +7,7 @@ import {
   SurveyText,
 } from '../../surveys/entities.ts';
 import { LIMITS, QUESTION_KINDS, SLICE_DIMENSIONS, SURVEY_STATUSES, THRESHOLD } from '../../surveys/model.ts';
+import * as z from '../../util/zod.ts';
 import { pageQuery } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, nonBlank, nullableIso, page } from '../schemas/common.ts';
@@ -25,58 +25,66 @@ const M = `${API_PREFIX}/surveys`;
 const QuestionKind = /* @__PURE__ */ declared(() => z.enum(QUESTION_KINDS));
 
 export const SurveyQuestion = /* @__PURE__ */ declared(() =>
-  z
-    .object({ id: z.string(), kind: QuestionKind, text: z.string(), options: z.array(z.string()).optional() })
-    .meta({ id: 'SurveyQuestion' }),
+  z.withMeta(
+    z.object({ id: z.string(), kind: QuestionKind, text: z.string(), options: z.optional(z.array(z.string())) }),
+    { id: 'SurveyQuestion' },
+  ),
 );
 
 export const SurveyAudience = /* @__PURE__ */ declared(() =>
-  z
-    .union([
+  z.withMeta(
+    z.union([
       z.strictObject({ company: z.literal(true) }),
-      z.strictObject({ teamId: z.string().min(1).max(200) }),
-      z.strictObject({ department: z.string().min(1).max(120) }),
+      z.strictObject({ teamId: z.string().check(z.minLength(1)).check(z.maxLength(200)) }),
+      z.strictObject({ department: z.string().check(z.minLength(1)).check(z.maxLength(120)) }),
       z.strictObject({
-        managerId: z.string().min(1).max(200).describe('everybody below this manager, the whole chain'),
+        managerId: z.described(
+          z.string().check(z.minLength(1)).check(z.maxLength(200)),
+          'everybody below this manager, the whole chain',
+        ),
       }),
-      z.strictObject({ id: z.string().min(1).max(200).describe('a stored audience (docs/audiences.md)') }),
+      z.strictObject({
+        id: z.described(
+          z.string().check(z.minLength(1)).check(z.maxLength(200)),
+          'a stored audience (docs/audiences.md)',
+        ),
+      }),
       z.strictObject({ rule: AudienceRule }),
-    ])
-    .meta({
+    ]),
+    {
       id: 'SurveyAudience',
       description:
         'Who a run asks, frozen when it opens: the company (the default), a team, a department, the people under a manager, or an audience (a stored one by id, or a rule).',
-    }),
+    },
+  ),
 );
 
 const recurrence = () =>
-  z
-    .strictObject({ everyWeeks: z.number().int().min(1).max(LIMITS.everyWeeks) })
-    .describe('Each run opens this many weeks after the one before');
+  z.described(
+    z.strictObject({ everyWeeks: z.number().check(z.int()).check(z.gte(1)).check(z.lte(LIMITS.everyWeeks)) }),
+    'Each run opens this many weeks after the one before',
+  );
 const reminders = () =>
-  z
-    .strictObject({ everyDays: z.number().int().min(1).max(LIMITS.reminderDays) })
-    .describe('While a run is open, those who have not answered are reminded every this many days');
+  z.described(
+    z.strictObject({ everyDays: z.number().check(z.int()).check(z.gte(1)).check(z.lte(LIMITS.reminderDays)) }),
+    'While a run is open, those who have not answered are reminded every this many days',
+  );
 const threshold = () =>
-  z
-    .number()
-    .int()
-    .min(THRESHOLD.min)
-    .max(THRESHOLD.max)
-    .describe(
-      `The anonymity threshold of this survey (${THRESHOLD.min}..${THRESHOLD.max}); absent or null: the company's`,
-    );
+  z.described(
+    z.number().check(z.int()).check(z.gte(THRESHOLD.min)).check(z.lte(THRESHOLD.max)),
+    `The anonymity threshold of this survey (${THRESHOLD.min}..${THRESHOLD.max}); absent or null: the company's`,
+  );
 
 const questionInput = () =>
   z.strictObject({
     kind: QuestionKind,
     text: nonBlank(1, LIMITS.questionLength),
-    options: z.array(nonBlank(1, LIMITS.optionLength)).max(LIMITS.options).optional(),
+    options: z.optional(z.array(nonBlank(1, LIMITS.optionLength)).check(z.maxLength(LIMITS.options))),
   });
 
 export const Survey = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       title: z.string(),
       status: z.enum(SURVEY_STATUSES),
@@ -84,67 +92,79 @@ export const Survey = /* @__PURE__ */ declared(() =>
       audience: SurveyAudience,
       opensAt: nullableIso(),
       closesAt: isoDateTime(),
-      recurrence: z.object({ everyWeeks: z.number().int() }).nullable(),
-      threshold: z.number().int().nullable(),
-      reminders: z.object({ everyDays: z.number().int() }).nullable(),
-      run: z.number().int().describe('The current (or last) run; 0 before the first opening'),
+      recurrence: z.nullable(z.object({ everyWeeks: z.number().check(z.int()) })),
+      threshold: z.nullable(z.number().check(z.int())),
+      reminders: z.nullable(z.object({ everyDays: z.number().check(z.int()) })),
+      run: z.described(z.number().check(z.int()), 'The current (or last) run; 0 before the first opening'),
       runOpenedAt: nullableIso(),
       runClosesAt: nullableIso(),
-      runAudience: z.number().int().nullable().describe('People the current run asked (once its opening is done)'),
+      runAudience: z.described(
+        z.nullable(z.number().check(z.int())),
+        'People the current run asked (once its opening is done)',
+      ),
       createdAt: isoDateTime(),
       updatedAt: isoDateTime(),
-    })
-    .meta({ id: 'Survey' }),
+    }),
+    { id: 'Survey' },
+  ),
 );
 
 const QuestionResult = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
-      counts: z.record(z.string(), z.number().int()),
-      answers: z.number().int(),
-      mean: z.number().optional(),
-      enps: z.number().int().optional().describe('Promoters (9–10) minus detractors (0–6), as a percentage'),
-      texts: z.array(z.string()).optional(),
-    })
-    .meta({ id: 'SurveyQuestionResult' }),
+      counts: z.record(z.string(), z.number().check(z.int())),
+      answers: z.number().check(z.int()),
+      mean: z.optional(z.number()),
+      enps: z.described(
+        z.optional(z.number().check(z.int())),
+        'Promoters (9–10) minus detractors (0–6), as a percentage',
+      ),
+      texts: z.optional(z.array(z.string())),
+    }),
+    { id: 'SurveyQuestionResult' },
+  ),
 );
 
 export const SurveyResults = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       surveyId: z.string(),
-      run: z.number().int(),
-      threshold: z.number().int(),
-      responses: z.number().int(),
-      audience: z.number().int().nullable(),
-      questions: z.array(QuestionResult).describe('Empty while responses are fewer than the threshold'),
-      by: z.enum(SLICE_DIMENSIONS).nullable(),
+      run: z.number().check(z.int()),
+      threshold: z.number().check(z.int()),
+      responses: z.number().check(z.int()),
+      audience: z.nullable(z.number().check(z.int())),
+      questions: z.described(z.array(QuestionResult), 'Empty while responses are fewer than the threshold'),
+      by: z.nullable(z.enum(SLICE_DIMENSIONS)),
       slices: z.array(
-        z.object({ value: z.string().nullable(), responses: z.number().int(), questions: z.array(QuestionResult) }),
+        z.object({
+          value: z.nullable(z.string()),
+          responses: z.number().check(z.int()),
+          questions: z.array(QuestionResult),
+        }),
       ),
-      suppressed: z.number().int().describe('Slices not shown: below the threshold, or revealing one by subtraction'),
+      suppressed: z.described(
+        z.number().check(z.int()),
+        'Slices not shown: below the threshold, or revealing one by subtraction',
+      ),
       trend: z.array(
         z.object({
-          run: z.number().int(),
-          responses: z.number().int(),
+          run: z.number().check(z.int()),
+          responses: z.number().check(z.int()),
           questions: z.array(
-            z.object({ id: z.string(), mean: z.number().optional(), enps: z.number().int().optional() }),
+            z.object({ id: z.string(), mean: z.optional(z.number()), enps: z.optional(z.number().check(z.int())) }),
           ),
         }),
       ),
-    })
-    .meta({ id: 'SurveyResults' }),
+    }),
+    { id: 'SurveyResults' },
+  ),
 );
 
 const resultsQuery = () =>
   z.strictObject({
-    by: z.enum(SLICE_DIMENSIONS).optional(),
-    run: z
-      .string()
-      .regex(/^[0-9]+$/, 'must be a whole number')
-      .transform(Number)
-      .optional(),
+    by: z.optional(z.enum(SLICE_DIMENSIONS)),
+    run: z.optional(z.pipe(z.string().check(z.regex(/^[0-9]+$/, 'must be a whole number')), z.transform(Number))),
   });
 
 const admin = { area: 'surveys', auth: 'session' as const };
@@ -179,13 +199,13 @@ export const createSurveyRoute = /* @__PURE__ */ declared(() =>
       'Creates a survey (a draft): questions (scale 1–5, eNPS 0–10, choice, multi, text), an audience, an opening time (absent: opened by POST .../open), a closing time, an optional recurrence, threshold and reminders.',
     body: z.strictObject({
       title: nonBlank(1, LIMITS.title),
-      questions: z.array(questionInput()).min(1).max(LIMITS.questions),
-      audience: SurveyAudience.optional(),
-      opensAt: z.iso.datetime({ offset: true }).nullable().optional(),
+      questions: z.array(questionInput()).check(z.minLength(1)).check(z.maxLength(LIMITS.questions)),
+      audience: z.optional(SurveyAudience),
+      opensAt: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
       closesAt: z.iso.datetime({ offset: true }),
-      recurrence: recurrence().nullable().optional(),
-      threshold: threshold().nullable().optional(),
-      reminders: reminders().nullable().optional(),
+      recurrence: z.optional(z.nullable(recurrence())),
+      threshold: z.optional(z.nullable(threshold())),
+      reminders: z.optional(z.nullable(reminders())),
     }),
     status: 201,
     response: Survey,
@@ -216,14 +236,14 @@ export const updateSurveyRoute = /* @__PURE__ */ declared(() =>
     audit: { action: 'survey.update', target: { params: ['surveyId'] } },
     summary: 'Edits a draft (409 once it has opened).',
     body: z.strictObject({
-      title: nonBlank(1, LIMITS.title).optional(),
-      questions: z.array(questionInput()).min(1).max(LIMITS.questions).optional(),
-      audience: SurveyAudience.optional(),
-      opensAt: z.iso.datetime({ offset: true }).nullable().optional(),
-      closesAt: z.iso.datetime({ offset: true }).optional(),
-      recurrence: recurrence().nullable().optional(),
-      threshold: threshold().nullable().optional(),
-      reminders: reminders().nullable().optional(),
+      title: z.optional(nonBlank(1, LIMITS.title)),
+      questions: z.optional(z.array(questionInput()).check(z.minLength(1)).check(z.maxLength(LIMITS.questions))),
+      audience: z.optional(SurveyAudience),
+      opensAt: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
+      closesAt: z.optional(z.iso.datetime({ offset: true })),
+      recurrence: z.optional(z.nullable(recurrence())),
+      threshold: z.optional(z.nullable(threshold())),
+      reminders: z.optional(z.nullable(reminders())),
     }),
     status: 200,
     response: Survey,
@@ -306,7 +326,7 @@ export const getSurveyResultsCsvRoute = /* @__PURE__ */ declared(() =>
 );
 
 const Owner = /* @__PURE__ */ declared(() =>
-  z.object({ userId: z.string(), namedAt: isoDateTime() }).meta({ id: 'SurveyOwner' }),
+  z.withMeta(z.object({ userId: z.string(), namedAt: isoDateTime() }), { id: 'SurveyOwner' }),
 );
 
 export const listSurveyOwnersRoute = /* @__PURE__ */ declared(() =>
@@ -356,7 +376,7 @@ export const removeSurveyOwnerRoute = /* @__PURE__ */ declared(() =>
 );
 
 const Settings = /* @__PURE__ */ declared(() =>
-  z.object({ threshold: z.number().int() }).meta({ id: 'SurveySettings' }),
+  z.withMeta(z.object({ threshold: z.number().check(z.int()) }), { id: 'SurveySettings' }),
 );
 
 export const getSurveySettingsRoute = /* @__PURE__ */ declared(() =>
@@ -401,17 +421,18 @@ export const listOpenSurveysRoute = /* @__PURE__ */ declared(() =>
     query: z.strictObject({ ...pageQuery() }),
     status: 200,
     response: page(
-      z
-        .object({
+      z.withMeta(
+        z.object({
           id: z.string(),
           title: z.string(),
           questions: z.array(SurveyQuestion),
-          run: z.number().int(),
+          run: z.number().check(z.int()),
           opensAt: isoDateTime(),
           closesAt: isoDateTime(),
           answered: z.boolean(),
-        })
-        .meta({ id: 'OpenSurvey' }),
+        }),
+        { id: 'OpenSurvey' },
+      ),
     ),
     errors: [400],
   }),
@@ -422,16 +443,16 @@ const AnswerBody = /* @__PURE__ */ declared(() =>
     answers: z
       .array(
         z.strictObject({
-          questionId: z.string().min(1).max(200),
+          questionId: z.string().check(z.minLength(1)).check(z.maxLength(200)),
           value: z.union([
             z.number(),
-            z.string().max(LIMITS.textAnswer),
-            z.array(z.string().max(LIMITS.optionLength)).max(LIMITS.options),
+            z.string().check(z.maxLength(LIMITS.textAnswer)),
+            z.array(z.string().check(z.maxLength(LIMITS.optionLength))).check(z.maxLength(LIMITS.options)),
           ]),
         }),
       )
-      .min(1)
-      .max(LIMITS.questions),
+      .check(z.minLength(1))
+      .check(z.maxLength(LIMITS.questions)),
   }),
 );
 

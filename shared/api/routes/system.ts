@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
 

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { Team, TeamName } from '../../people/entities.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { nonBlank, TeamColor } from '../schemas/common.ts';
 
@@ -7,10 +7,12 @@ const T = `${API_PREFIX}/teams`;
 
 /** A team as answers show it. */
 export const TeamView = /* @__PURE__ */ declared(() =>
-  z.object({ id: z.string(), name: z.string(), color: TeamColor, memberCount: z.number().int() }).meta({ id: 'Team' }),
+  z.withMeta(z.object({ id: z.string(), name: z.string(), color: TeamColor, memberCount: z.number().check(z.int()) }), {
+    id: 'Team',
+  }),
 );
 export const TeamRemoved = /* @__PURE__ */ declared(() =>
-  z.object({ id: z.string(), unassigned: z.number().int() }).meta({ id: 'TeamRemoved' }),
+  z.withMeta(z.object({ id: z.string(), unassigned: z.number().check(z.int()) }), { id: 'TeamRemoved' }),
 );
 
 export const listTeamsRoute = /* @__PURE__ */ declared(() =>
@@ -35,7 +37,7 @@ export const createTeamRoute = /* @__PURE__ */ declared(() =>
     auth: 'super_admin',
     audit: { action: 'team.create', target: { created: 'Team' } },
     summary: 'Creates a team; names are unique case-insensitively (409); the colour defaults to slate.',
-    body: z.strictObject({ name: nonBlank(1, 60), color: TeamColor.optional() }),
+    body: z.strictObject({ name: nonBlank(1, 60), color: z.optional(TeamColor) }),
     idempotent: true,
     status: 201,
     response: TeamView,
@@ -53,7 +55,7 @@ export const updateTeamRoute = /* @__PURE__ */ declared(() =>
     auth: 'super_admin',
     audit: { action: 'team.update', target: { params: ['teamId'] } },
     summary: 'Renames and/or recolours a team.',
-    body: z.strictObject({ name: nonBlank(1, 60).optional(), color: TeamColor.optional() }),
+    body: z.strictObject({ name: z.optional(nonBlank(1, 60)), color: z.optional(TeamColor) }),
     status: 200,
     response: TeamView,
     errors: [400, 404, 409],

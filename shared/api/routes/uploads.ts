@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import { PostUpload, UploadQuota } from '../../feed/entities.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../storage/pending-uploads.ts';
+import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute, type RouteAccess } from '../route-def.ts';
 import { isoDateTime } from '../schemas/common.ts';
 
@@ -21,16 +21,17 @@ const presigned: RouteAccess = {
   bucket: [{ prefix: PENDING_UPLOADS_PREFIX, actions: ['write'] }],
 };
 export const UploadedFile = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       path: z.string(),
       mimeType: z.string(),
-      sizeBytes: z.number().int(),
+      sizeBytes: z.number().check(z.int()),
       name: z.string(),
-      width: z.number().int().nullable(),
-      height: z.number().int().nullable(),
-    })
-    .meta({ id: 'UploadedPostFile' }),
+      width: z.nullable(z.number().check(z.int())),
+      height: z.nullable(z.number().check(z.int())),
+    }),
+    { id: 'UploadedPostFile' },
+  ),
 );
 
 export const uploadPostFileRoute = /* @__PURE__ */ declared(() =>
@@ -61,9 +62,9 @@ export const createPostUploadRoute = /* @__PURE__ */ declared(() =>
     auth: 'session',
     summary: 'A presigned PUT for larger images and documents (10 MB) and videos (MP4, WebM; 200 MB).',
     body: z.strictObject({
-      name: z.string().min(1).max(200),
-      mimeType: z.string().min(1).max(100),
-      sizeBytes: z.number().int().positive(),
+      name: z.string().check(z.minLength(1)).check(z.maxLength(200)),
+      mimeType: z.string().check(z.minLength(1)).check(z.maxLength(100)),
+      sizeBytes: z.number().check(z.int()).check(z.positive()),
     }),
     idempotent: true,
     status: 201,

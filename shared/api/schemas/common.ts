@@ -1,72 +1,75 @@
-import * as z from 'zod';
 import { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role } from '../../people/profile-fields.ts';
 import { hasAllowedScheme } from '../../util/links.ts';
+import * as z from '../../util/zod.ts';
 import { declared } from '../route-def.ts';
 
 export { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role };
 
 /** Shapes shared by several areas' responses. Responses are parsed through these, so
  * they are exactly what the OpenAPI document says. */
-export const isoDateTime = () => z.string().describe('ISO 8601 with offset');
-export const nullableIso = () => isoDateTime().nullable();
+export const isoDateTime = () => z.described(z.string(), 'ISO 8601 with offset');
+export const nullableIso = () => z.nullable(isoDateTime());
 
 export const Presence = /* @__PURE__ */ declared(() => z.enum(['active', 'away', 'offline']));
 export const TeamColor = /* @__PURE__ */ declared(() =>
   z.enum(['blue', 'emerald', 'violet', 'amber', 'rose', 'cyan', 'orange', 'slate']),
 );
 
-export const Count = /* @__PURE__ */ declared(() => z.object({ count: z.number().int() }).meta({ id: 'Count' }));
+export const Count = /* @__PURE__ */ declared(() =>
+  z.withMeta(z.object({ count: z.number().check(z.int()) }), { id: 'Count' }),
+);
 export const Mention = /* @__PURE__ */ declared(() =>
-  z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }).meta({ id: 'Mention' }),
+  z.withMeta(z.object({ id: z.string(), name: z.string(), image: z.nullable(z.string()) }), { id: 'Mention' }),
 );
 export const Person = /* @__PURE__ */ declared(() =>
-  z
-    .object({ id: z.string(), name: z.string(), email: z.string(), image: z.string().nullable() })
-    .meta({ id: 'Person' }),
+  z.withMeta(z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.nullable(z.string()) }), {
+    id: 'Person',
+  }),
 );
 
 export const ProfileTeam = /* @__PURE__ */ declared(() =>
-  z.object({ id: z.string(), name: z.string(), color: TeamColor }).meta({ id: 'ProfileTeam' }),
+  z.withMeta(z.object({ id: z.string(), name: z.string(), color: TeamColor }), { id: 'ProfileTeam' }),
 );
 export const Manager = /* @__PURE__ */ declared(() =>
-  z.object({ id: z.string(), name: z.string(), image: z.string().nullable() }).meta({ id: 'Manager' }),
+  z.withMeta(z.object({ id: z.string(), name: z.string(), image: z.nullable(z.string()) }), { id: 'Manager' }),
 );
 export const ProjectStatus = /* @__PURE__ */ declared(() => z.enum(['in_progress', 'completed', 'on_hold']));
 export const Project = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
       description: z.string(),
       contribution: z.string(),
       role: z.string(),
-      startedAt: z.string().nullable(),
-      endedAt: z.string().nullable(),
+      startedAt: z.nullable(z.string()),
+      endedAt: z.nullable(z.string()),
       status: ProjectStatus,
       tags: z.array(z.string()),
       contributions: z.array(z.string()),
       link: z.string(),
-    })
-    .meta({ id: 'Project' }),
+    }),
+    { id: 'Project' },
+  ),
 );
 
 const strings = <K extends string>(keys: readonly K[]) =>
-  Object.fromEntries(keys.map((k) => [k, z.string()])) as Record<K, z.ZodString>;
+  Object.fromEntries(keys.map((k) => [k, z.string()])) as Record<K, z.ZodMiniString>;
 
 export const Profile = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
       email: z.string(),
       role: Role,
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       title: z.string(),
       location: z.string(),
       bio: z.string(),
       currentWork: z.string(),
       department: Department,
-      team: ProfileTeam.nullable(),
+      team: z.nullable(ProfileTeam),
       skills: z.array(z.string()),
       learningInterests: z.array(z.string()),
       hobbies: z.array(z.string()),
@@ -75,80 +78,84 @@ export const Profile = /* @__PURE__ */ declared(() =>
       ...strings(LINK_FIELDS),
       ...strings(FAVOURITE_FIELDS),
       joinedAt: isoDateTime(),
-      joinedOn: z.string().nullable(),
-      dateOfBirth: z.string().nullable(),
+      joinedOn: z.nullable(z.string()),
+      dateOfBirth: z.nullable(z.string()),
       status: AccountStatus,
       presence: Presence,
       lastSeenAt: nullableIso(),
-      postCount: z.number().int(),
-      manager: Manager.nullable(),
-      reportCount: z.number().int(),
+      postCount: z.number().check(z.int()),
+      manager: z.nullable(Manager),
+      reportCount: z.number().check(z.int()),
       isComplete: z.boolean(),
-    })
-    .meta({ id: 'Profile' }),
+    }),
+    { id: 'Profile' },
+  ),
 );
 
 export const SessionUser = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
       email: z.string(),
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       role: Role,
       status: AccountStatus,
       emailVerified: z.boolean(),
       createdAt: isoDateTime(),
       updatedAt: isoDateTime(),
-    })
-    .meta({ id: 'SessionUser' }),
+    }),
+    { id: 'SessionUser' },
+  ),
 );
 
 export const AdminMember = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
       email: z.string(),
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       title: z.string(),
       role: Role,
       status: AccountStatus,
-      managerId: z.string().nullable(),
-      managerName: z.string().nullable(),
+      managerId: z.nullable(z.string()),
+      managerName: z.nullable(z.string()),
       joinedAt: isoDateTime(),
       isFeatured: z.boolean(),
       featuredNote: z.string(),
-    })
-    .meta({ id: 'AdminMember' }),
+    }),
+    { id: 'AdminMember' },
+  ),
 );
 
 /** A cursor page `{ items, nextCursor }`. */
-export const page = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export const page = <T extends z.ZodMiniType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.nullable(z.string()) });
 
 /** The common error body. */
 export const ErrorBody = /* @__PURE__ */ declared(() =>
-  z
-    .object({
-      statusCode: z.number().int(),
+  z.withMeta(
+    z.object({
+      statusCode: z.number().check(z.int()),
       message: z.union([z.string(), z.array(z.string())]),
       error: z.string(),
-      code: z
-        .string()
-        .optional()
-        .describe('Authentication routes only: an UPPER_SNAKE_CASE reason such as INVALID_EMAIL_OR_PASSWORD'),
-    })
-    .meta({ id: 'Error' }),
+      code: z.described(
+        z.optional(z.string()),
+        'Authentication routes only: an UPPER_SNAKE_CASE reason such as INVALID_EMAIL_OR_PASSWORD',
+      ),
+    }),
+    { id: 'Error' },
+  ),
 );
 
 /** Text that must not be only white space where emptiness is an error. */
 export const nonBlank = (min: number, max: number) =>
   z
     .string()
-    .min(min, `must be at least ${min} characters`)
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim().length > 0, 'must not be empty');
+    .check(z.minLength(min, `must be at least ${min} characters`))
+    .check(z.maxLength(max, `must be at most ${max} characters`))
+    .check(z.refine((s) => s.trim().length > 0, 'must not be empty'));
 
 /**
  * "A handle or a full URL": any text up to `max` characters that carries no scheme, or an http(s) one
@@ -157,9 +164,12 @@ export const nonBlank = (min: number, max: number) =>
 export const linkOrHandle = (max: number) =>
   z
     .string()
-    .max(max, `must be at most ${max} characters`)
-    .refine((v) => hasAllowedScheme(v), 'must be a handle or an http(s) URL');
+    .check(z.maxLength(max, `must be at most ${max} characters`))
+    .check(z.refine((v) => hasAllowedScheme(v), 'must be a handle or an http(s) URL'));
 
-export const email = () => z.email('must be a valid e-mail address').max(254);
+export const email = () => z.email('must be a valid e-mail address').check(z.maxLength(254));
 export const password = (max: number) =>
-  z.string().min(8, 'must be at least 8 characters').max(max, `must be at most ${max} characters`);
+  z
+    .string()
+    .check(z.minLength(8, 'must be at least 8 characters'))
+    .check(z.maxLength(max, `must be at most ${max} characters`));

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { REACTIONS, RECOGNITION_CATEGORIES } from '../../feed/model.ts';
+import * as z from '../../util/zod.ts';
 import { declared } from '../route-def.ts';
 import { AudienceRule } from '../routes/audiences.ts';
 import { isoDateTime, Mention, nonBlank, nullableIso } from './common.ts';
@@ -11,222 +11,238 @@ export const RecognitionCategory = /* @__PURE__ */ declared(() => z.enum(RECOGNI
 // ---------------------------------------------------------------- shapes
 
 export const Poll = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       question: z.string(),
       description: z.string(),
-      options: z.array(z.object({ id: z.string(), text: z.string(), votes: z.number().int().nullable() })),
-      totalVotes: z.number().int(),
-      viewerOptionId: z.string().nullable(),
+      options: z.array(z.object({ id: z.string(), text: z.string(), votes: z.nullable(z.number().check(z.int())) })),
+      totalVotes: z.number().check(z.int()),
+      viewerOptionId: z.nullable(z.string()),
       closesAt: isoDateTime(),
       isClosed: z.boolean(),
-    })
-    .meta({ id: 'Poll' }),
+    }),
+    { id: 'Poll' },
+  ),
 );
 
 const DocumentRef = /* @__PURE__ */ declared(() =>
-  z.object({ url: z.string(), name: z.string(), mimeType: z.string(), sizeBytes: z.number().int() }),
+  z.object({ url: z.string(), name: z.string(), mimeType: z.string(), sizeBytes: z.number().check(z.int()) }),
 );
 
 export const Acknowledgement = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       required: z.literal(true),
       dueAt: nullableIso(),
-      acknowledgedAt: nullableIso().describe("The reader's acknowledgement; null while they have not acknowledged"),
-      acknowledged: z.number().int().optional().describe('Super admins only: people who acknowledged (exact)'),
-      pending: z.number().int().optional().describe('Super admins only: people who still must (exact)'),
-    })
-    .meta({ id: 'Acknowledgement' }),
+      acknowledgedAt: z.described(nullableIso(), "The reader's acknowledgement; null while they have not acknowledged"),
+      acknowledged: z.described(
+        z.optional(z.number().check(z.int())),
+        'Super admins only: people who acknowledged (exact)',
+      ),
+      pending: z.described(z.optional(z.number().check(z.int())), 'Super admins only: people who still must (exact)'),
+    }),
+    { id: 'Acknowledgement' },
+  ),
 );
 
 /** A targeted post's audience as its author gave it (docs/audiences.md, "Targeted content"). */
 const PostAudienceView = /* @__PURE__ */ declared(() =>
-  z
-    .object({
-      id: z.string().optional().describe('The named audience (GET /admin/audiences/{id})'),
-      rule: z.looseObject({}).optional().describe('An AudienceRule, as given'),
-      dynamic: z.boolean().optional().describe('true: people who join the audience later see it too'),
-    })
-    .meta({ id: 'PostAudience' }),
+  z.withMeta(
+    z.object({
+      id: z.described(z.optional(z.string()), 'The named audience (GET /admin/audiences/{id})'),
+      rule: z.described(z.optional(z.looseObject({})), 'An AudienceRule, as given'),
+      dynamic: z.described(z.optional(z.boolean()), 'true: people who join the audience later see it too'),
+    }),
+    { id: 'PostAudience' },
+  ),
 );
 
 const postFields = /* @__PURE__ */ declared(() => ({
   id: z.string(),
-  author: Mention.extend({ title: z.string() }),
+  author: z.extend(Mention, { title: z.string() }),
   content: z.string(),
   mentions: z.array(Mention),
   tags: z.array(z.string()),
-  images: z.array(z.string()).describe('File paths under /api/v1/files/posts/'),
+  images: z.described(z.array(z.string()), 'File paths under /api/v1/files/posts/'),
   videos: z.array(z.string()),
   documents: z.array(DocumentRef),
-  poll: Poll.nullable(),
-  recognition: z.object({ recipient: Mention, category: RecognitionCategory, message: z.string() }).nullable(),
+  poll: z.nullable(Poll),
+  recognition: z.nullable(z.object({ recipient: Mention, category: RecognitionCategory, message: z.string() })),
   isAnnouncement: z.boolean(),
   isHidden: z.boolean(),
-  reactions: z
-    .array(z.object({ reaction: Reaction, count: z.number().int() }))
-    .describe('Busiest first; zero counts left out'),
-  upvoteCount: z.number().int().describe('Every reaction, dislikes included'),
-  viewerReaction: Reaction.nullable(),
-  commentCount: z.number().int(),
-  shareCount: z.number().int().describe('Shares by people other than the author'),
+  reactions: z.described(
+    z.array(z.object({ reaction: Reaction, count: z.number().check(z.int()) })),
+    'Busiest first; zero counts left out',
+  ),
+  upvoteCount: z.described(z.number().check(z.int()), 'Every reaction, dislikes included'),
+  viewerReaction: z.nullable(Reaction),
+  commentCount: z.number().check(z.int()),
+  shareCount: z.described(z.number().check(z.int()), 'Shares by people other than the author'),
   hasBookmarked: z.boolean(),
   canManage: z.boolean(),
   createdAt: isoDateTime(),
   updatedAt: isoDateTime(),
   editedAt: nullableIso(),
-  publishAt: isoDateTime()
-    .optional()
-    .describe('Only on a scheduled post, shown to its author: when it will be published (docs/scheduled-posts.md)'),
-  scheduleFailure: z
-    .string()
-    .optional()
-    .describe('Only on a scheduled post that could not be published at its moment: why'),
-  acknowledgement: Acknowledgement.optional().describe(
+  publishAt: z.described(
+    z.optional(isoDateTime()),
+    'Only on a scheduled post, shown to its author: when it will be published (docs/scheduled-posts.md)',
+  ),
+  scheduleFailure: z.described(
+    z.optional(z.string()),
+    'Only on a scheduled post that could not be published at its moment: why',
+  ),
+  acknowledgement: z.described(
+    z.optional(Acknowledgement),
     'Present only on a must-read announcement (docs/must-read.md): what the reader owes',
   ),
-  audience: PostAudienceView.optional().describe(
+  audience: z.described(
+    z.optional(PostAudienceView),
     'Present only on a targeted post, shown to its author and super admins: who it is for (docs/audiences.md)',
   ),
 }));
 
 export const SharedPost = /* @__PURE__ */ declared(() =>
-  z.object({ ...postFields, sharedPost: z.null() }).meta({ id: 'SharedPost' }),
+  z.withMeta(z.object({ ...postFields, sharedPost: z.null() }), { id: 'SharedPost' }),
 );
 export const Post = /* @__PURE__ */ declared(() =>
-  z.object({ ...postFields, sharedPost: SharedPost.nullable() }).meta({ id: 'Post' }),
+  z.withMeta(z.object({ ...postFields, sharedPost: z.nullable(SharedPost) }), { id: 'Post' }),
 );
 
 export const Comment = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       postId: z.string(),
-      parentId: z.string().nullable(),
+      parentId: z.nullable(z.string()),
       content: z.string(),
       mentions: z.array(Mention),
       author: Mention,
-      likeCount: z.number().int(),
-      dislikeCount: z.number().int(),
-      viewerVote: z.enum(['like', 'dislike']).nullable(),
-      replyCount: z.number().int(),
+      likeCount: z.number().check(z.int()),
+      dislikeCount: z.number().check(z.int()),
+      viewerVote: z.nullable(z.enum(['like', 'dislike'])),
+      replyCount: z.number().check(z.int()),
       createdAt: isoDateTime(),
       editedAt: nullableIso(),
-    })
-    .meta({ id: 'Comment' }),
+    }),
+    { id: 'Comment' },
+  ),
 );
 
 // ---------------------------------------------------------------- inputs
 
-const filePath = /* @__PURE__ */ declared(() => z.string().min(1).max(300));
+const filePath = /* @__PURE__ */ declared(() => z.string().check(z.minLength(1)).check(z.maxLength(300)));
 export const PostBody = /* @__PURE__ */ declared(() =>
   z.strictObject({
-    content: z.string().max(10000, 'must be at most 10000 characters').nullish(),
-    images: z.array(filePath).max(10, 'at most 10 images').optional(),
-    videos: z.array(filePath).max(4, 'at most 4 videos').optional(),
-    documents: z
-      .array(
-        z.strictObject({
-          url: filePath,
-          name: z.string().max(200, 'must be at most 200 characters'),
-          mimeType: z.string().max(100),
-          sizeBytes: z.number().int().min(0),
-        }),
-      )
-      .max(10, 'at most 10 documents')
-      .optional(),
-    poll: z
-      .strictObject({
+    content: z.nullish(z.string().check(z.maxLength(10000, 'must be at most 10000 characters'))),
+    images: z.optional(z.array(filePath).check(z.maxLength(10, 'at most 10 images'))),
+    videos: z.optional(z.array(filePath).check(z.maxLength(4, 'at most 4 videos'))),
+    documents: z.optional(
+      z
+        .array(
+          z.strictObject({
+            url: filePath,
+            name: z.string().check(z.maxLength(200, 'must be at most 200 characters')),
+            mimeType: z.string().check(z.maxLength(100)),
+            sizeBytes: z.number().check(z.int()).check(z.gte(0)),
+          }),
+        )
+        .check(z.maxLength(10, 'at most 10 documents')),
+    ),
+    poll: z.nullish(
+      z.strictObject({
         question: nonBlank(1, 300),
-        description: z.string().max(1000, 'must be at most 1000 characters').optional(),
+        description: z.optional(z.string().check(z.maxLength(1000, 'must be at most 1000 characters'))),
         options: z
           .array(nonBlank(1, 200))
-          .min(2, 'a poll needs 2 to 10 options')
-          .max(10, 'a poll needs 2 to 10 options'),
+          .check(z.minLength(2, 'a poll needs 2 to 10 options'))
+          .check(z.maxLength(10, 'a poll needs 2 to 10 options')),
         closesAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time' }),
-      })
-      .nullish(),
-    recognition: z
-      .strictObject({
-        recipientId: z.string().min(1).max(200),
+      }),
+    ),
+    recognition: z.nullish(
+      z.strictObject({
+        recipientId: z.string().check(z.minLength(1)).check(z.maxLength(200)),
         category: RecognitionCategory,
-        message: z.string().max(1000, 'must be at most 1000 characters').optional(),
-      })
-      .nullish(),
-    isAnnouncement: z.boolean().optional(),
-    publishAt: z.iso
-      .datetime({ offset: true, message: 'must be an ISO 8601 date and time' })
-      .optional()
-      .describe(
-        'Schedules the post for this moment (in the future, at most a year ahead): hidden from everyone but its author until then (docs/scheduled-posts.md). On PATCH only a scheduled post takes it, unchanged.',
-      ),
+        message: z.optional(z.string().check(z.maxLength(1000, 'must be at most 1000 characters'))),
+      }),
+    ),
+    isAnnouncement: z.optional(z.boolean()),
+    publishAt: z.described(
+      z.optional(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time' })),
+      'Schedules the post for this moment (in the future, at most a year ahead): hidden from everyone but its author until then (docs/scheduled-posts.md). On PATCH only a scheduled post takes it, unchanged.',
+    ),
   }),
 );
 
 /** Creating a post: the whole post, and (super admins' announcements only) the acknowledgement it asks for. */
 export const CreatePostBody = /* @__PURE__ */ declared(() =>
-  PostBody.extend({
-    audience: z
-      .strictObject({
-        id: z.string().min(1).max(200).optional().describe('A named audience (docs/audiences.md)'),
-        rule: AudienceRule.optional(),
-        dynamic: z
-          .boolean()
-          .optional()
-          .describe('true: people who join the audience after publishing see it too; else frozen at publish'),
-      })
-      .nullish()
-      .describe(
-        'Who the post is for (exactly one of id and rule): visible only to them, its author and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
+  z.extend(PostBody, {
+    audience: z.described(
+      z.nullish(
+        z.strictObject({
+          id: z.described(
+            z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
+            'A named audience (docs/audiences.md)',
+          ),
+          rule: z.optional(AudienceRule),
+          dynamic: z.described(
+            z.optional(z.boolean()),
+            'true: people who join the audience after publishing see it too; else frozen at publish',
+          ),
+        }),
       ),
-    acknowledgement: z
-      .strictObject({
+      'Who the post is for (exactly one of id and rule): visible only to them, its author and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
+    ),
+    acknowledgement: z.nullish(
+      z.strictObject({
         required: z.literal(true),
-        dueAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time' }).nullish(),
-      })
-      .nullish(),
+        dueAt: z.nullish(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time' })),
+      }),
+    ),
   }),
 );
 
 export const AcknowledgementsPage = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       items: z.array(z.object({ person: Mention, acknowledgedAt: nullableIso() })),
-      nextCursor: z.string().nullable(),
-      acknowledged: z.number().int(),
-      pending: z.number().int(),
-    })
-    .meta({ id: 'AcknowledgementsPage' }),
+      nextCursor: z.nullable(z.string()),
+      acknowledged: z.number().check(z.int()),
+      pending: z.number().check(z.int()),
+    }),
+    { id: 'AcknowledgementsPage' },
+  ),
 );
 
 export const Contributor = /* @__PURE__ */ declared(() =>
-  z
-    .object({
+  z.withMeta(
+    z.object({
       id: z.string(),
       name: z.string(),
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       title: z.string(),
       note: z.string(),
       isFeatured: z.boolean(),
-      postCount: z.number().int(),
-    })
-    .meta({ id: 'Contributor' }),
+      postCount: z.number().check(z.int()),
+    }),
+    { id: 'Contributor' },
+  ),
 );
 
 export const LeaderboardEntry = /* @__PURE__ */ declared(() =>
-  z
-    .object({
-      rank: z.number().int(),
+  z.withMeta(
+    z.object({
+      rank: z.number().check(z.int()),
       id: z.string(),
       name: z.string(),
-      image: z.string().nullable(),
+      image: z.nullable(z.string()),
       title: z.string(),
-      postCount: z.number().int(),
-      reactionCount: z.number().int(),
-      commentCount: z.number().int(),
-      shareCount: z.number().int(),
-      score: z.number().int(),
-    })
-    .meta({ id: 'LeaderboardEntry' }),
+      postCount: z.number().check(z.int()),
+      reactionCount: z.number().check(z.int()),
+      commentCount: z.number().check(z.int()),
+      shareCount: z.number().check(z.int()),
+      score: z.number().check(z.int()),
+    }),
+    { id: 'LeaderboardEntry' },
+  ),
 );

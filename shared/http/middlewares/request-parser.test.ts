@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { httpEvent, testRoute, throughMiddleware } from '../../../test/support/lambda-event.ts';
 import type { AnyRoute } from '../../api/route-def.ts';
+import * as z from '../../util/zod.ts';
 import { MAX_PATH_PARAMETER_BYTES, requestParser } from './request-parser.ts';
 
-const withQuery = testRoute({ query: z.strictObject({ limit: z.coerce.number().int().min(1).optional() }) });
-const withBody = testRoute({ method: 'POST', body: z.strictObject({ name: z.string().min(1) }) });
+const withQuery = testRoute({
+  query: z.strictObject({ limit: z.optional(z.coerce.number().check(z.int()).check(z.gte(1))) }),
+});
+const withBody = testRoute({ method: 'POST', body: z.strictObject({ name: z.string().check(z.minLength(1)) }) });
 
 async function call(def: AnyRoute, event: Parameters<typeof httpEvent>[0]) {
   const { res, body, ctx } = await throughMiddleware(def, requestParser(def), httpEvent(event));
