@@ -598,14 +598,16 @@ export async function foldScoreChanges(records: DynamoDBRecord[], now = new Date
  * The period's answer from its top list: the list's tallies (folded from every score change), with the
  * people whose day item in the window changed since the last fold (less CHANGES_MARGIN_MS: what the
  * stream may not have brought yet) read again by key, the newest REQUEST_CHANGES changes in all (the
- * changes index, newest UTC day first, at most 3 days). A person not on the list scores at most
+ * changes index, newest UTC day first, at most 3 days) — only those whose score before plus all their
+ * changed days could reach the page, so a busy minute far below it reads none of their days. A person not on the list scores at most
  * `floor`, so every answered row above it is exact, its rank and tie included; the answer is the page
  * of those (all of it when `floor` is 0). A list with fewer than `limit` listed rows above its floor
  * (many fell: the fold marks it stale and the schedule sweeps it within minutes), or none for today's
  * window (a new deployment before its first score change or schedule run), answers the rows it can
  * vouch for — never a row out of place — and never reads the day partitions. Reads: 1 R + ≤ 3 Query
- * pages (≤ REQUEST_CHANGES items in all) + the changed people's days by key (≤ REQUEST_CHANGES × 7 / 30
- * items) + the profiles of the top rows (rankedTop): O(limit), whatever the company's size or activity.
+ * pages (≤ REQUEST_CHANGES items in all) + the days by key of the changed people who may reach the page
+ * (≤ REQUEST_CHANGES × 7 / 30 items; normally those on the page who changed) + the profiles of the top
+ * rows (rankedTop): O(limit), whatever the company's size or activity.
  */
 async function fromTopList(period: 'week' | 'month', limit: number, now: Date): Promise<LeaderboardEntry[]> {
   const days = windowOf(period, now);
@@ -615,7 +617,10 @@ async function fromTopList(period: 'week' | 'month', limit: number, now: Date): 
   // Changes are dated by the clock (the window by `now`, which a test may move); newest day first.
   const partitions = changeDays(since, new Date()).slice(-3).reverse();
   const inWindow = new Set(days);
-  const changed = new Set<string>();
+  // What the changes since can have added to each changed person's window: the score of each changed
+  // day, whole (what a day gained since the fold is at most its score now, as it started at zero or
+  // more; a day that lost gained nothing).
+  const gain = new Map<string, number>();
   let read = 0;
   for (const changedDay of partitions) {
     if (read >= REQUEST_CHANGES) break;
@@ -624,12 +629,29 @@ async function fromTopList(period: 'week' | 'month', limit: number, now: Date): 
       page({ limit: REQUEST_CHANGES - read }),
     );
     read += items.length;
-    for (const item of items) if (inWindow.has(item.day)) changed.add(item.userId);
+    for (const item of items)
+      if (inWindow.has(item.day)) gain.set(item.userId, (gain.get(item.userId) ?? 0) + Math.max(0, scoreOf(item)));
   }
   const tallies = new Map<string, Tally>(top.rows.map((r) => [r[0], tallyOfRow(r)]));
-  if (changed.size) for (const [userId, t] of await talliesOf([...changed], days)) tallies.set(userId, t);
-  const answer = await rankedTop([...tallies.values()], limit);
-  return answer.filter((e) => e.score > top.floor);
+  // Only the changed people who may reach the page are read again: a person whose score before the
+  // changes (their row, or at most `floor` off the list) plus all they can have gained stays below
+  // the page's last score can neither enter it nor move anybody on it. At 1,000 changes a minute most
+  // changes are of people far below the page, so what a request reads stays flat in the activity.
+  const exact = new Set<string>();
+  for (;;) {
+    const answer = (await rankedTop([...tallies.values()], limit)).filter((e) => e.score > top.floor);
+    const last = answer.length < limit ? Number.NEGATIVE_INFINITY : answer[answer.length - 1]!.score;
+    const before = (userId: string) => {
+      const row = tallies.get(userId);
+      return row ? scoreOf(row) : top.floor;
+    };
+    const reread = [...gain]
+      .filter(([userId, more]) => !exact.has(userId) && before(userId) + more >= last)
+      .map(([userId]) => userId);
+    if (!reread.length) return answer;
+    for (const [userId, t] of await talliesOf(reread, days)) tallies.set(userId, t);
+    for (const userId of reread) exact.add(userId);
+  }
 }
 
 export interface Contributor {

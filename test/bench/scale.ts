@@ -57,6 +57,14 @@ const SIZES = (process.env.SCALE_BENCH_SIZES?.split(',').map(Number) ?? [5_000, 
 /** The company the issue names, which the report models from the two measured sizes (docs/scale.md). */
 const MODEL_PEOPLE = 50_000;
 const SPAN = 8;
+/**
+ * The stream of score changes each size takes before its routes are measured (issue 47, item 3): 1,000 a
+ * minute at the larger size, in proportion at the smaller (the same activity per person), for
+ * `SCORE_STREAM_SECONDS` (60; 0 skips it). What the background reads per change is reported and must
+ * stay flat like the routes; the leaderboard routes are measured after it, on the lists it moved.
+ */
+const SCORE_CHANGES_PER_MINUTE = 1_000;
+const SCORE_STREAM_SECONDS = Number(process.env.SCORE_STREAM_SECONDS ?? 60);
 const TEAM_SIZE = 100;
 const DAY = 86_400_000;
 /** Budgets: the issue's. */
@@ -553,6 +561,35 @@ export async function scaleBench(): Promise<boolean> {
   };
 
   const results = new Map<string, (Reading & { status: number; ms: number; wire: number; size: number })[]>();
+  const streams: ScoreStream[] = [];
+  /**
+   * Score changes at the size's rate, as reactions to people of the company (the writes a reaction's
+   * transaction makes: shared/feed/scores.ts), paced in time; then everything the background read for
+   * them, until the runtime is quiet, divided by the changes: the leaderboard's fold (and whatever else
+   * the change feed runs on a score item).
+   */
+  const scoreStream = async (n: number): Promise<ScoreStream> => {
+    const { scoreWrites } = await import('../../shared/feed/scores.ts');
+    const { transact } = await import('../../shared/db/table.ts');
+    const perMinute = Math.max(1, Math.round((SCORE_CHANGES_PER_MINUTE * n) / SIZES[1]));
+    const changes = Math.max(1, Math.round((perMinute * SCORE_STREAM_SECONDS) / 60));
+    proxy.reset();
+    const started = performance.now();
+    for (let k = 0; k < changes; k++) {
+      const due = started + (k * 60_000) / perMinute;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const userId = idOf(1 + det(k, `score-${n}`, n - 1));
+      await transact(scoreWrites([{ userId, at: new Date().toISOString(), reactions: 1 }], idOf(0)));
+    }
+    const writeSeconds = (performance.now() - started) / 1000;
+    await proxy.quiet(3000, 300_000);
+    const read = proxy.take();
+    console.log(
+      `scale: ${changes} score changes at ${perMinute} a minute (${n} people) in ${writeSeconds.toFixed(0)} s; the background read ${read.calls} calls, ${(read.bytes / 1024).toFixed(1)} KB for them`,
+    );
+    return { people: n, perMinute, changes, ...read };
+  };
   const measure = async (baseUrl: string, cases: Case[], tokens: Record<'admin' | 'member', string>) => {
     for (const c of cases) {
       await proxy.quiet();
@@ -644,11 +681,12 @@ export async function scaleBench(): Promise<boolean> {
       await refreshLists();
       await buildTopLists();
       await proxy.quiet(3000, 300_000);
+      if (SCORE_STREAM_SECONDS > 0) streams.push(await scoreStream(n));
       await measure(baseUrl, cases, tokens);
       await runtime.stop();
       runtime = undefined;
     }
-    return report(results, seedSeconds, (performance.now() - started) / 1000);
+    return report(results, streams, seedSeconds, (performance.now() - started) / 1000);
   } finally {
     await runtime?.stop();
     doc.destroy();
@@ -816,8 +854,15 @@ function call(baseUrl: string, path: string, token: string) {
   });
 }
 
+interface ScoreStream extends Reading {
+  people: number;
+  perMinute: number;
+  changes: number;
+}
+
 function report(
   results: Map<string, (Reading & { status: number; ms: number; wire: number })[]>,
+  streams: ScoreStream[],
   seedSeconds: number[],
   wholeSeconds: number,
 ) {
@@ -845,6 +890,15 @@ function report(
     if (problems.length) ok = false;
     console.log(
       `  ${key.slice(0, 110).padEnd(110)} ${`${small.calls}→${large.calls}`.padStart(11)} ${`${kb(small.bytes)}→${kb(large.bytes)}`.padStart(22)} ${`${kb(small.wire)}→${kb(large.wire)}`.padStart(24)} ${`${small.ms.toFixed(0)}→${large.ms.toFixed(0)}`.padStart(13)} ${`${model(small.calls, large.calls).toFixed(0)}, ${kb(model(small.bytes, large.bytes))}, ${kb(model(small.wire, large.wire))}`.padStart(40)} ${small.status}/${large.status}${whole ? ' whole list' : ''}  ${problems.length ? `FAIL: ${problems.join(', ')}` : 'ok'}`,
+    );
+  }
+  if (streams.length === 2) {
+    // The background's reads per change: flat like a route's (the same budget, per change).
+    const per = streams.map((x) => ({ calls: x.calls / x.changes, bytes: x.bytes / x.changes }));
+    const grew = per[1].calls > FLAT * Math.max(per[0].calls, 1) || per[1].bytes > FLAT * Math.max(per[0].bytes, 1024);
+    if (grew) ok = false;
+    console.log(
+      `  ${'background per score change (leaderboard fold and the rest of the change feed)'.padEnd(110)} ${`${per[0].calls.toFixed(2)}→${per[1].calls.toFixed(2)}`.padStart(11)} ${`${(per[0].bytes / 1024).toFixed(1)} KB→${(per[1].bytes / 1024).toFixed(1)} KB`.padStart(22)}  ${streams.map((x) => `${x.changes} at ${x.perMinute}/min`).join(', ')}  ${grew ? 'FAIL: grew' : 'ok'}`,
     );
   }
   console.log(

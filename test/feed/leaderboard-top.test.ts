@@ -163,4 +163,47 @@ describe('a period read from its top list', () => {
     if (row) expect(row.slice(1)).toEqual([1, 0, 0, 1]);
     else expect(top?.floor).toBeGreaterThanOrEqual(1);
   });
+  it('reads again only the changed people who may reach the page: a busy minute below it reads none of their days', async () => {
+    const now = new Date(Date.parse('2036-05-20T12:00:00Z') + Math.floor(Math.random() * 1000) * 86_400_000 * 40);
+    const days = periodDays(7, now);
+    const tag = uniq();
+    // Ten people far ahead, and many more far below them (on the list and off it).
+    const people: Scorer[] = Array.from({ length: TOP_ROWS + 60 }, (_, i) => ({
+      id: `lbp-${tag}-${String(i).padStart(3, '0')}`,
+      name: `Busy ${tag} ${String(i).padStart(3, '0')}`,
+      reactions: i < 10 ? 1_000 + 10 * i : 1 + (i % 20),
+      comments: 0,
+    }));
+    await putMany(
+      people.map((p) =>
+        User.item({
+          ...blankProfile(),
+          id: p.id,
+          name: p.name,
+          email: `${p.id}@example.com`,
+          role: 'member',
+          status: 'active',
+          joinedAt: '2024-01-01T00:00:00.000Z',
+        } as never),
+      ),
+    );
+    const score = (p: Scorer, reactions: number) =>
+      transact(scoreWrites([{ userId: p.id, at: `${days[0]}T10:00:00.000Z`, reactions }], 'test'));
+    for (let i = 0; i < people.length; i += 20)
+      await Promise.all(people.slice(i, i + 20).map((p) => score(p, p.reactions)));
+    await buildTopList('week', now);
+
+    // A change for each of 80 people below the page (none can reach it), then one of the page's own.
+    const below = people.slice(10, 90);
+    for (let i = 0; i < below.length; i += 20) await Promise.all(below.slice(i, i + 20).map((p) => score(p, 1)));
+    for (const p of below) p.reactions += 1;
+    const onPage = people[3]!;
+    await score(onPage, 25);
+    onPage.reactions += 25;
+
+    const dayReads = vi.spyOn(FeedScoreDay, 'getMany');
+    expect(shape(await leaderboard('week', 10, now))).toEqual(expected(people, 10));
+    const read = new Set(dayReads.mock.calls.flatMap(([keys]) => keys.map((k) => (k as { userId: string }).userId)));
+    expect([...read]).toEqual([onPage.id]);
+  });
 });
