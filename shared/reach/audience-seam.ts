@@ -1,32 +1,41 @@
-import type { PostItem } from '../feed/entities.ts';
+import { ruleMembers } from '../audiences/audiences.ts';
+import { PostAudience, type PostItem } from '../feed/entities.ts';
+import { readableOf } from '../feed/may-read.ts';
 import type { Viewer } from '../feed/people.ts';
 import type { RosterPerson } from '../people/roster.ts';
 
 /**
- * Where targeted posts (issue 48 items 2–3, the feed area's) plug into reach. Every function here
- * answers for an untargeted post as the specification's feed does: the whole company. The lead wires
- * the targeted case at the merge, at the three places marked TARGETED below; nothing else of reach
- * knows how an audience is kept.
+ * Where targeted posts (the feed's, docs/audiences.md) meet reach: which audience a post was for, who
+ * may mark it seen, and whom it targeted. An untargeted post answers as the specification's feed does:
+ * the whole company.
  */
 
-/** The audience a post was targeted to (its id), or null for the whole company. */
-export function audienceIdOf(_post: PostItem): string | null {
-  // TARGETED: the post's frozen audience's id (a rule given inline has an id of its own, or null).
-  return null;
+/** The saved audience a post was targeted to (its id), or null: the whole company, or a rule given inline. */
+export function audienceIdOf(post: PostItem): string | null {
+  return post.audience?.id ?? null;
 }
 
-/** Whether a person may see a post (its audience, its author, super admins): what a seen mark and a reaction count. */
-export function maySee(_viewer: Viewer, _post: PostItem): boolean {
-  // TARGETED: the feed's visibility check of a targeted post.
-  return true;
+/** Which of these posts a person may see (the feed's check: one batch read for the targeted ones). */
+export function seeable(viewer: Viewer, posts: PostItem[]): Promise<Set<string>> {
+  return readableOf(viewer, posts);
 }
 
 /**
  * The people a post targets, frozen at publish (read by the background once, at the post's INSERT):
- * for an untargeted post, everybody active or pending (not deactivated) who joined at or before it, but
- * its author — the people an announcement notifies and a must-read asks. `company` is the roster now.
+ * everybody not deactivated who joined at or before it, but its author — the people an announcement
+ * notifies and a must-read asks; for a targeted post, of those, whom its rule selected at publish (the
+ * rule and cutoff its audience state froze, evaluated as the feed's fan-out evaluates them, which may
+ * still be recording its readers). `company` is the roster now.
  */
 export async function targetedPeople(post: PostItem, company: RosterPerson[]): Promise<RosterPerson[]> {
-  // TARGETED: page the post's frozen audience members (the feed area's export) and keep their rows of `company`.
-  return company.filter((p) => p.status !== 'deactivated' && p.id !== post.authorId && p.joinedAt <= post.createdAt);
+  const everyone = company.filter(
+    (p) => p.status !== 'deactivated' && p.id !== post.authorId && p.joinedAt <= post.createdAt,
+  );
+  if (!post.audience) return everyone;
+  const frozen = await PostAudience.get({ postId: post.id }, { consistent: true });
+  if (!frozen) return [];
+  const selected = new Set(
+    (await ruleMembers(frozen.rule)).filter((m) => m.joinedAt <= frozen.cutoff).map((m) => m.id),
+  );
+  return everyone.filter((p) => selected.has(p.id));
 }

@@ -2,7 +2,7 @@ import { Post } from '../feed/entities.ts';
 import type { Viewer } from '../feed/people.ts';
 import { companyValuesOf } from '../people/company-values.ts';
 import { User } from '../people/entities.ts';
-import { audienceIdOf, maySee } from './audience-seam.ts';
+import { audienceIdOf, seeable } from './audience-seam.ts';
 import { PostSeen } from './entities.ts';
 import { type MarkEntry, recordMarks } from './marks.ts';
 
@@ -28,9 +28,13 @@ export async function recordSeen(viewer: Viewer, postIds: string[]): Promise<num
   const values = companyValuesOf(user);
   const at = new Date().toISOString();
   const entries: MarkEntry[] = [];
+  const mine = await seeable(
+    viewer,
+    posts.filter((p) => p !== undefined),
+  );
   posts.forEach((post, i) => {
     if (!post || post.hidden || post.authorId === viewer.userId || marks[i]?.seenAt) return;
-    if (!maySee(viewer, post)) return;
+    if (!mine.has(post.id)) return;
     entries.push({
       post: { postId: post.id, publishedAt: post.createdAt, audienceId: audienceIdOf(post) },
       userId: viewer.userId,
