@@ -198,9 +198,11 @@ describe('the data-rights harness', () => {
     );
     expect(failures).toEqual([]);
     // Only routes of what the seed makes none of (grievances, events, meetings, the docs' assets, data
-    // exports and erasures) are left out.
+    // exports, erasures and surveys) are left out.
     expect(
-      unfilled.filter((path) => !/\{(grievanceId|replyId|eventId|meetingId|asset|exportId|erasureId)\}/.test(path)),
+      unfilled.filter(
+        (path) => !/\{(grievanceId|replyId|eventId|meetingId|asset|exportId|erasureId|surveyId)\}/.test(path),
+      ),
     ).toEqual([]);
     expect(called).toBeGreaterThan(unfilled.length);
     // Every read function starts cold in a runtime that has not served it yet, as in the upgrade test's sweep.

@@ -36,6 +36,7 @@ export function idsByParameter(items: Item[], objectKeys: string[]): Map<string,
     ['exportId', of('DataExport')],
     ['erasureId', of('PersonErasure')],
     ['audienceId', of('Audience')],
+    ['surveyId', of('Survey')],
     ['avatars/key', keysUnder('avatars/')],
     ['posts/key', keysUnder('posts/')],
   ]);
