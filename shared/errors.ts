@@ -51,3 +51,14 @@ export const tooMany = (message: string, retryAfterSeconds: number) =>
   new DomainError('too-many', message, { retryAfterSeconds });
 export const unavailable = (message: string, retryAfterSeconds: number) =>
   new DomainError('unavailable', message, { retryAfterSeconds });
+
+/**
+ * For `.catch()`: turns a DomainError of one of these kinds into `undefined` (an expected absence) and
+ * rethrows anything else, so a failing dependency is never taken for "not there".
+ */
+export const unless =
+  (...kinds: DomainErrorKind[]) =>
+  (err: unknown): undefined => {
+    if (err instanceof DomainError && kinds.includes(err.kind)) return undefined;
+    throw err;
+  };

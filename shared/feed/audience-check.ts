@@ -1,6 +1,6 @@
 import { getAudience, peopleBelow, requireRule, ruleMembers } from '../audiences/audiences.ts';
 import type { Rule } from '../audiences/rule.ts';
-import { DomainError, forbidden, invalid } from '../errors.ts';
+import { DomainError, forbidden, invalid, unless } from '../errors.ts';
 import type { Viewer } from './people.ts';
 
 /**
@@ -18,7 +18,7 @@ export async function resolveAudience(
   let rule: Rule;
   let audienceId: string | null = null;
   if (input.id !== undefined) {
-    const found = await getAudience(input.id).catch(() => undefined);
+    const found = await getAudience(input.id).catch(unless('not-found'));
     if (!found) throw invalid([`audience.id: no such audience: ${input.id}`]);
     rule = found.rule;
     audienceId = found.id;

@@ -1,6 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { selectedWithValues } from '../audiences/audiences.ts';
 import { putMany } from '../db/table.ts';
+import { unless } from '../errors.ts';
 import { toItemChange } from '../live/change-feed.ts';
 import { notifyMany } from '../notifications/notify-many.ts';
 import { logger } from '../observability/logger.ts';
@@ -31,9 +32,9 @@ export async function surveyFanOut(records: DynamoDBRecord[]): Promise<void> {
 
 /** Freezes run `run`'s audience and tells its people; a no-op when done already (a retried batch). */
 export async function fanOutRun(surveyId: string, run: number): Promise<number> {
-  const s = await getSurvey(surveyId).catch(() => undefined);
+  const s = await getSurvey(surveyId).catch(unless('not-found'));
   if (!s || s.run !== run || s.fanOut !== 'pending' || !s.runClosesAt) return 0;
-  const rule = await ruleOf(s.audience).catch(() => undefined);
+  const rule = await ruleOf(s.audience).catch(unless('invalid'));
   // A stored audience deleted since the survey was made asks nobody.
   const people = rule === undefined ? [] : await selectedWithValues(rule);
   await putMany(

@@ -138,7 +138,7 @@ describe('surveys: anonymity at rest, in the stream and the writes', () => {
 
     // The stream: no record names a person and the survey's answers; none written while they
     // answered names any of them.
-    await new Promise((r) => setTimeout(r, 500));
+    await settled();
     const records = await recorder.read();
     const personal = (t: string) =>
       mentions(
