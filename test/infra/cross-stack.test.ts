@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FULL_CONTEXT, type Synthesized, synthesize } from './synth.ts';
+import { FULL_CONTEXT, SYNTH_TIMEOUT, type Synthesized, synthesize } from './synth.ts';
 
 /**
  * Item: no stack exports a value another imports. CloudFormation refuses to change or remove an
@@ -24,7 +24,7 @@ beforeAll(async () => {
       },
     },
   );
-}, 300_000);
+}, SYNTH_TIMEOUT);
 
 const json = (t: Template) =>
   t.toJSON() as { Resources: Record<string, any>; Outputs?: Record<string, any>; Parameters?: Record<string, any> };
@@ -106,15 +106,19 @@ describe('no named exports between stacks', () => {
     }
   });
 
-  it('names the shared resources after the prefix, so environments of one account do not collide', async () => {
-    const other = await synthesize(
-      {},
-      { cfnValidation: false, context: { ...FULL_CONTEXT, 'workplace:prefix': 'Staging' } },
-    );
-    const names = (s: Synthesized) =>
-      [...provides(s).names.values()].map((n) => JSON.stringify((n as { physical: unknown }).physical));
-    const mine = new Set(names(first));
-    for (const n of names(other)) expect(mine.has(n), n).toBe(false);
-    expect([...other.templates.keys()].every((k) => k.startsWith('Staging-'))).toBe(true);
-  }, 300_000);
+  it(
+    'names the shared resources after the prefix, so environments of one account do not collide',
+    async () => {
+      const other = await synthesize(
+        {},
+        { cfnValidation: false, context: { ...FULL_CONTEXT, 'workplace:prefix': 'Staging' } },
+      );
+      const names = (s: Synthesized) =>
+        [...provides(s).names.values()].map((n) => JSON.stringify((n as { physical: unknown }).physical));
+      const mine = new Set(names(first));
+      for (const n of names(other)) expect(mine.has(n), n).toBe(false);
+      expect([...other.templates.keys()].every((k) => k.startsWith('Staging-'))).toBe(true);
+    },
+    SYNTH_TIMEOUT,
+  );
 });

@@ -13,29 +13,33 @@ import {
   loadEnvironment,
   updateEnvironment,
 } from '../../infra/stacks/environment.ts';
-import { cdkJsonContext } from './synth.ts';
+import { cdkJsonContext, SYNTH_TIMEOUT } from './synth.ts';
 
 /** Settings per environment in committed files, and what a real deployment refuses. */
 const problems = (settings: Record<string, string | number | boolean>) =>
   deploymentProblems(settings, readConfig(new App({ context: settings })));
 
 describe('a deployment refuses placeholders and open origins (issue 22, defect 7)', () => {
-  it('the CDK app refuses to synthesise the committed placeholder origin, naming the setting', () => {
-    // The app as the CLI runs it: cdk.json's context plus the environment flag.
-    const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/app.ts')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CDK_OUTDIR: out,
-        CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), 'workplace:env': 'production' }),
-      },
-      encoding: 'utf8',
-      timeout: 240_000,
-    });
-    expect(run.status, run.stderr).not.toBe(0);
-    expect(run.stderr).toContain('workplace:allowedOrigins is a placeholder (https://workplace.example.com)');
-  }, 300_000);
+  it(
+    'the CDK app refuses to synthesise the committed placeholder origin, naming the setting',
+    () => {
+      // The app as the CLI runs it: cdk.json's context plus the environment flag.
+      const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+      const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/app.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          CDK_OUTDIR: out,
+          CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJsonContext(), 'workplace:env': 'production' }),
+        },
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      expect(run.status, run.stderr).not.toBe(0);
+      expect(run.stderr).toContain('workplace:allowedOrigins is a placeholder (https://workplace.example.com)');
+    },
+    SYNTH_TIMEOUT,
+  );
 
   it('refuses a missing origin list and "*", and accepts real origins', () => {
     expect(problems({}).join()).toMatch(/workplace:allowedOrigins is not set/);

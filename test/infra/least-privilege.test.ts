@@ -9,7 +9,7 @@ import { schedules, streamConsumers } from '../../shared/api/background.ts';
 import { handlerFile } from '../../shared/api/route-def.ts';
 import { createEventRoute } from '../../shared/api/routes/events.ts';
 import { createMeetingRoute } from '../../shared/api/routes/meetings.ts';
-import { type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+import { type Resource, resourcesOf, SYNTH_TIMEOUT, type Synthesized, synthesize } from './synth.ts';
 
 /**
  * The roles that may still write anywhere in the table (Put/Update/Delete/BatchWrite on the table
@@ -24,7 +24,7 @@ const INLINE_POLICY_MAX_CHARS = 10_240;
 let s: Synthesized;
 beforeAll(async () => {
   s = await synthesize({}, { cfnValidation: false });
-}, 300_000);
+}, SYNTH_TIMEOUT);
 
 const statementsOf = (role: Resource): any[] =>
   (role.Properties?.Policies ?? []).flatMap((p: any) => p.PolicyDocument.Statement);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes/index.ts';
 import { PENDING_UPLOADS_PREFIX } from '../../shared/storage/pending-uploads.ts';
 import { MEDIA_CACHE_CONTROL } from '../../shared/storage/public-urls.ts';
-import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+import { FULL_CONTEXT, resourcesOf, SYNTH_TIMEOUT, type Synthesized, synthesize } from './synth.ts';
 
 /**
  * The public feed's media through CloudFront (shared/storage/public-urls.ts): with a signing key pair
@@ -25,7 +25,7 @@ describe('public media through CloudFront', () => {
   let s: Synthesized;
   beforeAll(async () => {
     s = await synthesize({ routes: probeRoutes }, { context: { ...FULL_CONTEXT, ...MEDIA_CONTEXT } });
-  });
+  }, SYNTH_TIMEOUT);
   const template = (name: string) => s.templates.get(`Workplace-${name}`)!;
 
   it('creates the public key from context and a key group of it', () => {
@@ -262,26 +262,34 @@ describe('public media through CloudFront', () => {
 });
 
 describe('public media without a signing key', () => {
-  it('synthesises without the media behaviours, grants or parameter (S3 presigned fallback)', async () => {
-    const s = await synthesize({ routes: probeRoutes }, { cfnValidation: false });
-    const edge = s.templates.get('Workplace-Edge')!;
-    edge.resourceCountIs('AWS::CloudFront::PublicKey', 0);
-    edge.resourceCountIs('AWS::CloudFront::KeyGroup', 0);
-    edge.resourceCountIs('AWS::CloudFront::OriginAccessControl', 0);
-    edge.resourceCountIs('AWS::SSM::Parameter', 0);
-    const routesStack = JSON.stringify(s.templates.get('Workplace-Routes-OfficeUpdates')!.toJSON());
-    expect(routesStack).not.toContain('MEDIA_SIGNING');
-    // No grant of a media signing key (the paged lists still read the cursor secret).
-    expect(routesStack).not.toContain('MediaSigningKey');
-    expect(JSON.stringify(s.templates.get('Workplace-Data')!.toJSON())).not.toContain('cloudfront.amazonaws.com');
-  });
+  it(
+    'synthesises without the media behaviours, grants or parameter (S3 presigned fallback)',
+    async () => {
+      const s = await synthesize({ routes: probeRoutes }, { cfnValidation: false });
+      const edge = s.templates.get('Workplace-Edge')!;
+      edge.resourceCountIs('AWS::CloudFront::PublicKey', 0);
+      edge.resourceCountIs('AWS::CloudFront::KeyGroup', 0);
+      edge.resourceCountIs('AWS::CloudFront::OriginAccessControl', 0);
+      edge.resourceCountIs('AWS::SSM::Parameter', 0);
+      const routesStack = JSON.stringify(s.templates.get('Workplace-Routes-OfficeUpdates')!.toJSON());
+      expect(routesStack).not.toContain('MEDIA_SIGNING');
+      // No grant of a media signing key (the paged lists still read the cursor secret).
+      expect(routesStack).not.toContain('MediaSigningKey');
+      expect(JSON.stringify(s.templates.get('Workplace-Data')!.toJSON())).not.toContain('cloudfront.amazonaws.com');
+    },
+    SYNTH_TIMEOUT,
+  );
 
-  it('needs the public key and the secret together', async () => {
-    await expect(
-      synthesize(
-        { routes: probeRoutes },
-        { cfnValidation: false, context: { 'workplace:mediaSigningSecret': SECRET } },
-      ),
-    ).rejects.toThrow(/go together/);
-  });
+  it(
+    'needs the public key and the secret together',
+    async () => {
+      await expect(
+        synthesize(
+          { routes: probeRoutes },
+          { cfnValidation: false, context: { 'workplace:mediaSigningSecret': SECRET } },
+        ),
+      ).rejects.toThrow(/go together/);
+    },
+    SYNTH_TIMEOUT,
+  );
 });

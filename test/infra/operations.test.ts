@@ -11,14 +11,14 @@ import {
 import { schedules } from '../../shared/api/background.ts';
 import { EXPORT_KEEP_DAYS } from '../../shared/data-rights/export-document.ts';
 import { JOBS_FAILED_METRIC } from '../../shared/data-rights/job-failure.ts';
-import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+import { FULL_CONTEXT, resourcesOf, SYNTH_TIMEOUT, type Synthesized, synthesize } from './synth.ts';
 
 /** Alarms that reach someone on the numbers that matter (item 3), and recovery (item 5). */
 let s: Synthesized;
 const t = (suffix: string): Template => s.templates.get(`${s.built.config.prefix}-${suffix}`)!;
 beforeAll(async () => {
   s = await synthesize({}, { cfnValidation: false, context: FULL_CONTEXT });
-}, 300_000);
+}, SYNTH_TIMEOUT);
 
 /** The topic policy's statements of the one topic a template creates. */
 const topicStatements = (template: Template) => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FULL_CONTEXT, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+import { FULL_CONTEXT, resourcesOf, SYNTH_TIMEOUT, type Synthesized, synthesize } from './synth.ts';
 
 /**
  * Serving from a table restored from a backup (docs/deployment.md, "Restoring the table"): a
@@ -18,7 +18,7 @@ beforeAll(async () => {
       context: { ...FULL_CONTEXT, 'workplace:restoredTableName': RESTORED, 'workplace:restoredTableStreamArn': STREAM },
     },
   );
-}, 300_000);
+}, SYNTH_TIMEOUT);
 
 describe('a restored table', () => {
   it('is served by every function, granted to every role and fed to the change feed', () => {
@@ -37,9 +37,13 @@ describe('a restored table', () => {
     expect(stream?.[1].Properties?.Value).toBe(STREAM);
   });
 
-  it('needs its stream ARN', async () => {
-    await expect(
-      synthesize({}, { cfnValidation: false, context: { ...FULL_CONTEXT, 'workplace:restoredTableName': RESTORED } }),
-    ).rejects.toThrow(/restoredTableStreamArn/);
-  });
+  it(
+    'needs its stream ARN',
+    async () => {
+      await expect(
+        synthesize({}, { cfnValidation: false, context: { ...FULL_CONTEXT, 'workplace:restoredTableName': RESTORED } }),
+      ).rejects.toThrow(/restoredTableStreamArn/);
+    },
+    SYNTH_TIMEOUT,
+  );
 });

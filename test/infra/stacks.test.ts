@@ -24,7 +24,7 @@ import { type AnyRoute, handlerFile, routeKey, routeMethods } from '../../shared
 import { routes } from '../../shared/api/routes/index.ts';
 import { SECRET_NAMES, SECRETS, type SecretName, secretArnVariable } from '../../shared/config/secrets.ts';
 import { INDEXES, indexKeys, sortKeyType, TTL_ATTRIBUTE } from '../../shared/db/table-definition.ts';
-import { FULL_CONTEXT, type Resource, resourcesOf, type Synthesized, synthesize } from './synth.ts';
+import { FULL_CONTEXT, type Resource, resourcesOf, SYNTH_TIMEOUT, type Synthesized, synthesize } from './synth.ts';
 
 let s: Synthesized;
 const prefix = () => s.built.config.prefix;
@@ -67,7 +67,7 @@ beforeAll(async () => {
   // Every optional context value set (custom domain, push, mail, alarms, first admin): the nag test
   // synthesises the defaults.
   s = await synthesize({}, { context: FULL_CONTEXT });
-});
+}, SYNTH_TIMEOUT);
 
 describe('bundles', () => {
   it('bundles every route and extra entry into its own folder', () => {

@@ -6,6 +6,12 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { builtLayerDir, ensureBundled, externalLayers, ROOT } from '../../infra/build/bundle.ts';
 import { type BuildAppOptions, buildApp, type WorkplaceApp } from '../../infra/stacks/workplace-app.ts';
 
+/**
+ * How long a test or hook that synthesises may take: the app's 226 functions take tens of seconds
+ * on a quiet machine and several times that on a loaded CI runner (a 60 s test timed out there).
+ */
+export const SYNTH_TIMEOUT = 300_000;
+
 export const TEST_ENV = { account: '123456789012', region: 'eu-west-1' };
 
 /** The context of cdk.json (feature flags and workplace settings), so tests see what `cdk synth` sees. */
