@@ -23,6 +23,11 @@ export interface AuditDeclaration {
    * what was asked (a member asking for an announcement gets a plain post, which records nothing).
    */
   createdWhen?: (item: Record<string, unknown>) => boolean;
+  /**
+   * The route itself admits callers who are not super admins to this admin action (a survey owner
+   * managing surveys): theirs are recorded too. Without it only a super admin is ever an actor.
+   */
+  delegated?: boolean;
 }
 
 /** The request an entry records. */

@@ -19,6 +19,7 @@ import { followEventJoiner } from './event-audience.ts';
 import { readersAmong } from './may-read.ts';
 import { addAudience, joinOne } from './must-read-audience.ts';
 import { notifyNewPost } from './notify.ts';
+import { nextPageOf } from './paged-progress.ts';
 
 /**
  * Targeted content (docs/audiences.md, "Targeted content"): a post, announcement or must-read with an
@@ -113,26 +114,12 @@ export async function timelinePage(
 /** Records the next page of readers; answers the state as it now is. Throws a condition failure when another attempt recorded it first. */
 async function recordPage(a: PostAudienceItem, ids: string[], done: boolean): Promise<PostAudienceItem> {
   const at = new Date().toISOString();
-  const cursor = ids.at(-1) ?? a.cursor;
+  const step = nextPageOf(a, ids.length, { done, cursor: ids.at(-1) ?? a.cursor, at });
   await transact([
-    PostAudience.update(
-      { postId: a.postId },
-      {
-        UpdateExpression: `SET #step = :next, #cursor = :cursor, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
-        ConditionExpression: '#step = :step AND attribute_not_exists(doneAt)',
-        ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
-        ExpressionAttributeValues: {
-          ':next': a.step + 1,
-          ':cursor': cursor,
-          ':n': ids.length,
-          ':step': a.step,
-          ...(done ? { ':now': at } : {}),
-        },
-      },
-    ),
+    PostAudience.update({ postId: a.postId }, step.parts),
     ...ids.map((userId) => PostReader.put({ postId: a.postId, userId, how: 'publish', addedAt: at })),
   ]);
-  return { ...a, step: a.step + 1, cursor, sent: a.sent + ids.length, ...(done ? { doneAt: at } : {}) };
+  return step.progress;
 }
 
 /**

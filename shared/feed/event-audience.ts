@@ -11,6 +11,7 @@ import {
 import { readerOf } from '../calendar/events.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, transact, write } from '../db/table.ts';
+import { nextPageOf } from './paged-progress.ts';
 
 /**
  * Targeted company events (docs/audiences.md, "Targeted content"): the background side, in the
@@ -32,26 +33,12 @@ async function recordPage(
   done: boolean,
 ): Promise<EventAudienceItem> {
   const at = new Date().toISOString();
-  const cursor = ids.at(-1) ?? a.cursor;
+  const step = nextPageOf(a, ids.length, { done, cursor: ids.at(-1) ?? a.cursor, at });
   await transact([
-    EventAudience.update(
-      { eventId: a.eventId },
-      {
-        UpdateExpression: `SET #step = :next, #cursor = :cursor, #sent = #sent + :n${done ? ', doneAt = :now' : ''}`,
-        ConditionExpression: '#step = :step AND attribute_not_exists(doneAt)',
-        ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent' },
-        ExpressionAttributeValues: {
-          ':next': a.step + 1,
-          ':cursor': cursor,
-          ':n': ids.length,
-          ':step': a.step,
-          ...(done ? { ':now': at } : {}),
-        },
-      },
-    ),
+    EventAudience.update({ eventId: a.eventId }, step.parts),
     ...ids.map((userId) => EventReader.put(readerOf(event, userId, 'publish', at))),
   ]);
-  return { ...a, step: a.step + 1, cursor, sent: a.sent + ids.length, ...(done ? { doneAt: at } : {}) };
+  return step.progress;
 }
 
 /** Freezes a targeted event's audience (on its `EventAudience` INSERT); resumes from the recorded cursor. */

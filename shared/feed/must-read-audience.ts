@@ -2,6 +2,7 @@ import { page as pageOf } from '../db/paging.ts';
 import { failedConditions, isConditionFailure, type TransactItem, transact } from '../db/table.ts';
 import { User, type UserItem } from '../people/entities.ts';
 import { MustRead, MustReadAck, type MustReadItem, PostReader } from './entities.ts';
+import { nextPageOf } from './paged-progress.ts';
 
 /**
  * Who must acknowledge a must-read (docs/must-read.md), kept by the company fan-out consumer, never
@@ -78,31 +79,13 @@ export async function addAudiencePage(m: MustReadItem, pageSize = AUDIENCE_PAGE)
   const at = new Date().toISOString();
   let people = found.ids;
   for (;;) {
-    const progress = MustRead.update(
-      { postId: m.postId },
-      {
-        UpdateExpression: `SET #step = :next, #cursor = :cursor, #sent = #sent + :n, #pending = #pending + :n${done ? ', doneAt = :now' : ''}`,
-        ConditionExpression: '#step = :step AND attribute_not_exists(doneAt)',
-        ExpressionAttributeNames: { '#step': 'step', '#cursor': 'cursor', '#sent': 'sent', '#pending': 'pending' },
-        ExpressionAttributeValues: {
-          ':next': m.step + 1,
-          ':cursor': found.nextCursor,
-          ':n': people.length,
-          ':step': m.step,
-          ...(done ? { ':now': at } : {}),
-        },
-      },
-    );
+    const step = nextPageOf(m, people.length, { done, cursor: found.nextCursor, at, counters: ['pending'] });
     try {
-      await transact([progress, ...people.flatMap((id) => [pendingPart(m.postId, id, at), notDeactivated(id)])]);
-      return {
-        ...m,
-        step: m.step + 1,
-        cursor: found.nextCursor,
-        sent: m.sent + people.length,
-        pending: m.pending + people.length,
-        ...(done ? { doneAt: at } : {}),
-      };
+      await transact([
+        MustRead.update({ postId: m.postId }, step.parts),
+        ...people.flatMap((id) => [pendingPart(m.postId, id, at), notDeactivated(id)]),
+      ]);
+      return step.progress;
     } catch (err) {
       const failed = failedConditions(err);
       // The progress's own condition: another attempt recorded this page (the caller stops).

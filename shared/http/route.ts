@@ -88,11 +88,12 @@ function auditedWork<T>(def: RouteDef<any, any, any>, ctx: RequestContext, work:
 /**
  * Whether this request is an action the audit log records: its route declares one, the body asks for
  * it, and the actor may take it. A session route's caller who is no super admin is never the actor of an
- * admin action (what such a request stores is checked by the declaration's `createdWhen` too).
+ * admin action (what such a request stores is checked by the declaration's `createdWhen` too), unless
+ * the route delegates the action (survey owners) and its own check let them through.
  */
 function isAudited(def: RouteDef<any, any, any>, ctx: RequestContext): boolean {
   if (!def.audit || (def.audit.when && !def.audit.when(ctx.body))) return false;
-  return !!def.scim || !!def.anonymous || ctx.callerIfSignedIn?.role === 'super_admin';
+  return !!def.scim || !!def.anonymous || !!def.audit.delegated || ctx.callerIfSignedIn?.role === 'super_admin';
 }
 
 export interface RouteOptions {

@@ -73,7 +73,7 @@ describe('the admin audit log', () => {
     for (const r of routes.filter((x) => x.audit)) {
       expect(r.audit!.action, r.name).toMatch(/^[a-z_]+(\.[a-z_]+)+$/);
       // Only writing routes record; the session routes that do are create-post's announcement and the
-      // survey admin routes (super admins or survey owners, docs/surveys.md: a super admin's action is recorded).
+      // survey admin routes (super admins or survey owners, whose actions are recorded too: `delegated`).
       expect(r.method, r.name).not.toBe('GET');
       if (r.auth === 'session' && !(r.area === 'surveys' && r.path.includes('/admin/'))) {
         expect(r.name).toBe('create-post');

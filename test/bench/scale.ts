@@ -133,7 +133,7 @@ export async function scaleBench(): Promise<boolean> {
   const { seatWrites } = await import('../../shared/calendar/meetings/store.ts');
   const { companyDate } = await import('../../shared/util/time.ts');
   const { newSortableId } = await import('../../shared/db/ids.ts');
-  const { Post, MustRead, MustReadAck, MustReadReminder, ScheduledPost } = await import(
+  const { Post, PostAudience, PostReader, MustRead, MustReadAck, MustReadReminder, ScheduledPost } = await import(
     '../../shared/feed/entities.ts'
   );
   const { remindAtOf, JOIN_WINDOW_DAYS } = await import('../../shared/feed/must-read-model.ts');
@@ -208,13 +208,48 @@ export async function scaleBench(): Promise<boolean> {
       }),
     ),
   ];
-  /** A year of a person's data, straight items: a post for two in five, a meeting and a leave request each. */
+  /**
+   * A targeted post's frozen audience (docs/audiences.md) as the background pass leaves it once done:
+   * its `PostAudience`, done, and a `PostReader` per member of the author's team (the author's own
+   * `author`), on their timelines. Teams are the same 100 people at both sizes, so each reader's
+   * timeline holds the same targeted posts at both.
+   */
+  const audienceOf = (post: PostItem, team: number, n: number): Item[] => {
+    const members = Array.from({ length: Math.min(TEAM_SIZE, n - team * TEAM_SIZE) }, (_, k) =>
+      idOf(team * TEAM_SIZE + k),
+    )
+      .filter((id) => id !== post.authorId)
+      .sort();
+    return [
+      PostAudience.item({
+        postId: post.id,
+        authorId: post.authorId,
+        rule: { teamId: teamIdOf(team) },
+        audienceId: null,
+        dynamic: false,
+        cutoff: post.createdAt,
+        cursor: members.at(-1) ?? null,
+        step: 1 + Math.floor(members.length / 90),
+        sent: members.length,
+        createdAt: post.createdAt,
+        doneAt: post.createdAt,
+      }),
+      PostReader.item({ postId: post.id, userId: post.authorId, how: 'author', addedAt: post.createdAt }),
+      ...members.map((userId) => PostReader.item({ postId: post.id, userId, how: 'publish', addedAt: post.createdAt })),
+    ];
+  };
+  /**
+   * A year of a person's data, straight items: a post for two in five (a third of them for the author's
+   * team only: issue 48's bench), a meeting and a leave request each.
+   */
   const yearOf = (i: number, n: number): Item[] => {
     const items: Item[] = [];
     const author = idOf(i);
     let post: PostItem | undefined;
     if (det(i, 'posts', 5) < 2) {
       const at = new Date(now.getTime() - (1 + det(i, 'postAt', 364)) * DAY - det(i, 'postMs', DAY));
+      const team = Math.floor(i / TEAM_SIZE);
+      const targeted = det(i, 'targeted', 3) === 0;
       post = Post.item(
         plainPost({
           id: newSortableId(at),
@@ -222,11 +257,17 @@ export async function scaleBench(): Promise<boolean> {
           content: `${Array.from({ length: 30 }, (_, k) => detPick(WORDS, i, `post${k}`)).join(' ')} #${detPick(WORDS, i, 'tag')}`,
           tags: [detPick(WORDS, i, 'tag')],
           createdAt: at.toISOString(),
+          ...(targeted ? { audience: { rule: { teamId: teamIdOf(team) } } } : {}),
         }),
       );
       items.push(...newPostItems(post));
-      // Its reach (docs/reach.md), as the roll-ups would hold it: the whole company targeted, a share seen.
-      items.push(reachTotalOf(post.id, post.createdAt, n, det(i, 'seen', n)));
+      if (targeted) {
+        items.push(...audienceOf(post, team, n));
+        if (team === 0) teamZeroTargeted.push(post.id);
+      }
+      // Its reach (docs/reach.md), as the roll-ups would hold it: its audience targeted, a share seen.
+      const targetedCount = targeted ? Math.min(TEAM_SIZE, n) : n;
+      items.push(reachTotalOf(post.id, post.createdAt, targetedCount, det(i, 'seen', targetedCount)));
     }
     items.push(...newKindsOf(i, n, post));
     if (n > 4) {
@@ -549,6 +590,8 @@ export async function scaleBench(): Promise<boolean> {
   let memberId: string | undefined;
   // The poll every tenth person votes on, and the posts of the last month people react to.
   let pollId: string | undefined;
+  /** Team 0's targeted posts: the member measured reads them too (their timeline, issue 48). */
+  const teamZeroTargeted: string[] = [];
   let pollOptions: string[] | undefined;
   const recentIds: string[] = [];
   const recentPostIds = async () => {
@@ -661,9 +704,13 @@ export async function scaleBench(): Promise<boolean> {
         // They owe every must-read (as the audience pass would have added them; counts in the states),
         // and have more posts scheduled than a page.
         memberId = created.body.id as string;
+        // They are also among the readers of team 0's targeted posts (as if in that team at publish).
         await batchWrite(doc, table, [
           ...mustReads.map((_, k) => mustReadPart(k, memberId!, false)),
           ...mustReadStates(n, 1),
+          ...teamZeroTargeted.map((postId) =>
+            PostReader.item({ postId, userId: memberId!, how: 'publish', addedAt: nowIso }),
+          ),
         ]);
         for (let k = 0; k < 25; k++) {
           const publishAt = new Date(now.getTime() + (2 + 7 * k) * DAY).toISOString();
@@ -815,6 +862,10 @@ export async function scaleBench(): Promise<boolean> {
       // Reach (docs/reach.md): a post's reach by slice, and the rankings of a week (a page of 5 a day at most).
       { path: `/admin/posts/${pollId}/reach?by=location`, who: 'admin' },
       { path: `/admin/posts/${pollId}/reach?by=department`, who: 'admin' },
+      // A targeted post's (team 0's newest), and the feed of a member who reads team 0's targeted posts.
+      { path: `/admin/posts/${teamZeroTargeted.toSorted().at(-1)}/reach?by=team`, who: 'admin' },
+      { path: `/posts/${teamZeroTargeted.toSorted().at(-1)}`, who: 'member' },
+      { path: '/posts?limit=50', who: 'member' },
       { path: `/admin/reach?from=${weekFrom}&to=${weekTo}&limit=5`, who: 'admin' },
       { path: `/admin/reach?from=${weekFrom}&to=${weekTo}&limit=5&groupBy=location`, who: 'admin' },
       { path: `/admin/reach.csv?from=${weekFrom}&to=${weekTo}&limit=5`, who: 'admin' },

@@ -264,8 +264,15 @@ describe('surveys: who manages them', () => {
       },
     });
     expect(made.status).toBe(201);
+    // The owner's admin action is in the audit log with them as its actor (docs/audit-log.md, `delegated`).
+    const entries = expectStatus(await adminCall('GET', `/admin/audit-log?targetId=${made.body.id}`), 200, 'audit');
+    expect(entries.items.map((e: any) => [e.action, e.actorId, e.changed])).toEqual([['survey.create', m.id, true]]);
     expectStatus(await adminCall('DELETE', `/admin/survey-owners/${m.id}`), 204, 'remove owner');
     expect((await api('GET', `/admin/surveys/${made.body.id}`, { token: m.token })).status).toBe(403);
+    // No longer an owner: refused, and nothing recorded.
+    expect((await api('POST', `/admin/surveys/${made.body.id}/close`, { token: m.token })).status).toBe(403);
+    const after = expectStatus(await adminCall('GET', `/admin/audit-log?targetId=${made.body.id}`), 200, 'audit');
+    expect(after.items).toHaveLength(1);
     expect((await adminCall('PUT', '/admin/survey-settings', { threshold: 2 })).status).toBe(400);
     expect(
       (
