@@ -10,6 +10,16 @@ export { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role };
 export const isoDateTime = () => z.described(z.string(), 'ISO 8601 with offset');
 export const nullableIso = () => z.nullable(isoDateTime());
 
+/** The fields that name a person on a card (the directory, the org chart, birthdays, contributors, the
+ * leaderboard): declared once so every card names a person alike. A function, so each shape gets its own
+ * instances as before; spread it where the fields stand, so the documented field order is unchanged. */
+export const personCardFields = () => ({
+  id: z.string(),
+  name: z.string(),
+  image: z.nullable(z.string()),
+  title: z.string(),
+});
+
 export const Presence = /* @__PURE__ */ declared(() => z.enum(['active', 'away', 'offline']));
 export const TeamColor = /* @__PURE__ */ declared(() =>
   z.enum(['blue', 'emerald', 'violet', 'amber', 'rose', 'cyan', 'orange', 'slate']),
