@@ -20,6 +20,15 @@ export const personCardFields = () => ({
   title: z.string(),
 });
 
+/** The fields that name an account (a person with their e-mail: the session's user, a member on admin
+ * lists): declared once, spread first where they stand, as `personCardFields`. */
+export const accountFields = () => ({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  image: z.nullable(z.string()),
+});
+
 export const Presence = /* @__PURE__ */ declared(() => z.enum(['active', 'away', 'offline']));
 export const TeamColor = /* @__PURE__ */ declared(() =>
   z.enum(['blue', 'emerald', 'violet', 'amber', 'rose', 'cyan', 'orange', 'slate']),
@@ -31,11 +40,7 @@ export const Count = /* @__PURE__ */ declared(() =>
 export const Mention = /* @__PURE__ */ declared(() =>
   z.withMeta(z.object({ id: z.string(), name: z.string(), image: z.nullable(z.string()) }), { id: 'Mention' }),
 );
-export const Person = /* @__PURE__ */ declared(() =>
-  z.withMeta(z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.nullable(z.string()) }), {
-    id: 'Person',
-  }),
-);
+export const Person = /* @__PURE__ */ declared(() => z.withMeta(z.object(accountFields()), { id: 'Person' }));
 
 export const ProfileTeam = /* @__PURE__ */ declared(() =>
   z.withMeta(z.object({ id: z.string(), name: z.string(), color: TeamColor }), { id: 'ProfileTeam' }),
@@ -105,10 +110,7 @@ export const Profile = /* @__PURE__ */ declared(() =>
 export const SessionUser = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      email: z.string(),
-      image: z.nullable(z.string()),
+      ...accountFields(),
       role: Role,
       status: AccountStatus,
       emailVerified: z.boolean(),
@@ -122,10 +124,7 @@ export const SessionUser = /* @__PURE__ */ declared(() =>
 export const AdminMember = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      email: z.string(),
-      image: z.nullable(z.string()),
+      ...accountFields(),
       title: z.string(),
       role: Role,
       status: AccountStatus,
