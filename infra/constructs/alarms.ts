@@ -1,10 +1,10 @@
-import { ArnFormat, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, type IMetric, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
-import { cfnText } from './naming.ts';
+import { cfnText, METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from './naming.ts';
 
 /** The operators' topic as an alarm action, one import per stack. */
 export function alarmAction(scope: Construct, topicArn: string): SnsAction {
@@ -13,6 +13,19 @@ export function alarmAction(scope: Construct, topicArn: string): SnsAction {
   const topic = (stack.node.tryFindChild(id) as ITopic | undefined) ?? Topic.fromTopicArn(stack, id, topicArn);
   return new SnsAction(topic);
 }
+
+/**
+ * One of the service's own metrics (shared/observability/metrics.ts: the service's namespace and
+ * dimension), summed over 5 minutes: what every alarm on a count the service emits watches, in either stack.
+ */
+export const serviceMetricSum = (metricName: string): Metric =>
+  new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+    statistic: 'Sum',
+    period: Duration.minutes(5),
+  });
 
 export interface OperatorAlarmProps {
   metric: IMetric;

@@ -2,11 +2,10 @@ import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { ApiMapping, DomainName, HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
-import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { operatorAlarm } from '../constructs/alarms.ts';
-import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/naming.ts';
+import { operatorAlarm, serviceMetricSum } from '../constructs/alarms.ts';
 import type { DeployConfig } from './config.ts';
 
 export interface ApiStackProps extends StackProps {
@@ -92,21 +91,13 @@ export class ApiStack extends Stack {
     // every function, the stream's too (not behind the API), with the per-person stream cap counted
     // apart (CapacityRefused, shared/observability/metrics.ts). The larger of the two pages: a
     // dependency or deadline 503 still does.
-    const own = (metricName: string) =>
-      new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName,
-        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
-        statistic: 'Sum',
-        period: Duration.minutes(5),
-      });
     operatorAlarm(this, 'ServerErrorsAlarm', props.alarmTopicArn, {
       metric: new MathExpression({
         expression: 'MAX([FILL(api5xx, 0), FILL(bugs, 0) + FILL(unavailable, 0)])',
         usingMetrics: {
           api5xx: this.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
-          bugs: own('ServerErrors'),
-          unavailable: own('DependencyUnavailable'),
+          bugs: serviceMetricSum('ServerErrors'),
+          unavailable: serviceMetricSum('DependencyUnavailable'),
         },
         label: '5xx answers (the stream cap excepted)',
         period: Duration.minutes(5),

@@ -24,8 +24,7 @@ import { tableDefinition } from '../../shared/db/table-definition.ts';
 import { PENDING_UPLOADS_EXPIRE_DAYS, PENDING_UPLOADS_PREFIX } from '../../shared/storage/pending-uploads.ts';
 import { builtLayerDir, externalLayers } from '../build/bundle.ts';
 import { acknowledge } from '../constructs/acknowledge.ts';
-import { allowAlarmPublishing, operatorAlarm } from '../constructs/alarms.ts';
-import { METRICS_NAMESPACE, POWERTOOLS_SERVICE_NAME } from '../constructs/naming.ts';
+import { allowAlarmPublishing, operatorAlarm, serviceMetricSum } from '../constructs/alarms.ts';
 import { type DeployConfig, unreservedCapacity } from './config.ts';
 import { parameterValue, resourceNames, secretArnByName } from './names.ts';
 import { mailAddressOf, type SharedData } from './shared-data.ts';
@@ -444,37 +443,19 @@ export class DataStack extends Stack {
         'DynamoDB throttled requests of the table (on demand: a partition above its per-key limit, or a sudden surge past the previous peak). Requests were retried and may have answered 503; look for a hot key in CloudWatch Contributor Insights.',
     });
     operatorAlarm(this, 'BackgroundFailuresAlarm', topicArn, {
-      metric: new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: 'BackgroundFailures',
-        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
-        statistic: 'Sum',
-        period: Duration.minutes(5),
-      }),
+      metric: serviceMetricSum('BackgroundFailures'),
       threshold: 1,
       description:
         'A background run failed (stream consumer batch, schedule run or the deploy hook; the BackgroundFailures metric of shared/observability/instrumented.ts). It is retried; the failed-batches, failed-runs and iterator-age alarms say whether it recovered. The functions of the Background stack log the error.',
     });
     operatorAlarm(this, 'MailFailuresAlarm', topicArn, {
-      metric: new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: 'MailFailures',
-        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
-        statistic: 'Sum',
-        period: Duration.minutes(5),
-      }),
+      metric: serviceMetricSum('MailFailures'),
       threshold: 1,
       description:
         'SES refused to send an e-mail (MailFailures metric of shared/transports/email.ts): invitations and grievance reminders did not go out. Usual causes: the account is in the SES sandbox (only verified recipients), the sender identity (workplace:mailFrom) is not verified, or sending is paused. The sending function log has the SES error.',
     });
     operatorAlarm(this, 'DataRightsJobsFailedAlarm', topicArn, {
-      metric: new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName: JOBS_FAILED_METRIC,
-        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
-        statistic: 'Sum',
-        period: Duration.minutes(5),
-      }),
+      metric: serviceMetricSum(JOBS_FAILED_METRIC),
       threshold: 1,
       description:
         "A data-rights job (a person's export or erasure) failed for good after its retries (DataRightsJobsFailed metric of shared/data-rights/work.ts); the other jobs went on. GET /admin/erasures/{id} or the export's GET says the step and the kind of failure; the data-rights-work log has the job id. A failed erasure keeps the person marked: fix the cause, then a super admin's DELETE /admin/members/{userId} re-queues it.",

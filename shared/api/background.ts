@@ -75,6 +75,17 @@ export interface Schedule extends BackgroundFunctionSettings {
   dailyAt?: string;
 }
 
+/**
+ * What folding the whole lists' documents touches: the change items it folds and deletes, the lease, the
+ * tombstones; the documents themselves. The consumer and the refresh schedule do the same work
+ * (shared/documents/whole-list.ts), so they hold the same grants, declared once.
+ */
+const wholeListDocumentsAccess: RouteAccess = {
+  table: 'write',
+  writes: [DocumentChange, DocumentLease],
+  bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
+};
+
 export const streamConsumers: StreamConsumer[] = [
   // The change feed: the only reader of the stream; item changes → live-update events in the event log.
   {
@@ -179,12 +190,7 @@ export const streamConsumers: StreamConsumer[] = [
     handler: 'functions/stream/whole-lists.ts',
     filters: wholeListFilters,
     batchSize: 100,
-    // The change items it folds and deletes, the lease, the tombstones; the documents themselves.
-    access: {
-      table: 'write',
-      writes: [DocumentChange, DocumentLease],
-      bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
-    },
+    access: wholeListDocumentsAccess,
     timeout: 300,
     memory: 1024,
   },
@@ -231,11 +237,7 @@ export const schedules: Schedule[] = [
     handler: 'functions/schedules/refresh-whole-lists.ts',
     everySeconds: 1800,
     localEverySeconds: 120,
-    access: {
-      table: 'write',
-      writes: [DocumentChange, DocumentLease],
-      bucket: [{ prefix: 'documents/', actions: ['read', 'write'] }],
-    },
+    access: wholeListDocumentsAccess,
     timeout: 900,
     memory: 1024,
   },

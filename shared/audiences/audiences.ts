@@ -1,4 +1,5 @@
 import { decodeCursor, encodeCursor } from '../db/cursor.ts';
+import { presentAtRevision } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, retryOnConflict, write } from '../db/table.ts';
@@ -250,13 +251,7 @@ export async function updateAudience(
         rev: before.rev + 1,
         actorId,
       });
-      await write(
-        Audience.change(before, after, {
-          ConditionExpression: 'attribute_exists(pk) AND rev = :rev',
-          ExpressionAttributeValues: { ':rev': before.rev },
-        }),
-        { returnValues: 'NONE' },
-      );
+      await write(Audience.change(before, after, presentAtRevision(before.rev)), { returnValues: 'NONE' });
       return after;
     },
     { exhausted: () => conflict('The audience changed while this request ran. Try again.') },

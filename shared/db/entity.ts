@@ -49,6 +49,12 @@ export const PRESENT = { ConditionExpression: 'attribute_exists(pk)' } as const;
 /** Only the item as read: its `rev` (moved by every write of it) still the one read (optimistic concurrency). */
 export const atRevision = (rev: number) =>
   ({ ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': rev } }) as const;
+/**
+ * Only the item as read and still there: `atRevision`, and an update that must not create the item again
+ * (deleted meanwhile): the read-decide-write of a record that can be deleted (audiences, surveys).
+ */
+export const presentAtRevision = (rev: number) =>
+  ({ ConditionExpression: 'attribute_exists(pk) AND rev = :rev', ExpressionAttributeValues: { ':rev': rev } }) as const;
 
 /** The numeric fields of an item's fields: what `add` may move. */
 type NumericField<T> = { [P in keyof T]-?: NonNullable<T[P]> extends number ? P : never }[keyof T] & string;

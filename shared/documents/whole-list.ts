@@ -114,26 +114,14 @@ const MAX_ROUNDS = 20;
 /** A consumer batch saw a change of the document: one more to fold. */
 const markDirty = (doc: string) => write(DocumentLease.add({ doc }, { dirty: 1 }), { returnValues: 'NONE' });
 
-/** Takes the lease when free (or expired), remembering the dirty count it starts from. */
-async function takeLease(doc: string, owner: string, now = Date.now()): Promise<boolean> {
+/**
+ * One conditional update of a document's lease: true when its condition held, false when it did not
+ * (another holder, or a change seen since); any other failure is thrown. Taking, releasing and renewing
+ * the lease are each one such update.
+ */
+async function updateLease(doc: string, update: Parameters<typeof DocumentLease.update>[1]): Promise<boolean> {
   try {
-    await write(
-      DocumentLease.update(
-        { doc },
-        {
-          UpdateExpression: 'SET #owner = :me, leaseUntil = :until, seen = if_not_exists(dirty, :zero)',
-          ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: {
-            ':me': owner,
-            ':until': new Date(now + LEASE_MS).toISOString(),
-            ':now': new Date(now).toISOString(),
-            ':zero': 0,
-          },
-        },
-      ),
-      { returnValues: 'NONE' },
-    );
+    await write(DocumentLease.update({ doc }, update), { returnValues: 'NONE' });
     return true;
   } catch (err) {
     if (isConditionFailure(err)) return false;
@@ -141,47 +129,40 @@ async function takeLease(doc: string, owner: string, now = Date.now()): Promise<
   }
 }
 
+/** Takes the lease when free (or expired), remembering the dirty count it starts from. */
+const takeLease = (doc: string, owner: string, now = Date.now()): Promise<boolean> =>
+  updateLease(doc, {
+    UpdateExpression: 'SET #owner = :me, leaseUntil = :until, seen = if_not_exists(dirty, :zero)',
+    ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+    ExpressionAttributeNames: { '#owner': 'owner' },
+    ExpressionAttributeValues: {
+      ':me': owner,
+      ':until': new Date(now + LEASE_MS).toISOString(),
+      ':now': new Date(now).toISOString(),
+      ':zero': 0,
+    },
+  });
+
 /** Lets go of the lease unless a change was seen since it was taken (then: false, and it is renewed). */
 async function releaseOrRenew(doc: string, owner: string): Promise<'released' | 'again' | 'lost'> {
-  try {
-    await write(
-      DocumentLease.update(
-        { doc },
-        {
-          UpdateExpression: 'REMOVE #owner, leaseUntil ADD folds :one',
-          ConditionExpression: '#owner = :me AND dirty = seen',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':me': owner, ':one': 1 },
-        },
-      ),
-      { returnValues: 'NONE' },
-    );
-    return 'released';
-  } catch (err) {
-    if (!isConditionFailure(err)) throw err;
-  }
-  try {
-    await write(
-      DocumentLease.update(
-        { doc },
-        {
-          UpdateExpression: 'SET leaseUntil = :until, seen = dirty ADD folds :one',
-          ConditionExpression: '#owner = :me',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: {
-            ':me': owner,
-            ':until': new Date(Date.now() + LEASE_MS).toISOString(),
-            ':one': 1,
-          },
-        },
-      ),
-      { returnValues: 'NONE' },
-    );
-    return 'again';
-  } catch (err) {
-    if (isConditionFailure(err)) return 'lost';
-    throw err;
-  }
+  const released = await updateLease(doc, {
+    UpdateExpression: 'REMOVE #owner, leaseUntil ADD folds :one',
+    ConditionExpression: '#owner = :me AND dirty = seen',
+    ExpressionAttributeNames: { '#owner': 'owner' },
+    ExpressionAttributeValues: { ':me': owner, ':one': 1 },
+  });
+  if (released) return 'released';
+  const renewed = await updateLease(doc, {
+    UpdateExpression: 'SET leaseUntil = :until, seen = dirty ADD folds :one',
+    ConditionExpression: '#owner = :me',
+    ExpressionAttributeNames: { '#owner': 'owner' },
+    ExpressionAttributeValues: {
+      ':me': owner,
+      ':until': new Date(Date.now() + LEASE_MS).toISOString(),
+      ':one': 1,
+    },
+  });
+  return renewed ? 'again' : 'lost';
 }
 
 /** Deletes folded change items, each only while it is the change that was folded (same rev). */

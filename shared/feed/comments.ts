@@ -77,6 +77,20 @@ export async function commentViews(
 }
 
 /**
+ * Moves a post's comment count (and who moved it last, for the change feed), in the transaction of the
+ * comments it counts: one expression for adding a comment and deleting one (with its replies).
+ */
+const commentCountMove = (postId: string, by: number, actorId: string) =>
+  PostStats.update(
+    { postId },
+    {
+      UpdateExpression: 'SET actorId = :a ADD commentCount :by',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':by': by, ':a': actorId },
+    },
+  );
+
+/**
  * Hides or shows a comment again (moderation): a hidden comment leaves its post's or thread's list (its
  * index attributes go) and is 404 to all but its author and super admins. Made by no person's hand in
  * the change feed, so nobody learns who asked for it.
@@ -132,14 +146,7 @@ export async function createComment(
   });
   const writes: TransactItem[] = [
     Comment.create(comment),
-    PostStats.update(
-      { postId },
-      {
-        UpdateExpression: 'SET actorId = :a ADD commentCount :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':one': 1, ':a': caller.userId },
-      },
-    ),
+    commentCountMove(postId, 1, caller.userId),
     postOpenCheck(postId, isPrivileged(caller, post.authorId)),
     ...(post.authorId !== caller.userId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: 1 }], caller.userId)
@@ -213,14 +220,7 @@ export async function deleteComment(caller: Viewer, commentId: string): Promise<
         ExpressionAttributeValues: { ':seen': comment.replyCount ?? 0 },
       },
     ),
-    PostStats.update(
-      { postId: comment.postId },
-      {
-        UpdateExpression: 'SET actorId = :a ADD commentCount :d',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':d': -removed, ':a': caller.userId },
-      },
-    ),
+    commentCountMove(comment.postId, -removed, caller.userId),
     ...(comment.authorId !== post.authorId
       ? scoreWrites([{ userId: post.authorId, at: comment.createdAt, comments: -1 }], caller.userId)
       : []),

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { keyOfStored, keyRing, type RingKey, withKeyId } from '../config/key-ring.ts';
-import { derivedKey, keyedTag, openWith, sealWith } from '../config/keyed-crypto.ts';
+import { keyedAnonymity } from '../config/keyed-anonymity.ts';
 import { secretKeys } from '../config/secrets.ts';
 
 /**
@@ -14,22 +13,13 @@ import { secretKeys } from '../config/secrets.ts';
  *   cannot be moved to another item, and two seals of one id look unrelated.
  * The secret may be a key ring (docs/deployment.md, "Rotating the secrets"): new tags and seals are
  * made with its current key and carry that key's id (shared/config/key-ring.ts), so each stored one is
- * recomputed or opened with the key that made it; lookups by tag try every key of the ring.
+ * recomputed or opened with the key that made it; lookups by tag try every key of the ring. Both are
+ * made by shared/config/keyed-anonymity.ts, as pulse surveys' are, under this secret and salt.
  */
-type Purpose = 'tags' | 'seals';
-
-/** Separate keys per purpose and ring key. */
-const keyFor = (ringKey: RingKey, purpose: Purpose): Buffer => derivedKey(ringKey.key, 'workplace-grievances', purpose);
-
-const ring = () => keyRing(secretKeys('grievance'));
-
-const tagWith = (ringKey: RingKey, kind: string, parts: string[]) =>
-  withKeyId(ringKey, keyedTag(keyFor(ringKey, 'tags'), [kind, ...parts]));
-
-/** The tag new items carry: made with the ring's current key. */
-const tag = (kind: string, ...parts: string[]): string => tagWith(ring()[0], kind, parts);
-/** The tag under every key of the ring: what a lookup by tag, or a comparison, tries. */
-const tags = (kind: string, ...parts: string[]): string[] => ring().map((k) => tagWith(k, kind, parts));
+// Pure: a bundle that imports this module but uses none of it drops it, and with it the secret's grant.
+const keys = /* @__PURE__ */ keyedAnonymity('workplace-grievances', () => secretKeys('grievance'));
+const tag = (...parts: string[]) => keys.tag(...parts);
+const tags = (...parts: string[]) => keys.tags(...parts);
 
 /** Marks the person who raised this grievance ("is the caller the raiser?"). */
 export const raiserTag = (userId: string, grievanceId: string) => tag('raiser', userId, grievanceId);
@@ -59,15 +49,7 @@ export function sameTag(stored: string | undefined | null, computed: string | st
 }
 
 /** Encrypts `text` for this context, with the ring's current key. */
-export function seal(text: string, context: string): string {
-  const current = ring()[0];
-  return withKeyId(current, sealWith(keyFor(current, 'seals'), text, { context }));
-}
-
+export const seal = (text: string, context: string): string => keys.seal(text, context);
 /** Decrypts a seal made for this context; null when it is not one (altered, another context, another secret). */
-export function unseal(sealed: string | undefined | null, context: string): string | null {
-  if (!sealed) return null;
-  const made = keyOfStored(ring(), sealed);
-  if (!made) return null;
-  return openWith(keyFor(made.key, 'seals'), made.value, context)?.toString('utf8') ?? null;
-}
+export const unseal = (sealed: string | undefined | null, context: string): string | null =>
+  keys.unseal(sealed, context);

@@ -17,7 +17,6 @@ import {
   ReportFiling,
   ReportQuota,
   type ReportReason,
-  type ReportStatus,
   type ReportTarget,
   reportIdOf,
 } from './entities.ts';
@@ -217,21 +216,25 @@ async function reportedItemExists(r: ContentReportItem): Promise<boolean> {
   return !!post && (!r.commentId || !!comment);
 }
 
-export interface ReportView {
-  id: string;
-  kind: 'post' | 'comment';
-  postId: string;
-  commentId: string | null;
-  authorId: string;
-  status: ReportStatus;
-  reporterCount: number;
-  reasons: Partial<Record<ReportReason, number>>;
-  firstReportedAt: string;
-  lastReportedAt: string;
-  hidden: boolean;
-  reviewedAt: string | null;
-  note: string | null;
-}
+/**
+ * A report as the moderators' routes show it: the stored report's own fields (so the two never drift),
+ * with `autoHidden` shown as `hidden` and the review bookkeeping (round, month, reviewer, rev) left out.
+ */
+export type ReportView = Pick<
+  ContentReportItem,
+  | 'id'
+  | 'kind'
+  | 'postId'
+  | 'commentId'
+  | 'authorId'
+  | 'status'
+  | 'reporterCount'
+  | 'reasons'
+  | 'firstReportedAt'
+  | 'lastReportedAt'
+  | 'reviewedAt'
+  | 'note'
+> & { hidden: boolean };
 
 export const reportView = (r: ContentReportItem): ReportView => ({
   id: r.id,

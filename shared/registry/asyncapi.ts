@@ -1,10 +1,10 @@
 import { realtimeStreamRoute } from '../api/routes/realtime.ts';
-import { env } from '../config/env.ts';
 import type { ChangeType } from '../live/change-events.ts';
 import { REPLAY_EVENTS, REPLAY_SECONDS } from '../live/event-log.ts';
 import { PING_MS } from '../live/stream-session.ts';
 import * as z from '../util/zod.ts';
 import { changeTypes } from './change-types.ts';
+import { documentInfo } from './document-info.ts';
 
 type JsonSchema = Record<string, any>;
 
@@ -166,17 +166,15 @@ export function asyncapiDocument(types: readonly ChangeType[] = changeTypes): Re
   const refs = Object.fromEntries(Object.keys(messages).map((k) => [k, { $ref: `#/components/messages/${k}` }]));
   return {
     asyncapi: '3.0.0',
-    info: {
-      title: 'Workplace collaboration service: the live-update stream',
-      version: env.serviceVersion,
-      contact: { name: 'Platform engineering team' },
-      description: [
+    info: documentInfo(
+      'Workplace collaboration service: the live-update stream',
+      [
         'The server-sent events of the live-update stream. The stream announces what changed; events carry',
         'identifiers, not rows: re-read the named resource with the HTTP API (the OpenAPI document,',
         '`/api/v1/openapi.json`). The stream is an accelerator: every route answers without it. Grievance',
         'activity is never announced.',
       ].join(' '),
-    },
+    ),
     defaultContentType: 'application/json',
     servers: {
       service: {

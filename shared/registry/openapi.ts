@@ -2,10 +2,10 @@ import { queryParamDocs } from '../api/query.ts';
 import { type AnyRoute, routeMethods } from '../api/route-def.ts';
 import { areaDescriptions, routes } from '../api/routes/index.ts';
 import { ErrorBody } from '../api/schemas/common.ts';
-import { env } from '../config/env.ts';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_SECONDS, REPLAYED_HEADER } from '../http/idempotency.ts';
 import { cacheControl } from '../http/middlewares/public-answers.ts';
 import * as z from '../util/zod.ts';
+import { documentInfo } from './document-info.ts';
 
 type JsonSchema = Record<string, any>;
 
@@ -207,13 +207,10 @@ export function openapiDocument(list: AnyRoute[] = routes): Record<string, any> 
   const tags = [...new Set(Object.values(paths).flatMap((ops) => Object.values(ops).flatMap((op: any) => op.tags)))];
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Workplace collaboration service',
-      version: env.serviceVersion,
-      contact: { name: 'Platform engineering team' },
-      description:
-        'The HTTP/JSON API of the internal collaboration platform. The live-update stream (server-sent events) is deliberately not described here.',
-    },
+    info: documentInfo(
+      'Workplace collaboration service',
+      'The HTTP/JSON API of the internal collaboration platform. The live-update stream (server-sent events) is deliberately not described here.',
+    ),
     servers: [{ url: '/' }],
     tags: tags.map((name) => {
       const description = areaDescriptions[name];

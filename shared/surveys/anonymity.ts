@@ -1,5 +1,5 @@
-import { keyOfStored, keyRing, type RingKey, withKeyId } from '../config/key-ring.ts';
-import { derivedKey, keyedTag, openWith, sealWith } from '../config/keyed-crypto.ts';
+import { keyedAnonymity } from '../config/keyed-anonymity.ts';
+import { keyedTag } from '../config/keyed-crypto.ts';
 import { secretKeys } from '../config/secrets.ts';
 
 /**
@@ -12,36 +12,24 @@ import { secretKeys } from '../config/secrets.ts';
  * - seals: AES-256-GCM with a fresh IV, bound to their context, for what the service must recover (a
  *   person's own answer, to show it to them and to take it out of the roll-ups when they replace it; the
  *   roll-ups themselves; free-text answers).
- * The secret may be a key ring: new tags and seals use its current key; lookups try every key.
+ * The secret may be a key ring: new tags and seals use its current key; lookups try every key. Both are
+ * made by shared/config/keyed-anonymity.ts, as the grievance channel's are, under this secret and salt.
  */
-type Purpose = 'tags' | 'seals';
-
-const keyFor = (ringKey: RingKey, purpose: Purpose): Buffer => derivedKey(ringKey.key, 'workplace-surveys', purpose);
-
-const ring = () => keyRing(secretKeys('survey'));
-
-const tagWith = (ringKey: RingKey, parts: string[]) => withKeyId(ringKey, keyedTag(keyFor(ringKey, 'tags'), parts));
+// Pure: a bundle that imports this module but uses none of it drops it, and with it the secret's grant.
+const keys = /* @__PURE__ */ keyedAnonymity('workplace-surveys', () => secretKeys('survey'));
 
 /** The address of a person's participation record in one run of a survey (current key). */
 export const participationTag = (userId: string, surveyId: string, run: number) =>
-  tagWith(ring()[0]!, ['participation', userId, surveyId, String(run)]);
+  keys.tag('participation', userId, surveyId, String(run));
 /** The same under every key of the ring: what a lookup tries. */
 export const participationTags = (userId: string, surveyId: string, run: number) =>
-  ring().map((k) => tagWith(k, ['participation', userId, surveyId, String(run)]));
+  keys.tags('participation', userId, surveyId, String(run));
 
 /** Encrypts `text` for this context, with the ring's current key. */
-export function seal(text: string, context: string): string {
-  const current = ring()[0]!;
-  return withKeyId(current, sealWith(keyFor(current, 'seals'), text, { context }));
-}
-
+export const seal = (text: string, context: string): string => keys.seal(text, context);
 /** Decrypts a seal made for this context; null when it is not one. */
-export function unseal(sealed: string | undefined | null, context: string): string | null {
-  if (!sealed) return null;
-  const made = keyOfStored(ring(), sealed);
-  if (!made) return null;
-  return openWith(keyFor(made.key, 'seals'), made.value, context)?.toString('utf8') ?? null;
-}
+export const unseal = (sealed: string | undefined | null, context: string): string | null =>
+  keys.unseal(sealed, context);
 
 /** Seals a JSON value. */
 export const sealJson = (value: unknown, context: string) => seal(JSON.stringify(value), context);
@@ -56,4 +44,4 @@ export function unsealJson<T>(sealed: string | undefined | null, context: string
  * reader cannot tell which department (team, place, manager) a roll-up counts.
  */
 export const sliceTag = (surveyId: string, dimension: string, value: string | null) =>
-  keyedTag(keyFor(ring()[0]!, 'tags'), ['slice', surveyId, dimension, value ?? '']).slice(0, 22);
+  keyedTag(keys.currentTagKey(), ['slice', surveyId, dimension, value ?? '']).slice(0, 22);

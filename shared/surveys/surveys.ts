@@ -1,7 +1,7 @@
 import { selectedWithValues } from '../audiences/audiences.ts';
 import { Audience } from '../audiences/entities.ts';
 import { checkRule, type Rule } from '../audiences/rule.ts';
-import type { EntityFields } from '../db/entity.ts';
+import { type EntityFields, presentAtRevision } from '../db/entity.ts';
 import { newId } from '../db/ids.ts';
 import { page } from '../db/paging.ts';
 import { isConditionFailure, retryOnConflict, write } from '../db/table.ts';
@@ -216,13 +216,7 @@ export async function changeSurvey(
       const { nextAt: _drop, ...rest } = decided;
       const base: SurveyState = { ...rest, rev: before.rev + 1, updatedAt: new Date().toISOString() };
       const after = Survey.item({ ...base, ...nextAtField(base) });
-      await write(
-        Survey.change(before, after, {
-          ConditionExpression: 'attribute_exists(pk) AND rev = :rev',
-          ExpressionAttributeValues: { ':rev': before.rev },
-        }),
-        { returnValues: 'NONE' },
-      );
+      await write(Survey.change(before, after, presentAtRevision(before.rev)), { returnValues: 'NONE' });
       return after;
     },
     { exhausted: () => conflict('The survey changed while this request ran. Try again.') },

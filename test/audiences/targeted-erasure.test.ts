@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { erasureOf } from '../../shared/data-rights/erasure.ts';
 import type { Item } from '../../shared/db/table.ts';
 import { Post, PostAudience, PostReader } from '../../shared/feed/entities.ts';
+import { plainPost } from '../support/post-fields.ts';
 
 /**
  * Erasure and targeted posts (docs/audiences.md, "Targeted content"): the erased person's place in
@@ -30,24 +31,7 @@ describe('targeted posts and an erased person', () => {
 
   it("drops their id from a targeted post's rule, and only theirs", async () => {
     const post = Post.item({
-      id: 'post-1',
-      authorId: 'author-1',
-      content: 'For a few',
-      tags: [],
-      images: [],
-      videos: [],
-      documents: [],
-      poll: null,
-      recognition: null,
-      isAnnouncement: false,
-      hidden: false,
-      sharedPostId: null,
-      mentionedIds: [],
-      createdAt: at,
-      updatedAt: at,
-      editedAt: null,
-      actorId: 'author-1',
-      rev: 0,
+      ...plainPost({ id: 'post-1', authorId: 'author-1', content: 'For a few', createdAt: at }),
       audience: { rule: { any: [{ userIds: ['bystander-1', subject.userId] }, { location: 'Berlin' }] } },
     }) as unknown as Item;
     const plan = await erasureOf(post, subject);

@@ -4,6 +4,7 @@ import { newSortableId } from '../../shared/db/ids.ts';
 import { putMany } from '../../shared/db/table.ts';
 import { startOfCompanyDay } from '../../shared/util/time.ts';
 import { type ApiResponse, admin, api, newMember, uniq } from '../support/api.ts';
+import { allLinkPages } from '../support/link-pages.ts';
 
 /**
  * `GET /meetings` answers a time window (decisions §4): from the start of today in the company's
@@ -47,25 +48,8 @@ function meeting(organizerId: string, startMs: number, endMs: number, fields: Pa
 
 const ids = (list: { id: string }[]) => list.map((x) => x.id);
 
-/** Every answer of a list, following `Link` until an answer comes without one. */
-async function allPages(path: string, token: string) {
-  const pages: { id: string; startsAt: string }[][] = [];
-  let next: string | null = path;
-  while (next) {
-    const res = await api('GET', next, { token });
-    expect(res.status).toBe(200);
-    expect(Array.isArray(res.body)).toBe(true);
-    pages.push(res.body);
-    const link = res.headers.get('link');
-    if (!link) break;
-    const m = /^<([^>]+)>; rel="next"$/.exec(link);
-    expect(m, `a Link header of the form <…>; rel="next": ${link}`).not.toBeNull();
-    next = m![1];
-    expect(next).toMatch(/^\/api\/v1\/meetings\?/);
-    expect(pages.length).toBeLessThan(20);
-  }
-  return pages;
-}
+const allPages = (path: string, token: string) =>
+  allLinkPages<{ id: string; startsAt: string }>(path, token, /^\/api\/v1\/meetings\?/);
 
 /** A window far from every other test's meetings: a random day some decades ahead. */
 const farDay = () => Date.UTC(2060 + Math.floor(Math.random() * 30), 0, 1) + Math.floor(Math.random() * 300) * DAY;

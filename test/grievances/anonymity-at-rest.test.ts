@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { handler as createReplyHandler } from '../../functions/grievances/create-grievance-reply.ts';
 import { handler as raiseHandler } from '../../functions/grievances/raise-grievance.ts';
 import { handler as listNotificationsHandler } from '../../functions/notifications/list-notifications.ts';
-import { lambdaContext } from '../../infra/local/event.ts';
 import { Session } from '../../shared/auth/entities.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { db, tableName } from '../../shared/db/client.ts';
@@ -22,6 +21,7 @@ import { logger } from '../../shared/observability/logger.ts';
 import { changeMappers } from '../../shared/registry/change-mappers.ts';
 import { setEmailTransport } from '../../shared/transports/email.ts';
 import { api, newMember, uniq } from '../support/api.ts';
+import { invokeCapturingLogs } from '../support/lambda-event.ts';
 import { runtimeOfItsOwn, type SeededCompany } from '../support/seeded-company.ts';
 import { streamRecorder } from '../support/stream-records.ts';
 import {
@@ -452,35 +452,11 @@ describe('grievances: log lines', () => {
   afterEach(() => vi.restoreAllMocks());
 
   /** Calls a route's handler in this process, the way API Gateway would, and answers what it logged. */
-  async function invoke(
+  const invoke = (
     handler: (event: any, context: any) => Promise<any>,
     p: Person,
     o: { method: string; path: string; params?: Record<string, string>; body?: unknown },
-  ) {
-    const lines: string[] = [];
-    const capture = (chunk: unknown) => {
-      lines.push(String(chunk));
-      return true;
-    };
-    const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
-    const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
-    const event = {
-      version: '2.0',
-      routeKey: `${o.method} ${o.path}`,
-      rawPath: o.path,
-      rawQueryString: '',
-      headers: { authorization: `Bearer ${p.token}`, 'content-type': 'application/json', 'x-forwarded-proto': 'http' },
-      pathParameters: o.params,
-      requestContext: { http: { method: o.method, path: o.path } },
-      body: o.body === undefined ? undefined : JSON.stringify(o.body),
-      isBase64Encoded: false,
-    };
-    const res = await handler(event, lambdaContext('in-process')).finally(() => {
-      out.mockRestore();
-      err.mockRestore();
-    });
-    return { res, log: lines.join('') };
-  }
+  ) => invokeCapturingLogs(handler, p.token, o);
 
   it('grievance routes log no user id, e-mail or name; other routes do log the caller', async () => {
     const previous = logger.getLevelName();

@@ -4,6 +4,7 @@ import { putMany } from '../../shared/db/table.ts';
 import { type LeaveItem, LeaveRequest, type LeaveStatus } from '../../shared/hr/entities.ts';
 import { companyDate } from '../../shared/util/time.ts';
 import { admin, api, newMember, uniq } from '../support/api.ts';
+import { allLinkPages } from '../support/link-pages.ts';
 
 /**
  * `GET /leave/requests` answers a window (decisions §4): without `from`, the requests whose `toDate`
@@ -40,23 +41,8 @@ function request(
 
 const ids = (list: { id: string }[]) => list.map((x) => x.id);
 
-async function allPages(path: string, token: string) {
-  const pages: { id: string }[][] = [];
-  let next: string | null = path;
-  while (next) {
-    const res = await api('GET', next, { token });
-    expect(res.status).toBe(200);
-    pages.push(res.body);
-    const link = res.headers.get('link');
-    if (!link) break;
-    const m = /^<([^>]+)>; rel="next"$/.exec(link);
-    expect(m, `a Link header of the form <…>; rel="next": ${link}`).not.toBeNull();
-    next = m![1];
-    expect(next).toMatch(/^\/api\/v1\/leave\/requests\?/);
-    expect(pages.length).toBeLessThan(20);
-  }
-  return pages;
-}
+const allPages = (path: string, token: string) =>
+  allLinkPages<{ id: string }>(path, token, /^\/api\/v1\/leave\/requests\?/);
 
 describe('leave: the default window', () => {
   it('covers the requests ending at most 366 days ago; older ones need `from`', async () => {

@@ -6,13 +6,12 @@ import { ensureTable, startDynamoDbLocal } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/runtime.ts';
 import { db, setDbClient } from '../../shared/db/client.ts';
 import { putMany } from '../../shared/db/table.ts';
-import { Migration } from '../../shared/migrations/entities.ts';
 import { projectionItems } from '../../shared/people/derived-from-person.ts';
 import { type DirectoryQuery, listDirectory } from '../../shared/people/directory.ts';
 import { ROW_BUDGET, TERM_BATCH, TERM_BUDGET } from '../../shared/people/directory-search.ts';
 import { Team, type UserFields } from '../../shared/people/entities.ts';
 import { blankProfile } from '../../shared/people/users.ts';
-import { migrations } from '../../shared/registry/migrations.ts';
+import { migrationsDoneItems } from '../bench/support.ts';
 import { addReadMeter, type ReadMeter } from '../support/read-meter.ts';
 
 /**
@@ -94,16 +93,7 @@ describe('GET /people reads a bounded number of items, whatever the company', ()
       const now = new Date().toISOString();
       await putMany([
         // A deployment whose migrations are all done (as a fresh one's are): the rows are read.
-        ...migrations.map((m) =>
-          Migration.item({
-            id: m.id,
-            description: m.description,
-            status: 'done',
-            scanned: 0,
-            changed: 0,
-            updatedAt: now,
-          }),
-        ),
+        ...(await migrationsDoneItems(now)),
         ...TEAMS.map((id) =>
           Team.item({ id, name: id, nameLower: id, color: 'blue', createdAt: now, actorId: 'bench', memberCount: 0 }),
         ),

@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { vi } from 'vitest';
 import { lambdaContext } from '../../infra/local/event.ts';
 import type { AnyRoute } from '../../shared/api/route-def.ts';
 import type { RequestContext } from '../../shared/http/context.ts';
@@ -80,4 +81,39 @@ export async function throughMiddleware(
     .use(middleware as MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>);
   const res = await handler(event, lambdaContext('unit-test'));
   return { res, body: res.body ? JSON.parse(res.body) : undefined, ctx: seen };
+}
+
+/**
+ * Calls a route's handler in this process, the way API Gateway would (a Bearer token, JSON), and answers
+ * what it logged on stdout and stderr with its answer: how the anonymity tests (grievances, surveys) check
+ * that a route's log lines name nobody.
+ */
+export async function invokeCapturingLogs(
+  handler: (event: any, context: any) => Promise<any>,
+  token: string,
+  o: { method: string; path: string; params?: Record<string, string>; body?: unknown },
+) {
+  const lines: string[] = [];
+  const capture = (chunk: unknown) => {
+    lines.push(String(chunk));
+    return true;
+  };
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
+  const event = {
+    version: '2.0',
+    routeKey: `${o.method} ${o.path}`,
+    rawPath: o.path,
+    rawQueryString: '',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-proto': 'http' },
+    pathParameters: o.params,
+    requestContext: { http: { method: o.method, path: o.path } },
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    isBase64Encoded: false,
+  };
+  const res = await handler(event, lambdaContext('in-process')).finally(() => {
+    out.mockRestore();
+    err.mockRestore();
+  });
+  return { res, log: lines.join('') };
 }

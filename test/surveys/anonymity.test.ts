@@ -2,7 +2,6 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as listNotificationsHandler } from '../../functions/notifications/list-notifications.ts';
 import { handler as putAnswerHandler } from '../../functions/surveys/put-survey-answer.ts';
-import { lambdaContext } from '../../infra/local/event.ts';
 import { Session } from '../../shared/auth/entities.ts';
 import { hashToken } from '../../shared/auth/tokens.ts';
 import { erasureOf } from '../../shared/data-rights/erasure.ts';
@@ -16,6 +15,7 @@ import { putAnswer } from '../../shared/surveys/answers.ts';
 import { SurveyParticipation } from '../../shared/surveys/entities.ts';
 import { mentions, personalItems, scanTable, timesIn } from '../grievances/helpers.ts';
 import { api, settled, uniq } from '../support/api.ts';
+import { invokeCapturingLogs } from '../support/lambda-event.ts';
 import { runtimeOfItsOwn, type SeededCompany } from '../support/seeded-company.ts';
 import { streamRecorder } from '../support/stream-records.ts';
 import { adminCall, createSurvey, expectStatus, type Person, team } from './helpers.ts';
@@ -221,35 +221,8 @@ describe('surveys: log lines', () => {
     const previous = logger.getLevelName();
     logger.setLogLevel('INFO');
     const keepLevel = vi.spyOn(logger, 'refreshSampleRateCalculation').mockImplementation(() => undefined);
-    const invoke = async (handler: any, p: Person, method: string, path: string, params?: any, body?: unknown) => {
-      const lines: string[] = [];
-      const capture = (chunk: unknown) => {
-        lines.push(String(chunk));
-        return true;
-      };
-      const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
-      const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
-      const event = {
-        version: '2.0',
-        routeKey: `${method} ${path}`,
-        rawPath: path,
-        rawQueryString: '',
-        headers: {
-          authorization: `Bearer ${p.token}`,
-          'content-type': 'application/json',
-          'x-forwarded-proto': 'http',
-        },
-        pathParameters: params,
-        requestContext: { http: { method, path } },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        isBase64Encoded: false,
-      };
-      const res = await handler(event, lambdaContext('in-process')).finally(() => {
-        out.mockRestore();
-        err.mockRestore();
-      });
-      return { res, log: lines.join('') };
-    };
+    const invoke = (handler: any, p: Person, method: string, path: string, params?: any, body?: unknown) =>
+      invokeCapturingLogs(handler, p.token, { method, path, params, body });
     try {
       const p = people[5]!;
       const path = `/api/v1/surveys/${survey.id}/answer`;

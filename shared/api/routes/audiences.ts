@@ -60,6 +60,23 @@ export const AudienceRule = /* @__PURE__ */ declared(() =>
   ),
 );
 
+/** The optional `audience` a post or an event is created for: a named audience or a rule, frozen or dynamic.
+ * One declaration so posts and events accept the same choice; each says what `dynamic` and the field mean. */
+export const audienceChoice = (dynamicMeaning: string, description: string) =>
+  z.described(
+    z.nullish(
+      z.strictObject({
+        id: z.described(
+          z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
+          'A named audience (docs/audiences.md)',
+        ),
+        rule: z.optional(AudienceRule),
+        dynamic: z.described(z.optional(z.boolean()), dynamicMeaning),
+      }),
+    ),
+    description,
+  );
+
 export const AudienceView = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({

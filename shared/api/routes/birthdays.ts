@@ -1,16 +1,13 @@
 import * as calendar from '../../calendar/entities.ts';
 import * as z from '../../util/zod.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
-import { isoDateTime, Mention, nonBlank, nullableIso } from '../schemas/common.ts';
+import { isoDateTime, Mention, nonBlank, nullableIso, personCardFields } from '../schemas/common.ts';
 import { NOTIFIES } from '../writes.ts';
 
 export const Birthday = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      image: z.nullable(z.string()),
-      title: z.string(),
+      ...personCardFields(),
       wished: z.boolean(),
       wishCount: z.number().check(z.int()),
     }),

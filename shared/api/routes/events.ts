@@ -4,7 +4,7 @@ import * as z from '../../util/zod.ts';
 import { limitParam } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
 import { isoDateTime, Mention, nonBlank } from '../schemas/common.ts';
-import { AudienceRule } from './audiences.ts';
+import { audienceChoice } from './audiences.ts';
 
 export const CompanyEvent = /* @__PURE__ */ declared(() =>
   z.withMeta(
@@ -61,17 +61,8 @@ export const createEventRoute = /* @__PURE__ */ declared(() =>
       startsAt: offsetDateTime(),
       endsAt: z.optional(z.nullable(offsetDateTime())),
       location: z.optional(z.string().check(z.maxLength(120, 'must be at most 120 characters'))),
-      audience: z.described(
-        z.nullish(
-          z.strictObject({
-            id: z.described(
-              z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
-              'A named audience (docs/audiences.md)',
-            ),
-            rule: z.optional(AudienceRule),
-            dynamic: z.described(z.optional(z.boolean()), 'true: people who join the audience later see it too'),
-          }),
-        ),
+      audience: audienceChoice(
+        'true: people who join the audience later see it too',
         'Who the event is for (exactly one of id and rule): listed only for them, its creator and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
       ),
     }),

@@ -4,13 +4,11 @@ import { offsetDateTime } from '../../util/time.ts';
 import * as z from '../../util/zod.ts';
 import { nextPageCursorParam, nextPageHeader } from '../query.ts';
 import { API_PREFIX, declared, defineRoute } from '../route-def.ts';
-import { email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
+import { accountFields, email, isoDateTime, linkOrHandle, nonBlank } from '../schemas/common.ts';
 import { NOTIFIES } from '../writes.ts';
 
 export const MeetingParticipant = /* @__PURE__ */ declared(() =>
-  z.withMeta(z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.nullable(z.string()) }), {
-    id: 'MeetingParticipant',
-  }),
+  z.withMeta(z.object(accountFields()), { id: 'MeetingParticipant' }),
 );
 
 export const Meeting = /* @__PURE__ */ declared(() =>

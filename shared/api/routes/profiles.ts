@@ -14,6 +14,7 @@ import {
   Profile,
   ProfileTeam,
   ProjectStatus,
+  personCardFields,
 } from '../schemas/common.ts';
 
 const P = `${API_PREFIX}/people`;
@@ -87,10 +88,7 @@ export const UpdateProfile = /* @__PURE__ */ declared(() =>
 export const DirectoryEntry = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      image: z.nullable(z.string()),
-      title: z.string(),
+      ...personCardFields(),
       location: z.string(),
       bio: z.string(),
       currentWork: z.string(),
@@ -109,10 +107,7 @@ export const DirectoryEntry = /* @__PURE__ */ declared(() =>
 export const OrgNode = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      image: z.nullable(z.string()),
-      title: z.string(),
+      ...personCardFields(),
       currentWork: z.string(),
       status: AccountStatus,
       managerId: z.nullable(z.string()),

@@ -10,6 +10,25 @@ export { AccountStatus, Department, FAVOURITE_FIELDS, LINK_FIELDS, Role };
 export const isoDateTime = () => z.described(z.string(), 'ISO 8601 with offset');
 export const nullableIso = () => z.nullable(isoDateTime());
 
+/** The fields that name a person on a card (the directory, the org chart, birthdays, contributors, the
+ * leaderboard): declared once so every card names a person alike. A function, so each shape gets its own
+ * instances as before; spread it where the fields stand, so the documented field order is unchanged. */
+export const personCardFields = () => ({
+  id: z.string(),
+  name: z.string(),
+  image: z.nullable(z.string()),
+  title: z.string(),
+});
+
+/** The fields that name an account (a person with their e-mail: the session's user, a member on admin
+ * lists): declared once, spread first where they stand, as `personCardFields`. */
+export const accountFields = () => ({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  image: z.nullable(z.string()),
+});
+
 export const Presence = /* @__PURE__ */ declared(() => z.enum(['active', 'away', 'offline']));
 export const TeamColor = /* @__PURE__ */ declared(() =>
   z.enum(['blue', 'emerald', 'violet', 'amber', 'rose', 'cyan', 'orange', 'slate']),
@@ -21,11 +40,7 @@ export const Count = /* @__PURE__ */ declared(() =>
 export const Mention = /* @__PURE__ */ declared(() =>
   z.withMeta(z.object({ id: z.string(), name: z.string(), image: z.nullable(z.string()) }), { id: 'Mention' }),
 );
-export const Person = /* @__PURE__ */ declared(() =>
-  z.withMeta(z.object({ id: z.string(), name: z.string(), email: z.string(), image: z.nullable(z.string()) }), {
-    id: 'Person',
-  }),
-);
+export const Person = /* @__PURE__ */ declared(() => z.withMeta(z.object(accountFields()), { id: 'Person' }));
 
 export const ProfileTeam = /* @__PURE__ */ declared(() =>
   z.withMeta(z.object({ id: z.string(), name: z.string(), color: TeamColor }), { id: 'ProfileTeam' }),
@@ -95,10 +110,7 @@ export const Profile = /* @__PURE__ */ declared(() =>
 export const SessionUser = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      email: z.string(),
-      image: z.nullable(z.string()),
+      ...accountFields(),
       role: Role,
       status: AccountStatus,
       emailVerified: z.boolean(),
@@ -112,10 +124,7 @@ export const SessionUser = /* @__PURE__ */ declared(() =>
 export const AdminMember = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      email: z.string(),
-      image: z.nullable(z.string()),
+      ...accountFields(),
       title: z.string(),
       role: Role,
       status: AccountStatus,

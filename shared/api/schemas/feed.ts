@@ -1,8 +1,8 @@
 import { REACTIONS, RECOGNITION_CATEGORIES } from '../../feed/model.ts';
 import * as z from '../../util/zod.ts';
 import { declared } from '../route-def.ts';
-import { AudienceRule } from '../routes/audiences.ts';
-import { isoDateTime, Mention, nonBlank, nullableIso } from './common.ts';
+import { audienceChoice } from '../routes/audiences.ts';
+import { isoDateTime, Mention, nonBlank, nullableIso, personCardFields } from './common.ts';
 
 /** The feed's shapes: posts, polls, comments, the contributors and the leaderboard, and a post's body. */
 export const Reaction = /* @__PURE__ */ declared(() => z.enum(REACTIONS));
@@ -177,20 +177,8 @@ export const PostBody = /* @__PURE__ */ declared(() =>
 /** Creating a post: the whole post, and (super admins' announcements only) the acknowledgement it asks for. */
 export const CreatePostBody = /* @__PURE__ */ declared(() =>
   z.extend(PostBody, {
-    audience: z.described(
-      z.nullish(
-        z.strictObject({
-          id: z.described(
-            z.optional(z.string().check(z.minLength(1)).check(z.maxLength(200))),
-            'A named audience (docs/audiences.md)',
-          ),
-          rule: z.optional(AudienceRule),
-          dynamic: z.described(
-            z.optional(z.boolean()),
-            'true: people who join the audience after publishing see it too; else frozen at publish',
-          ),
-        }),
-      ),
+    audience: audienceChoice(
+      'true: people who join the audience after publishing see it too; else frozen at publish',
       'Who the post is for (exactly one of id and rule): visible only to them, its author and super admins; absent, the whole company (docs/audiences.md). A member may target only an audience they are in, or people all under them.',
     ),
     acknowledgement: z.nullish(
@@ -217,10 +205,7 @@ export const AcknowledgementsPage = /* @__PURE__ */ declared(() =>
 export const Contributor = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
-      id: z.string(),
-      name: z.string(),
-      image: z.nullable(z.string()),
-      title: z.string(),
+      ...personCardFields(),
       note: z.string(),
       isFeatured: z.boolean(),
       postCount: z.number().check(z.int()),
@@ -233,10 +218,7 @@ export const LeaderboardEntry = /* @__PURE__ */ declared(() =>
   z.withMeta(
     z.object({
       rank: z.number().check(z.int()),
-      id: z.string(),
-      name: z.string(),
-      image: z.nullable(z.string()),
-      title: z.string(),
+      ...personCardFields(),
       postCount: z.number().check(z.int()),
       reactionCount: z.number().check(z.int()),
       commentCount: z.number().check(z.int()),
