@@ -15,7 +15,7 @@ import {
   type UserItem,
 } from './entities.ts';
 import { DIRECTORY_SHARDS, nameKey, shardOf, shardPostCount } from './listing.ts';
-import { listedByName, type RosterPerson, roster } from './roster.ts';
+import { listedByName, roster } from './roster.ts';
 import { getUsers } from './users.ts';
 
 /**
@@ -162,30 +162,13 @@ export async function directoryFacets(): Promise<{ skills: string[]; titles: str
 export async function orgChart() {
   const people = listedByName(await roster());
   const listed = new Set(people.map((u) => u.id));
-  return people.map((u) => toOrgNode(u, listed));
+  return people.map((u) => ({
+    id: u.id,
+    name: u.name,
+    image: u.image ?? null,
+    title: u.title ?? '',
+    currentWork: u.currentWork ?? '',
+    status: u.status,
+    managerId: u.managerId && listed.has(u.managerId) ? u.managerId : null,
+  }));
 }
-
-/**
- * One person of the org chart; a manager not among `listed` shows as none (a root). From a roster row or
- * a stored person alike: the whole-lists test maps the table's own people with it.
- */
-export const toOrgNode = (
-  u: {
-    id: string;
-    name: string;
-    status: RosterPerson['status'];
-    image?: string | null;
-    title?: string;
-    currentWork?: string;
-    managerId?: string | null;
-  },
-  listed: ReadonlySet<string>,
-) => ({
-  id: u.id,
-  name: u.name,
-  image: u.image ?? null,
-  title: u.title ?? '',
-  currentWork: u.currentWork ?? '',
-  status: u.status,
-  managerId: u.managerId && listed.has(u.managerId) ? u.managerId : null,
-});
